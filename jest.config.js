@@ -1,0 +1,28 @@
+/** Jest: TypeScript through SWC (NestJS 12 and some dependencies ship ESM only, so they are compiled too). */
+const esmPackages = [
+  '@nestjs', 'cookie', 'bs58', 'base-x', 'file-type', 'strtok3', 'token-types', 'peek-readable',
+  'uint8array-extras', '@tokenizer', 'uuid', 'typeorm', '@electric-sql',
+].join('|');
+
+module.exports = {
+  testEnvironment: 'node',
+  rootDir: '.',
+  roots: ['<rootDir>/src', '<rootDir>/test'],
+  testRegex: '.*\\.(spec|e2e-spec)\\.ts$',
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
+  transform: {
+    '^.+\\.(t|j|mj|cj)s$': [
+      '@swc/jest',
+      {
+        jsc: {
+          parser: { syntax: 'typescript', decorators: true },
+          transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+          target: 'es2022',
+        },
+        module: { type: 'commonjs' },
+      },
+    ],
+  },
+  transformIgnorePatterns: [`/node_modules/(?!(${esmPackages})/)`],
+  testTimeout: 30000,
+};
