@@ -1,31 +1,31 @@
 import { DecimalError, ceilDiv, floorDiv, formatHttp, formatRfq, parseHttpAmount, parseRfqSigned, parseRfqUnsigned } from './decimal';
 import { loadVector } from '../../../test/vectors';
 
-const vectors = loadVector('decimals.json');
+const vectors: any = loadVector('decimals.json');
 
 describe('RFQ decimals (vectors/decimals.json)', () => {
-  it.each(vectors.signed_valid.map((v: any) => [v.text, v.micro, v.canonical]))('parses signed %j', (text, micro, canonical) => {
+  it.each<any>(vectors.signed_valid.map((v: any) => [v.text, v.micro, v.canonical]))('parses signed %j', (text, micro, canonical) => {
     expect(parseRfqSigned(text)).toBe(BigInt(micro));
     expect(formatRfq(parseRfqSigned(text))).toBe(canonical);
   });
 
-  it.each(vectors.signed_invalid.map((v: any) => [v.text]))('refuses signed %j', (text) => {
+  it.each<any>(vectors.signed_invalid.map((v: any) => [v.text]))('refuses signed %j', (text) => {
     expect(() => parseRfqSigned(text)).toThrow(DecimalError);
   });
 
-  it.each(vectors.signed_invalid_json_values.map((v: unknown) => [v]))('refuses the JSON value %j', (value) => {
+  it.each<any>(vectors.signed_invalid_json_values.map((v: unknown) => [v]))('refuses the JSON value %j', (value) => {
     expect(() => parseRfqSigned(value)).toThrow(DecimalError);
   });
 
-  it.each(vectors.unsigned_valid.map((v: any) => [v.text, v.micro]))('parses unsigned %j', (text, micro) => {
+  it.each<any>(vectors.unsigned_valid.map((v: any) => [v.text, v.micro]))('parses unsigned %j', (text, micro) => {
     expect(parseRfqUnsigned(text)).toBe(BigInt(micro));
   });
 
-  it.each(vectors.unsigned_invalid.map((v: any) => [v.text]))('refuses unsigned %j', (text) => {
+  it.each<any>(vectors.unsigned_invalid.map((v: any) => [v.text]))('refuses unsigned %j', (text) => {
     expect(() => parseRfqUnsigned(text)).toThrow(DecimalError);
   });
 
-  it.each(vectors.http_8dp.map((v: any) => [v.text, v.http]))('formats %j for HTTP as %j', (text, http) => {
+  it.each<any>(vectors.http_8dp.map((v: any) => [v.text, v.http]))('formats %j for HTTP as %j', (text, http) => {
     expect(formatHttp(parseRfqSigned(text))).toBe(http);
   });
 

@@ -1,0 +1,4 @@
+import { Foundation1763800000000 } from './1763800000000-Foundation';
+
+/** Every migration, in order. The app runs the pending ones at start; `synchronize` is never on. */
+export const MIGRATIONS = [Foundation1763800000000];

@@ -1,0 +1,34 @@
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AppModule } from './app.module';
+import type { AppConfig } from './common/config/config';
+import { HttpErrorFilter } from './common/http/http-error.filter';
+import { validationPipe } from './common/http/validation';
+import { logger, operationContext } from './common/logging/logger';
+import { JsonRpcWsAdapter } from './modules/gateway/ws-adapter';
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/** Builds the application (HTTP and /client on one Fastify server); the caller listens. */
+export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
+  logger.setLevel(config.logLevel);
+  let requestSeq = 0;
+  const adapter = new FastifyAdapter({
+    bodyLimit: MAX_BODY_BYTES,
+    trustProxy: config.trustProxy,
+    genReqId: () => `req-${process.pid}-${(++requestSeq).toString(36)}`,
+    logger: false,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, { logger, bufferLogs: false });
+  app.useWebSocketAdapter(new JsonRpcWsAdapter(app));
+  app.useGlobalFilters(new HttpErrorFilter());
+  app.useGlobalPipes(validationPipe());
+  const fastify = app.getHttpAdapter().getInstance();
+  // Every request runs with its id as the operation id of the log lines it causes.
+  fastify.addHook('onRequest', (request, _reply, done) => operationContext.run({ operationId: request.id }, done));
+  fastify.addHook('onResponse', (request, reply, done) => {
+    logger.event('info', 'http', { method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'Http');
+    done();
+  });
+  return app;
+}

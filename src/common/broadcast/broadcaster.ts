@@ -1,0 +1,81 @@
+import { EventEmitter } from 'node:events';
+import type Redis from 'ioredis';
+import { logger } from '../logging/logger';
+
+/** A message to every instance: a topic (what changed, for whom) and a JSON payload. */
+export interface Broadcast {
+  topic: string;
+  payload: any;
+}
+
+export type BroadcastListener = (message: Broadcast) => void;
+
+/**
+ * The broadcaster port: Redis pub/sub across instances in production, an in-process emitter in
+ * the embedded default. Every instance, the publisher included, hears every message once.
+ */
+export abstract class Broadcaster {
+  abstract publish(topic: string, payload: unknown): Promise<void>;
+  abstract subscribe(listener: BroadcastListener): () => void;
+  abstract close(): Promise<void>;
+}
+
+export class InProcessBroadcaster extends Broadcaster {
+  private readonly emitter = new EventEmitter().setMaxListeners(0);
+
+  async publish(topic: string, payload: unknown): Promise<void> {
+    // Delivered on a later tick, as over Redis: a publisher's own transaction has finished first.
+    const message: Broadcast = { topic, payload: JSON.parse(JSON.stringify(payload)) };
+    setImmediate(() => this.emitter.emit('message', message));
+  }
+
+  subscribe(listener: BroadcastListener): () => void {
+    this.emitter.on('message', listener);
+    return () => this.emitter.off('message', listener);
+  }
+
+  async close(): Promise<void> {
+    this.emitter.removeAllListeners();
+  }
+}
+
+export class RedisBroadcaster extends Broadcaster {
+  private readonly emitter = new EventEmitter().setMaxListeners(0);
+  private readonly channel: string;
+
+  /** `publisher` is shared; `subscriber` is a dedicated connection (it enters subscriber mode). */
+  constructor(
+    private readonly publisher: Redis,
+    private readonly subscriber: Redis,
+    prefix: string,
+  ) {
+    super();
+    this.channel = `${prefix}:events`;
+    subscriber.on('message', (channel: string, text: string) => {
+      if (channel !== this.channel) return;
+      try {
+        this.emitter.emit('message', JSON.parse(text) as Broadcast);
+      } catch (error) {
+        logger.event('error', 'unreadable broadcast', { error: String(error) }, 'Broadcaster');
+      }
+    });
+  }
+
+  async start(): Promise<void> {
+    await this.subscriber.subscribe(this.channel);
+  }
+
+  async publish(topic: string, payload: unknown): Promise<void> {
+    await this.publisher.publish(this.channel, JSON.stringify({ topic, payload }));
+  }
+
+  subscribe(listener: BroadcastListener): () => void {
+    this.emitter.on('message', listener);
+    return () => this.emitter.off('message', listener);
+  }
+
+  async close(): Promise<void> {
+    this.emitter.removeAllListeners();
+    await this.subscriber.quit().catch(() => undefined);
+  }
+}

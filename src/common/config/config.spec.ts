@@ -1,0 +1,37 @@
+import { ConfigError, loadConfig } from './config';
+
+describe('loadConfig', () => {
+  it('gives the documented defaults on an empty environment (embedded mode)', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000, host: '127.0.0.1', serviceName: 'Legwork', databaseUrl: null, dataDir: './.data', redisUrl: null,
+      sessionTtlSeconds: 86400, adminToken: null, rfqEnabled: true, takerFeeBps: 3, tradeFeeCapBps: 1250,
+      takerFeeToleranceBps: 100, marketDataMaxAgeSeconds: 30, rfqTtlSeconds: 120, maxOpenRfqs: 50,
+      rfqRatePerSecond: 50, rfqRateBurst: 100, lockUpsideBps: 10000, nonceRatePerMinute: 10, trustProxy: false, logLevel: 'info',
+    });
+    expect(Buffer.byteLength(config.jwtSecret)).toBeGreaterThanOrEqual(32);
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ RFQ_ENABLED: 'yes' }, 'RFQ_ENABLED'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'postgres://localhost/x' }, 'JWT_SECRET'],
+    [{ JWT_SECRET: 'short' }, 'JWT_SECRET'],
+    [{ ADMIN_TOKEN: 'short' }, 'ADMIN_TOKEN'],
+    [{ LOG_LEVEL: 'trace' }, 'LOG_LEVEL'],
+    [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY'],
+    [{ REDIS_URL: 'http://x' }, 'REDIS_URL'],
+    [{ NONCE_RATE_PER_MINUTE: '-1' }, 'NONCE_RATE_PER_MINUTE'],
+  ])('refuses %j naming %s', (env, variable) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(new RegExp(`\\b${variable}\\b`));
+  });
+
+  it('requires a JWT secret with a database URL', () => {
+    const config = loadConfig({ DATABASE_URL: 'postgres://localhost/x', JWT_SECRET: 'x'.repeat(32), TRUST_PROXY: 'true' });
+    expect(config.databaseUrl).toBe('postgres://localhost/x');
+    expect(config.trustProxy).toBe(true);
+  });
+});

@@ -1,0 +1,134 @@
+import { randomBytes } from 'node:crypto';
+
+/**
+ * The one typed, validated configuration object (design.md section 0). Nothing else in the
+ * code reads process.env: a bad value stops start-up with a message that names the variable.
+ */
+export interface AppConfig {
+  port: number;
+  host: string;
+  serviceName: string;
+  databaseUrl: string | null;
+  dataDir: string;
+  redisUrl: string | null;
+  /** Key prefix of everything this deployment keeps in Redis (queues, pub/sub, rate limits). */
+  redisPrefix: string;
+  jwtSecret: string;
+  sessionTtlSeconds: number;
+  adminToken: string | null;
+  rfqEnabled: boolean;
+  takerFeeBps: number;
+  tradeFeeCapBps: number;
+  takerFeeToleranceBps: number;
+  marketDataMaxAgeSeconds: number;
+  rfqTtlSeconds: number;
+  maxOpenRfqs: number;
+  rfqRatePerSecond: number;
+  rfqRateBurst: number;
+  lockUpsideBps: number;
+  nonceRatePerMinute: number;
+  trustProxy: boolean;
+  logLevel: LogLevel;
+  /** Period of the expiry / stuck-fill / settlement sweep, milliseconds (5 s by design). */
+  sweepIntervalMs: number;
+  /** Period of the server's WebSocket pings, milliseconds (20 s by design). */
+  wsPingIntervalMs: number;
+}
+
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, problem: string) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function present(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = present(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^(0|[1-9][0-9]*)$/.test(raw)) throw new ConfigError(name, `must be a whole number, got ${JSON.stringify(raw)}`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${raw}`);
+  return value;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = present(env, name);
+  if (raw === undefined) return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(name, `must be true or false, got ${JSON.stringify(raw)}`);
+}
+
+function url(env: Env, name: string, protocols: string[]): string | null {
+  const raw = present(env, name);
+  if (raw === undefined) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, 'must be a URL');
+  }
+  if (!protocols.includes(parsed.protocol)) throw new ConfigError(name, `must use ${protocols.join(' or ')}, got ${parsed.protocol}`);
+  return raw;
+}
+
+export function loadConfig(env: Env = process.env): AppConfig {
+  const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  const serviceName = present(env, 'SERVICE_NAME') ?? 'Legwork';
+  if (!/^[\x20-\x7e]{1,64}$/.test(serviceName) || serviceName.trim() !== serviceName) {
+    throw new ConfigError('SERVICE_NAME', 'must be 1 to 64 printable ASCII characters without surrounding spaces');
+  }
+  let jwtSecret = present(env, 'JWT_SECRET');
+  if (jwtSecret !== undefined && Buffer.byteLength(jwtSecret) < 32) throw new ConfigError('JWT_SECRET', 'must be at least 32 bytes');
+  if (jwtSecret === undefined) {
+    if (databaseUrl) throw new ConfigError('JWT_SECRET', 'is required (at least 32 bytes) when DATABASE_URL is set');
+    jwtSecret = randomBytes(32).toString('hex');
+  }
+  const adminToken = present(env, 'ADMIN_TOKEN') ?? null;
+  if (adminToken !== null && adminToken.length < 32) throw new ConfigError('ADMIN_TOKEN', 'must be at least 32 characters');
+  const logLevel = (present(env, 'LOG_LEVEL') ?? 'info') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+  const redisPrefix = present(env, 'REDIS_PREFIX') ?? 'legwork';
+  if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(redisPrefix)) throw new ConfigError('REDIS_PREFIX', 'must be 1 to 64 of A-Z a-z 0-9 _ . : -');
+  const host = present(env, 'HOST') ?? '127.0.0.1';
+
+  return {
+    port: int(env, 'PORT', 3000, 0, 65535),
+    host,
+    serviceName,
+    databaseUrl,
+    dataDir: present(env, 'DATA_DIR') ?? './.data',
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    redisPrefix,
+    jwtSecret,
+    sessionTtlSeconds: int(env, 'SESSION_TTL_SECONDS', 86400, 1, 366 * 86400),
+    adminToken,
+    rfqEnabled: bool(env, 'RFQ_ENABLED', true),
+    takerFeeBps: int(env, 'TAKER_FEE_BPS', 3, 0, 10000),
+    tradeFeeCapBps: int(env, 'TRADE_FEE_CAP_BPS', 1250, 0, 10000),
+    takerFeeToleranceBps: int(env, 'TAKER_FEE_TOLERANCE_BPS', 100, 0, 10000),
+    marketDataMaxAgeSeconds: int(env, 'MARKET_DATA_MAX_AGE_SECONDS', 30, 1, 86400),
+    rfqTtlSeconds: int(env, 'RFQ_TTL_SECONDS', 120, 1, 86400),
+    maxOpenRfqs: int(env, 'MAX_OPEN_RFQS', 50, 1, 100000),
+    rfqRatePerSecond: int(env, 'RFQ_RATE_PER_SECOND', 50, 1, 1_000_000),
+    rfqRateBurst: int(env, 'RFQ_RATE_BURST', 100, 1, 1_000_000),
+    lockUpsideBps: int(env, 'LOCK_UPSIDE_BPS', 10000, 0, 1_000_000),
+    nonceRatePerMinute: int(env, 'NONCE_RATE_PER_MINUTE', 10, 1, 1_000_000),
+    trustProxy: bool(env, 'TRUST_PROXY', false),
+    logLevel,
+    sweepIntervalMs: int(env, 'SWEEP_INTERVAL_MS', 5000, 100, 600_000),
+    wsPingIntervalMs: int(env, 'WS_PING_INTERVAL_MS', 20000, 50, 600_000),
+  };
+}
+
+export const APP_CONFIG = Symbol('APP_CONFIG');

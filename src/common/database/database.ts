@@ -1,0 +1,90 @@
+import { mkdirSync } from 'node:fs';
+import { DataSource } from 'typeorm';
+import { MIGRATIONS } from '../../../migrations';
+import type { AppConfig } from '../config/config';
+import { logger } from '../logging/logger';
+
+/**
+ * The database port: PostgreSQL from DATABASE_URL, or embedded PostgreSQL (PGlite, persisted in
+ * DATA_DIR) served over a local socket by pglite-socket. The same SQL runs on both. PGlite has one
+ * session for every connection, so the embedded pool holds exactly one connection.
+ */
+export class Database {
+  private constructor(
+    readonly dataSource: DataSource,
+    readonly embedded: boolean,
+    private readonly stopEmbedded: () => Promise<void>,
+  ) {}
+
+  static async open(config: AppConfig): Promise<Database> {
+    if (config.databaseUrl) {
+      const dataSource = Database.dataSource(config.databaseUrl, 10);
+      await dataSource.initialize();
+      await Database.migrate(dataSource);
+      return new Database(dataSource, false, async () => {});
+    }
+    // Loaded only in embedded mode: PGlite is a large WebAssembly module.
+    const { PGlite } = await import('@electric-sql/pglite');
+    const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
+    mkdirSync(config.dataDir, { recursive: true });
+    const db = await PGlite.create({ dataDir: config.dataDir });
+    const server = new PGLiteSocketServer({ db, port: 0, host: '127.0.0.1', maxConnections: 4 });
+    await server.start();
+    const dataSource = Database.dataSource(`postgres://postgres@${server.getServerConn()}/postgres`, 1);
+    try {
+      await dataSource.initialize();
+      await Database.migrate(dataSource);
+    } catch (error) {
+      await server.stop();
+      await db.close();
+      throw error;
+    }
+    logger.event('info', 'embedded database ready', { data_dir: config.dataDir }, 'Database');
+    return new Database(dataSource, true, async () => {
+      await server.stop();
+      await db.close();
+    });
+  }
+
+  static dataSource(url: string, poolSize: number): DataSource {
+    return new DataSource({
+      type: 'postgres',
+      url,
+      poolSize,
+      extra: { max: poolSize, connectionTimeoutMillis: 10_000 },
+      migrations: MIGRATIONS,
+      migrationsTableName: 'migrations',
+      synchronize: false,
+      logging: false,
+    });
+  }
+
+  private static async migrate(dataSource: DataSource): Promise<void> {
+    const applied = await dataSource.runMigrations({ transaction: 'each' });
+    if (applied.length > 0) logger.event('info', 'migrations applied', { migrations: applied.map((m) => m.name) }, 'Database');
+  }
+
+  async ping(timeoutMs = 2000): Promise<boolean> {
+    try {
+      await withTimeout(this.dataSource.query('SELECT 1'), timeoutMs);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.dataSource.isInitialized) await this.dataSource.destroy();
+    await this.stopEmbedded();
+  }
+}
+
+export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout;
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}

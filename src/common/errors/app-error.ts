@@ -1,0 +1,78 @@
+/**
+ * Typed errors thrown by services. Services never throw transport exceptions: the HTTP filter
+ * and the JSON-RPC layer each map these codes once (http-status.ts, rpc-codes.ts).
+ */
+
+/** Failures of the non-RFQ surface (sign-in, admin, queries). */
+export const APP_ERROR_CODES = [
+  'INVALID_PARAMS',
+  'AUTH_REQUIRED',
+  'AUTH_INVALID_SIGNATURE',
+  'AUTH_INVALID_NONCE',
+  'SESSION_INVALID',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'CONFLICT',
+  'PAYLOAD_TOO_LARGE',
+  'RATE_LIMITED',
+  'UNAVAILABLE',
+] as const;
+export type AppErrorCode = (typeof APP_ERROR_CODES)[number];
+
+export class AppError extends Error {
+  constructor(
+    readonly code: AppErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+/** RFQ error codes of interface.md section 7.2. */
+export const RFQ_ERROR_CODES = [
+  'RFQ_NOT_ENABLED',
+  'RFQ_NOT_READY',
+  'RFQ_INVALID_INSTRUMENT',
+  'RFQ_SIZE_INVALID',
+  'RFQ_PRECISION_UNSUPPORTED',
+  'RFQ_VALUE_OUT_OF_RANGE',
+  'RFQ_OPEN_LIMIT',
+  'RFQ_NOT_FOUND',
+  'RFQ_WRONG_ROLE',
+  'RFQ_INVALID_SIGNATURE',
+  'RFQ_CANONICAL_MISMATCH',
+  'RFQ_QUOTE_EXPIRED',
+  'RFQ_STATE_CONFLICT',
+  'RFQ_TAKER_UNFUNDED',
+  'RFQ_BALANCE_INSUFFICIENT',
+  'RFQ_PRICE_TOLERANCE',
+  'RFQ_ATTESTATION_FAILED',
+  'RFQ_TX_FAILED',
+  'RFQ_RATE_LIMITED',
+] as const;
+export type RfqErrorCode = (typeof RFQ_ERROR_CODES)[number];
+
+/** design.md section 4: retryable exactly for these (and a paused leg, flagged by the thrower). */
+const RETRYABLE: ReadonlySet<RfqErrorCode> = new Set(['RFQ_NOT_READY', 'RFQ_RATE_LIMITED', 'RFQ_OPEN_LIMIT', 'RFQ_BALANCE_INSUFFICIENT']);
+
+export interface RfqErrorExtras {
+  rfqId?: string;
+  quoteId?: string;
+  details?: unknown;
+  /** Only for RFQ_INVALID_INSTRUMENT on a paused leg. */
+  pausedLeg?: boolean;
+}
+
+export class RfqError extends Error {
+  readonly retryable: boolean;
+  constructor(
+    readonly code: RfqErrorCode,
+    message: string,
+    readonly extras: RfqErrorExtras = {},
+  ) {
+    super(message);
+    this.name = 'RfqError';
+    this.retryable = RETRYABLE.has(code) || (code === 'RFQ_INVALID_INSTRUMENT' && extras.pausedLeg === true);
+  }
+}

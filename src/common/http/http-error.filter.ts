@@ -1,0 +1,38 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, RfqError } from '../errors/app-error';
+import { httpStatusOf } from '../errors/http-status';
+import { logger } from '../logging/logger';
+
+/**
+ * The one HTTP mapping of errors: every error body is `{ error }` (design.md section 8).
+ * Faults are logged with the request id and never shown to the client.
+ */
+@Catch()
+export class HttpErrorFilter implements ExceptionFilter {
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    const request = host.switchToHttp().getRequest<FastifyRequest>();
+    const { status, error } = this.describe(exception, request);
+    void reply.status(status).header('content-type', 'application/json; charset=utf-8').send({ error });
+  }
+
+  private describe(exception: unknown, request: FastifyRequest): { status: number; error: string } {
+    if (exception instanceof AppError || exception instanceof RfqError) {
+      return { status: httpStatusOf(exception), error: exception.message };
+    }
+    if (exception instanceof HttpException) {
+      const body = exception.getResponse();
+      const message = typeof body === 'string' ? body : (body as { message?: unknown }).message;
+      return { status: exception.getStatus(), error: Array.isArray(message) ? message.join('; ') : String(message ?? exception.message) };
+    }
+    // Fastify's own errors (body too large, bad JSON, bad content type) carry a statusCode.
+    const fastify = exception as { statusCode?: number; code?: string; message?: string };
+    if (typeof fastify.statusCode === 'number' && fastify.statusCode >= 400 && fastify.statusCode < 500) {
+      if (fastify.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return { status: 413, error: 'request body is larger than 64 KiB' };
+      return { status: fastify.statusCode, error: fastify.message ?? 'bad request' };
+    }
+    logger.event('error', 'request failed', { request_id: request.id, error: String(exception), stack: (exception as Error)?.stack }, 'Http');
+    return { status: 500, error: `internal error (request ${request.id})` };
+  }
+}

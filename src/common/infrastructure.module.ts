@@ -1,0 +1,91 @@
+import { Global, Inject, Module, type OnApplicationShutdown, type BeforeApplicationShutdown } from '@nestjs/common';
+import Redis from 'ioredis';
+import { Clock } from './clock';
+import { APP_CONFIG, type AppConfig } from './config/config';
+import { Database } from './database/database';
+import { Broadcaster, InProcessBroadcaster, RedisBroadcaster } from './broadcast/broadcaster';
+import { BullMqJobRunner } from './jobs/bullmq-job-runner';
+import { InProcessJobRunner } from './jobs/in-process-job-runner';
+import { JobRunner } from './jobs/job-runner';
+import { logger } from './logging/logger';
+import { InMemoryRateLimiter, RateLimiter, RedisRateLimiter } from './rate-limit/rate-limiter';
+
+/** The shared Redis command connection, or null in the embedded default. */
+export const REDIS = Symbol('REDIS');
+
+function redisClient(url: string, purpose: string, options: { blocking?: boolean } = {}): Redis {
+  const client = new Redis(url, {
+    // Commands fail fast while Redis is down (health says 503), except BullMQ's blocking ones.
+    maxRetriesPerRequest: options.blocking ? null : 1,
+    enableOfflineQueue: true,
+    connectionName: `legwork-${purpose}`,
+    retryStrategy: (times) => Math.min(times * 200, 2000),
+  });
+  client.on('error', (error) => logger.event('warn', 'redis connection error', { purpose, error: String(error) }, 'Redis'));
+  return client;
+}
+
+/**
+ * The ports of architecture.md with their adapters chosen from the configuration: database
+ * (PostgreSQL or PGlite), jobs (BullMQ or in-process), broadcaster (Redis or in-process),
+ * rate limits (Redis or memory).
+ */
+@Global()
+@Module({
+  providers: [
+    Clock,
+    {
+      provide: Database,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => Database.open(config),
+    },
+    {
+      provide: REDIS,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => (config.redisUrl ? redisClient(config.redisUrl, 'commands') : null),
+    },
+    {
+      provide: JobRunner,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) =>
+        config.redisUrl
+          ? new BullMqJobRunner(redisClient(config.redisUrl, 'bullmq', { blocking: true }), `${config.redisPrefix}:bull`)
+          : new InProcessJobRunner(),
+    },
+    {
+      provide: Broadcaster,
+      inject: [APP_CONFIG, REDIS],
+      useFactory: async (config: AppConfig, redis: Redis | null) => {
+        if (!config.redisUrl || !redis) return new InProcessBroadcaster();
+        const broadcaster = new RedisBroadcaster(redis, redisClient(config.redisUrl, 'subscriber', { blocking: true }), config.redisPrefix);
+        await broadcaster.start();
+        return broadcaster;
+      },
+    },
+    {
+      provide: RateLimiter,
+      inject: [APP_CONFIG, REDIS],
+      useFactory: (config: AppConfig, redis: Redis | null) => (redis ? new RedisRateLimiter(redis, config.redisPrefix) : new InMemoryRateLimiter()),
+    },
+  ],
+  exports: [Clock, Database, REDIS, JobRunner, Broadcaster, RateLimiter],
+})
+export class InfrastructureModule implements BeforeApplicationShutdown, OnApplicationShutdown {
+  constructor(
+    private readonly database: Database,
+    private readonly jobs: JobRunner,
+    private readonly broadcaster: Broadcaster,
+    @Inject(REDIS) private readonly redis: Redis | null,
+  ) {}
+
+  /** Finish the jobs in flight before the connections they need are closed. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.jobs.close();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.broadcaster.close();
+    await this.redis?.quit().catch(() => undefined);
+    await this.database.close();
+  }
+}

@@ -1,0 +1,76 @@
+import { Queue, Worker, type ConnectionOptions } from 'bullmq';
+import { logger } from '../logging/logger';
+import { DEFAULT_ATTEMPTS, type EnqueueOptions, type JobProcessor, JobRunner } from './job-runner';
+import { QUEUES, type JobPayloads, type QueueName } from './queues';
+
+/**
+ * Production: BullMQ on Redis. Every instance runs a worker per queue, so the instances share the
+ * work; a job id dedupes a job while it waits.
+ */
+export class BullMqJobRunner extends JobRunner {
+  private readonly queues = new Map<QueueName, Queue>();
+  private readonly workers: Worker[] = [];
+
+  constructor(
+    private readonly connection: ConnectionOptions,
+    private readonly prefix: string,
+  ) {
+    super();
+  }
+
+  private queue(name: QueueName): Queue {
+    let queue = this.queues.get(name);
+    if (!queue) {
+      queue = new Queue(name, {
+        connection: this.connection,
+        prefix: this.prefix,
+        defaultJobOptions: {
+          attempts: DEFAULT_ATTEMPTS,
+          backoff: { type: 'exponential', delay: 200 },
+          removeOnComplete: { count: 1000 },
+          removeOnFail: { count: 5000 },
+        },
+      });
+      queue.on('error', (error) => logger.event('error', 'queue error', { queue: name, error: String(error) }, 'Jobs'));
+      this.queues.set(name, queue);
+    }
+    return queue;
+  }
+
+  process<Q extends QueueName>(name: Q, processor: JobProcessor<Q>, options: { concurrency?: number } = {}): void {
+    const worker = new Worker(
+      name,
+      async (job) => processor(job.data as JobPayloads[Q], { attempt: job.attemptsMade + 1, jobId: job.id ?? '' }),
+      { connection: this.connection, prefix: this.prefix, concurrency: options.concurrency ?? 8 },
+    );
+    worker.on('failed', (job, error) =>
+      logger.event(job && job.attemptsMade >= (job.opts.attempts ?? 1) ? 'error' : 'warn', 'job attempt failed', {
+        queue: name, job_id: job?.id, attempt: job?.attemptsMade, error: String(error),
+      }, 'Jobs'),
+    );
+    worker.on('error', (error) => logger.event('error', 'worker error', { queue: name, error: String(error) }, 'Jobs'));
+    this.workers.push(worker);
+  }
+
+  async enqueue<Q extends QueueName>(name: Q, data: JobPayloads[Q], options: EnqueueOptions = {}): Promise<void> {
+    await this.queue(name).add(name, data, {
+      jobId: options.jobId,
+      delay: options.delayMs && options.delayMs > 0 ? Math.ceil(options.delayMs) : undefined,
+      attempts: options.attempts,
+    });
+  }
+
+  async depths(): Promise<Record<string, number>> {
+    const depths: Record<string, number> = {};
+    for (const name of Object.values(QUEUES)) {
+      const counts = await this.queue(name).getJobCounts('waiting', 'delayed', 'active', 'prioritized');
+      depths[name] = Object.values(counts).reduce((a, b) => a + b, 0);
+    }
+    return depths;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.close()));
+    await Promise.all([...this.queues.values()].map((q) => q.close()));
+  }
+}

@@ -1,0 +1,83 @@
+import { logger } from '../logging/logger';
+import { DEFAULT_ATTEMPTS, type EnqueueOptions, type JobProcessor, JobRunner, backoffMs } from './job-runner';
+import type { JobPayloads, QueueName } from './queues';
+
+interface PendingJob {
+  timer: NodeJS.Timeout | null;
+  running: boolean;
+}
+
+/**
+ * Embedded default: timers in this process call the same processors. One instance only; jobs
+ * lost with the process are picked up by the database sweeps on the next start.
+ */
+export class InProcessJobRunner extends JobRunner {
+  private readonly processors = new Map<QueueName, JobProcessor<any>>();
+  private readonly jobs = new Map<string, PendingJob>();
+  private readonly running = new Set<Promise<void>>();
+  private closed = false;
+  private seq = 0;
+
+  process<Q extends QueueName>(queue: Q, processor: JobProcessor<Q>): void {
+    if (this.processors.has(queue)) throw new Error(`queue ${queue} has a processor already`);
+    this.processors.set(queue, processor);
+  }
+
+  async enqueue<Q extends QueueName>(queue: Q, data: JobPayloads[Q], options: EnqueueOptions = {}): Promise<void> {
+    if (this.closed) return;
+    const key = `${queue}/${options.jobId ?? `auto-${++this.seq}`}`;
+    if (this.jobs.has(key)) return;
+    const job: PendingJob = { timer: null, running: false };
+    this.jobs.set(key, job);
+    this.schedule(queue, key, job, data, 1, options.attempts ?? DEFAULT_ATTEMPTS, options.delayMs ?? 0);
+  }
+
+  private schedule(queue: QueueName, key: string, job: PendingJob, data: unknown, attempt: number, attempts: number, delayMs: number): void {
+    job.timer = setTimeout(() => {
+      job.timer = null;
+      const run = this.run(queue, key, job, data, attempt, attempts);
+      this.running.add(run);
+      void run.finally(() => this.running.delete(run));
+    }, Math.max(0, delayMs));
+    job.timer.unref?.();
+  }
+
+  private async run(queue: QueueName, key: string, job: PendingJob, data: unknown, attempt: number, attempts: number): Promise<void> {
+    const processor = this.processors.get(queue);
+    if (!processor || this.closed) {
+      this.jobs.delete(key);
+      return;
+    }
+    job.running = true;
+    try {
+      await processor(data, { attempt, jobId: key.slice(queue.length + 1) });
+      this.jobs.delete(key);
+    } catch (error) {
+      job.running = false;
+      if (attempt >= attempts || this.closed) {
+        this.jobs.delete(key);
+        logger.event('error', 'job failed', { queue, job_id: key, attempt, error: String(error) }, 'Jobs');
+        return;
+      }
+      logger.event('warn', 'job attempt failed', { queue, job_id: key, attempt, error: String(error) }, 'Jobs');
+      this.schedule(queue, key, job, data, attempt + 1, attempts, backoffMs(attempt));
+    }
+  }
+
+  async depths(): Promise<Record<string, number>> {
+    const depths: Record<string, number> = {};
+    for (const queue of this.processors.keys()) depths[queue] = 0;
+    for (const key of this.jobs.keys()) {
+      const queue = key.slice(0, key.indexOf('/'));
+      depths[queue] = (depths[queue] ?? 0) + 1;
+    }
+    return depths;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of this.jobs.values()) if (job.timer) clearTimeout(job.timer);
+    await Promise.allSettled([...this.running]);
+    this.jobs.clear();
+  }
+}

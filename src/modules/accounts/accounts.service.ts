@@ -1,0 +1,96 @@
+import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { Database } from '../../common/database/database';
+import { AppError } from '../../common/errors/app-error';
+import { FEE_ACCOUNT_WALLET, WalletError, parseWallet } from '../../common/crypto/wallet';
+import { ROLES, type Role } from '../auth/access';
+
+export interface Account {
+  id: number;
+  wallet: string;
+  roles: Role[];
+  createdAt: Date;
+}
+
+export interface AccountView {
+  account_id: number;
+  wallet: string;
+  roles: Role[];
+  created_at: string;
+}
+
+interface AccountRow {
+  id: string;
+  wallet: string;
+  roles: Role[];
+  created_at: Date;
+}
+
+const toAccount = (row: AccountRow): Account => ({ id: Number(row.id), wallet: row.wallet, roles: row.roles, createdAt: row.created_at });
+
+export const accountView = (a: Account): AccountView => ({ account_id: a.id, wallet: a.wallet, roles: a.roles, created_at: a.createdAt.toISOString() });
+
+/** Parses a roles array: known role names, each once. */
+export function parseRoles(value: unknown): Role[] {
+  if (!Array.isArray(value) || value.some((r) => typeof r !== 'string' || !(ROLES as readonly string[]).includes(r))) {
+    throw new AppError('INVALID_PARAMS', `roles must be an array of ${ROLES.join(', ')}`);
+  }
+  if (new Set(value).size !== value.length) throw new AppError('INVALID_PARAMS', 'roles must not repeat');
+  return value as Role[];
+}
+
+/** Accounts stand for the out-of-band web sign-up: an admin creates them (design.md section 3). */
+@Injectable()
+export class AccountsService implements OnApplicationBootstrap {
+  private feeAccount: number | null = null;
+
+  constructor(private readonly db: Database) {}
+
+  /** The fee account exists from the first start: wallet of 32 zero bytes, no role. */
+  async onApplicationBootstrap(): Promise<void> {
+    await this.db.dataSource.query(`INSERT INTO accounts (wallet, roles) VALUES ($1, '{}') ON CONFLICT (wallet) DO NOTHING`, [FEE_ACCOUNT_WALLET]);
+    const [row] = await this.db.dataSource.query(`SELECT id FROM accounts WHERE wallet = $1`, [FEE_ACCOUNT_WALLET]);
+    this.feeAccount = Number(row.id);
+  }
+
+  feeAccountId(): number {
+    if (this.feeAccount === null) throw new Error('fee account not ready');
+    return this.feeAccount;
+  }
+
+  async create(wallet: unknown, roles: unknown): Promise<Account> {
+    try {
+      parseWallet(wallet);
+    } catch (error) {
+      if (error instanceof WalletError) throw new AppError('INVALID_PARAMS', `wallet ${error.message}`);
+      throw error;
+    }
+    const parsedRoles = parseRoles(roles ?? []);
+    const rows: AccountRow[] = await this.db.dataSource.query(
+      `INSERT INTO accounts (wallet, roles) VALUES ($1, $2) ON CONFLICT (wallet) DO NOTHING RETURNING id, wallet, roles, created_at`,
+      [wallet, parsedRoles],
+    );
+    if (rows.length === 0) throw new AppError('CONFLICT', 'this wallet has an account already');
+    return toAccount(rows[0]);
+  }
+
+  async setRoles(accountId: number, roles: unknown): Promise<Account> {
+    const parsedRoles = parseRoles(roles);
+    const rows: AccountRow[] = await this.db.dataSource.query(
+      `UPDATE accounts SET roles = $2 WHERE id = $1 AND wallet <> $3 RETURNING id, wallet, roles, created_at`,
+      [accountId, parsedRoles, FEE_ACCOUNT_WALLET],
+    );
+    if (rows.length === 0) throw new AppError('NOT_FOUND', `account ${accountId} not found`);
+    return toAccount(rows[0]);
+  }
+
+  async get(accountId: number): Promise<Account> {
+    const rows: AccountRow[] = await this.db.dataSource.query(`SELECT id, wallet, roles, created_at FROM accounts WHERE id = $1`, [accountId]);
+    if (rows.length === 0) throw new AppError('NOT_FOUND', `account ${accountId} not found`);
+    return toAccount(rows[0]);
+  }
+
+  async findByWallet(wallet: string): Promise<Account | null> {
+    const rows: AccountRow[] = await this.db.dataSource.query(`SELECT id, wallet, roles, created_at FROM accounts WHERE wallet = $1`, [wallet]);
+    return rows.length ? toAccount(rows[0]) : null;
+  }
+}

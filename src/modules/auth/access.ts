@@ -1,0 +1,65 @@
+import { SetMetadata } from '@nestjs/common';
+
+export const ROLES = ['taker', 'quoter', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+
+/**
+ * Who may call a route or a JSON-RPC method. Declared on every route and method (a test fails
+ * where one declares nothing); the HTTP guard and the gateway both read it.
+ *
+ * - `public`: anyone.
+ * - `account`: a session of a wallet that has an account, holding `role` when given.
+ * - `reader`: an account's session, or an admin reader (role admin, scope `admin:*` or
+ *   `admin:read`, or the admin token): the query routes, which then pick the account read.
+ * - `admin`: the static admin token, or a session with role admin, scope `admin:*`, or scope
+ *   `admin:<command>` (GET routes: `admin:read`).
+ */
+export type Access =
+  | { kind: 'public' }
+  | { kind: 'account'; role?: Role }
+  | { kind: 'reader' }
+  | { kind: 'admin'; command: string };
+
+export const ACCESS = 'legwork:access';
+
+export const Public = () => SetMetadata(ACCESS, { kind: 'public' } satisfies Access);
+export const AccountAccess = (role?: Role) => SetMetadata(ACCESS, { kind: 'account', role } satisfies Access);
+/** `command`: the last path segment of the route (design.md section 3), or `read` for GET. */
+export const ReaderAccess = () => SetMetadata(ACCESS, { kind: 'reader' } satisfies Access);
+export const AdminAccess = (command: string) => SetMetadata(ACCESS, { kind: 'admin', command } satisfies Access);
+
+/** Who is calling, established by a session token or the admin token. */
+export interface Principal {
+  via: 'session' | 'admin_token';
+  wallet: string | null;
+  accountId: number | null;
+  roles: Role[];
+  scopes: string[];
+}
+
+export const ADMIN_TOKEN_PRINCIPAL: Principal = { via: 'admin_token', wallet: null, accountId: null, roles: ['admin'], scopes: ['admin:*'] };
+
+/** design.md section 3: role admin, scope admin:*, or the exact scope admin:<command>. */
+export function allowsAdmin(principal: Principal, command: string): boolean {
+  return principal.roles.includes('admin') || principal.scopes.includes('admin:*') || principal.scopes.includes(`admin:${command}`);
+}
+
+export type AccessDenial = 'AUTH_REQUIRED' | 'FORBIDDEN';
+
+/** null when allowed; otherwise why not (no principal: AUTH_REQUIRED; not enough: FORBIDDEN). */
+export function checkAccess(access: Access, principal: Principal | null): AccessDenial | null {
+  switch (access.kind) {
+    case 'public':
+      return null;
+    case 'account':
+      if (!principal) return 'AUTH_REQUIRED';
+      if (principal.accountId === null) return 'FORBIDDEN';
+      return access.role && !principal.roles.includes(access.role) ? 'FORBIDDEN' : null;
+    case 'reader':
+      if (!principal) return 'AUTH_REQUIRED';
+      return principal.accountId !== null || allowsAdmin(principal, 'read') ? null : 'FORBIDDEN';
+    case 'admin':
+      if (!principal) return 'AUTH_REQUIRED';
+      return allowsAdmin(principal, access.command) ? null : 'FORBIDDEN';
+  }
+}

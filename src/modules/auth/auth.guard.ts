@@ -1,0 +1,55 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { FastifyRequest } from 'fastify';
+import { APP_CONFIG, type AppConfig } from '../../common/config/config';
+import { AppError } from '../../common/errors/app-error';
+import { ACCESS, ADMIN_TOKEN_PRINCIPAL, type Access, type Principal, checkAccess } from './access';
+import { SessionService } from './session.service';
+
+export type AuthenticatedRequest = FastifyRequest & { principal?: Principal };
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}
+
+/**
+ * The one HTTP guard: reads the route's declared Access and the bearer credential. A route that
+ * declares nothing is refused (and a test lists every route's declaration).
+ */
+@Injectable()
+export class AuthGuard implements CanActivate {
+  private readonly adminDigest: Buffer | null;
+
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly sessions: SessionService,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.adminDigest = config.adminToken ? digest(config.adminToken) : null;
+  }
+
+  canActivate(context: ExecutionContext): boolean {
+    const access = this.reflector.getAllAndOverride<Access | undefined>(ACCESS, [context.getHandler(), context.getClass()]);
+    if (!access) throw new AppError('FORBIDDEN', 'this route declares no access rule');
+    if (access.kind === 'public') return true;
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const principal = this.authenticate(request.headers.authorization, access);
+    const denial = checkAccess(access, principal);
+    if (denial === 'AUTH_REQUIRED') throw new AppError('AUTH_REQUIRED', 'a bearer token is required');
+    if (denial === 'FORBIDDEN') throw new AppError('FORBIDDEN', 'this token may not use this route');
+    request.principal = principal ?? undefined;
+    return true;
+  }
+
+  private authenticate(header: string | undefined, access: Access): Principal | null {
+    if (!header) return null;
+    const match = /^Bearer ([^\s]+)$/i.exec(header);
+    if (!match) throw new AppError('AUTH_REQUIRED', 'authorization must be "Bearer <token>"');
+    const token = match[1];
+    if (this.adminDigest && (access.kind === 'admin' || access.kind === 'reader') && timingSafeEqual(digest(token), this.adminDigest)) {
+      return ADMIN_TOKEN_PRINCIPAL;
+    }
+    return this.sessions.verify(token);
+  }
+}

@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { JwtService } from '@nestjs/jwt';
+import { APP_CONFIG, type AppConfig } from '../../common/config/config';
+import { AppError } from '../../common/errors/app-error';
+import { ROLES, type Principal, type Role } from './access';
+
+export interface SessionClaims {
+  sub: string;
+  account_id: number | null;
+  roles: Role[];
+  scope: string;
+  jti: string;
+  iat: number;
+  exp: number;
+  iss: string;
+  aud: string;
+}
+
+/**
+ * Session tokens: JWT HS256 with iss = aud = SERVICE_NAME (design.md section 3). Verification
+ * pins the algorithm and requires exp, iss and aud; any other alg (none included) is refused.
+ */
+@Injectable()
+export class SessionService {
+  private readonly jwt: JwtService;
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+    this.jwt = new JwtService({ secret: config.jwtSecret });
+  }
+
+  issue(wallet: string, accountId: number | null, roles: Role[]): string {
+    return this.jwt.sign(
+      { account_id: accountId, roles, scope: roles.includes('admin') ? 'admin:*' : '' },
+      {
+        algorithm: 'HS256',
+        subject: wallet,
+        issuer: this.config.serviceName,
+        audience: this.config.serviceName,
+        expiresIn: this.config.sessionTtlSeconds,
+        jwtid: randomUUID(),
+      },
+    );
+  }
+
+  /** The token's principal, or SESSION_INVALID (bad, tampered, expired, other service, other alg). */
+  verify(token: unknown): Principal {
+    if (typeof token !== 'string' || token.length === 0 || token.length > 4096) throw new AppError('SESSION_INVALID', 'session token is invalid');
+    let claims: SessionClaims;
+    try {
+      claims = this.jwt.verify<SessionClaims>(token, {
+        algorithms: ['HS256'],
+        issuer: this.config.serviceName,
+        audience: this.config.serviceName,
+      });
+    } catch (error) {
+      const expired = (error as Error).name === 'TokenExpiredError';
+      throw new AppError('SESSION_INVALID', expired ? 'session token has expired' : 'session token is invalid');
+    }
+    const shapeOk =
+      typeof claims.exp === 'number' &&
+      typeof claims.sub === 'string' &&
+      (claims.account_id === null || Number.isSafeInteger(claims.account_id)) &&
+      Array.isArray(claims.roles) &&
+      claims.roles.every((r) => (ROLES as readonly string[]).includes(r)) &&
+      typeof claims.scope === 'string';
+    if (!shapeOk) throw new AppError('SESSION_INVALID', 'session token is invalid');
+    return {
+      via: 'session',
+      wallet: claims.sub,
+      accountId: claims.account_id,
+      roles: claims.roles,
+      scopes: claims.scope.split(' ').filter(Boolean),
+    };
+  }
+}

@@ -1,0 +1,51 @@
+import type { WebSocket } from 'ws';
+import type { Channel } from '../../common/broadcast/notifier';
+import type { Principal } from '../auth/access';
+import type { CallerState } from './rpc-dispatcher';
+
+/** Past this much unsent data the client is a slow consumer and is cut off (design.md section 4). */
+export const SLOW_CONSUMER_BYTES = 1024 * 1024;
+
+/** One WebSocket client: its sign-in, its subscriptions, its notification sequence. */
+export class ClientConnection implements CallerState {
+  principal: Principal | null = null;
+  readonly channels = new Set<Channel>();
+  missedPongs = 0;
+  private seq = 0;
+
+  constructor(
+    readonly socket: WebSocket,
+    readonly clientIp: string,
+    private readonly onChange: (connection: ClientConnection) => void,
+  ) {}
+
+  signIn(principal: Principal): void {
+    this.principal = principal;
+    this.onChange(this);
+  }
+
+  subscribe(channel: Channel): void {
+    this.channels.add(channel);
+    this.onChange(this);
+  }
+
+  get accountId(): number | null {
+    return this.principal?.accountId ?? null;
+  }
+
+  /** Sends a JSON value; false (and the connection is cut) when the client is not keeping up. */
+  send(value: unknown): boolean {
+    if (this.socket.readyState !== this.socket.OPEN) return false;
+    if (this.socket.bufferedAmount > SLOW_CONSUMER_BYTES) {
+      this.socket.terminate();
+      return false;
+    }
+    this.socket.send(JSON.stringify(value));
+    return true;
+  }
+
+  /** A subscription notification with this connection's next `seq`. */
+  notify(channel: Channel, data: Record<string, unknown>): void {
+    this.send({ jsonrpc: '2.0', method: 'subscription', params: { channel, data: { seq: ++this.seq, ...data } } });
+  }
+}

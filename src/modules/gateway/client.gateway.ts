@@ -1,0 +1,144 @@
+import type { IncomingMessage } from 'node:http';
+import { Inject, type BeforeApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
+import { type OnGatewayConnection, type OnGatewayInit, WebSocketGateway } from '@nestjs/websockets';
+import type { RawData, WebSocket, WebSocketServer } from 'ws';
+import { Broadcaster } from '../../common/broadcast/broadcaster';
+import { NOTIFY_TOPIC, type Notification } from '../../common/broadcast/notifier';
+import { APP_CONFIG, type AppConfig } from '../../common/config/config';
+import { clientIp } from '../../common/http/client-ip';
+import { logger } from '../../common/logging/logger';
+import { ClientConnection } from './client-connection';
+import { type RpcReply, failure, isReply, parseFrame, parseRequest } from './json-rpc';
+import { RpcDispatcher } from './rpc-dispatcher';
+
+export const MAX_FRAME_BYTES = 64 * 1024;
+
+/**
+ * `/client`: the JSON-RPC 2.0 trading WebSocket on the HTTP port. Frames over 64 KiB close the
+ * socket with 1009 (ws's maxPayload); the server pings every WS_PING_INTERVAL_MS and cuts a client
+ * that missed two pongs; notifications from every instance reach this instance's subscribers.
+ */
+@WebSocketGateway({ path: '/client', maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false })
+export class ClientGateway implements OnGatewayInit, OnGatewayConnection, BeforeApplicationShutdown, OnModuleDestroy {
+  private server: WebSocketServer | null = null;
+  private readonly connections = new Set<ClientConnection>();
+  private readonly byAccount = new Map<number, Set<ClientConnection>>();
+  private heartbeat: NodeJS.Timeout | null = null;
+  private unsubscribe: (() => void) | null = null;
+
+  constructor(
+    private readonly dispatcher: RpcDispatcher,
+    private readonly broadcaster: Broadcaster,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  afterInit(server: WebSocketServer): void {
+    this.server = server;
+    this.unsubscribe = this.broadcaster.subscribe((message) => {
+      if (message.topic === NOTIFY_TOPIC) this.deliver(message.payload as Notification);
+    });
+    this.heartbeat = setInterval(() => this.beat(), this.config.wsPingIntervalMs);
+    this.heartbeat.unref();
+  }
+
+  handleConnection(socket: WebSocket, request: IncomingMessage): void {
+    const connection = new ClientConnection(
+      socket,
+      clientIp(request.headers['x-forwarded-for'], request.socket.remoteAddress, this.config.trustProxy),
+      (c) => this.index(c),
+    );
+    this.connections.add(connection);
+    socket.on('pong', () => (connection.missedPongs = 0));
+    socket.on('message', (data: RawData, isBinary: boolean) => void this.onFrame(connection, data, isBinary));
+    socket.on('close', () => this.forget(connection));
+    socket.on('error', (error) => logger.event('debug', 'socket error', { error: String(error) }, 'Gateway'));
+  }
+
+  private async onFrame(connection: ClientConnection, data: RawData, isBinary: boolean): Promise<void> {
+    if (isBinary) {
+      connection.send(failure(null, 'PARSE_ERROR', 'frames must be text'));
+      return;
+    }
+    const frame = parseFrame(data.toString());
+    if (frame.kind === 'reply') {
+      connection.send(frame.reply);
+      return;
+    }
+    if (frame.kind === 'single') {
+      connection.send(await this.handle(connection, frame.request));
+      return;
+    }
+    // A batch runs in order and is answered in one array.
+    const replies: RpcReply[] = [];
+    for (const request of frame.requests) replies.push(await this.handle(connection, request));
+    connection.send(replies);
+  }
+
+  private async handle(connection: ClientConnection, value: unknown): Promise<RpcReply> {
+    const request = parseRequest(value);
+    if (isReply(request)) return request;
+    return this.dispatcher.dispatch(request, connection);
+  }
+
+  private beat(): void {
+    for (const connection of this.connections) {
+      if (connection.missedPongs >= 2) {
+        connection.socket.terminate();
+        continue;
+      }
+      connection.missedPongs += 1;
+      connection.socket.ping();
+    }
+  }
+
+  private index(connection: ClientConnection): void {
+    for (const set of this.byAccount.values()) set.delete(connection);
+    const accountId = connection.accountId;
+    if (accountId === null) return;
+    let set = this.byAccount.get(accountId);
+    if (!set) this.byAccount.set(accountId, (set = new Set()));
+    set.add(connection);
+  }
+
+  private forget(connection: ClientConnection): void {
+    this.connections.delete(connection);
+    const accountId = connection.accountId;
+    if (accountId === null) return;
+    const set = this.byAccount.get(accountId);
+    set?.delete(connection);
+    if (set?.size === 0) this.byAccount.delete(accountId);
+  }
+
+  private deliver(notification: Notification): void {
+    const targets = notification.accountId !== undefined ? (this.byAccount.get(notification.accountId) ?? []) : this.connections;
+    for (const connection of targets) {
+      if (!connection.channels.has(notification.channel)) continue;
+      if (notification.exceptAccountId !== undefined && connection.accountId === notification.exceptAccountId) continue;
+      connection.notify(notification.channel, notification.data);
+    }
+  }
+
+  get connectionCount(): number {
+    return this.connections.size;
+  }
+
+  /** Graceful shutdown: stop taking connections, close every socket with 1001 (going away). */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stop();
+    for (const connection of this.connections) connection.socket.close(1001, 'server shutting down');
+    const deadline = Date.now() + 2000;
+    while (this.connections.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    for (const connection of this.connections) connection.socket.terminate();
+  }
+
+  onModuleDestroy(): void {
+    this.stop();
+  }
+
+  private stop(): void {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+  }
+}

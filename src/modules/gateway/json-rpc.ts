@@ -1,0 +1,98 @@
+/**
+ * JSON-RPC 2.0 envelopes of the trading WebSocket (interface.md 4.2, design.md section 4): pure
+ * parsing of requests and building of replies. No Nest, no ws.
+ */
+
+export type RpcId = string | number | null;
+
+export interface RpcRequest {
+  id: RpcId;
+  method: string;
+  /** Absent params read as {}; anything else that is not an object is the method's to refuse. */
+  params: unknown;
+}
+
+export const MAX_BATCH = 20;
+
+/** Non-RFQ failure codes (design.md section 4). */
+export const RPC_CODES = {
+  PARSE_ERROR: -32700,
+  INVALID_REQUEST: -32600,
+  METHOD_NOT_FOUND: -32601,
+  INVALID_PARAMS: -32602,
+  INTERNAL_ERROR: -32603,
+  AUTH_REQUIRED: 1000,
+  AUTH_INVALID_SIGNATURE: 1001,
+  AUTH_INVALID_NONCE: 1002,
+  SESSION_INVALID: 1004,
+  RATE_LIMITED: 1005,
+  RFQ_ERROR: 1200,
+} as const;
+
+export type RpcErrorName = Exclude<keyof typeof RPC_CODES, 'RFQ_ERROR'>;
+
+export interface RpcErrorBody {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+export interface RpcReply {
+  jsonrpc: '2.0';
+  id: RpcId;
+  result?: unknown;
+  error?: RpcErrorBody;
+}
+
+export function success(id: RpcId, result: unknown): RpcReply {
+  return { jsonrpc: '2.0', id, result };
+}
+
+export function failure(id: RpcId, name: RpcErrorName, message: string): RpcReply {
+  return { jsonrpc: '2.0', id, error: { code: RPC_CODES[name], message, data: { error: name, message } } };
+}
+
+function isRpcId(value: unknown): value is RpcId {
+  return value === null || typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value));
+}
+
+/** The id to echo in an Invalid Request reply: the request's when readable, else null. */
+function readableId(value: unknown): RpcId {
+  if (typeof value === 'object' && value !== null && !Array.isArray(value) && 'id' in value) {
+    const id = (value as { id: unknown }).id;
+    if (isRpcId(id)) return id;
+  }
+  return null;
+}
+
+/** One request object, or the Invalid Request reply it deserves. */
+export function parseRequest(value: unknown): RpcRequest | RpcReply {
+  const id = readableId(value);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return failure(null, 'INVALID_REQUEST', 'a request must be a JSON object');
+  const request = value as Record<string, unknown>;
+  if (request.jsonrpc !== '2.0') return failure(id, 'INVALID_REQUEST', 'jsonrpc must be "2.0"');
+  if (!('id' in request)) return failure(null, 'INVALID_REQUEST', 'id is required');
+  if (!isRpcId(request.id)) return failure(null, 'INVALID_REQUEST', 'id must be a string, an integer or null');
+  if (typeof request.method !== 'string' || request.method.length === 0) return failure(id, 'INVALID_REQUEST', 'method must be a string');
+  return { id: request.id, method: request.method, params: 'params' in request ? request.params : {} };
+}
+
+export type Frame = { kind: 'single'; request: unknown } | { kind: 'batch'; requests: unknown[] } | { kind: 'reply'; reply: RpcReply };
+
+/** A text frame: one request, a batch (1 to 20), or the reply that refuses the frame whole. */
+export function parseFrame(text: string): Frame {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { kind: 'reply', reply: failure(null, 'PARSE_ERROR', 'the frame is not valid JSON') };
+  }
+  if (!Array.isArray(value)) return { kind: 'single', request: value };
+  if (value.length === 0) return { kind: 'reply', reply: failure(null, 'INVALID_REQUEST', 'an empty batch is not a request') };
+  if (value.length > MAX_BATCH) return { kind: 'reply', reply: failure(null, 'INVALID_REQUEST', `a batch holds at most ${MAX_BATCH} requests`) };
+  return { kind: 'batch', requests: value };
+}
+
+export function isReply(value: RpcRequest | RpcReply): value is RpcReply {
+  return 'jsonrpc' in value;
+}

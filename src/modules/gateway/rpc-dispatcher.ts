@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../common/config/config';
+import { AppError, type AppErrorCode, RfqError } from '../../common/errors/app-error';
+import { logger, operationContext } from '../../common/logging/logger';
+import { RateLimiter } from '../../common/rate-limit/rate-limiter';
+import { checkAccess, type Principal } from '../auth/access';
+import { type RpcErrorName, type RpcReply, type RpcRequest, RPC_CODES, failure, success } from './json-rpc';
+import type { RpcSession } from './rpc-method';
+import { RpcRegistry } from './rpc-registry';
+
+/** The connection as the dispatcher needs it. */
+export interface CallerState extends RpcSession {
+  principal: Principal | null;
+  clientIp: string;
+}
+
+const APP_TO_RPC: Partial<Record<AppErrorCode, RpcErrorName>> = {
+  INVALID_PARAMS: 'INVALID_PARAMS',
+  AUTH_REQUIRED: 'AUTH_REQUIRED',
+  AUTH_INVALID_SIGNATURE: 'AUTH_INVALID_SIGNATURE',
+  AUTH_INVALID_NONCE: 'AUTH_INVALID_NONCE',
+  SESSION_INVALID: 'SESSION_INVALID',
+  RATE_LIMITED: 'RATE_LIMITED',
+};
+
+/** The 1200 reply of an rfq.* failure: the typed RFQ error of interface.md 7.2. */
+export function rfqFailure(id: RpcRequest['id'], error: RfqError, operationId: string): RpcReply {
+  const data: Record<string, unknown> = { error: error.code, message: error.message, operation_id: operationId, retryable: error.retryable };
+  if (error.extras.rfqId) data.rfq_id = error.extras.rfqId;
+  if (error.extras.quoteId) data.quote_id = error.extras.quoteId;
+  if (error.extras.details !== undefined) data.details = error.extras.details;
+  return { jsonrpc: '2.0', id, error: { code: RPC_CODES.RFQ_ERROR, message: error.message, data } };
+}
+
+/**
+ * Runs one JSON-RPC request: method lookup, the method's declared access, RFQ switches and rate
+ * limit, the handler, and the one mapping of errors to codes (design.md section 4).
+ */
+@Injectable()
+export class RpcDispatcher {
+  constructor(
+    private readonly registry: RpcRegistry,
+    private readonly limiter: RateLimiter,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async dispatch(request: RpcRequest, caller: CallerState): Promise<RpcReply> {
+    const method = this.registry.get(request.method);
+    if (!method) return failure(request.id, 'METHOD_NOT_FOUND', `method ${JSON.stringify(request.method).slice(0, 80)} does not exist`);
+    const operationId = randomUUID();
+    const isRfq = method.name.startsWith('rfq.');
+    return operationContext.run({ operationId }, async () => {
+      try {
+        if (isRfq) await this.admitRfq(method.access, caller);
+        else if (checkAccess(method.access, caller.principal)) throw new AppError('AUTH_REQUIRED', 'sign in first');
+        const params = request.params;
+        if (typeof params !== 'object' || params === null || Array.isArray(params)) {
+          throw isRfq ? new RfqError('RFQ_VALUE_OUT_OF_RANGE', 'params must be an object') : new AppError('INVALID_PARAMS', 'params must be an object');
+        }
+        const result = await method.handler(params as Record<string, unknown>, {
+          principal: caller.principal,
+          clientIp: caller.clientIp,
+          operationId,
+          session: caller,
+        });
+        return success(request.id, result);
+      } catch (error) {
+        return isRfq ? this.rfqError(request, error, operationId) : this.appError(request, error, operationId);
+      }
+    });
+  }
+
+  /** RFQ_ENABLED, then who may call (RFQ_WRONG_ROLE), then the account's token bucket. */
+  private async admitRfq(access: Parameters<typeof checkAccess>[0], caller: CallerState): Promise<void> {
+    if (!this.config.rfqEnabled) throw new RfqError('RFQ_NOT_ENABLED', 'RFQ trading is not enabled');
+    const denial = checkAccess(access, caller.principal);
+    if (denial === 'AUTH_REQUIRED') throw new RfqError('RFQ_WRONG_ROLE', 'sign in with an account first');
+    if (denial === 'FORBIDDEN') {
+      const role = access.kind === 'account' && access.role ? `the ${access.role} role` : 'an account';
+      throw new RfqError('RFQ_WRONG_ROLE', `this method needs ${role}`);
+    }
+    const accountId = caller.principal?.accountId;
+    if (accountId != null && !(await this.limiter.take(`rfq:${accountId}`, this.config.rfqRatePerSecond, this.config.rfqRateBurst))) {
+      throw new RfqError('RFQ_RATE_LIMITED', `at most ${this.config.rfqRatePerSecond} rfq calls per second (burst ${this.config.rfqRateBurst})`);
+    }
+  }
+
+  private rfqError(request: RpcRequest, error: unknown, operationId: string): RpcReply {
+    let rfqError: RfqError;
+    if (error instanceof RfqError) rfqError = error;
+    else if (error instanceof AppError && error.code === 'INVALID_PARAMS') rfqError = new RfqError('RFQ_VALUE_OUT_OF_RANGE', error.message);
+    else {
+      // A fault (database or Redis down, a bug): retryable, never a stack trace to the client.
+      this.logFault(request, error);
+      rfqError = new RfqError('RFQ_NOT_READY', `internal error; quote operation_id ${operationId} to support`);
+    }
+    logger.event('info', 'rpc failed', { method: request.method, error: rfqError.code, retryable: rfqError.retryable }, 'Rpc');
+    return rfqFailure(request.id, rfqError, operationId);
+  }
+
+  private appError(request: RpcRequest, error: unknown, operationId: string): RpcReply {
+    const name = error instanceof AppError ? APP_TO_RPC[error.code] : undefined;
+    if (name && error instanceof AppError) return failure(request.id, name, error.message);
+    this.logFault(request, error);
+    const reply = failure(request.id, 'INTERNAL_ERROR', `internal error; quote operation_id ${operationId} to support`);
+    (reply.error!.data as Record<string, unknown>).operation_id = operationId;
+    return reply;
+  }
+
+  private logFault(request: RpcRequest, error: unknown): void {
+    logger.event('error', 'rpc fault', { method: request.method, error: String(error), stack: (error as Error)?.stack }, 'Rpc');
+  }
+}

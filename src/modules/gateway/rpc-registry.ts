@@ -1,0 +1,48 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
+import { ACCESS, type Access } from '../auth/access';
+import { RPC_METHOD, RPC_METHODS, type RpcHandler, type RpcMethodName } from './rpc-method';
+
+export interface RegisteredMethod {
+  name: RpcMethodName;
+  access: Access;
+  handler: RpcHandler;
+}
+
+/** Finds every @RpcMethod in the application's providers. */
+@Injectable()
+export class RpcRegistry implements OnModuleInit {
+  private readonly methods = new Map<string, RegisteredMethod>();
+
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly scanner: MetadataScanner,
+    private readonly reflector: Reflector,
+  ) {}
+
+  onModuleInit(): void {
+    for (const wrapper of this.discovery.getProviders()) {
+      const instance = wrapper.instance as Record<string, unknown> | undefined;
+      if (!instance || typeof instance !== 'object' || !wrapper.isDependencyTreeStatic()) continue;
+      const prototype = Object.getPrototypeOf(instance);
+      for (const key of this.scanner.getAllMethodNames(prototype)) {
+        const method = prototype[key];
+        const name = this.reflector.get<RpcMethodName | undefined>(RPC_METHOD, method);
+        if (!name) continue;
+        const access = this.reflector.get<Access | undefined>(ACCESS, method);
+        if (!access) throw new Error(`JSON-RPC method ${name} declares no access`);
+        if (!(RPC_METHODS as readonly string[]).includes(name)) throw new Error(`${name} is not a method of the interface`);
+        if (this.methods.has(name)) throw new Error(`JSON-RPC method ${name} is declared twice`);
+        this.methods.set(name, { name, access, handler: (method as RpcHandler).bind(instance) });
+      }
+    }
+  }
+
+  get(name: string): RegisteredMethod | undefined {
+    return this.methods.get(name);
+  }
+
+  all(): RegisteredMethod[] {
+    return [...this.methods.values()];
+  }
+}
