@@ -1,0 +1,99 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Client } from 'pg';
+import { createApp } from '../../src/app';
+import { type AppConfig, loadConfig } from '../../src/common/config/config';
+import { logger } from '../../src/common/logging/logger';
+
+export const ADMIN_TOKEN = 'e2e-admin-token-0123456789abcdef0123456789';
+export const JWT_SECRET = 'e2e-jwt-secret-0123456789abcdef0123456789abcdef';
+
+/**
+ * A fresh, isolated place to run the app: its own PostgreSQL database when DATABASE_URL is set
+ * (created here, dropped at the end), else an embedded database in a temporary directory; its
+ * own Redis key prefix when REDIS_URL is set. Several apps may share one Environment (instances).
+ */
+export class Environment {
+  readonly env: Record<string, string>;
+  private readonly cleanups: Array<() => Promise<void>> = [];
+
+  private constructor(env: Record<string, string>) {
+    this.env = env;
+  }
+
+  static async create(overrides: Record<string, string> = {}): Promise<Environment> {
+    const tag = `e2e_${process.pid}_${randomBytes(4).toString('hex')}`;
+    const env: Record<string, string> = {
+      SERVICE_NAME: 'Legwork',
+      JWT_SECRET,
+      ADMIN_TOKEN,
+      TRUST_PROXY: 'true',
+      LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'error',
+      REDIS_PREFIX: `legwork_${tag}`,
+    };
+    const environment = new Environment(env);
+    const base = process.env.DATABASE_URL;
+    if (base) {
+      const admin = new Client({ connectionString: base });
+      await admin.connect();
+      await admin.query(`CREATE DATABASE ${tag}`);
+      await admin.end();
+      const url = new URL(base);
+      url.pathname = `/${tag}`;
+      env.DATABASE_URL = url.toString();
+      environment.cleanups.push(async () => {
+        const c = new Client({ connectionString: base });
+        await c.connect();
+        await c.query(`DROP DATABASE IF EXISTS ${tag} WITH (FORCE)`);
+        await c.end();
+      });
+    } else {
+      const dir = mkdtempSync(join(tmpdir(), 'legwork-e2e-'));
+      env.DATA_DIR = dir;
+      environment.cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+    }
+    if (process.env.REDIS_URL) env.REDIS_URL = process.env.REDIS_URL;
+    Object.assign(env, overrides);
+    return environment;
+  }
+
+  /** Boots an instance of the app on a free port. */
+  async start(overrides: Record<string, string> = {}): Promise<TestApp> {
+    return TestApp.start({ ...this.env, ...overrides });
+  }
+
+  async destroy(): Promise<void> {
+    for (const cleanup of this.cleanups.reverse()) await cleanup().catch(() => undefined);
+  }
+}
+
+export class TestApp {
+  private constructor(
+    readonly app: NestFastifyApplication,
+    readonly config: AppConfig,
+    readonly url: string,
+  ) {}
+
+  static async start(env: Record<string, string>): Promise<TestApp> {
+    const config = loadConfig({ ...env, PORT: '0', HOST: '127.0.0.1' });
+    const app = await createApp(config);
+    await app.listen(0, '127.0.0.1');
+    const address = app.getHttpServer().address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    return new TestApp(app, config, `http://127.0.0.1:${port}`);
+  }
+
+  get wsUrl(): string {
+    return this.url.replace('http', 'ws') + '/client';
+  }
+
+  async close(): Promise<void> {
+    await this.app.close();
+  }
+}
+
+/** Keep test output readable: the app logs errors only unless E2E_LOG_LEVEL says otherwise. */
+logger.setLevel((process.env.E2E_LOG_LEVEL as 'debug') ?? 'error');
