@@ -1,20 +1,37 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { Notifier } from './common/broadcast/notifier';
 import type { AppConfig } from './common/config/config';
 import { ConfigModule } from './common/config/config.module';
 import { InfrastructureModule } from './common/infrastructure.module';
 import { AccountsModule } from './modules/accounts/accounts.module';
+import { AdminModule } from './modules/admin/admin.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { GatewayModule } from './modules/gateway/gateway.module';
 import { HealthModule } from './modules/health/health.module';
+import { InstrumentsModule } from './modules/instruments/instruments.module';
+import { LedgerModule } from './modules/ledger/ledger.module';
+import { MarketDataModule } from './modules/market-data/market-data.module';
+import { QueryModule } from './modules/query/query.module';
+import { RfqModule } from './modules/rfq/rfq.module';
 
 @Module({})
 export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.forRoot(config), InfrastructureModule, AccountsModule, AuthModule, GatewayModule, HealthModule],
-      providers: [Notifier],
+      imports: [
+        ConfigModule.forRoot(config),
+        InfrastructureModule,
+        AccountsModule,
+        AuthModule,
+        InstrumentsModule,
+        MarketDataModule,
+        LedgerModule,
+        RfqModule,
+        QueryModule,
+        AdminModule,
+        GatewayModule,
+        HealthModule,
+      ],
     };
   }
 }

@@ -4,6 +4,7 @@ import { Clock } from './clock';
 import { APP_CONFIG, type AppConfig } from './config/config';
 import { Database } from './database/database';
 import { Broadcaster, InProcessBroadcaster, RedisBroadcaster } from './broadcast/broadcaster';
+import { Notifier } from './broadcast/notifier';
 import { BullMqJobRunner } from './jobs/bullmq-job-runner';
 import { InProcessJobRunner } from './jobs/in-process-job-runner';
 import { JobRunner } from './jobs/job-runner';
@@ -34,6 +35,7 @@ function redisClient(url: string, purpose: string, options: { blocking?: boolean
 @Module({
   providers: [
     Clock,
+    Notifier,
     {
       provide: Database,
       inject: [APP_CONFIG],
@@ -68,7 +70,7 @@ function redisClient(url: string, purpose: string, options: { blocking?: boolean
       useFactory: (config: AppConfig, redis: Redis | null) => (redis ? new RedisRateLimiter(redis, config.redisPrefix) : new InMemoryRateLimiter()),
     },
   ],
-  exports: [Clock, Database, REDIS, JobRunner, Broadcaster, RateLimiter],
+  exports: [Clock, Notifier, Database, REDIS, JobRunner, Broadcaster, RateLimiter],
 })
 export class InfrastructureModule implements BeforeApplicationShutdown, OnApplicationShutdown {
   constructor(

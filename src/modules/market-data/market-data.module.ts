@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+import { InstrumentsModule } from '../instruments/instruments.module';
+
+@Module({ imports: [InstrumentsModule], providers: [], exports: [] })
+export class MarketDataModule {}
