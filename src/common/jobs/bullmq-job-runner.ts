@@ -1,4 +1,5 @@
-import { Queue, Worker, type ConnectionOptions } from 'bullmq';
+import { Queue, Worker } from 'bullmq';
+import type Redis from 'ioredis';
 import { logger } from '../logging/logger';
 import { DEFAULT_ATTEMPTS, type EnqueueOptions, type JobProcessor, JobRunner } from './job-runner';
 import { QUEUES, type JobPayloads, type QueueName } from './queues';
@@ -12,7 +13,8 @@ export class BullMqJobRunner extends JobRunner {
   private readonly workers: Worker[] = [];
 
   constructor(
-    private readonly connection: ConnectionOptions,
+    /** BullMQ's connection (commands that block: maxRetriesPerRequest null). Closed with the runner. */
+    private readonly connection: Redis,
     private readonly prefix: string,
   ) {
     super();
@@ -72,5 +74,6 @@ export class BullMqJobRunner extends JobRunner {
   async close(): Promise<void> {
     await Promise.all(this.workers.map((w) => w.close()));
     await Promise.all([...this.queues.values()].map((q) => q.close()));
+    await this.connection.quit().catch(() => undefined);
   }
 }

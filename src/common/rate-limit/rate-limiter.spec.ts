@@ -1,15 +1,17 @@
 import { InMemoryRateLimiter } from './rate-limiter';
 
 describe('InMemoryRateLimiter', () => {
-  it('allows `limit` hits per window and resets with the next window', async () => {
-    let now = 60_000;
+  it('allows `limit` hits in any window, sliding', async () => {
+    let now = 59_000;
     const limiter = new InMemoryRateLimiter(() => now);
     const results = [];
     for (let i = 0; i < 11; i++) results.push(await limiter.hit('ip', 10, 60_000));
     expect(results.filter(Boolean)).toHaveLength(10);
     expect(results[10]).toBe(false);
     expect(await limiter.hit('other-ip', 10, 60_000)).toBe(true);
-    now += 60_000;
+    now += 1_500; // across a minute boundary: still the same sliding minute
+    expect(await limiter.hit('ip', 10, 60_000)).toBe(false);
+    now += 58_600; // the first hits are now more than 60 s old
     expect(await limiter.hit('ip', 10, 60_000)).toBe(true);
   });
 

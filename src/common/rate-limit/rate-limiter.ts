@@ -5,14 +5,17 @@ import type Redis from 'ioredis';
  * else held in this process.
  */
 export abstract class RateLimiter {
-  /** Fixed window: true when this hit is within `limit` hits per `windowMs` for `key`. */
+  /**
+   * Sliding window: true when, counting this hit, `key` has had at most `limit` admitted hits in
+   * the last `windowMs` (refused hits do not count, so a client that waits gets back in).
+   */
   abstract hit(key: string, limit: number, windowMs: number): Promise<boolean>;
   /** Token bucket: true when a token was taken (refill `ratePerSecond`, capacity `burst`). */
   abstract take(key: string, ratePerSecond: number, burst: number): Promise<boolean>;
 }
 
 export class InMemoryRateLimiter extends RateLimiter {
-  private readonly windows = new Map<string, { start: number; count: number }>();
+  private readonly windows = new Map<string, number[]>();
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
 
   constructor(private readonly now: () => number = Date.now) {
@@ -21,15 +24,16 @@ export class InMemoryRateLimiter extends RateLimiter {
 
   async hit(key: string, limit: number, windowMs: number): Promise<boolean> {
     const now = this.now();
-    const start = now - (now % windowMs);
-    let window = this.windows.get(key);
-    if (!window || window.start !== start) {
-      if (this.windows.size > 100_000) this.prune(start);
-      window = { start, count: 0 };
-      this.windows.set(key, window);
+    let hits = this.windows.get(key);
+    if (!hits) {
+      if (this.windows.size > 100_000) this.prune(now, windowMs);
+      hits = [];
+      this.windows.set(key, hits);
     }
-    window.count += 1;
-    return window.count <= limit;
+    while (hits.length > 0 && hits[0] <= now - windowMs) hits.shift();
+    if (hits.length >= limit) return false;
+    hits.push(now);
+    return true;
   }
 
   async take(key: string, ratePerSecond: number, burst: number): Promise<boolean> {
@@ -43,10 +47,18 @@ export class InMemoryRateLimiter extends RateLimiter {
     return true;
   }
 
-  private prune(currentStart: number): void {
-    for (const [key, window] of this.windows) if (window.start !== currentStart) this.windows.delete(key);
+  private prune(now: number, windowMs: number): void {
+    for (const [key, hits] of this.windows) if (hits.length === 0 || hits[hits.length - 1] <= now - windowMs) this.windows.delete(key);
   }
 }
+
+const HIT = `
+local now = tonumber(ARGV[1]); local window = tonumber(ARGV[2]); local limit = tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+if redis.call('ZCARD', KEYS[1]) >= limit then return 0 end
+redis.call('ZADD', KEYS[1], now, ARGV[4])
+redis.call('PEXPIRE', KEYS[1], window)
+return 1`;
 
 const TAKE = `
 local tokens = tonumber(redis.call('HGET', KEYS[1], 't'))
@@ -69,10 +81,9 @@ export class RedisRateLimiter extends RateLimiter {
   }
 
   async hit(key: string, limit: number, windowMs: number): Promise<boolean> {
-    const now = Date.now();
-    const redisKey = `${this.prefix}:rl:${key}:${Math.floor(now / windowMs)}`;
-    const [[, count]] = (await this.redis.multi().incr(redisKey).pexpire(redisKey, windowMs * 2).exec()) as [[Error | null, number]];
-    return count <= limit;
+    const member = `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+    const result = await this.redis.eval(HIT, 1, `${this.prefix}:rl:${key}`, Date.now(), windowMs, limit, member);
+    return result === 1;
   }
 
   async take(key: string, ratePerSecond: number, burst: number): Promise<boolean> {

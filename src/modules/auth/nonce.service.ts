@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { Database } from '../../common/database/database';
+import { sqlRows } from '../../common/database/sql';
 import { AppError } from '../../common/errors/app-error';
 import { RateLimiter } from '../../common/rate-limit/rate-limiter';
 import { parseWalletParam } from './wallet-param';
@@ -59,10 +60,10 @@ export class NonceService {
 
   /** Uses the nonce up: true when it was live for this wallet. Whatever follows, it is gone. */
   async consume(wallet: string, nonce: string): Promise<boolean> {
-    const rows: { expires_at: string }[] = await this.db.dataSource.query(
-      `DELETE FROM auth_nonces WHERE nonce = $1 AND wallet = $2 RETURNING expires_at`,
-      [nonce, wallet],
-    );
+    const rows = await sqlRows<{ expires_at: string }>(this.db.dataSource, `DELETE FROM auth_nonces WHERE nonce = $1 AND wallet = $2 RETURNING expires_at`, [
+      nonce,
+      wallet,
+    ]);
     return rows.length === 1 && Number(rows[0].expires_at) >= this.clock.now();
   }
 

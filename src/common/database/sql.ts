@@ -1,0 +1,15 @@
+/** Anything that runs SQL: the DataSource, or a transaction's EntityManager. */
+export interface SqlExecutor {
+  query(sql: string, parameters?: unknown[]): Promise<any>;
+}
+
+/**
+ * The rows of a statement. TypeORM's PostgreSQL driver answers UPDATE and DELETE with
+ * `[rows, rowCount]` but SELECT and INSERT with `rows`; this gives `rows` for all of them.
+ * Use it for every statement whose rows are read (`... RETURNING` above all).
+ */
+export async function sqlRows<T = Record<string, any>>(executor: SqlExecutor, sql: string, parameters: unknown[] = []): Promise<T[]> {
+  const result = await executor.query(sql, parameters);
+  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') return result[0] as T[];
+  return result as T[];
+}
