@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Starts the server as `npm start` does (build, then node dist/src/main.js; embedded default),
+# checks /health, stops it with SIGTERM (exit 0 expected), restarts it on the same data and checks
+# that an account created before the restart is still there. Exits non-zero on any failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+data=$(mktemp -d)
+port=${SMOKE_PORT:-3917}
+log=$(mktemp)
+trap 'rm -rf "$data" "$log"' EXIT
+
+npm run build --silent
+admin="smoke-admin-token-0123456789abcdef0123456789"
+start() {
+  if curl -fs "http://127.0.0.1:$port/health" >/dev/null 2>&1; then echo "port $port is taken"; exit 1; fi
+  DATA_DIR="$data" PORT="$port" ADMIN_TOKEN="$admin" node dist/src/main.js >"$log" 2>&1 &
+  pid=$!
+  for i in $(seq 1 120); do
+    if curl -fs "http://127.0.0.1:$port/health" >/dev/null 2>&1; then return 0; fi
+    kill -0 "$pid" 2>/dev/null || { cat "$log"; echo "server exited"; exit 1; }
+    sleep 0.5
+  done
+  cat "$log"; echo "server did not become healthy"; exit 1
+}
+
+stop() {
+  kill -TERM "$pid"
+  wait "$pid" || { echo "server did not stop cleanly"; cat "$log"; exit 1; }
+}
+
+wallet=9Fz8i2RGmyiN4WJAr7bvqSEJC3L3Rp1J4be6GK2DrB1u
+start
+curl -fs "http://127.0.0.1:$port/health"; echo
+id=$(curl -fs -X POST "http://127.0.0.1:$port/v1/admin/accounts" -H "authorization: Bearer $admin" -H 'content-type: application/json' \
+  -d "{\"wallet\":\"$wallet\",\"roles\":[\"taker\"]}" | sed -E 's/.*"account_id":([0-9]+).*/\1/')
+stop
+start
+curl -fs "http://127.0.0.1:$port/v1/admin/accounts/$id" -H "authorization: Bearer $admin" | grep -q "$wallet" || { echo "account lost across restart"; exit 1; }
+echo "account $id kept across restart"
+stop
+echo "smoke: ok"
