@@ -1,6 +1,7 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, RfqError } from '../errors/app-error';
+import { isDependencyDown } from '../errors/dependency';
 import { httpStatusOf } from '../errors/http-status';
 import { logger } from '../logging/logger';
 
@@ -31,6 +32,10 @@ export class HttpErrorFilter implements ExceptionFilter {
     if (typeof fastify.statusCode === 'number' && fastify.statusCode >= 400 && fastify.statusCode < 500) {
       if (fastify.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return { status: 413, error: 'request body is larger than 64 KiB' };
       return { status: fastify.statusCode, error: fastify.message ?? 'bad request' };
+    }
+    if (isDependencyDown(exception)) {
+      logger.event('warn', 'dependency down', { request_id: request.id, error: String(exception) }, 'Http');
+      return { status: 503, error: `a dependency is unavailable, retry later (request ${request.id})` };
     }
     logger.event('error', 'request failed', { request_id: request.id, error: String(exception), stack: (exception as Error)?.stack }, 'Http');
     return { status: 500, error: `internal error (request ${request.id})` };

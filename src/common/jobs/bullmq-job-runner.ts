@@ -1,5 +1,6 @@
 import { Queue, Worker } from 'bullmq';
 import type Redis from 'ioredis';
+import { isDependencyDown } from '../errors/dependency';
 import { logger } from '../logging/logger';
 import { DEFAULT_ATTEMPTS, type EnqueueOptions, type JobProcessor, JobRunner } from './job-runner';
 import { QUEUES, type JobPayloads, type QueueName } from './queues';
@@ -33,7 +34,7 @@ export class BullMqJobRunner extends JobRunner {
           removeOnFail: { count: 5000 },
         },
       });
-      queue.on('error', (error) => logger.event('error', 'queue error', { queue: name, error: String(error) }, 'Jobs'));
+      queue.on('error', (error) => logger.event(isDependencyDown(error) ? 'warn' : 'error', 'queue error', { queue: name, error: String(error) }, 'Jobs'));
       this.queues.set(name, queue);
     }
     return queue;
@@ -50,7 +51,7 @@ export class BullMqJobRunner extends JobRunner {
         queue: name, job_id: job?.id, attempt: job?.attemptsMade, error: String(error),
       }, 'Jobs'),
     );
-    worker.on('error', (error) => logger.event('error', 'worker error', { queue: name, error: String(error) }, 'Jobs'));
+    worker.on('error', (error) => logger.event(isDependencyDown(error) ? 'warn' : 'error', 'worker error', { queue: name, error: String(error) }, 'Jobs'));
     this.workers.push(worker);
   }
 
