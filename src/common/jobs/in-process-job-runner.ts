@@ -2,6 +2,9 @@ import { logger } from '../logging/logger';
 import { DEFAULT_ATTEMPTS, type EnqueueOptions, type JobProcessor, JobRunner, backoffMs } from './job-runner';
 import type { JobPayloads, QueueName } from './queues';
 
+/** The longest delay one Node timer can hold. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
 interface PendingJob {
   timer: NodeJS.Timeout | null;
   running: boolean;
@@ -33,12 +36,18 @@ export class InProcessJobRunner extends JobRunner {
   }
 
   private schedule(queue: QueueName, key: string, job: PendingJob, data: unknown, attempt: number, attempts: number, delayMs: number): void {
+    // setTimeout fires at once past 2^31-1 ms (24.8 days): longer delays wait in steps.
+    const step = Math.min(Math.max(0, delayMs), MAX_TIMER_MS);
     job.timer = setTimeout(() => {
       job.timer = null;
+      if (delayMs > MAX_TIMER_MS) {
+        this.schedule(queue, key, job, data, attempt, attempts, delayMs - MAX_TIMER_MS);
+        return;
+      }
       const run = this.run(queue, key, job, data, attempt, attempts);
       this.running.add(run);
       void run.finally(() => this.running.delete(run));
-    }, Math.max(0, delayMs));
+    }, step);
     job.timer.unref?.();
   }
 

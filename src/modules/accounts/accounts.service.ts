@@ -1,5 +1,6 @@
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { Database } from '../../common/database/database';
+import { sqlRows } from '../../common/database/sql';
 import { AppError } from '../../common/errors/app-error';
 import { FEE_ACCOUNT_WALLET, WalletError, parseWallet } from '../../common/crypto/wallet';
 import { ROLES, type Role } from '../auth/access';
@@ -75,7 +76,8 @@ export class AccountsService implements OnApplicationBootstrap {
 
   async setRoles(accountId: number, roles: unknown): Promise<Account> {
     const parsedRoles = parseRoles(roles);
-    const rows: AccountRow[] = await this.db.dataSource.query(
+    const rows = await sqlRows<AccountRow>(
+      this.db.dataSource,
       `UPDATE accounts SET roles = $2 WHERE id = $1 AND wallet <> $3 RETURNING id, wallet, roles, created_at`,
       [accountId, parsedRoles, FEE_ACCOUNT_WALLET],
     );

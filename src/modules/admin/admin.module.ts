@@ -1,9 +1,12 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
+import { AccountsAdminController } from './accounts-admin.controller';
 import { InstrumentsModule } from '../instruments/instruments.module';
+import { InstrumentsAdminController } from './instruments-admin.controller';
 import { LedgerModule } from '../ledger/ledger.module';
 import { MarketDataModule } from '../market-data/market-data.module';
+import { MarketDataAdminController } from './market-data-admin.controller';
 
 /** The /v1/admin/* routes: thin controllers over the owning modules' services. */
-@Module({ imports: [AccountsModule, InstrumentsModule, MarketDataModule, LedgerModule], controllers: [] })
+@Module({ imports: [AccountsModule, InstrumentsModule, MarketDataModule, LedgerModule], controllers: [AccountsAdminController, InstrumentsAdminController, MarketDataAdminController] })
 export class AdminModule {}

@@ -1,3 +1,4 @@
+import { formatRfq } from '../../common/decimal/decimal';
 import type { OptionKind } from './domain/symbol';
 
 /** An instrument as held in the database and in the engine's in-memory view. */
@@ -19,4 +20,60 @@ export interface Instrument {
 /** design.md section 2: open = not settled; tradable = open, not paused, expiry in the future. */
 export function isTradable(instrument: Instrument, nowSeconds: number): boolean {
   return !instrument.settled && !instrument.paused && instrument.expiry > nowSeconds;
+}
+
+/** An expiration round: every instrument at `expiry`, of `asset` when given (null: every asset). */
+export interface Round {
+  asset: string | null;
+  /** unix seconds */
+  expiry: number;
+}
+
+/** Which instruments a listing shows. */
+export interface InstrumentFilter {
+  asset?: string;
+  expiry?: number;
+  /** Default false: open (unsettled) instruments only. */
+  includeSettled?: boolean;
+}
+
+/** The instrument record of the wire (design.md section 2), HTTP and `public/get_instruments` alike. */
+export interface InstrumentRecord {
+  symbol: string;
+  asset: string;
+  strike: string;
+  kind: OptionKind;
+  expiry: number;
+  paused: boolean;
+  settled: boolean;
+  settlement_price: string | null;
+  created_at: number;
+}
+
+export function instrumentRecord(i: Instrument): InstrumentRecord {
+  return {
+    symbol: i.symbol,
+    asset: i.asset,
+    strike: formatRfq(i.strike),
+    kind: i.kind,
+    expiry: i.expiry,
+    paused: i.paused,
+    settled: i.settled,
+    settlement_price: i.settlementPrice === null ? null : formatRfq(i.settlementPrice),
+    created_at: i.createdAt,
+  };
+}
+
+/** The listing order: asset, expiry, strike, then kind ("call" before "put"). */
+export function compareInstruments(a: Instrument, b: Instrument): number {
+  if (a.asset !== b.asset) return a.asset < b.asset ? -1 : 1;
+  if (a.expiry !== b.expiry) return a.expiry - b.expiry;
+  if (a.strike !== b.strike) return a.strike < b.strike ? -1 : 1;
+  if (a.kind !== b.kind) return a.kind === 'call' ? -1 : 1;
+  return 0;
+}
+
+/** Does the instrument belong to the round (every asset when the round names none)? */
+export function inRound(i: Instrument, round: Round): boolean {
+  return i.expiry === round.expiry && (round.asset === null || i.asset === round.asset);
 }

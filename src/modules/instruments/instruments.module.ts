@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
+import { InstrumentsController } from './instruments.controller';
 import { InstrumentsService } from './instruments.service';
 
-@Module({ providers: [InstrumentsService], exports: [InstrumentsService] })
+@Module({ controllers: [InstrumentsController], providers: [InstrumentsService], exports: [InstrumentsService] })
 export class InstrumentsModule {}

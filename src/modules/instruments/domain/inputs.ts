@@ -1,0 +1,61 @@
+/**
+ * Field parsers of the instrument and market-data commands. They take what a client sent
+ * (`unknown`) and return the exact value, or throw INVALID_PARAMS naming the field, so a command
+ * is safe from any transport (HTTP, JSON-RPC, a job).
+ */
+import { DecimalError, parseHttpAmount } from '../../../common/decimal/decimal';
+import { AppError } from '../../../common/errors/app-error';
+import { ASSET_PATTERN } from './symbol';
+
+/** 2100-01-01T00:00:00Z: a symbol carries a two-digit year, so later expirations cannot be named. */
+export const MAX_EXPIRY = 4_102_444_800;
+
+export function invalid(message: string): AppError {
+  return new AppError('INVALID_PARAMS', message);
+}
+
+export function parseAsset(value: unknown, field = 'asset'): string {
+  if (typeof value !== 'string') throw invalid(`${field} must be a string`);
+  if (!ASSET_PATTERN.test(value)) throw invalid(`${field} must match ${ASSET_PATTERN.source}`);
+  return value;
+}
+
+/** An integer of unix seconds (JSON number) in [0, 2100-01-01). */
+export function parseUnixSeconds(value: unknown, field: string): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw invalid(`${field} must be an integer of unix seconds`);
+  if (value < 0 || value >= MAX_EXPIRY) throw invalid(`${field} must be between 0 and ${MAX_EXPIRY - 1}`);
+  return value;
+}
+
+/**
+ * A decimal > 0 in micro-units: a decimal string, or (`allowNumber`) a JSON number without
+ * exponent, at most 8 fractional digits and exact in micro-units (design.md section 1).
+ */
+export function parsePositiveAmount(value: unknown, field: string, opts: { allowNumber?: boolean } = {}): bigint {
+  let micro: bigint;
+  try {
+    micro = parseHttpAmount(value, { allowNumber: opts.allowNumber });
+  } catch (error) {
+    if (error instanceof DecimalError) {
+      const expected = opts.allowNumber ? 'a decimal string or number' : 'a decimal string';
+      throw invalid(error.fault === 'not_a_string' ? `${field} must be ${expected}` : `${field}: ${error.message}`);
+    }
+    throw error;
+  }
+  if (micro <= 0n) throw invalid(`${field} must be greater than 0`);
+  return micro;
+}
+
+/** The params of `public/get_instruments`: `{ asset?, expiry?, include_settled? }`, nothing else. */
+export function parseListParams(params: Record<string, unknown>): { asset?: string; expiry?: number; includeSettled?: boolean } {
+  const extra = Object.keys(params).find((k) => !['asset', 'expiry', 'include_settled'].includes(k));
+  if (extra !== undefined) throw invalid(`unknown param ${extra}`);
+  const filter: { asset?: string; expiry?: number; includeSettled?: boolean } = {};
+  if (params.asset !== undefined) filter.asset = parseAsset(params.asset);
+  if (params.expiry !== undefined) filter.expiry = parseUnixSeconds(params.expiry, 'expiry');
+  if (params.include_settled !== undefined) {
+    if (typeof params.include_settled !== 'boolean') throw invalid('include_settled must be a boolean');
+    filter.includeSettled = params.include_settled;
+  }
+  return filter;
+}

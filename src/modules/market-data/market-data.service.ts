@@ -1,0 +1,273 @@
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Broadcaster, type Broadcast } from '../../common/broadcast/broadcaster';
+import { Clock } from '../../common/clock';
+import { APP_CONFIG, type AppConfig } from '../../common/config/config';
+import { Database } from '../../common/database/database';
+import { formatHttp, formatRfq } from '../../common/decimal/decimal';
+import { AppError, RfqError } from '../../common/errors/app-error';
+import { logger } from '../../common/logging/logger';
+import { invalid } from '../instruments/domain/inputs';
+import { type InstrumentFilter, type InstrumentRecord, instrumentRecord } from '../instruments/instrument';
+import { InstrumentsService } from '../instruments/instruments.service';
+import { MAX_LEGS, signingDomain } from '../rfq/domain/quote-payload';
+import { markPrice } from './domain/black76';
+import { type MarketDataInput, type Stamped, isFresh, parseMarketUpdate } from './domain/market-update';
+
+/** Broadcast topic: an asset's index or IVs changed in the database; every instance reloads them. */
+export const MARKET_DATA_CHANGED = 'market-data.changed';
+
+/** design.md section 4: fixed by the payload layouts and the quote rules. */
+const PAYLOAD_VERSIONS = { quote: 1, accept: 1 } as const;
+const MAX_QUOTE_LIFETIME_SECONDS = 3600;
+
+export interface MarketDataResult {
+  asset: string;
+  /** HTTP form, 8 decimal places */
+  index_price: string;
+  /** unix seconds: server time of receipt */
+  updated_at: number;
+  /** how many instrument IVs were set */
+  instruments: number;
+}
+
+export interface IndexQuote {
+  asset: string;
+  /** micro-units */
+  price: bigint;
+  /** unix seconds */
+  updatedAt: number;
+}
+
+/** Marks and index prices of a set of legs, all fresh, read once. */
+export interface FreshMarket {
+  /** asset → index price, micro-units */
+  index: Map<string, bigint>;
+  /** symbol → mark price, micro-units */
+  marks: Map<string, bigint>;
+}
+
+export type InstrumentMarketRecord = InstrumentRecord & { mark_price: string | null; iv: string | null };
+
+interface StampedRow {
+  key: string;
+  value: string;
+  updated_at: Date;
+}
+
+const stamp = (row: StampedRow): Stamped => ({ value: BigInt(row.value), updatedAt: Math.floor(new Date(row.updated_at).getTime() / 1000) });
+
+/**
+ * Index prices and implied volatilities (design.md section 6): written by the admin market-data
+ * command, cached per instance (reloaded on every `market-data.changed` broadcast), and turned
+ * into Black-76 marks. `requireFresh` is the gate of accept and fill.
+ */
+@Injectable()
+export class MarketDataService implements OnModuleInit, OnModuleDestroy {
+  private indexes = new Map<string, Stamped>();
+  private ivs = new Map<string, Stamped>();
+  private reloads: Promise<void> = Promise.resolve();
+  private unsubscribe: (() => void) | null = null;
+  private retryTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly db: Database,
+    private readonly broadcaster: Broadcaster,
+    private readonly clock: Clock,
+    private readonly instruments: InstrumentsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    this.unsubscribe = this.broadcaster.subscribe((message) => this.hear(message));
+    await this.refresh(null);
+  }
+
+  onModuleDestroy(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+  }
+
+  /**
+   * POST /v1/admin/market-data: the asset's index price, and a flat `iv` for every open instrument
+   * of the asset and/or per-symbol `ivs`, stamped with the server time of receipt, in one transaction.
+   */
+  async update(input: MarketDataInput): Promise<MarketDataResult> {
+    const receivedMs = this.clock.nowMs();
+    const u = parseMarketUpdate(input);
+    const at = new Date(receivedMs);
+    const set = await this.db.dataSource.transaction(async (m) => {
+      const [{ listed }]: Array<{ listed: boolean }> = await m.query(`SELECT EXISTS (SELECT 1 FROM instruments WHERE asset = $1) AS listed`, [u.asset]);
+      if (!listed) throw new AppError('NOT_FOUND', `no instruments are listed for ${u.asset}`);
+      const symbols = [...u.ivs.keys()];
+      if (symbols.length > 0) {
+        const rows: Array<{ symbol: string; asset: string }> = await m.query(`SELECT symbol, asset FROM instruments WHERE symbol = ANY($1::text[])`, [symbols]);
+        const assetOf = new Map(rows.map((r) => [r.symbol, r.asset]));
+        for (const symbol of symbols) {
+          const asset = assetOf.get(symbol);
+          if (asset === undefined) throw invalid(`ivs.${symbol}: no such instrument`);
+          if (asset !== u.asset) throw invalid(`ivs.${symbol}: not an instrument of ${u.asset}`);
+        }
+      }
+      // A write received earlier never replaces one received later (several instances, one table).
+      await m.query(
+        `INSERT INTO index_prices (asset, index_price, updated_at) VALUES ($1, $2, $3)
+         ON CONFLICT (asset) DO UPDATE SET index_price = EXCLUDED.index_price, updated_at = EXCLUDED.updated_at
+         WHERE index_prices.updated_at <= EXCLUDED.updated_at`,
+        [u.asset, u.indexPrice.toString(), at],
+      );
+      const touched = new Set<string>();
+      const upsert = `ON CONFLICT (symbol) DO UPDATE SET iv = EXCLUDED.iv, updated_at = EXCLUDED.updated_at
+                      WHERE instrument_ivs.updated_at <= EXCLUDED.updated_at RETURNING symbol`;
+      if (u.iv !== null) {
+        const rows: Array<{ symbol: string }> = await m.query(
+          `INSERT INTO instrument_ivs (symbol, iv, updated_at) SELECT symbol, $2, $3 FROM instruments WHERE asset = $1 AND NOT settled ${upsert}`,
+          [u.asset, u.iv.toString(), at],
+        );
+        for (const r of rows) touched.add(r.symbol);
+      }
+      if (symbols.length > 0) {
+        const rows: Array<{ symbol: string }> = await m.query(
+          `INSERT INTO instrument_ivs (symbol, iv, updated_at) SELECT t.symbol, t.iv, $3 FROM unnest($1::text[], $2::bigint[]) AS t(symbol, iv) ${upsert}`,
+          [symbols, symbols.map((s) => u.ivs.get(s)!.toString()), at],
+        );
+        for (const r of rows) touched.add(r.symbol);
+      }
+      return touched.size;
+    });
+    await this.refresh(u.asset).catch(() => undefined); // logged; retried by refresh
+    try {
+      await this.broadcaster.publish(MARKET_DATA_CHANGED, { asset: u.asset });
+    } catch (error) {
+      logger.event('error', 'market data change not announced', { asset: u.asset, error: String(error) }, 'MarketData');
+      throw new AppError('UNAVAILABLE', 'the market data is saved but could not be announced to every instance; repeat the command');
+    }
+    return { asset: u.asset, index_price: formatHttp(u.indexPrice), updated_at: Math.floor(receivedMs / 1000), instruments: set };
+  }
+
+  /** The asset's latest index price, fresh or not; null when none was ever set. */
+  index(asset: string): IndexQuote | null {
+    const s = this.indexes.get(asset);
+    return s ? { asset, price: s.value, updatedAt: s.updatedAt } : null;
+  }
+
+  /** Every asset with an index price, by asset. */
+  indexPrices(): IndexQuote[] {
+    return [...this.indexes.keys()].sort().map((asset) => this.index(asset)!);
+  }
+
+  /** The instrument's latest IV (micro-units, 800000 = 80 %), fresh or not; null when none. */
+  iv(symbol: string): Stamped | null {
+    return this.ivs.get(symbol) ?? null;
+  }
+
+  /** Black-76 mark on the latest index and IV, fresh or not; null when the instrument, index or IV is missing. */
+  mark(symbol: string, nowSeconds: number): bigint | null {
+    const instrument = this.instruments.get(symbol);
+    if (!instrument) return null;
+    const index = this.indexes.get(instrument.asset);
+    const iv = this.ivs.get(symbol);
+    if (!index || !iv) return null;
+    return markPrice({ index: index.value, strike: instrument.strike, kind: instrument.kind, iv: iv.value, secondsToExpiry: instrument.expiry - nowSeconds });
+  }
+
+  /**
+   * Index and marks of the legs, or RFQ_NOT_READY (retryable) when any leg's instrument, index or
+   * IV is missing or older than MARKET_DATA_MAX_AGE_SECONDS. The message does not say which.
+   */
+  requireFresh(symbols: readonly string[], nowSeconds: number): FreshMarket {
+    const maxAge = this.config.marketDataMaxAgeSeconds;
+    const index = new Map<string, bigint>();
+    const marks = new Map<string, bigint>();
+    for (const symbol of symbols) {
+      const instrument = this.instruments.get(symbol);
+      const price = instrument ? this.indexes.get(instrument.asset) : undefined;
+      const iv = this.ivs.get(symbol);
+      if (!instrument || !isFresh(price, nowSeconds, maxAge) || !isFresh(iv, nowSeconds, maxAge)) {
+        throw new RfqError('RFQ_NOT_READY', 'market data is stale or missing; retry shortly');
+      }
+      index.set(instrument.asset, price.value);
+      marks.set(symbol, markPrice({ index: price.value, strike: instrument.strike, kind: instrument.kind, iv: iv.value, secondsToExpiry: instrument.expiry - nowSeconds }));
+    }
+    return { index, marks };
+  }
+
+  /** `public/get_instruments`: the instrument records with their mark and IV (RFQ form, or null). */
+  instrumentsWithMarks(filter: InstrumentFilter, nowSeconds: number): InstrumentMarketRecord[] {
+    return this.instruments.list(filter).map((i) => {
+      const mark = this.mark(i.symbol, nowSeconds);
+      const iv = this.ivs.get(i.symbol);
+      return { ...instrumentRecord(i), mark_price: mark === null ? null : formatRfq(mark), iv: iv ? formatRfq(iv.value) : null };
+    });
+  }
+
+  /** `public/get_market_config` (design.md section 4). */
+  marketConfig() {
+    const c = this.config;
+    return {
+      service_name: c.serviceName,
+      quote_domain: signingDomain(c.serviceName).toString('hex'),
+      settlement_currency: 'USDC',
+      decimals: 6,
+      payload_versions: { ...PAYLOAD_VERSIONS },
+      assets: this.indexPrices().map((q) => ({ asset: q.asset, index_price: formatRfq(q.price), index_updated_at: q.updatedAt })),
+      rfq: {
+        enabled: c.rfqEnabled,
+        max_legs: MAX_LEGS,
+        max_open_rfqs: c.maxOpenRfqs,
+        rfq_ttl_seconds: c.rfqTtlSeconds,
+        max_quote_lifetime_seconds: MAX_QUOTE_LIFETIME_SECONDS,
+        taker_fee_bps: c.takerFeeBps,
+        trade_fee_cap_bps: c.tradeFeeCapBps,
+        taker_fee_tolerance_bps: c.takerFeeToleranceBps,
+        market_data_max_age_seconds: c.marketDataMaxAgeSeconds,
+      },
+    };
+  }
+
+  private hear(message: Broadcast): void {
+    if (message.topic !== MARKET_DATA_CHANGED) return;
+    const asset = (message.payload as { asset?: unknown } | null)?.asset;
+    void this.refresh(typeof asset === 'string' ? asset : null).catch(() => undefined);
+  }
+
+  /** Reloads one asset (null: everything), one reload at a time; a failure is retried as a full reload. */
+  private refresh(asset: string | null): Promise<void> {
+    const run = this.reloads.then(() => this.load(asset));
+    this.reloads = run.catch((error) => {
+      logger.event('error', 'market data reload failed', { asset, error: String(error) }, 'MarketData');
+      this.retryLater();
+    });
+    return run;
+  }
+
+  private retryLater(): void {
+    if (this.retryTimer || !this.unsubscribe) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      void this.refresh(null).catch(() => undefined);
+    }, 1000);
+    this.retryTimer.unref?.();
+  }
+
+  private async load(asset: string | null): Promise<void> {
+    const indexRows: StampedRow[] = await this.db.dataSource.query(
+      `SELECT asset AS key, index_price AS value, updated_at FROM index_prices WHERE $1::text IS NULL OR asset = $1::text`,
+      [asset],
+    );
+    const ivRows: StampedRow[] = await this.db.dataSource.query(
+      `SELECT v.symbol AS key, v.iv AS value, v.updated_at FROM instrument_ivs v JOIN instruments i ON i.symbol = v.symbol
+        WHERE $1::text IS NULL OR i.asset = $1::text`,
+      [asset],
+    );
+    // Applied in one synchronous step; rows are never deleted, so setting them is the whole change.
+    if (asset === null) {
+      this.indexes = new Map(indexRows.map((r) => [r.key, stamp(r)]));
+      this.ivs = new Map(ivRows.map((r) => [r.key, stamp(r)]));
+      return;
+    }
+    for (const r of indexRows) this.indexes.set(r.key, stamp(r));
+    for (const r of ivRows) this.ivs.set(r.key, stamp(r));
+  }
+}

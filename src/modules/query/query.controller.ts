@@ -1,0 +1,24 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { type Principal, ReaderAccess } from '../auth/access';
+import { CurrentPrincipal } from '../auth/principal.decorator';
+import type { BalanceRow } from '../ledger/balances.service';
+import { AccountQueryDto } from './dto/account-query.dto';
+import { QueryService, type Rows } from './query.service';
+
+/** The HTTP query API (interface.md section 4.1, design.md section 8). */
+@Controller('query')
+export class QueryController {
+  constructor(private readonly query: QueryService) {}
+
+  @Get('balances')
+  @ReaderAccess()
+  balances(@Query() query: AccountQueryDto, @CurrentPrincipal() principal: Principal): Promise<Rows<BalanceRow>> {
+    return this.query.balances(principal, query.account_id);
+  }
+
+  @Get('positions')
+  @ReaderAccess()
+  positions(@Query() query: AccountQueryDto, @CurrentPrincipal() principal: Principal): Rows<never> {
+    return this.query.positions(principal, query.account_id);
+  }
+}
