@@ -1,6 +1,7 @@
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Broadcaster, type Broadcast } from '../../common/broadcast/broadcaster';
+import { Broadcaster } from '../../common/broadcast/broadcaster';
+import { ViewSync } from '../../common/broadcast/view-sync';
 import { Clock } from '../../common/clock';
 import { Database } from '../../common/database/database';
 import { AppError } from '../../common/errors/app-error';
@@ -67,6 +68,12 @@ const toInstrument = (row: InstrumentRow): Instrument => ({
  */
 const ROUND_LOCK_NAMESPACE = 0x4c57494en << 32n;
 
+/** The round a broadcast names; anything unreadable reloads everything. */
+function roundOf(payload: unknown): Round | null {
+  const { asset, expiry } = (payload ?? {}) as Partial<Round>;
+  return typeof expiry === 'number' ? { asset: typeof asset === 'string' ? asset : null, expiry } : null;
+}
+
 async function lockRound(m: EntityManager, expiry: number): Promise<void> {
   await m.query('SELECT pg_advisory_xact_lock($1::bigint)', [(ROUND_LOCK_NAMESPACE | BigInt(expiry)).toString()]);
 }
@@ -79,28 +86,24 @@ async function lockRound(m: EntityManager, expiry: number): Promise<void> {
 @Injectable()
 export class InstrumentsService implements OnModuleInit, OnModuleDestroy {
   private view = new Map<string, Instrument>();
-  private reloads: Promise<void> = Promise.resolve();
-  private unsubscribe: (() => void) | null = null;
-  private retryTimer: NodeJS.Timeout | null = null;
+  private readonly sync: ViewSync<Round>;
 
   constructor(
     private readonly db: Database,
-    private readonly broadcaster: Broadcaster,
+    broadcaster: Broadcaster,
     private readonly jobs: JobRunner,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.sync = new ViewSync(broadcaster, INSTRUMENTS_CHANGED, (round) => this.load(round), roundOf);
+  }
 
   /** Listen first, then load everything: no change can fall between the load and the listening. */
-  async onModuleInit(): Promise<void> {
-    this.unsubscribe = this.broadcaster.subscribe((message) => this.hear(message));
-    await this.refresh(null);
+  onModuleInit(): Promise<void> {
+    return this.sync.start();
   }
 
   onModuleDestroy(): void {
-    this.unsubscribe?.();
-    this.unsubscribe = null;
-    if (this.retryTimer) clearTimeout(this.retryTimer);
-    this.retryTimer = null;
+    this.sync.stop();
   }
 
   /** The in-memory view: the listed instrument (settled ones included), or undefined. Synchronous, no I/O. */
@@ -192,8 +195,8 @@ export class InstrumentsService implements OnModuleInit, OnModuleDestroy {
 
   /** `alsoDo` (a job to enqueue) runs beside the publication; either failing is UNAVAILABLE. */
   private async announce(round: Round, alsoDo?: () => Promise<void>): Promise<void> {
-    await this.refresh(round).catch(() => undefined); // logged; retried by refresh
-    const results = await Promise.allSettled([alsoDo?.(), this.broadcaster.publish(INSTRUMENTS_CHANGED, round)]);
+    await this.sync.refresh(round).catch(() => undefined); // logged; retried by the sync
+    const results = await Promise.allSettled([alsoDo?.(), this.sync.publish(round)]);
     const failure = results.find((r) => r.status === 'rejected');
     if (failure) {
       logger.event('error', 'instruments change not announced', { ...round, error: String(failure.reason) }, 'Instruments');
@@ -215,35 +218,6 @@ export class InstrumentsService implements OnModuleInit, OnModuleDestroy {
     logger.event('info', paused ? 'round paused' : 'round resumed', { expiration, asset, instruments }, 'Instruments');
     await this.announce({ asset, expiry: expiration });
     return { expiration, asset, paused, instruments };
-  }
-
-  private hear(message: Broadcast): void {
-    if (message.topic !== INSTRUMENTS_CHANGED) return;
-    const { asset, expiry } = (message.payload ?? {}) as Partial<Round>;
-    const round = typeof expiry === 'number' ? { asset: typeof asset === 'string' ? asset : null, expiry } : null;
-    void this.refresh(round).catch(() => undefined);
-  }
-
-  /**
-   * Reloads a round (null: everything) from the database. Reloads run one at a time, in the order
-   * asked, so an older read never overwrites a newer one. A failed reload is retried as a full one.
-   */
-  private refresh(round: Round | null): Promise<void> {
-    const run = this.reloads.then(() => this.load(round));
-    this.reloads = run.catch((error) => {
-      logger.event('error', 'instrument view reload failed', { round, error: String(error) }, 'Instruments');
-      this.retryLater();
-    });
-    return run;
-  }
-
-  private retryLater(): void {
-    if (this.retryTimer || !this.unsubscribe) return;
-    this.retryTimer = setTimeout(() => {
-      this.retryTimer = null;
-      void this.refresh(null).catch(() => undefined);
-    }, 1000);
-    this.retryTimer.unref?.();
   }
 
   private async load(round: Round | null): Promise<void> {

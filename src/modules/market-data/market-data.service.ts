@@ -1,5 +1,6 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { Broadcaster, type Broadcast } from '../../common/broadcast/broadcaster';
+import { Broadcaster } from '../../common/broadcast/broadcaster';
+import { ViewSync } from '../../common/broadcast/view-sync';
 import { Clock } from '../../common/clock';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { Database } from '../../common/database/database';
@@ -65,28 +66,27 @@ const stamp = (row: StampedRow): Stamped => ({ value: BigInt(row.value), updated
 export class MarketDataService implements OnModuleInit, OnModuleDestroy {
   private indexes = new Map<string, Stamped>();
   private ivs = new Map<string, Stamped>();
-  private reloads: Promise<void> = Promise.resolve();
-  private unsubscribe: (() => void) | null = null;
-  private retryTimer: NodeJS.Timeout | null = null;
+  private readonly sync: ViewSync<string>;
 
   constructor(
     private readonly db: Database,
-    private readonly broadcaster: Broadcaster,
+    broadcaster: Broadcaster,
     private readonly clock: Clock,
     private readonly instruments: InstrumentsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.sync = new ViewSync(broadcaster, MARKET_DATA_CHANGED, (asset) => this.load(asset), (payload) => {
+      const asset = (payload as { asset?: unknown } | null)?.asset;
+      return typeof asset === 'string' ? asset : null;
+    });
+  }
 
-  async onModuleInit(): Promise<void> {
-    this.unsubscribe = this.broadcaster.subscribe((message) => this.hear(message));
-    await this.refresh(null);
+  onModuleInit(): Promise<void> {
+    return this.sync.start();
   }
 
   onModuleDestroy(): void {
-    this.unsubscribe?.();
-    this.unsubscribe = null;
-    if (this.retryTimer) clearTimeout(this.retryTimer);
-    this.retryTimer = null;
+    this.sync.stop();
   }
 
   /**
@@ -136,9 +136,9 @@ export class MarketDataService implements OnModuleInit, OnModuleDestroy {
       }
       return touched.size;
     });
-    await this.refresh(u.asset).catch(() => undefined); // logged; retried by refresh
+    await this.sync.refresh(u.asset).catch(() => undefined); // logged; retried by the sync
     try {
-      await this.broadcaster.publish(MARKET_DATA_CHANGED, { asset: u.asset });
+      await this.sync.publish({ asset: u.asset });
     } catch (error) {
       logger.event('error', 'market data change not announced', { asset: u.asset, error: String(error) }, 'MarketData');
       throw new AppError('UNAVAILABLE', 'the market data is saved but could not be announced to every instance; repeat the command');
@@ -224,31 +224,6 @@ export class MarketDataService implements OnModuleInit, OnModuleDestroy {
         market_data_max_age_seconds: c.marketDataMaxAgeSeconds,
       },
     };
-  }
-
-  private hear(message: Broadcast): void {
-    if (message.topic !== MARKET_DATA_CHANGED) return;
-    const asset = (message.payload as { asset?: unknown } | null)?.asset;
-    void this.refresh(typeof asset === 'string' ? asset : null).catch(() => undefined);
-  }
-
-  /** Reloads one asset (null: everything), one reload at a time; a failure is retried as a full reload. */
-  private refresh(asset: string | null): Promise<void> {
-    const run = this.reloads.then(() => this.load(asset));
-    this.reloads = run.catch((error) => {
-      logger.event('error', 'market data reload failed', { asset, error: String(error) }, 'MarketData');
-      this.retryLater();
-    });
-    return run;
-  }
-
-  private retryLater(): void {
-    if (this.retryTimer || !this.unsubscribe) return;
-    this.retryTimer = setTimeout(() => {
-      this.retryTimer = null;
-      void this.refresh(null).catch(() => undefined);
-    }, 1000);
-    this.retryTimer.unref?.();
   }
 
   private async load(asset: string | null): Promise<void> {
