@@ -25,4 +25,5 @@ module.exports = {
   },
   transformIgnorePatterns: [`/node_modules/(?!(${esmPackages})/)`],
   testTimeout: 30000,
+  reporters: ['default', '<rootDir>/test/summary-reporter.js'],
 };

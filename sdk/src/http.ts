@@ -1,0 +1,186 @@
+import { HttpError } from './errors';
+import { type Keypair, messageToSign } from './keys';
+import type { AuthResult, BalanceRow, CursorRows, Instrument, NonceResult, RfqFillRow, RfqPositionRow, Role } from './types';
+
+/** Query values: undefined ones are left out. */
+export type Query = Record<string, string | number | boolean | undefined>;
+
+/** Options of {@link LegworkHttp}. */
+export interface LegworkHttpOptions {
+  /** Service name for the sign-in message when the server does not send it (default "Legwork"). */
+  serviceName?: string;
+  /** A `fetch` to use instead of the global one. */
+  fetch?: typeof fetch;
+  /** Extra headers on every request. */
+  headers?: Record<string, string>;
+}
+
+/**
+ * The HTTP API: sign-in, the query API (bearer session token) and the admin commands (bearer
+ * admin token, or a session token with the admin role or scope). Every non-2xx reply throws
+ * {@link HttpError}.
+ *
+ * ```ts
+ * const http = new LegworkHttp('http://127.0.0.1:3000');
+ * await http.signIn(keypair);            // remembers the session token
+ * const { rows } = await http.balances();
+ * const admin = http.withToken(process.env.ADMIN_TOKEN);
+ * ```
+ */
+export class LegworkHttp {
+  /** The bearer token sent on every request (session token or admin token), if any. */
+  token: string | undefined;
+  readonly baseUrl: string;
+
+  constructor(
+    baseUrl: string,
+    token?: string,
+    private readonly options: LegworkHttpOptions = {},
+  ) {
+    this.baseUrl = baseUrl.replace(/\/+$/, '');
+    this.token = token;
+  }
+
+  /** The same client with another bearer token (e.g. an admin token). */
+  withToken(token: string | undefined): LegworkHttp {
+    return new LegworkHttp(this.baseUrl, token, this.options);
+  }
+
+  /**
+   * One request: JSON body in, JSON body out.
+   * @throws {HttpError} on a non-2xx status
+   */
+  async request<T = unknown>(method: string, path: string, options: { query?: Query; body?: unknown } = {}): Promise<T> {
+    const headers: Record<string, string> = { accept: 'application/json', ...this.options.headers };
+    if (this.token) headers.authorization = `Bearer ${this.token}`;
+    let body: string | undefined;
+    if (options.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(options.body);
+    }
+    const doFetch = this.options.fetch ?? fetch;
+    const response = await doFetch(this.baseUrl + path + queryString(options.query), { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown = text;
+    if (text.length > 0) {
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        /* not JSON: keep the text */
+      }
+    }
+    if (!response.ok) {
+      const error = typeof (parsed as { error?: unknown })?.error === 'string' ? (parsed as { error: string }).error : text || response.statusText;
+      throw new HttpError(response.status, error, parsed);
+    }
+    return parsed as T;
+  }
+
+  /** GET `path` with a query. */
+  get<T = unknown>(path: string, query?: Query): Promise<T> {
+    return this.request<T>('GET', path, { query });
+  }
+
+  /** POST `path` with a JSON body (default `{}`). */
+  post<T = unknown>(path: string, body: unknown = {}): Promise<T> {
+    return this.request<T>('POST', path, { body });
+  }
+
+  /** PUT `path` with a JSON body. */
+  put<T = unknown>(path: string, body: unknown = {}): Promise<T> {
+    return this.request<T>('PUT', path, { body });
+  }
+
+  // Sign-in
+
+  /** `POST /v1/auth/nonce`: a single-use nonce (5 minutes) and the message to sign. */
+  nonce(wallet: string): Promise<NonceResult> {
+    return this.post<NonceResult>('/v1/auth/nonce', { wallet });
+  }
+
+  /** `POST /v1/auth/session`: trades a signed nonce message for a session token (not remembered). */
+  session(body: { wallet: string; message: string; signature: string }): Promise<AuthResult> {
+    return this.post<AuthResult>('/v1/auth/session', body);
+  }
+
+  /** Signs in with a wallet key (nonce, sign, session) and remembers the session token as bearer. */
+  async signIn(keypair: Keypair): Promise<AuthResult> {
+    const nonce = await this.nonce(keypair.wallet);
+    const message = messageToSign(nonce, keypair.wallet, this.options.serviceName);
+    const result = await this.session({ wallet: keypair.wallet, message, signature: keypair.signBase58(message) });
+    this.token = result.session_token;
+    return result;
+  }
+
+  // Query API (session token of an account)
+
+  /** `GET /query/balances`: amounts with 8 decimal places (read them with `parseHttpDecimal`). */
+  balances(accountId?: number): Promise<CursorRows<BalanceRow>> {
+    return this.get<CursorRows<BalanceRow>>('/query/balances', { account_id: accountId });
+  }
+
+  /** `GET /query/rfq-positions`: net RFQ contracts per instrument (`status` default `open`). */
+  rfqPositions(options: { status?: 'open' | 'settled' | 'all'; limit?: number; accountId?: number } = {}): Promise<CursorRows<RfqPositionRow>> {
+    return this.get<CursorRows<RfqPositionRow>>('/query/rfq-positions', { account_id: options.accountId, limit: options.limit, status: options.status });
+  }
+
+  /** `GET /query/rfq-fills`: fills as taker or maker, newest first; pass `next_cursor` as `after`. */
+  rfqFills(options: { limit?: number; after?: string; accountId?: number } = {}): Promise<CursorRows<RfqFillRow>> {
+    return this.get<CursorRows<RfqFillRow>>('/query/rfq-fills', { account_id: options.accountId, limit: options.limit, after: options.after });
+  }
+
+  // Admin commands (admin token, or a session token with the admin role or scope)
+
+  /** `POST /v1/admin/accounts`: creates the account of a wallet (409 when it has one). */
+  createAccount(body: { wallet: string; roles: Role[] }): Promise<{ account_id: number; wallet: string; roles: Role[]; created_at: unknown }> {
+    return this.post('/v1/admin/accounts', body);
+  }
+
+  /** `PUT /v1/admin/accounts/{id}/roles`. */
+  setRoles(accountId: number, roles: Role[]): Promise<unknown> {
+    return this.put(`/v1/admin/accounts/${accountId}/roles`, { roles });
+  }
+
+  /** `POST /v1/admin/accounts/{id}/deposit`: idempotent by `reference`. `amount`: decimal string. */
+  deposit(accountId: number, body: { amount: string; reference: string }): Promise<unknown> {
+    return this.post(`/v1/admin/accounts/${accountId}/deposit`, body);
+  }
+
+  /** `POST /v1/admin/accounts/{id}/withdraw`. */
+  withdraw(accountId: number, body: { amount: string; reference: string }): Promise<unknown> {
+    return this.post(`/v1/admin/accounts/${accountId}/withdraw`, body);
+  }
+
+  /** `POST /v1/admin/create-instruments`: idempotent; `created` counts new instruments only. */
+  createInstruments(body: { asset: string; expiration: number; spot_price: string | number; strikes?: string[] }): Promise<{ asset: string; expiration: number; created: number }> {
+    return this.post('/v1/admin/create-instruments', body);
+  }
+
+  /** `POST /v1/admin/market-data`: index price and implied volatility (flat `iv` or per symbol `ivs`). */
+  marketData(body: { asset: string; index_price: string | number; iv?: string | number; ivs?: Record<string, string | number> }): Promise<{ asset: string; index_price: string; updated_at: unknown; instruments: unknown }> {
+    return this.post('/v1/admin/market-data', body);
+  }
+
+  /** `POST /v1/admin/instruments/pause-by-expiration`. */
+  pauseExpiration(body: { expiration: number; asset?: string }): Promise<{ expiration: number; asset: string | null; paused: boolean; instruments: number }> {
+    return this.post('/v1/admin/instruments/pause-by-expiration', body);
+  }
+
+  /** `POST /v1/admin/instruments/resume-by-expiration`. */
+  resumeExpiration(body: { expiration: number; asset?: string }): Promise<{ expiration: number; asset: string | null; paused: boolean; instruments: number }> {
+    return this.post('/v1/admin/instruments/resume-by-expiration', body);
+  }
+
+  /** Instrument records over HTTP when the server offers `GET /v1/instruments` (design.md 2). */
+  instruments(query: { asset?: string; expiry?: number; include_settled?: boolean } = {}): Promise<{ instruments: Instrument[] }> {
+    return this.get('/v1/instruments', query);
+  }
+}
+
+function queryString(query: Query | undefined): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined) params.append(key, String(value));
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}

@@ -1,0 +1,162 @@
+import type { AddressInfo } from 'node:net';
+import bs58 from 'bs58';
+import { type WebSocket, WebSocketServer } from 'ws';
+import { decodeWallet, verifySignature } from '../src/index';
+
+export interface Call {
+  connection: number;
+  method: string;
+  params: any;
+}
+
+interface Conn {
+  n: number;
+  socket: WebSocket;
+  seq: number;
+  channels: Set<string>;
+}
+
+/**
+ * A tiny JSON-RPC 2.0 server over `ws` that answers like Legwork's gateway for the methods the
+ * client tests need: sign-in, session resume, subscriptions, an RFQ error, echo with a delay,
+ * and a method that never answers.
+ */
+export class FakeServer {
+  readonly calls: Call[] = [];
+  readonly connections: Conn[] = [];
+  /** Session tokens the server accepts for public/session_resume. */
+  readonly tokens = new Set<string>();
+  private tokenSeq = 0;
+  private readonly nonces = new Map<string, string>();
+
+  private constructor(readonly wss: WebSocketServer) {
+    wss.on('connection', (socket) => {
+      const conn: Conn = { n: this.connections.length + 1, socket, seq: 0, channels: new Set() };
+      this.connections.push(conn);
+      socket.on('message', (data) => void this.onFrame(conn, data.toString()));
+    });
+  }
+
+  static async start(): Promise<FakeServer> {
+    const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+    await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
+    return new FakeServer(wss);
+  }
+
+  get url(): string {
+    return `ws://127.0.0.1:${(this.wss.address() as AddressInfo).port}/client`;
+  }
+
+  /** The newest connection. */
+  get current(): Conn {
+    return this.connections[this.connections.length - 1];
+  }
+
+  callsOn(connection: number): string[] {
+    return this.calls.filter((c) => c.connection === connection).map((c) => c.method);
+  }
+
+  /** Pushes a notification with the connection's next seq (`skip` seq numbers are lost on the way). */
+  notify(conn: Conn, channel: string, data: Record<string, unknown>, skip = 0): void {
+    conn.seq += 1 + skip;
+    conn.socket.send(JSON.stringify({ jsonrpc: '2.0', method: 'subscription', params: { channel, data: { seq: conn.seq, ...data } } }));
+  }
+
+  /** Waits until `predicate` holds (polling). */
+  async until(predicate: () => boolean, timeoutMs = 3000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!predicate()) {
+      if (Date.now() > deadline) throw new Error('condition not met in time');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
+  async stop(): Promise<void> {
+    for (const c of this.connections) c.socket.terminate();
+    await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+  }
+
+  private async onFrame(conn: Conn, text: string): Promise<void> {
+    const value = JSON.parse(text);
+    if (Array.isArray(value)) {
+      const replies = [];
+      for (const request of value) replies.push(await this.handle(conn, request));
+      conn.socket.send(JSON.stringify(replies));
+      return;
+    }
+    const reply = await this.handle(conn, value);
+    if (reply) conn.socket.send(JSON.stringify(reply));
+  }
+
+  private async handle(conn: Conn, request: any): Promise<any> {
+    const { id, method, params } = request;
+    this.calls.push({ connection: conn.n, method, params });
+    const ok = (result: unknown) => ({ jsonrpc: '2.0', id, result });
+    const fail = (code: number, error: string, message: string) => ({ jsonrpc: '2.0', id, error: { code, message, data: { error, message } } });
+    switch (method) {
+      case 'public/get_nonce': {
+        const nonce = Buffer.from(Array.from({ length: 16 }, (_, i) => (i * 7 + this.calls.length) & 255)).toString('hex');
+        this.nonces.set(params.wallet, nonce);
+        const message = `Sign in to Legwork\n\nWallet: ${params.wallet}\nNonce: ${nonce}`;
+        return ok({ wallet: params.wallet, nonce, expires_at: 0, message });
+      }
+      case 'public/auth': {
+        const nonce = this.nonces.get(params.wallet);
+        this.nonces.delete(params.wallet);
+        const expected = `Sign in to Legwork\n\nWallet: ${params.wallet}\nNonce: ${nonce}`;
+        if (!nonce || params.message !== expected) return fail(1002, 'AUTH_INVALID_NONCE', 'unknown nonce');
+        if (!verifySignature(decodeWallet(params.wallet), Buffer.from(params.message, 'utf8'), bs58.decode(params.signature))) {
+          return fail(1001, 'AUTH_INVALID_SIGNATURE', 'bad signature');
+        }
+        const token = `token-${++this.tokenSeq}`;
+        this.tokens.add(token);
+        return ok({ wallet: params.wallet, account_id: 7, roles: ['taker', 'quoter'], session_token: token });
+      }
+      case 'public/session_resume':
+        if (!this.tokens.has(params.session_token)) return fail(1004, 'SESSION_INVALID', 'session token bad');
+        return ok({ wallet: 'w', account_id: 7, roles: ['taker', 'quoter'], session_token: params.session_token });
+      case 'rfq.subscribe':
+        conn.channels.add('rfq');
+        return ok({ channel: 'rfq', subscribed: true });
+      case 'rfq.maker.subscribe':
+        conn.channels.add('rfq_maker');
+        return ok({ channel: 'rfq_maker', subscribed: true });
+      case 'rfq.get':
+        return {
+          jsonrpc: '2.0',
+          id,
+          error: {
+            code: 1200,
+            message: 'no such RFQ',
+            data: { error: 'RFQ_NOT_FOUND', message: 'no such RFQ', operation_id: 'op-1', retryable: false, rfq_id: params.rfq_id },
+          },
+        };
+      case 'rfq.accept':
+        return {
+          jsonrpc: '2.0',
+          id,
+          error: {
+            code: 1200,
+            message: 'taker lacks funds',
+            data: {
+              error: 'RFQ_TAKER_UNFUNDED',
+              message: 'taker lacks funds',
+              operation_id: 'op-2',
+              retryable: false,
+              quote_id: params.quote_id,
+              details: { anchored: true, free_balance: '0', buy: null, sell: null },
+            },
+          },
+        };
+      case 'rfq.create':
+        return ok({ rfq_id: '0'.repeat(32), client_ref: params.client_ref, state: 'pending', legs: params.legs });
+      case 'echo':
+        await new Promise((r) => setTimeout(r, params?.delayMs ?? 0));
+        return ok({ echo: params });
+      case 'never':
+        return new Promise(() => undefined);
+      default:
+        return fail(-32601, 'METHOD_NOT_FOUND', `method ${method} does not exist`);
+    }
+  }
+}
