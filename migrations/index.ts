@@ -1,4 +1,5 @@
 import { Foundation1763800000000 } from './1763800000000-Foundation';
+import { Rfq1763800000001 } from './1763800000001-Rfq';
 
 /** Every migration, in order. The app runs the pending ones at start; `synchronize` is never on. */
-export const MIGRATIONS = [Foundation1763800000000];
+export const MIGRATIONS = [Foundation1763800000000, Rfq1763800000001];

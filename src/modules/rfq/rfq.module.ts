@@ -1,6 +1,21 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
+import { AuthModule } from '../auth/auth.module';
 import { InstrumentsModule } from '../instruments/instruments.module';
+import { QuoteService } from './quote.service';
+import { RfqExpiry } from './rfq-expiry';
+import { RfqRpc } from './rfq.rpc';
+import { RfqService } from './rfq.service';
+import { RfqStore } from './rfq.store';
+import { RfqTransitions } from './rfq-transitions';
 
-@Module({ imports: [AccountsModule, InstrumentsModule], providers: [], exports: [] })
+/**
+ * RFQs, quotes, makers' nonce high-water marks; create, respond, decline, list, poll, subscribe
+ * and expiry. Exports the state mover, the reads and expiry for the accept, fill and settlement work.
+ */
+@Module({
+  imports: [AccountsModule, InstrumentsModule, AuthModule],
+  providers: [RfqStore, RfqTransitions, RfqExpiry, RfqService, QuoteService, RfqRpc],
+  exports: [RfqStore, RfqTransitions, RfqExpiry, RfqService],
+})
 export class RfqModule {}

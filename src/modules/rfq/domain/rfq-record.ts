@@ -1,0 +1,85 @@
+import type { RfqErrorCode } from '../../../common/errors/app-error';
+import type { RfqState } from './rfq-state';
+
+/** An RFQ as the services hold it: money and quantities in micro-units, times in unix seconds. */
+
+export const DECLINE_REASONS = ['unlisted_instrument', 'near_expiry', 'size_limit', 'stale_data', 'low_confidence', 'queue_overflow'] as const;
+export type DeclineReason = (typeof DECLINE_REASONS)[number];
+
+export type Side = 'buy' | 'sell';
+
+/** A leg as the taker sent it, in the taker's order; `quantity` in micro-contracts, taker-buy orientation. */
+export interface RfqLeg {
+  instrument: string;
+  quantity: bigint;
+}
+
+/** The one quote an RFQ may hold (the first valid rfq.maker.respond). */
+export interface StoredQuote {
+  quoteId: string;
+  makerAccountId: number;
+  /** Base58 wallet of the maker (its public key signed the payload). */
+  makerWallet: string;
+  quoteNonce: bigint;
+  bid: bigint;
+  ask: bigint;
+  issuedAt: number;
+  expiresAt: number;
+  /** Canonical base64 of the 64 signature bytes. */
+  makerSignature: string;
+}
+
+export interface RfqFailure {
+  error: RfqErrorCode;
+  message: string;
+}
+
+/** The fill of a filled (or reverted) RFQ, as the RFQ view shows it. */
+export interface RfqFill {
+  /** The ledger's fill id (a decimal string: bigserial). */
+  fillId: string;
+  /** Package premium: `ask` on a buy, `bid` on a sell. */
+  price: bigint;
+  /** Taker fee charged. */
+  fee: bigint;
+  filledAt: number;
+  reverted: boolean;
+}
+
+export interface RfqRecord {
+  id: string;
+  /** The taker. */
+  accountId: number;
+  clientRef: string;
+  legs: RfqLeg[];
+  /** The one underlying and expiry every leg shares. */
+  asset: string;
+  expiry: number;
+  state: RfqState;
+  createdAt: number;
+  updatedAt: number;
+  /** Deadline of the pending RFQ: `created_at + RFQ_TTL_SECONDS`. */
+  expiresAt: number;
+  /** `min(created_at + 3600, expiry)`. */
+  maxQuoteExpiresAt: number;
+  quote: StoredQuote | null;
+  declineReason: DeclineReason | null;
+  /** The quoter that declined (it gets no `closed` event). */
+  declinedBy: number | null;
+  acceptedSide: Side | null;
+  failure: RfqFailure | null;
+  fill: RfqFill | null;
+  /** When it last entered filled, declined, expired or failed. */
+  endedAt: number | null;
+}
+
+/** Legs in their stored form (jsonb): canonical decimal strings, the taker's order. */
+export interface StoredLeg {
+  instrument: string;
+  quantity: string;
+}
+
+/** Are two leg arrays the same strategy, leg by leg in the same order (canonical values)? */
+export function sameLegs(a: readonly RfqLeg[], b: readonly RfqLeg[]): boolean {
+  return a.length === b.length && a.every((leg, i) => leg.instrument === b[i].instrument && leg.quantity === b[i].quantity);
+}

@@ -1,0 +1,61 @@
+/**
+ * The RFQ state machine (design.md section 5): every allowed move, and nothing else. The one
+ * service that moves state (RfqTransitions) refuses a move that is not in this table.
+ */
+
+export const RFQ_STATES = ['pending', 'quoted', 'accepted', 'submitting', 'filled', 'declined', 'expired', 'failed'] as const;
+export type RfqState = (typeof RFQ_STATES)[number];
+
+/** from → the states it may move to, with what moves it (for the reader; the code uses the keys). */
+export const RFQ_MOVES: Readonly<Record<RfqState, Readonly<Partial<Record<RfqState, string>>>>> = {
+  pending: {
+    quoted: 'first valid rfq.maker.respond',
+    declined: 'first rfq.maker.decline',
+    expired: 'expires_at passes, or the round settles',
+  },
+  quoted: {
+    accepted: 'valid rfq.accept (fill job enqueued)',
+    expired: "the quote's expires_at passes, or the round settles",
+  },
+  accepted: {
+    submitting: 'fill job starts',
+    failed: 'a check at fill fails',
+  },
+  submitting: {
+    filled: 'ledger commits',
+    failed: 'a check at fill fails',
+  },
+  filled: {
+    failed: 'admin revert (failure.error = RFQ_TX_FAILED, fill.reverted = true)',
+  },
+  declined: {},
+  expired: {},
+  failed: {},
+};
+
+export function canMove(from: RfqState, to: RfqState): boolean {
+  return Object.prototype.hasOwnProperty.call(RFQ_MOVES[from], to);
+}
+
+export function isRfqState(value: unknown): value is RfqState {
+  return typeof value === 'string' && (RFQ_STATES as readonly string[]).includes(value);
+}
+
+/** States that count against MAX_OPEN_RFQS (design.md section 0: pending to submitting). */
+export const OPEN_STATES: readonly RfqState[] = ['pending', 'quoted', 'accepted', 'submitting'];
+
+/**
+ * States an RFQ has ended in: entering one sets `ended_at`, from which the live book keeps the
+ * RFQ 24 h. `filled` counts (a later revert to `failed` ends it again, later).
+ */
+export const ENDED_STATES: readonly RfqState[] = ['filled', 'declined', 'expired', 'failed'];
+
+export function isEnded(state: RfqState): boolean {
+  return ENDED_STATES.includes(state);
+}
+
+/** States an expiry deadline applies to (the RFQ's own while pending, the quote's while quoted). */
+export const EXPIRABLE_STATES: readonly RfqState[] = ['pending', 'quoted'];
+
+/** How long the live book (rfq.get, rfq.list) keeps an RFQ after it ended, seconds. */
+export const LIVE_BOOK_SECONDS = 24 * 3600;

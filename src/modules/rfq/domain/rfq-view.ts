@@ -1,0 +1,121 @@
+import { formatRfq } from '../../../common/decimal/decimal';
+import type { RfqRecord, Side, StoredLeg } from './rfq-record';
+import type { RfqState } from './rfq-state';
+
+/** The wire forms of an RFQ (design.md section 5). Pure: records in, JSON-ready objects out. */
+
+export interface RfqQuoteView {
+  quote_id: string;
+  maker: string;
+  quote_nonce: string;
+  bid: string;
+  ask: string;
+  issued_at: number;
+  expires_at: number;
+  maker_signature: string;
+}
+
+export interface RfqFillView {
+  fill_id: string;
+  side: Side;
+  price: string;
+  fee: string;
+  filled_at: number;
+  reverted: boolean;
+}
+
+/** Result of rfq.create and rfq.get, items of rfq.list, `data.rfq` of `rfq` events (the taker's view). */
+export interface RfqView {
+  rfq_id: string;
+  client_ref: string;
+  state: RfqState;
+  legs: StoredLeg[];
+  created_at: number;
+  updated_at: number;
+  expires_at: number;
+  max_quote_expires_at: number;
+  quote: RfqQuoteView | null;
+  accepted_side: Side | null;
+  decline_reason: string | null;
+  failure: { error: string; message: string } | null;
+  fill: RfqFillView | null;
+}
+
+/** Items of rfq.maker.poll and `data.rfq` of `rfq_maker` created events: the taker stays anonymous. */
+export interface OpenRfqView {
+  rfq_id: string;
+  legs: StoredLeg[];
+  created_at: number;
+  expires_at: number;
+  max_quote_expires_at: number;
+}
+
+/** What the maker holding the quote hears on `rfq_maker` (accepted, filled, failed, expired). */
+export interface MakerQuoteEvent {
+  rfq_id: string;
+  quote_id: string;
+  state: RfqState;
+  side: Side | null;
+  fill: RfqFillView | null;
+}
+
+export function legsView(rfq: Pick<RfqRecord, 'legs'>): StoredLeg[] {
+  return rfq.legs.map((leg) => ({ instrument: leg.instrument, quantity: formatRfq(leg.quantity) }));
+}
+
+export function fillView(rfq: RfqRecord): RfqFillView | null {
+  if (!rfq.fill || !rfq.acceptedSide) return null;
+  const f = rfq.fill;
+  return { fill_id: f.fillId, side: rfq.acceptedSide, price: formatRfq(f.price), fee: formatRfq(f.fee), filled_at: f.filledAt, reverted: f.reverted };
+}
+
+export function rfqView(rfq: RfqRecord): RfqView {
+  const q = rfq.quote;
+  return {
+    rfq_id: rfq.id,
+    client_ref: rfq.clientRef,
+    state: rfq.state,
+    legs: legsView(rfq),
+    created_at: rfq.createdAt,
+    updated_at: rfq.updatedAt,
+    expires_at: rfq.expiresAt,
+    max_quote_expires_at: rfq.maxQuoteExpiresAt,
+    quote: q
+      ? {
+          quote_id: q.quoteId,
+          maker: q.makerWallet,
+          quote_nonce: q.quoteNonce.toString(),
+          bid: formatRfq(q.bid),
+          ask: formatRfq(q.ask),
+          issued_at: q.issuedAt,
+          expires_at: q.expiresAt,
+          maker_signature: q.makerSignature,
+        }
+      : null,
+    accepted_side: rfq.acceptedSide,
+    decline_reason: rfq.declineReason,
+    failure: rfq.failure ? { error: rfq.failure.error, message: rfq.failure.message } : null,
+    fill: fillView(rfq),
+  };
+}
+
+export function openRfqView(rfq: RfqRecord): OpenRfqView {
+  return {
+    rfq_id: rfq.id,
+    legs: legsView(rfq),
+    created_at: rfq.createdAt,
+    expires_at: rfq.expiresAt,
+    max_quote_expires_at: rfq.maxQuoteExpiresAt,
+  };
+}
+
+/** The open object plus the state it left pending for (`rfq_maker` closed events). */
+export function closedRfqView(rfq: RfqRecord): OpenRfqView & { state: RfqState } {
+  return { ...openRfqView(rfq), state: rfq.state };
+}
+
+/** null when the RFQ holds no quote. */
+export function makerQuoteEvent(rfq: RfqRecord): MakerQuoteEvent | null {
+  if (!rfq.quote) return null;
+  return { rfq_id: rfq.id, quote_id: rfq.quote.quoteId, state: rfq.state, side: rfq.acceptedSide, fill: fillView(rfq) };
+}

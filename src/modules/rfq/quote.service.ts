@@ -1,0 +1,137 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Clock } from '../../common/clock';
+import { APP_CONFIG, type AppConfig } from '../../common/config/config';
+import { Ed25519Verifier } from '../../common/crypto/ed25519';
+import { sqlRows } from '../../common/database/sql';
+import { decodeCanonicalBase64Signature } from '../../common/crypto/signature';
+import { parseWallet } from '../../common/crypto/wallet';
+import { RfqError } from '../../common/errors/app-error';
+import { logger } from '../../common/logging/logger';
+import { InstrumentsService } from '../instruments/instruments.service';
+import { encodeQuotePayload, quoteId, signingDomain } from './domain/quote-payload';
+import { checkQuoteTerms } from './domain/quote-terms';
+import { payloadLegs, resolveLegs } from './domain/rfq-legs';
+import type { DeclineCommand, RespondCommand } from './domain/rfq-params';
+import type { DeclineReason, RfqRecord } from './domain/rfq-record';
+import { RfqExpiry } from './rfq-expiry';
+import { RfqTransitions } from './rfq-transitions';
+import type { RfqCaller } from './rfq.service';
+import { RfqStore } from './rfq.store';
+
+/** Quoters' answers to a pending RFQ: rfq.maker.respond (one firm quote, first wins) and rfq.maker.decline. */
+@Injectable()
+export class QuoteService {
+  private readonly domain: Buffer;
+
+  constructor(
+    private readonly store: RfqStore,
+    private readonly transitions: RfqTransitions,
+    private readonly instruments: InstrumentsService,
+    private readonly verifier: Ed25519Verifier,
+    private readonly expiry: RfqExpiry,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.domain = signingDomain(config.serviceName);
+  }
+
+  /**
+   * The checks in the order of design.md section 5, after schema and role: the RFQ exists, is not
+   * the caller's, is pending; the quote's values and times; its legs still tradable; the
+   * signature over the 1,050-byte payload rebuilt here; then one transaction moves
+   * pending → quoted and raises the maker's nonce high-water mark. Either failing rolls both
+   * back: RFQ_STATE_CONFLICT, and the nonce is not consumed.
+   */
+  async respond(maker: RfqCaller, command: RespondCommand): Promise<{ rfq_id: string; quote_id: string; state: 'quoted' }> {
+    const rfq = await this.pendingRfqFor(maker, command.rfqId);
+    const now = this.clock.now();
+    checkQuoteTerms(command, rfq.maxQuoteExpiresAt, now, rfq.id);
+    const legs = resolveLegs(rfq.legs, (symbol) => this.instruments.get(symbol), now);
+
+    const makerKey = parseWallet(maker.wallet);
+    const payload = encodeQuotePayload({
+      domain: this.domain,
+      rfqId: rfq.id,
+      maker: makerKey,
+      quoteNonce: command.quoteNonce,
+      bid: command.bid,
+      ask: command.ask,
+      issuedAt: command.issuedAt,
+      expiresAt: command.expiresAt,
+      asset: rfq.asset,
+      expiry: rfq.expiry,
+      legs: payloadLegs(legs),
+    });
+    const signature = decodeCanonicalBase64Signature(command.makerSignature);
+    if (!signature) throw new RfqError('RFQ_INVALID_SIGNATURE', 'maker_signature must be canonical base64 of 64 bytes', { rfqId: rfq.id });
+    if (!this.verifier.verify(makerKey, payload, signature)) {
+      throw new RfqError('RFQ_INVALID_SIGNATURE', "maker_signature does not verify over this RFQ's quote payload with the caller's wallet", { rfqId: rfq.id });
+    }
+    const id = quoteId(payload);
+    const conflict = (message: string) => new RfqError('RFQ_STATE_CONFLICT', message, { rfqId: rfq.id });
+
+    const moved = await this.transitions.move({
+      rfqId: rfq.id,
+      from: 'pending',
+      to: 'quoted',
+      at: now,
+      changes: {
+        quote: {
+          quoteId: id,
+          makerAccountId: maker.accountId,
+          makerWallet: maker.wallet,
+          quoteNonce: command.quoteNonce,
+          bid: command.bid,
+          ask: command.ask,
+          issuedAt: command.issuedAt,
+          expiresAt: command.expiresAt,
+          makerSignature: command.makerSignature,
+        },
+      },
+      within: async (m, pending) => {
+        if (pending.expiresAt * 1000 <= this.clock.nowMs()) throw conflict('the RFQ expired before the quote arrived');
+        const raised = await sqlRows(
+          m,
+          `INSERT INTO maker_nonces (account_id, high_water) VALUES ($1, $2)
+           ON CONFLICT (account_id) DO UPDATE SET high_water = EXCLUDED.high_water
+           WHERE maker_nonces.high_water < EXCLUDED.high_water
+           RETURNING high_water`,
+          [maker.accountId, command.quoteNonce.toString()],
+        );
+        if (raised.length === 0) throw conflict(`quote_nonce ${command.quoteNonce} is at or below this maker's high-water mark`);
+      },
+    });
+    if (!moved) throw conflict('the RFQ holds a quote already or is no longer pending');
+
+    logger.event('info', 'rfq quoted', { rfq_id: rfq.id, quote_id: id, maker_account_id: maker.accountId }, 'Rfq');
+    await this.expiry.schedule(rfq.id, command.expiresAt);
+    return { rfq_id: rfq.id, quote_id: id, state: 'quoted' };
+  }
+
+  async decline(maker: RfqCaller, command: DeclineCommand): Promise<{ rfq_id: string; state: 'declined'; decline_reason: DeclineReason }> {
+    const rfq = await this.pendingRfqFor(maker, command.rfqId);
+    const conflict = (message: string) => new RfqError('RFQ_STATE_CONFLICT', message, { rfqId: rfq.id });
+    const moved = await this.transitions.move({
+      rfqId: rfq.id,
+      from: 'pending',
+      to: 'declined',
+      changes: { declineReason: command.reason, declinedBy: maker.accountId },
+      within: async (_m, pending) => {
+        if (pending.expiresAt * 1000 <= this.clock.nowMs()) throw conflict('the RFQ has expired');
+      },
+    });
+    if (!moved) throw conflict('the RFQ is no longer pending');
+    logger.event('info', 'rfq declined', { rfq_id: rfq.id, reason: command.reason, maker_account_id: maker.accountId }, 'Rfq');
+    return { rfq_id: rfq.id, state: 'declined', decline_reason: command.reason };
+  }
+
+  /** RFQ_NOT_FOUND, then RFQ_WRONG_ROLE for one's own RFQ, then RFQ_STATE_CONFLICT unless pending and not past expires_at. */
+  private async pendingRfqFor(maker: RfqCaller, rfqId: string): Promise<RfqRecord> {
+    const rfq = await this.store.findById(rfqId);
+    if (!rfq) throw new RfqError('RFQ_NOT_FOUND', `no RFQ ${rfqId}`);
+    if (rfq.accountId === maker.accountId) throw new RfqError('RFQ_WRONG_ROLE', 'a quoter cannot answer its own RFQ', { rfqId });
+    if (rfq.state !== 'pending') throw new RfqError('RFQ_STATE_CONFLICT', `the RFQ is ${rfq.state}, not pending`, { rfqId });
+    if (rfq.expiresAt * 1000 <= this.clock.nowMs()) throw new RfqError('RFQ_STATE_CONFLICT', 'the RFQ has expired', { rfqId });
+    return rfq;
+  }
+}

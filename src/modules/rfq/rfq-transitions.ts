@@ -1,0 +1,148 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { Notifier, type Notification } from '../../common/broadcast/notifier';
+import { Clock } from '../../common/clock';
+import { Database } from '../../common/database/database';
+import { sqlRows } from '../../common/database/sql';
+import { logger } from '../../common/logging/logger';
+import type { DeclineReason, RfqFailure, RfqRecord, Side, StoredQuote } from './domain/rfq-record';
+import { type RfqState, canMove, isEnded } from './domain/rfq-state';
+import { closedRfqView, makerQuoteEvent, rfqView } from './domain/rfq-view';
+import { RFQ_COLUMNS, type RfqRow, toRfqRecord } from './rfq.store';
+
+/** Column values a move may set besides state, updated_at and ended_at. */
+export interface RfqChanges {
+  /** pending → quoted. */
+  quote?: StoredQuote;
+  /** pending → declined. */
+  declineReason?: DeclineReason;
+  declinedBy?: number;
+  /** quoted → accepted. */
+  acceptedSide?: Side;
+  /** → failed. */
+  failure?: RfqFailure;
+  /** submitting → filled. */
+  fill?: { fillId: string; price: bigint; fee: bigint; filledAt: number };
+  /** filled → failed by an admin revert. */
+  fillReverted?: boolean;
+}
+
+export interface RfqMove {
+  rfqId: string;
+  from: RfqState;
+  to: RfqState;
+  changes?: RfqChanges;
+  /** Unix seconds of the move (updated_at, ended_at, the event row); default: now. */
+  at?: number;
+  /**
+   * Runs inside the move's transaction after the conditional UPDATE matched, with the moved row.
+   * Throw to roll the whole move back (the error reaches the caller of `move`).
+   */
+  within?: (m: EntityManager, moved: RfqRecord) => Promise<void>;
+}
+
+/**
+ * The one place RFQ state moves (design.md section 5): a conditional `UPDATE … WHERE id = $1 AND
+ * state = <from>` and its `rfq_events` row in one transaction, so two instances can never both
+ * move one RFQ; after commit, the subscription events of the move.
+ */
+@Injectable()
+export class RfqTransitions {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly notifier: Notifier,
+  ) {}
+
+  /**
+   * Moves the RFQ from `from` to `to` and announces it. null when the RFQ was not in `from`
+   * (someone else moved it first, or it does not exist): nothing changed.
+   */
+  async move(move: RfqMove): Promise<RfqRecord | null> {
+    const moved = await this.db.dataSource.transaction(async (m) => {
+      const record = await this.moveWithin(m, move);
+      if (record && move.within) await move.within(m, record);
+      return record;
+    });
+    if (moved) await this.announce(moved, move.from);
+    return moved;
+  }
+
+  /**
+   * The move inside a transaction the caller holds (for a caller that writes its own rows in the
+   * same transaction). The caller must call `announce(moved, from)` after its commit.
+   */
+  async moveWithin(m: EntityManager, move: RfqMove): Promise<RfqRecord | null> {
+    if (!canMove(move.from, move.to)) throw new Error(`an RFQ cannot move from ${move.from} to ${move.to}`);
+    const at = move.at ?? this.clock.now();
+    const params: unknown[] = [move.rfqId, move.from, move.to, at];
+    const sets = ['state = $3', 'updated_at = $4'];
+    const set = (column: string, value: unknown) => {
+      params.push(value);
+      sets.push(`${column} = $${params.length}`);
+    };
+    if (isEnded(move.to)) sets.push('ended_at = $4');
+    const c = move.changes ?? {};
+    if (c.quote) {
+      const q = c.quote;
+      set('quote_id', q.quoteId);
+      set('maker_account_id', q.makerAccountId);
+      set('maker_wallet', q.makerWallet);
+      set('quote_nonce', q.quoteNonce.toString());
+      set('bid', q.bid.toString());
+      set('ask', q.ask.toString());
+      set('issued_at', q.issuedAt);
+      set('quote_expires_at', q.expiresAt);
+      set('maker_signature', q.makerSignature);
+    }
+    if (c.declineReason) set('decline_reason', c.declineReason);
+    if (c.declinedBy !== undefined) set('declined_by', c.declinedBy);
+    if (c.acceptedSide) set('accepted_side', c.acceptedSide);
+    if (c.failure) {
+      set('failure_error', c.failure.error);
+      set('failure_message', c.failure.message);
+    }
+    if (c.fill) {
+      set('fill_id', c.fill.fillId);
+      set('fill_price', c.fill.price.toString());
+      set('fill_fee', c.fill.fee.toString());
+      set('filled_at', c.fill.filledAt);
+    }
+    if (c.fillReverted !== undefined) set('fill_reverted', c.fillReverted);
+    const rows = await sqlRows<RfqRow>(m, `UPDATE rfqs SET ${sets.join(', ')} WHERE id = $1 AND state = $2 RETURNING ${RFQ_COLUMNS}`, params);
+    if (rows.length === 0) return null;
+    await m.query(`INSERT INTO rfq_events (rfq_id, event, state, at) VALUES ($1, $2, $3, $4)`, [move.rfqId, move.to, move.to, at]);
+    return toRfqRecord(rows[0]);
+  }
+
+  /**
+   * The events of a committed move (design.md section 5, Events): the taker hears every move on
+   * `rfq`; quoters hear `closed` when it leaves pending (not the quoter that quoted or declined it);
+   * the maker holding the quote hears accepted, filled, failed and expired on `rfq_maker`.
+   * Never throws: a lost notification is logged (the state is in the database).
+   */
+  async announce(moved: RfqRecord, from: RfqState): Promise<void> {
+    const notifications: Notification[] = [{ channel: 'rfq', accountId: moved.accountId, data: { event: moved.state, rfq: rfqView(moved) } }];
+    if (from === 'pending') {
+      const except = moved.state === 'quoted' ? moved.quote?.makerAccountId : moved.state === 'declined' ? moved.declinedBy : moved.accountId;
+      notifications.push({ channel: 'rfq_maker', exceptAccountId: except ?? undefined, data: { event: 'closed', rfq: closedRfqView(moved) } });
+    } else if (['accepted', 'filled', 'failed', 'expired'].includes(moved.state)) {
+      const event = makerQuoteEvent(moved);
+      // `rfq` carries the same object, so every notification has the { seq, event, rfq } shape.
+      if (event && moved.quote) {
+        notifications.push({ channel: 'rfq_maker', accountId: moved.quote.makerAccountId, data: { event: moved.state, ...event, rfq: event } });
+      }
+    }
+    await this.publish(notifications);
+  }
+
+  async publish(notifications: Notification[]): Promise<void> {
+    for (const notification of notifications) {
+      try {
+        await this.notifier.notify(notification);
+      } catch (error) {
+        logger.event('warn', 'rfq notification lost', { channel: notification.channel, error: String(error) }, 'Rfq');
+      }
+    }
+  }
+}

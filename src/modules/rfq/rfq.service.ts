@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { Notifier } from '../../common/broadcast/notifier';
+import { Clock } from '../../common/clock';
+import { APP_CONFIG, type AppConfig } from '../../common/config/config';
+import { Database } from '../../common/database/database';
+import { sqlRows } from '../../common/database/sql';
+import { RfqError } from '../../common/errors/app-error';
+import { logger } from '../../common/logging/logger';
+import { InstrumentsService } from '../instruments/instruments.service';
+import { maxQuoteExpiresAt } from './domain/quote-terms';
+import { resolveLegs } from './domain/rfq-legs';
+import type { CreateRfqCommand, ListRfqsQuery, PollQuery } from './domain/rfq-params';
+import { type RfqRecord, sameLegs } from './domain/rfq-record';
+import { type OpenRfqView, type RfqView, legsView, openRfqView, rfqView } from './domain/rfq-view';
+import { UuidV7Generator } from './domain/uuid-v7';
+import { RfqExpiry } from './rfq-expiry';
+import { RFQ_COLUMNS, type RfqRow, RfqStore, toRfqRecord } from './rfq.store';
+
+/** The caller of an rfq.* method: a signed-in account. */
+export interface RfqCaller {
+  accountId: number;
+  wallet: string;
+}
+
+/** Opening RFQs and reading them: rfq.create, rfq.get, rfq.list, rfq.maker.poll. */
+@Injectable()
+export class RfqService {
+  private readonly ids = new UuidV7Generator((size) => randomBytes(size));
+
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly store: RfqStore,
+    private readonly instruments: InstrumentsService,
+    private readonly expiry: RfqExpiry,
+    private readonly notifier: Notifier,
+  ) {}
+
+  /**
+   * Idempotent by (taker, client_ref): the same legs in the same order give back the RFQ already
+   * made, whatever its state; other legs are RFQ_CANONICAL_MISMATCH. Concurrent identical calls
+   * make one RFQ (the taker's account row serialises its creates, and the insert does nothing
+   * on a conflict).
+   */
+  async create(taker: RfqCaller, command: CreateRfqCommand): Promise<RfqView> {
+    const existing = await this.store.findByClientRef(taker.accountId, command.clientRef);
+    if (existing) return this.replay(existing, command);
+
+    const nowMs = this.clock.nowMs();
+    const now = Math.floor(nowMs / 1000);
+    const legs = resolveLegs(command.legs, (symbol) => this.instruments.get(symbol), now);
+    const id = this.ids.next(nowMs);
+    const expiresAt = now + this.config.rfqTtlSeconds;
+
+    const outcome = await this.db.dataSource.transaction(async (m) => {
+      await m.query(`SELECT id FROM accounts WHERE id = $1 FOR NO KEY UPDATE`, [taker.accountId]);
+      const raced = await this.store.findByClientRef(taker.accountId, command.clientRef, m);
+      if (raced) return { rfq: raced, created: false };
+      const open = await this.store.countOpen(taker.accountId, m);
+      if (open >= this.config.maxOpenRfqs) {
+        throw new RfqError('RFQ_OPEN_LIMIT', `at most ${this.config.maxOpenRfqs} open RFQs per taker; ${open} are open`);
+      }
+      const rows = await sqlRows<RfqRow>(
+        m,
+        `INSERT INTO rfqs (id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at, max_quote_expires_at)
+         VALUES ($1, $2, $3, $4::jsonb, $5, $6, 'pending', $7, $7, $8, $9)
+         ON CONFLICT (account_id, client_ref) DO NOTHING
+         RETURNING ${RFQ_COLUMNS}`,
+        [id, taker.accountId, command.clientRef, JSON.stringify(legsView(command)), legs.asset, legs.expiry, now, expiresAt, maxQuoteExpiresAt(now, legs.expiry)],
+      );
+      if (rows.length === 0) return { rfq: (await this.store.findByClientRef(taker.accountId, command.clientRef, m))!, created: false };
+      await m.query(`INSERT INTO rfq_events (rfq_id, event, state, at) VALUES ($1, 'created', 'pending', $2)`, [id, now]);
+      return { rfq: toRfqRecord(rows[0]), created: true };
+    });
+    if (!outcome.created) return this.replay(outcome.rfq, command);
+
+    const rfq = outcome.rfq;
+    logger.event('info', 'rfq created', { rfq_id: rfq.id, account_id: rfq.accountId, legs: rfq.legs.length }, 'Rfq');
+    await this.expiry.schedule(rfq.id, rfq.expiresAt);
+    try {
+      await this.notifier.notify({ channel: 'rfq_maker', exceptAccountId: rfq.accountId, data: { event: 'created', rfq: openRfqView(rfq) } });
+    } catch (error) {
+      logger.event('warn', 'rfq notification lost', { rfq_id: rfq.id, error: String(error) }, 'Rfq');
+    }
+    return rfqView(rfq);
+  }
+
+  private replay(existing: RfqRecord, command: CreateRfqCommand): RfqView {
+    if (!sameLegs(existing.legs, command.legs)) {
+      throw new RfqError('RFQ_CANONICAL_MISMATCH', `client_ref ${command.clientRef} was used for other legs (or the same legs in another order)`, { rfqId: existing.id });
+    }
+    return rfqView(existing);
+  }
+
+  /** The caller's RFQ in the live book, else RFQ_NOT_FOUND (another account's RFQ is never shown). */
+  async get(caller: RfqCaller, rfqId: string): Promise<RfqView> {
+    const rfq = await this.store.findLive(caller.accountId, rfqId, this.clock.now());
+    if (!rfq) throw new RfqError('RFQ_NOT_FOUND', `no RFQ ${rfqId} of this account`);
+    return rfqView(rfq);
+  }
+
+  async list(caller: RfqCaller, query: ListRfqsQuery): Promise<{ items: RfqView[]; next_cursor?: string }> {
+    const found = await this.store.listLive(caller.accountId, query, this.clock.now());
+    return withCursor(found.items.map(rfqView), found.nextCursor);
+  }
+
+  async poll(caller: RfqCaller, query: PollQuery): Promise<{ items: OpenRfqView[]; next_cursor?: string }> {
+    const found = await this.store.listPending(caller.accountId, query, this.clock.now());
+    return withCursor(found.items.map(openRfqView), found.nextCursor);
+  }
+}
+
+function withCursor<T>(items: T[], nextCursor: string | null): { items: T[]; next_cursor?: string } {
+  return nextCursor ? { items, next_cursor: nextCursor } : { items };
+}
