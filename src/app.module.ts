@@ -5,6 +5,7 @@ import { InfrastructureModule } from './common/infrastructure.module';
 import { AccountsModule } from './modules/accounts/accounts.module';
 import { AdminModule } from './modules/admin/admin.module';
 import { AuthModule } from './modules/auth/auth.module';
+import { DocsModule } from './modules/docs/docs.module';
 import { GatewayModule } from './modules/gateway/gateway.module';
 import { HealthModule } from './modules/health/health.module';
 import { InstrumentsModule } from './modules/instruments/instruments.module';
@@ -31,6 +32,7 @@ export class AppModule {
         AdminModule,
         GatewayModule,
         HealthModule,
+        DocsModule,
       ],
     };
   }

@@ -1,7 +1,9 @@
 import { Body, Controller, Get, HttpCode, Post, Put } from '@nestjs/common';
+import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ErrorResponse } from '../../common/http/error-response.dto';
 import { AccountIdParam } from '../accounts/account-id';
 import { type AccountView, AccountsService, accountView } from '../accounts/accounts.service';
-import { CreateAccountDto, SetRolesDto, TransferRequestDto } from '../accounts/dto/account.dto';
+import { AccountViewDto, AdminAccountViewDto, CreateAccountDto, SetRolesDto, TransferRequestDto, TransferResultDto } from '../accounts/dto/account.dto';
 import { AdminAccess } from '../auth/access';
 import { type BalanceRow, BalancesService, type TransferResult } from '../ledger/balances.service';
 
@@ -11,7 +13,11 @@ export interface AdminAccountView extends AccountView {
   balance: BalanceRow;
 }
 
+const ACCOUNT_ID = ApiParam({ name: 'account_id', description: 'Account id: a positive integer in canonical decimal text', schema: { type: 'string', pattern: '^[1-9][0-9]{0,15}$' } });
+const NOT_FOUND = ApiNotFoundResponse({ description: 'No such account', type: ErrorResponse });
+
 /** Accounts stand for the out-of-band web sign-up; deposits and withdrawals for the chain watcher (design.md sections 3, 6). */
+@ApiTags('admin')
 @Controller('v1/admin/accounts')
 export class AccountsAdminController {
   constructor(
@@ -21,18 +27,29 @@ export class AccountsAdminController {
 
   @Post()
   @AdminAccess('accounts')
+  @ApiOperation({ summary: 'Create the account of a wallet (stands for the web sign-up)' })
+  @ApiCreatedResponse({ type: AccountViewDto })
+  @ApiConflictResponse({ description: 'The wallet has an account already', type: ErrorResponse })
   async create(@Body() body: CreateAccountDto): Promise<AccountView> {
     return accountView(await this.accounts.create(body.wallet, body.roles));
   }
 
   @Put(':account_id/roles')
   @AdminAccess('roles')
+  @ACCOUNT_ID
+  @ApiOperation({ summary: "Replace an account's roles" })
+  @ApiOkResponse({ type: AccountViewDto })
+  @NOT_FOUND
   async setRoles(@AccountIdParam() accountId: number, @Body() body: SetRolesDto): Promise<AccountView> {
     return accountView(await this.accounts.setRoles(accountId, body.roles));
   }
 
   @Get(':account_id')
   @AdminAccess('read')
+  @ACCOUNT_ID
+  @ApiOperation({ summary: 'An account with its balance row' })
+  @ApiOkResponse({ type: AdminAccountViewDto })
+  @NOT_FOUND
   async get(@AccountIdParam() accountId: number): Promise<AdminAccountView> {
     const account = accountView(await this.accounts.get(accountId));
     const { anchored, balance } = (await this.balances.accountBalance(accountId))!;
@@ -42,6 +59,11 @@ export class AccountsAdminController {
   @Post(':account_id/deposit')
   @HttpCode(200)
   @AdminAccess('deposit')
+  @ACCOUNT_ID
+  @ApiOperation({ summary: 'Credit a deposit (stands for the chain watcher); idempotent by reference' })
+  @ApiOkResponse({ type: TransferResultDto })
+  @NOT_FOUND
+  @ApiConflictResponse({ description: 'The deposit would take the balance out of range', type: ErrorResponse })
   deposit(@AccountIdParam() accountId: number, @Body() body: TransferRequestDto): Promise<TransferResult> {
     return this.balances.deposit(accountId, body);
   }
@@ -49,6 +71,11 @@ export class AccountsAdminController {
   @Post(':account_id/withdraw')
   @HttpCode(200)
   @AdminAccess('withdraw')
+  @ACCOUNT_ID
+  @ApiOperation({ summary: 'Debit a withdrawal; idempotent by reference' })
+  @ApiOkResponse({ type: TransferResultDto })
+  @NOT_FOUND
+  @ApiConflictResponse({ description: 'The free balance would go below zero', type: ErrorResponse })
   withdraw(@AccountIdParam() accountId: number, @Body() body: TransferRequestDto): Promise<TransferResult> {
     return this.balances.withdraw(accountId, body);
   }

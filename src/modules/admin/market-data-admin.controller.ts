@@ -1,9 +1,11 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminAccess } from '../auth/access';
-import { MarketDataDto } from '../market-data/dto/market-data.dto';
+import { MarketDataDto, MarketDataResultDto } from '../market-data/dto/market-data.dto';
 import { type MarketDataResult, MarketDataService } from '../market-data/market-data.service';
 
 /** Admin market data: index prices and implied volatilities (design.md section 6). */
+@ApiTags('admin')
 @Controller('v1/admin')
 export class MarketDataAdminController {
   constructor(private readonly market: MarketDataService) {}
@@ -11,6 +13,8 @@ export class MarketDataAdminController {
   @Post('market-data')
   @HttpCode(200)
   @AdminAccess('market-data')
+  @ApiOperation({ summary: 'Set the index price and implied volatilities of an asset (stands for the market data feed)' })
+  @ApiOkResponse({ type: MarketDataResultDto })
   update(@Body() body: MarketDataDto): Promise<MarketDataResult> {
     return this.market.update(body);
   }

@@ -1,12 +1,15 @@
 import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { clientIp } from '../../common/http/client-ip';
+import { ErrorResponse } from '../../common/http/error-response.dto';
 import { Public } from './access';
-import { NonceRequestDto, SessionRequestDto } from './dto/sign-in.dto';
+import { NonceChallengeDto, NonceRequestDto, SessionRequestDto, SignInResultDto } from './dto/sign-in.dto';
 import { NonceService, type NonceChallenge } from './nonce.service';
 import { SignInService, type SignInResult } from './sign-in.service';
 
+@ApiTags('auth')
 @Controller('v1/auth')
 export class AuthController {
   constructor(
@@ -18,6 +21,9 @@ export class AuthController {
   @Post('nonce')
   @HttpCode(200)
   @Public()
+  @ApiOperation({ summary: 'Get a sign-in nonce for a wallet', description: 'Valid 5 minutes, single use; at most 3 live per wallet (a fourth evicts the oldest).' })
+  @ApiOkResponse({ type: NonceChallengeDto })
+  @ApiTooManyRequestsResponse({ description: 'Over NONCE_RATE_PER_MINUTE (10) requests per minute from this client IP', type: ErrorResponse })
   nonce(@Body() body: NonceRequestDto, @Req() request: FastifyRequest): Promise<NonceChallenge> {
     return this.nonces.issue(body.wallet, clientIp(request.headers['x-forwarded-for'], request.socket.remoteAddress, this.config.trustProxy));
   }
@@ -25,6 +31,9 @@ export class AuthController {
   @Post('session')
   @HttpCode(200)
   @Public()
+  @ApiOperation({ summary: 'Sign in over HTTP with the signed nonce message', description: 'Same body and result as public/auth. The nonce is consumed by the attempt, whatever its outcome.' })
+  @ApiOkResponse({ type: SignInResultDto })
+  @ApiUnauthorizedResponse({ description: 'Bad signature, or unknown, expired or used nonce', type: ErrorResponse })
   session(@Body() body: SessionRequestDto): Promise<SignInResult> {
     return this.signIn.signIn(body);
   }

@@ -7,9 +7,10 @@ import { NOTIFY_TOPIC, type Notification } from '../../common/broadcast/notifier
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { clientIp } from '../../common/http/client-ip';
 import { logger } from '../../common/logging/logger';
+import { MetricsService } from '../health/metrics.service';
 import { ClientConnection } from './client-connection';
 import { type RpcReply, failure, isReply, parseFrame, parseRequest } from './json-rpc';
-import { RpcDispatcher } from './rpc-dispatcher';
+import { RpcDispatcher, rpcOutcome } from './rpc-dispatcher';
 
 export const MAX_FRAME_BYTES = 64 * 1024;
 
@@ -29,6 +30,7 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
   constructor(
     private readonly dispatcher: RpcDispatcher,
     private readonly broadcaster: Broadcaster,
+    private readonly metrics: MetricsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -48,6 +50,7 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
       (c) => this.index(c),
     );
     this.connections.add(connection);
+    this.metrics.wsConnected();
     socket.on('pong', () => (connection.missedPongs = 0));
     socket.on('message', (data: RawData, isBinary: boolean) => void this.onFrame(connection, data, isBinary));
     socket.on('close', () => this.forget(connection));
@@ -56,12 +59,12 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
 
   private async onFrame(connection: ClientConnection, data: RawData, isBinary: boolean): Promise<void> {
     if (isBinary) {
-      connection.send(failure(null, 'PARSE_ERROR', 'frames must be text'));
+      connection.send(this.refused(failure(null, 'PARSE_ERROR', 'frames must be text')));
       return;
     }
     const frame = parseFrame(data.toString());
     if (frame.kind === 'reply') {
-      connection.send(frame.reply);
+      connection.send(this.refused(frame.reply));
       return;
     }
     if (frame.kind === 'single') {
@@ -76,8 +79,14 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
 
   private async handle(connection: ClientConnection, value: unknown): Promise<RpcReply> {
     const request = parseRequest(value);
-    if (isReply(request)) return request;
+    if (isReply(request)) return this.refused(request);
     return this.dispatcher.dispatch(request, connection);
+  }
+
+  /** A frame or request refused before any method ran (-32700, -32600): counted under method `invalid`. */
+  private refused(reply: RpcReply): RpcReply {
+    this.metrics.rpcCall('invalid', rpcOutcome(reply));
+    return reply;
   }
 
   private beat(): void {
@@ -101,7 +110,7 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
   }
 
   private forget(connection: ClientConnection): void {
-    this.connections.delete(connection);
+    if (this.connections.delete(connection)) this.metrics.wsDisconnected();
     const accountId = connection.accountId;
     if (accountId === null) return;
     const set = this.byAccount.get(accountId);

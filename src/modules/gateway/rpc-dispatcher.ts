@@ -5,9 +5,10 @@ import { AppError, type AppErrorCode, RfqError } from '../../common/errors/app-e
 import { logger, operationContext } from '../../common/logging/logger';
 import { RateLimiter } from '../../common/rate-limit/rate-limiter';
 import { checkAccess, type Principal } from '../auth/access';
+import { MetricsService } from '../health/metrics.service';
 import { type RpcErrorName, type RpcReply, type RpcRequest, RPC_CODES, failure, success } from './json-rpc';
 import type { RpcSession } from './rpc-method';
-import { RpcRegistry } from './rpc-registry';
+import { type RegisteredMethod, RpcRegistry } from './rpc-registry';
 
 /** The connection as the dispatcher needs it. */
 export interface CallerState extends RpcSession {
@@ -33,6 +34,13 @@ export function rfqFailure(id: RpcRequest['id'], error: RfqError, operationId: s
   return { jsonrpc: '2.0', id, error: { code: RPC_CODES.RFQ_ERROR, message: error.message, data } };
 }
 
+/** The metrics outcome of a reply: `ok`, or the error's code name (`data.error`, e.g. RFQ_NOT_FOUND, INVALID_PARAMS). */
+export function rpcOutcome(reply: RpcReply): string {
+  if (!reply.error) return 'ok';
+  const name = (reply.error.data as { error?: unknown } | undefined)?.error;
+  return typeof name === 'string' ? name : String(reply.error.code);
+}
+
 /**
  * Runs one JSON-RPC request: method lookup, the method's declared access, RFQ switches and rate
  * limit, the handler, and the one mapping of errors to codes (design.md section 4).
@@ -42,12 +50,20 @@ export class RpcDispatcher {
   constructor(
     private readonly registry: RpcRegistry,
     private readonly limiter: RateLimiter,
+    private readonly metrics: MetricsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  /** Runs the request and counts it: method (`unknown` when not registered) and outcome, with its duration. */
   async dispatch(request: RpcRequest, caller: CallerState): Promise<RpcReply> {
+    const started = process.hrtime.bigint();
     const method = this.registry.get(request.method);
-    if (!method) return failure(request.id, 'METHOD_NOT_FOUND', `method ${JSON.stringify(request.method).slice(0, 80)} does not exist`);
+    const reply = method ? await this.run(method, request, caller) : failure(request.id, 'METHOD_NOT_FOUND', `method ${JSON.stringify(request.method).slice(0, 80)} does not exist`);
+    this.metrics.rpcCall(method?.name ?? 'unknown', rpcOutcome(reply), Number(process.hrtime.bigint() - started) / 1e9);
+    return reply;
+  }
+
+  private run(method: RegisteredMethod, request: RpcRequest, caller: CallerState): Promise<RpcReply> {
     const operationId = randomUUID();
     const isRfq = method.name.startsWith('rfq.');
     return operationContext.run({ operationId }, async () => {

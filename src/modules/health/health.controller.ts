@@ -1,4 +1,5 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import type Redis from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
@@ -6,9 +7,31 @@ import { Database, withTimeout } from '../../common/database/database';
 import { REDIS } from '../../common/infrastructure.module';
 import { Public } from '../auth/access';
 
-type DependencyState = 'up' | 'down' | 'embedded' | 'in-process';
+const DEPENDENCY_STATES = ['up', 'down', 'embedded', 'in-process'] as const;
+type DependencyState = (typeof DEPENDENCY_STATES)[number];
 
-/** Readiness: 200 when the database and Redis answer, 503 when one is down. */
+/** Body of GET /health and GET /health/ready. */
+export class HealthStatus {
+  @ApiProperty({ enum: ['ok', 'degraded'], description: '`degraded` (with status 503) when a dependency is down' })
+  status: 'ok' | 'degraded';
+
+  @ApiProperty({ example: 'Legwork' })
+  service: string;
+
+  @ApiProperty({ enum: DEPENDENCY_STATES, description: '`embedded`: PGlite (no DATABASE_URL)' })
+  database: DependencyState;
+
+  @ApiProperty({ enum: DEPENDENCY_STATES, description: '`in-process`: no REDIS_URL' })
+  redis: DependencyState;
+}
+
+export class LiveStatus {
+  @ApiProperty({ enum: ['ok'] })
+  status: 'ok';
+}
+
+/** Readiness: 200 when the database and Redis answer, 503 when one is down. Liveness: the process answers. */
+@ApiTags('operations')
 @Controller()
 export class HealthController {
   constructor(
@@ -19,18 +42,36 @@ export class HealthController {
 
   @Get('health')
   @Public()
-  async health(@Res({ passthrough: true }) reply: FastifyReply) {
+  @ApiOperation({ summary: 'Readiness: the database and Redis answer' })
+  @ApiOkResponse({ type: HealthStatus })
+  @ApiServiceUnavailableResponse({ type: HealthStatus, description: 'A dependency is down' })
+  health(@Res({ passthrough: true }) reply: FastifyReply): Promise<HealthStatus> {
+    return this.check(reply);
+  }
+
+  /** The same check as /health, under the name load balancers and Kubernetes probes expect. */
+  @Get('health/ready')
+  @Public()
+  @ApiOperation({ summary: 'Readiness (same check as /health)' })
+  @ApiOkResponse({ type: HealthStatus })
+  @ApiServiceUnavailableResponse({ type: HealthStatus, description: 'A dependency is down' })
+  ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<HealthStatus> {
+    return this.check(reply);
+  }
+
+  @Get('health/live')
+  @Public()
+  @ApiOperation({ summary: 'Liveness: the process answers' })
+  @ApiOkResponse({ type: LiveStatus })
+  live(): LiveStatus {
+    return { status: 'ok' };
+  }
+
+  private async check(reply: FastifyReply): Promise<HealthStatus> {
     const [db, redis] = await Promise.all([this.databaseState(), this.redisState()]);
     const ok = db !== 'down' && redis !== 'down';
     void reply.status(ok ? 200 : 503);
     return { status: ok ? 'ok' : 'degraded', service: this.config.serviceName, database: db, redis };
-  }
-
-  /** Liveness: the process answers. */
-  @Get('health/live')
-  @Public()
-  live() {
-    return { status: 'ok' };
   }
 
   private async databaseState(): Promise<DependencyState> {

@@ -1,5 +1,12 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { HealthController } from './health.controller';
+import { MetricsController } from './metrics.controller';
+import { MetricsService } from './metrics.service';
 
-@Module({ controllers: [HealthController] })
+/**
+ * Health checks and metrics. Global so that any module can inject MetricsService without
+ * importing this one (metrics are cross-cutting, like the logger).
+ */
+@Global()
+@Module({ controllers: [HealthController, MetricsController], providers: [MetricsService], exports: [MetricsService] })
 export class HealthModule {}

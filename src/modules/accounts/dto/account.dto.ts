@@ -1,12 +1,19 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsArray, IsIn, IsOptional, IsString } from 'class-validator';
 import { ROLES, type Role } from '../../auth/access';
+import type { AccountView } from '../accounts.service';
+
+const WALLET = { description: 'Solana wallet address: base58 of a 32-byte ed25519 public key (canonical, not of small order)', example: '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T' };
+const HTTP_DECIMAL = (description: string) => ({ description: `${description}; decimal string with 8 decimal places`, example: '1250.00000000', pattern: '^-?[0-9]+\\.[0-9]{8}$' });
 
 /** `POST /v1/admin/accounts`: the wallet is checked by AccountsService (canonical, 32 bytes, not small order). */
 export class CreateAccountDto {
+  @ApiProperty(WALLET)
   @IsString()
   wallet: string;
 
   /** Default: no role. */
+  @ApiPropertyOptional({ enum: ROLES, isArray: true, description: 'Default: no role. taker: may open RFQs (the allowlist); quoter: may quote' })
   @IsOptional()
   @IsArray()
   @IsIn(ROLES, { each: true, message: `roles must be an array of ${ROLES.join(', ')}` })
@@ -15,6 +22,7 @@ export class CreateAccountDto {
 
 /** `PUT /v1/admin/accounts/:account_id/roles`: the whole new set of roles. */
 export class SetRolesDto {
+  @ApiProperty({ enum: ROLES, isArray: true, description: 'The whole new set of roles' })
   @IsArray()
   @IsIn(ROLES, { each: true, message: `roles must be an array of ${ROLES.join(', ')}` })
   roles: Role[];
@@ -23,10 +31,75 @@ export class SetRolesDto {
 /** `POST /v1/admin/accounts/:account_id/deposit` and `/withdraw`; BalancesService parses the amount. */
 export class TransferRequestDto {
   /** Decimal text, up to 8 fractional digits, representable in micro-units, > 0. */
+  @ApiProperty({ description: 'USDC amount > 0: decimal text, up to 8 fractional digits, representable in 10^-6 units', example: '100.5' })
   @IsString({ message: 'amount must be a decimal string' })
   amount: string;
 
   /** The idempotency key: the chain transaction (or any unique text) the transfer stands for. */
+  @ApiProperty({ description: 'Idempotency key (1 to 128 characters): the chain transaction the transfer stands for; a repeat changes nothing', minLength: 1, maxLength: 128 })
   @IsString({ message: 'reference must be a string of 1 to 128 characters' })
   reference: string;
+}
+
+/** An account as the admin API answers it. */
+export class AccountViewDto implements AccountView {
+  @ApiProperty({ type: 'integer', minimum: 1 })
+  account_id: number;
+
+  @ApiProperty(WALLET)
+  wallet: string;
+
+  @ApiProperty({ enum: ROLES, isArray: true })
+  roles: Role[];
+
+  @ApiProperty({ format: 'date-time', description: 'ISO 8601 UTC' })
+  created_at: string;
+}
+
+/** The balance row of the HTTP API (design.md section 6): `available = total - locked` is the free balance. */
+export class BalanceRowDto {
+  @ApiProperty({ type: 'integer' })
+  account_id: number;
+
+  @ApiProperty({ enum: ['USDC'] })
+  currency: 'USDC';
+
+  @ApiProperty(HTTP_DECIMAL('Free balance: total - locked'))
+  available: string;
+
+  @ApiProperty(HTTP_DECIMAL('Locked against short option positions'))
+  locked: string;
+
+  @ApiProperty(HTTP_DECIMAL('Total balance'))
+  total: string;
+
+  @ApiProperty({ format: 'date-time', description: 'ISO 8601 UTC' })
+  updated_at: string;
+}
+
+/** GET /v1/admin/accounts/:account_id. */
+export class AdminAccountViewDto extends AccountViewDto {
+  @ApiProperty({ description: 'The account has a ledger row (created by its first deposit)' })
+  anchored: boolean;
+
+  @ApiProperty({ type: BalanceRowDto })
+  balance: BalanceRowDto;
+}
+
+/** Result of a deposit or withdrawal. */
+export class TransferResultDto {
+  @ApiProperty({ type: 'integer' })
+  account_id: number;
+
+  @ApiProperty()
+  reference: string;
+
+  @ApiProperty({ enum: ['deposit', 'withdrawal'] })
+  kind: 'deposit' | 'withdrawal';
+
+  @ApiProperty(HTTP_DECIMAL('Amount moved'))
+  amount: string;
+
+  @ApiProperty({ type: BalanceRowDto, description: 'The balance row after the transfer (on a repeat: the row as it is now)' })
+  balance: BalanceRowDto;
 }

@@ -1,0 +1,158 @@
+import type { INestApplication } from '@nestjs/common';
+import { HTTP_CODE_METADATA, METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { RequestMethod } from '@nestjs/common';
+import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
+import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { ErrorResponse } from '../../common/http/error-response.dto';
+import { ACCESS, type Access } from '../auth/access';
+
+/** interface.md section 9: the description is OpenAPI 3.1, and the API description itself is 0.1.0. */
+export const OPENAPI_VERSION = '3.1.0';
+export const API_VERSION = '0.1.0';
+
+/** Security scheme names of the document. */
+export const SESSION_SCHEME = 'session';
+export const ADMIN_TOKEN_SCHEME = 'admin_token';
+
+/** One route of a controller as Nest registers it. */
+export interface ControllerRoute {
+  /** `ClassName_method`: the operationId the document gives the route. */
+  operationId: string;
+  /** Lower-case HTTP method. */
+  method: string;
+  /** OpenAPI path template (`/v1/admin/accounts/{account_id}`). */
+  path: string;
+  access: Access | undefined;
+  /** The status of a success (`@HttpCode`, else Nest's default: 201 for POST, 200 otherwise). */
+  successStatus: number;
+}
+
+const joinPath = (...parts: string[]) => '/' + parts.flatMap((p) => p.split('/')).filter(Boolean).join('/');
+
+/** Every route of every controller of the application, with its declared access (the same walk as the guard's test). */
+export function controllerRoutes(app: INestApplication): ControllerRoute[] {
+  const discovery = app.get(DiscoveryService);
+  const scanner = app.get(MetadataScanner);
+  const reflector = app.get(Reflector);
+  const routes: ControllerRoute[] = [];
+  for (const wrapper of discovery.getControllers()) {
+    if (!wrapper.metatype || !wrapper.instance) continue;
+    const prototype = Object.getPrototypeOf(wrapper.instance);
+    const controllerPaths = [Reflect.getMetadata(PATH_METADATA, wrapper.metatype) ?? ''].flat() as string[];
+    for (const key of scanner.getAllMethodNames(prototype)) {
+      const handler = prototype[key];
+      const requestMethod = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
+      if (requestMethod === undefined) continue;
+      const methodPaths = [Reflect.getMetadata(PATH_METADATA, handler) ?? ''].flat() as string[];
+      const access = reflector.getAllAndOverride<Access | undefined>(ACCESS, [handler, wrapper.metatype]);
+      const successStatus = (Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number | undefined) ?? (requestMethod === RequestMethod.POST ? 201 : 200);
+      for (const base of controllerPaths) {
+        for (const sub of methodPaths) {
+          routes.push({
+            operationId: `${wrapper.metatype.name}_${key}`,
+            method: RequestMethod[requestMethod].toLowerCase(),
+            path: joinPath(base, sub).replace(/:([A-Za-z0-9_]+)/g, '{$1}'),
+            access,
+            successStatus,
+          });
+        }
+      }
+    }
+  }
+  return routes;
+}
+
+const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } } });
+
+function security(access: Access): Array<Record<string, string[]>> {
+  switch (access.kind) {
+    case 'public':
+      return [];
+    case 'account':
+      return [{ [SESSION_SCHEME]: [] }];
+    case 'reader':
+      return [{ [SESSION_SCHEME]: [] }, { [ADMIN_TOKEN_SCHEME]: [] }];
+    case 'admin':
+      return [{ [ADMIN_TOKEN_SCHEME]: [] }, { [SESSION_SCHEME]: [] }];
+  }
+}
+
+function accessText(access: Access): string {
+  switch (access.kind) {
+    case 'public':
+      return 'Access: public.';
+    case 'account':
+      return `Access: a session token of a wallet with an account${access.role ? ` and the ${access.role} role` : ''}.`;
+    case 'reader':
+      return "Access: a session token of an account (its own data), or an admin reader (admin token, role admin, scope admin:* or admin:read) choosing account_id.";
+    case 'admin':
+      return `Access: the admin token, or a session token with role admin, scope admin:* or scope admin:${access.command}.`;
+  }
+}
+
+type Operation = Record<string, any>;
+
+/**
+ * Completes what the decorators cannot say, from the code itself, for every operation (also of
+ * controllers that carry no Swagger decorators): security from the declared access, path
+ * parameters from the path template, and the `{ error }` responses.
+ */
+function complete(document: OpenAPIObject, routes: ControllerRoute[]): void {
+  const byOperationId = new Map(routes.map((r) => [r.operationId, r]));
+  for (const [path, item] of Object.entries(document.paths)) {
+    const placeholders = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+    for (const [method, value] of Object.entries(item as Record<string, unknown>)) {
+      if (!['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'].includes(method)) continue;
+      const operation = value as Operation;
+      const parameters: Operation[] = (operation.parameters ??= []);
+      for (const name of placeholders) {
+        if (!parameters.some((p) => p.in === 'path' && p.name === name)) parameters.push({ name, in: 'path', required: true, schema: { type: 'string' } });
+      }
+      const responses: Record<string, unknown> = (operation.responses ??= {});
+      const route = byOperationId.get(operation.operationId);
+      // A route that declares only its errors still answers a success.
+      if (route && !Object.keys(responses).some((status) => status.startsWith('2'))) responses[String(route.successStatus)] = { description: 'Success' };
+      if ((operation.requestBody || parameters.length > 0) && !responses['400']) responses['400'] = errorResponse('Bad input: the message names the field');
+      if (parameters.length === 0) delete operation.parameters;
+      const access = route?.access;
+      if (!access) continue;
+      operation['x-access'] = access;
+      operation.description = [operation.description, accessText(access)].filter(Boolean).join('\n\n');
+      if (access.kind === 'public') continue;
+      operation.security = security(access);
+      responses['401'] ??= errorResponse('No bearer token, or a bad or expired one');
+      responses['403'] ??= errorResponse('The token may not use this route');
+    }
+  }
+}
+
+/**
+ * The OpenAPI 3.1 description of every HTTP route, generated at start-up from the controllers
+ * (routes, DTO classes, Swagger decorators) and the access declarations.
+ */
+export function buildOpenApiDocument(app: INestApplication, serviceName: string): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setOpenAPIVersion(OPENAPI_VERSION)
+    .setTitle(`${serviceName} HTTP API`)
+    .setVersion(API_VERSION)
+    .setDescription(
+      [
+        'Query reads (`/query/*`, no version prefix), sign-in (`/v1/auth/*`) and admin commands (`/v1/admin/*`) of the options RFQ exchange.',
+        'Trading is JSON-RPC 2.0 over the WebSocket at `/client`: see `/asyncapi.json`.',
+        'HTTP money, price and quantity fields are strings with exactly 8 decimal places (inputs: up to 8, representable in 10^-6 units). Every error body is `{ error }`. Unknown fields and query parameters are a 400.',
+      ].join('\n\n'),
+    )
+    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The session_token of the sign-in (public/auth or POST /v1/auth/session): an HS256 JWT. Admin commands accept a session with role admin, scope admin:* or admin:<command>.' }, SESSION_SCHEME)
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'The static ADMIN_TOKEN of the server environment (admin routes and admin reads of the query routes).' }, ADMIN_TOKEN_SCHEME)
+    .addTag('auth', 'Wallet sign-in (SIWS)')
+    .addTag('instruments', 'Listed option instruments')
+    .addTag('admin', 'Admin commands and reads')
+    .addTag('operations', 'Health, metrics and the API descriptions')
+    .build();
+  const document = SwaggerModule.createDocument(app, config, {
+    operationIdFactory: (controllerKey, methodKey) => `${controllerKey}_${methodKey}`,
+    extraModels: [ErrorResponse],
+  });
+  complete(document, controllerRoutes(app));
+  return document;
+}

@@ -1,0 +1,32 @@
+import { Parser } from '@asyncapi/parser';
+import { RPC_METHODS } from '../rpc-method';
+import { buildAsyncApiDocument, methodKey } from './asyncapi-document';
+import { METHOD_SCHEMAS } from './method-schemas';
+
+describe('AsyncAPI description of the trading WebSocket', () => {
+  const document = buildAsyncApiDocument({ version: '0.1.0', served: [{ name: 'public/get_nonce', access: { kind: 'public' } }] });
+
+  it('is a valid AsyncAPI 3.0 document (no error diagnostics)', async () => {
+    const { document: parsed, diagnostics } = await new Parser().parse(JSON.stringify(document));
+    const errors = diagnostics.filter((d) => d.severity === 0);
+    expect(errors.map((d) => `${d.path.join('.')}: ${d.message}`)).toEqual([]);
+    expect(parsed?.version()).toBe('3.0.0');
+    expect(parsed?.info().version()).toBe('0.1.0');
+  });
+
+  it('has an operation with a request, a result and an error message for every method of the interface', () => {
+    const operations = document.operations as Record<string, any>;
+    for (const method of RPC_METHODS) {
+      expect(METHOD_SCHEMAS[method]).toBeDefined();
+      expect(operations[methodKey(method)]).toMatchObject({ action: 'receive', 'x-jsonrpc-method': method });
+    }
+    expect(operations.rfq_events.action).toBe('send');
+    expect(operations.rfq_maker_events.action).toBe('send');
+  });
+
+  it('says which methods this build does not serve', () => {
+    const operations = document.operations as Record<string, any>;
+    expect(operations.public_get_nonce.description).toContain('No sign-in needed');
+    expect(operations.rfq_create.description).toContain('-32601');
+  });
+});

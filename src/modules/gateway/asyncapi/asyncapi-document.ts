@@ -1,0 +1,253 @@
+import type { Access } from '../../auth/access';
+import { MAX_BATCH, RPC_CODES } from '../json-rpc';
+import { RPC_METHODS, type RpcMethodName } from '../rpc-method';
+import { METHOD_SCHEMAS, type MethodSchema } from './method-schemas';
+import { type JsonSchema, RPC_ERROR_NAMES, SCHEMAS, ref } from './schemas';
+
+/** A method as the registry holds it: its name and declared access. */
+export interface ServedMethod {
+  name: string;
+  access: Access;
+}
+
+export interface AsyncApiOptions {
+  /** The API description's own version (interface.md section 9: 0.1.0). */
+  version: string;
+  /** The methods this build registers (RpcRegistry.all()): their access goes into the document. */
+  served: ServedMethod[];
+}
+
+/** Errors every rfq.* call may get, whatever the method (design.md section 4). */
+const RFQ_COMMON_ERRORS = ['RFQ_NOT_ENABLED', 'RFQ_WRONG_ROLE', 'RFQ_RATE_LIMITED', 'RFQ_VALUE_OUT_OF_RANGE', 'RFQ_NOT_READY'];
+
+/** A component key for a method name (`public/get_nonce` → `public_get_nonce`, `rfq.maker.poll` → `rfq_maker_poll`). */
+export function methodKey(method: string): string {
+  return method.replace(/[^A-Za-z0-9]/g, '_');
+}
+
+function describeAccess(access: Access | undefined): string {
+  if (!access) return 'Not served by this build: the call answers -32601 METHOD_NOT_FOUND.';
+  switch (access.kind) {
+    case 'public':
+      return 'No sign-in needed.';
+    case 'account':
+      return `Needs a signed-in wallet that has an account${access.role ? ` with the ${access.role} role` : ''}.`;
+    case 'reader':
+      return 'Needs a signed-in account or an admin reader.';
+    case 'admin':
+      return `Needs an admin session (scope admin:${access.command}).`;
+  }
+}
+
+const envelope = (properties: Record<string, JsonSchema>, required: string[]): JsonSchema => ({
+  type: 'object',
+  properties: { jsonrpc: { const: '2.0' }, ...properties },
+  required: ['jsonrpc', ...required],
+  additionalProperties: false,
+});
+
+function requestMessage(method: RpcMethodName, schema: MethodSchema): JsonSchema {
+  const paramsRequired = ((schema.params.required as string[] | undefined) ?? []).length > 0;
+  return {
+    name: method,
+    title: `${method} request`,
+    summary: schema.summary,
+    contentType: 'application/json',
+    correlationId: { location: '$message.payload#/id' },
+    payload: envelope({ id: ref('RpcId'), method: { const: method }, params: schema.params }, paramsRequired ? ['id', 'method', 'params'] : ['id', 'method']),
+  };
+}
+
+function resultMessage(method: RpcMethodName, schema: MethodSchema): JsonSchema {
+  return {
+    name: `${method} result`,
+    title: `${method} result`,
+    contentType: 'application/json',
+    correlationId: { location: '$message.payload#/id' },
+    payload: envelope({ id: ref('RpcId'), result: schema.result }, ['id', 'result']),
+  };
+}
+
+function errorMessage(method: RpcMethodName, schema: MethodSchema): JsonSchema {
+  const rfq = method.startsWith('rfq.');
+  const codes = rfq ? [...RFQ_COMMON_ERRORS, ...schema.errors] : [...schema.errors, 'INTERNAL_ERROR'];
+  const listed = rfq ? codes.join(', ') : codes.map((name) => `${RPC_CODES[name as keyof typeof RPC_CODES]} ${name}`).join(', ');
+  return {
+    name: `${method} error`,
+    title: `${method} error`,
+    summary: rfq ? `Code 1200; error.data.error one of ${listed}` : `Codes ${listed}`,
+    contentType: 'application/json',
+    correlationId: { location: '$message.payload#/id' },
+    payload: ref(rfq ? 'RfqErrorReply' : 'RpcErrorReply'),
+    'x-error-codes': codes,
+  };
+}
+
+const notification = (channel: string, data: JsonSchema): JsonSchema =>
+  envelope(
+    {
+      method: { const: 'subscription' },
+      params: { type: 'object', properties: { channel: { const: channel }, data }, required: ['channel', 'data'], additionalProperties: false },
+    },
+    ['method', 'params'],
+  );
+const SEQ: JsonSchema = { type: 'integer', minimum: 1, description: 'Increases by one per notification on each connection: a gap is a lost notification' };
+const eventData = (event: JsonSchema, rest: Record<string, JsonSchema>): JsonSchema => ({
+  type: 'object',
+  properties: { seq: SEQ, event, ...rest },
+  required: ['seq', 'event', ...Object.keys(rest)],
+  additionalProperties: false,
+});
+
+/** Notification messages of the `rfq` and `rfq_maker` channels (design.md section 5, Events). */
+const NOTIFICATIONS: Record<'rfq' | 'rfq_maker', Record<string, JsonSchema>> = {
+  rfq: {
+    rfq_event: {
+      name: 'rfq event',
+      title: 'RFQ event (taker)',
+      summary: 'Every state move of one of the subscriber’s RFQs',
+      contentType: 'application/json',
+      payload: notification('rfq', eventData({ type: 'string', enum: ['quoted', 'declined', 'expired', 'accepted', 'submitting', 'filled', 'failed'] }, { rfq: ref('RfqView') })),
+    },
+  },
+  rfq_maker: {
+    rfq_maker_created: {
+      name: 'rfq_maker created',
+      title: 'New pending RFQ',
+      summary: 'To every subscribed quoter but the taker',
+      contentType: 'application/json',
+      payload: notification('rfq_maker', eventData({ const: 'created' }, { rfq: ref('OpenRfq') })),
+    },
+    rfq_maker_closed: {
+      name: 'rfq_maker closed',
+      title: 'RFQ left pending',
+      summary: 'It left pending without the receiver’s quote (quoted by another maker, declined, expired)',
+      contentType: 'application/json',
+      payload: notification('rfq_maker', eventData({ const: 'closed' }, { rfq: ref('ClosedRfq') })),
+    },
+    rfq_maker_quote: {
+      name: 'rfq_maker quote event',
+      title: 'Event of the quote the receiver holds',
+      summary: 'accepted, filled, failed or expired, to the maker holding the quote',
+      contentType: 'application/json',
+      payload: notification(
+        'rfq_maker',
+        eventData(
+          { type: 'string', enum: ['accepted', 'filled', 'failed', 'expired'] },
+          {
+            rfq_id: ref('RfqId'),
+            quote_id: ref('QuoteId'),
+            state: ref('RfqState'),
+            side: { oneOf: [ref('Side'), { type: 'null' }] },
+            fill: { oneOf: [ref('RfqFill'), { type: 'null' }] },
+            rfq: ref('MakerQuoteEvent'),
+          },
+        ),
+      ),
+    },
+  },
+};
+
+const DESCRIPTION = `JSON-RPC 2.0 over WebSocket at /client (same host and port as the HTTP API; wss behind TLS).
+
+- Text frames, one JSON value each, at most 64 KiB (close 1009 above). A JSON array is a batch of 1 to ${MAX_BATCH} requests, answered in order in one array.
+- \`id\` is required (string, integer or null) and echoed; absent \`params\` read as \`{}\`.
+- The server pings every 20 s and closes a connection that missed two pongs; a connection with more than 1 MiB unsent is closed (slow consumer).
+- Sign in on the connection with public/get_nonce then public/auth (or public/session_resume); rfq.* methods act for that account.
+- Every rfq.* failure is code ${RPC_CODES.RFQ_ERROR} with the typed RFQ error in error.data (RfqErrorData). Other failures: ${RPC_ERROR_NAMES.map((n) => `${RPC_CODES[n]} ${n}`).join(', ')}, with error.data = { error, message }.
+- Notifications: { jsonrpc: "2.0", method: "subscription", params: { channel, data: { seq, event, rfq } } } on the channels rfq (rfq.subscribe) and rfq_maker (rfq.maker.subscribe, quoter role).`;
+
+/**
+ * The AsyncAPI 3.0 description of the trading WebSocket, built from the interface's method list
+ * (RPC_METHODS), the registry (which methods this build serves and their access) and the schema
+ * table. The server's point of view: it receives requests (and replies) and sends notifications.
+ */
+export function buildAsyncApiDocument(options: AsyncApiOptions): Record<string, unknown> {
+  const served = new Map(options.served.map((m) => [m.name, m.access]));
+  const messages: Record<string, JsonSchema> = {};
+  const clientMessages: Record<string, JsonSchema> = {};
+  const operations: Record<string, JsonSchema> = {};
+  const addMessage = (key: string, message: JsonSchema, channel: Record<string, JsonSchema>) => {
+    messages[key] = message;
+    channel[key] = { $ref: `#/components/messages/${key}` };
+  };
+  const channelMessage = (channel: string, key: string) => ({ $ref: `#/channels/${channel}/messages/${key}` });
+
+  addMessage('rpc_error', { name: 'error', title: 'Non-RFQ failure', contentType: 'application/json', payload: ref('RpcErrorReply') }, clientMessages);
+  for (const method of RPC_METHODS) {
+    const schema = METHOD_SCHEMAS[method];
+    const key = methodKey(method);
+    addMessage(`${key}.request`, requestMessage(method, schema), clientMessages);
+    addMessage(`${key}.result`, resultMessage(method, schema), clientMessages);
+    addMessage(`${key}.error`, errorMessage(method, schema), clientMessages);
+    const access = served.get(method);
+    operations[key] = {
+      action: 'receive',
+      title: method,
+      summary: schema.summary,
+      description: [schema.description, describeAccess(access)].filter(Boolean).join('\n\n'),
+      channel: { $ref: '#/channels/client' },
+      messages: [channelMessage('client', `${key}.request`)],
+      reply: {
+        channel: { $ref: '#/channels/client' },
+        messages: [channelMessage('client', `${key}.result`), channelMessage('client', `${key}.error`), channelMessage('client', 'rpc_error')],
+      },
+      'x-jsonrpc-method': method,
+      'x-access': access ?? null,
+    };
+  }
+
+  const channelMessages: Record<'rfq' | 'rfq_maker', Record<string, JsonSchema>> = { rfq: {}, rfq_maker: {} };
+  for (const channel of ['rfq', 'rfq_maker'] as const) {
+    for (const [key, message] of Object.entries(NOTIFICATIONS[channel])) addMessage(key, message, channelMessages[channel]);
+    operations[`${channel}_events`] = {
+      action: 'send',
+      title: `${channel} notifications`,
+      summary: channel === 'rfq' ? 'Taker RFQ events, after rfq.subscribe' : 'Quoter RFQ events, after rfq.maker.subscribe (quoter role)',
+      channel: { $ref: `#/channels/${channel}` },
+      messages: Object.keys(NOTIFICATIONS[channel]).map((key) => channelMessage(channel, key)),
+    };
+  }
+
+  return {
+    asyncapi: '3.0.0',
+    info: {
+      title: 'Legwork trading WebSocket',
+      version: options.version,
+      description: DESCRIPTION,
+    },
+    defaultContentType: 'application/json',
+    servers: {
+      local: { host: 'localhost:3000', protocol: 'ws', pathname: '/client', description: 'A local instance (PORT 3000)' },
+      deployment: {
+        host: '{host}',
+        protocol: 'wss',
+        pathname: '/client',
+        description: 'A deployment behind TLS: the host of the HTTP API',
+        variables: { host: { default: 'localhost', description: 'Host (and port) of the deployment' } },
+      },
+    },
+    channels: {
+      client: {
+        address: '/client',
+        title: 'JSON-RPC requests and replies',
+        description: 'Requests from the client and the replies to them (correlated by id).',
+        messages: clientMessages,
+      },
+      rfq: {
+        address: '/client',
+        title: 'rfq notifications',
+        description: 'Subscription notifications with params.channel = "rfq": the taker’s RFQ events.',
+        messages: channelMessages.rfq,
+      },
+      rfq_maker: {
+        address: '/client',
+        title: 'rfq_maker notifications',
+        description: 'Subscription notifications with params.channel = "rfq_maker": new and closed pending RFQs, and the events of the quote the maker holds.',
+        messages: channelMessages.rfq_maker,
+      },
+    },
+    operations,
+    components: { schemas: SCHEMAS, messages },
+  };
+}

@@ -1,0 +1,258 @@
+import { RFQ_ERROR_CODES } from '../../../common/errors/app-error';
+import { ROLES } from '../../auth/access';
+import { RPC_CODES } from '../json-rpc';
+
+/**
+ * JSON Schemas (draft-07, the AsyncAPI schema dialect) of the values the trading WebSocket
+ * carries, from interface.md sections 2 and 7.2 and design.md sections 2 to 5. They become
+ * `components.schemas` of /asyncapi.json; the method table (method-schemas.ts) refers to them.
+ */
+export type JsonSchema = Record<string, unknown>;
+
+/** A reference to one of SCHEMAS (the parser's validation of the document proves every one resolves). */
+export const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+const nullable = (schema: JsonSchema): JsonSchema => ({ oneOf: [schema, { type: 'null' }] });
+const object = (properties: Record<string, JsonSchema>, required: string[] = Object.keys(properties), extra: JsonSchema = {}): JsonSchema => ({
+  type: 'object',
+  properties,
+  required,
+  additionalProperties: false,
+  ...extra,
+});
+
+const UNIX_SECONDS: JsonSchema = { type: 'integer', format: 'int64', minimum: 0, description: 'Unix seconds' };
+const RFQ_STATES = ['pending', 'quoted', 'accepted', 'submitting', 'filled', 'declined', 'expired', 'failed'];
+const SIDES = ['buy', 'sell'];
+const DECLINE_REASONS = ['unlisted_instrument', 'near_expiry', 'size_limit', 'stale_data', 'low_confidence', 'queue_overflow'];
+
+/** The non-RFQ failure names of design.md section 4 (everything of RPC_CODES but the 1200 RFQ code). */
+export const RPC_ERROR_NAMES = (Object.keys(RPC_CODES) as Array<keyof typeof RPC_CODES>).filter((name) => name !== 'RFQ_ERROR');
+
+export const SCHEMAS = {
+  RpcId: { description: 'JSON-RPC request id, echoed in the response', type: ['string', 'integer', 'null'] },
+  UnixSeconds: UNIX_SECONDS,
+  RfqSignedDecimal: {
+    type: 'string',
+    pattern: '^-?(0|[1-9][0-9]*)(\\.[0-9]{1,6})?$',
+    description: 'Canonical signed decimal, at most 6 fractional digits; "-0", JSON numbers and exponents are refused',
+    examples: ['1.5', '-2', '0.000001'],
+  },
+  RfqDecimal: {
+    type: 'string',
+    pattern: '^(0|[1-9][0-9]*)(\\.[0-9]{1,6})?$',
+    description: 'Canonical unsigned decimal, at most 6 fractional digits',
+    examples: ['12.5'],
+  },
+  RfqId: { type: 'string', pattern: '^[0-9a-f]{32}$', description: '16-byte RFQ id (UUIDv7) as 32 lowercase hex characters' },
+  QuoteId: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of the canonical 1,050-byte StrategyQuotePayload' },
+  RfqState: { type: 'string', enum: RFQ_STATES },
+  Side: { type: 'string', enum: SIDES },
+  Wallet: { type: 'string', pattern: '^[1-9A-HJ-NP-Za-km-z]{32,44}$', description: 'base58 of a 32-byte ed25519 public key (Solana address)' },
+  Ed25519Base64: {
+    type: 'string',
+    pattern: '^[A-Za-z0-9+/]{86}==$',
+    description: 'Canonical base64 (standard alphabet, padded, 88 characters) of exactly 64 Ed25519 signature bytes',
+  },
+  InstrumentSymbol: { type: 'string', maxLength: 32, description: '<ASSET>-<DDMMMYY>-<STRIKE>-<C|P>', examples: ['SOL-27DEC26-152.5-C'] },
+  Asset: { type: 'string', pattern: '^[A-Z][A-Z0-9]{1,7}$', examples: ['SOL'] },
+  Role: { type: 'string', enum: [...ROLES] },
+  RfqLeg: object(
+    { instrument: ref('InstrumentSymbol'), quantity: { ...ref('RfqSignedDecimal'), description: 'Non-zero; signed contracts in taker-buy orientation' } },
+    undefined,
+    { description: 'One leg, as the taker sent it (legs keep the taker order everywhere)' },
+  ),
+  RfqQuote: object({
+    quote_id: ref('QuoteId'),
+    maker: { ...ref('Wallet'), description: "The maker's wallet (to rebuild and check the signed payload)" },
+    quote_nonce: { type: 'string', pattern: '^[1-9][0-9]*$' },
+    bid: ref('RfqSignedDecimal'),
+    ask: ref('RfqSignedDecimal'),
+    issued_at: ref('UnixSeconds'),
+    expires_at: ref('UnixSeconds'),
+    maker_signature: ref('Ed25519Base64'),
+  }),
+  RfqFill: object({
+    fill_id: { type: 'string', pattern: '^[0-9]+$' },
+    side: ref('Side'),
+    price: ref('RfqSignedDecimal'),
+    fee: ref('RfqDecimal'),
+    filled_at: ref('UnixSeconds'),
+    reverted: { type: 'boolean' },
+  }),
+  RfqFailure: object({ error: { type: 'string', enum: [...RFQ_ERROR_CODES] }, message: { type: 'string' } }),
+  RfqView: object(
+    {
+      rfq_id: ref('RfqId'),
+      client_ref: { type: 'string', format: 'uuid' },
+      state: ref('RfqState'),
+      legs: { type: 'array', items: ref('RfqLeg'), minItems: 1, maxItems: 13 },
+      created_at: ref('UnixSeconds'),
+      updated_at: ref('UnixSeconds'),
+      expires_at: ref('UnixSeconds'),
+      max_quote_expires_at: ref('UnixSeconds'),
+      quote: nullable(ref('RfqQuote')),
+      accepted_side: nullable(ref('Side')),
+      decline_reason: nullable({ type: 'string', enum: DECLINE_REASONS }),
+      failure: nullable(ref('RfqFailure')),
+      fill: nullable(ref('RfqFill')),
+    },
+    undefined,
+    { description: "The taker's view of an RFQ (design.md section 5)" },
+  ),
+  OpenRfq: object(
+    {
+      rfq_id: ref('RfqId'),
+      legs: { type: 'array', items: ref('RfqLeg'), minItems: 1, maxItems: 13 },
+      created_at: ref('UnixSeconds'),
+      expires_at: ref('UnixSeconds'),
+      max_quote_expires_at: { ...ref('UnixSeconds'), description: 'min(created_at + 3600, expiry of the legs): the latest quote expires_at' },
+    },
+    undefined,
+    { description: 'A pending RFQ as quoters see it: the legs are the exact structure quoted; the taker stays anonymous' },
+  ),
+  ClosedRfq: object(
+    {
+      rfq_id: ref('RfqId'),
+      legs: { type: 'array', items: ref('RfqLeg'), minItems: 1, maxItems: 13 },
+      created_at: ref('UnixSeconds'),
+      expires_at: ref('UnixSeconds'),
+      max_quote_expires_at: ref('UnixSeconds'),
+      state: ref('RfqState'),
+    },
+    undefined,
+    { description: 'An RFQ that left pending without the receiving quoter’s quote: the open RFQ object plus its state' },
+  ),
+  MakerQuoteEvent: object({
+    rfq_id: ref('RfqId'),
+    quote_id: ref('QuoteId'),
+    state: ref('RfqState'),
+    side: nullable(ref('Side')),
+    fill: nullable(ref('RfqFill')),
+  }),
+  InstrumentRecord: object(
+    {
+      symbol: ref('InstrumentSymbol'),
+      asset: ref('Asset'),
+      strike: ref('RfqDecimal'),
+      kind: { type: 'string', enum: ['call', 'put'] },
+      expiry: ref('UnixSeconds'),
+      paused: { type: 'boolean' },
+      settled: { type: 'boolean' },
+      settlement_price: nullable(ref('RfqDecimal')),
+      created_at: ref('UnixSeconds'),
+      mark_price: { ...nullable(ref('RfqDecimal')), description: 'Black-76 mark; null without fresh market data' },
+      iv: nullable(ref('RfqDecimal')),
+    },
+    ['symbol', 'asset', 'strike', 'kind', 'expiry', 'paused', 'settled', 'settlement_price', 'created_at', 'mark_price', 'iv'],
+  ),
+  MarketConfig: object({
+    service_name: { type: 'string' },
+    quote_domain: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of the UTF-8 service name: the signing domain' },
+    settlement_currency: { const: 'USDC' },
+    decimals: { const: 6 },
+    payload_versions: object({ quote: { type: 'integer' }, accept: { type: 'integer' } }),
+    assets: {
+      type: 'array',
+      items: object({ asset: ref('Asset'), index_price: ref('RfqDecimal'), index_updated_at: ref('UnixSeconds') }),
+    },
+    rfq: object({
+      enabled: { type: 'boolean' },
+      max_legs: { const: 13 },
+      max_open_rfqs: { type: 'integer' },
+      rfq_ttl_seconds: { type: 'integer' },
+      max_quote_lifetime_seconds: { const: 3600 },
+      taker_fee_bps: { type: 'integer' },
+      trade_fee_cap_bps: { type: 'integer' },
+      taker_fee_tolerance_bps: { type: 'integer' },
+      market_data_max_age_seconds: { type: 'integer' },
+    }),
+  }),
+  NonceChallenge: object({
+    wallet: ref('Wallet'),
+    nonce: { type: 'string', pattern: '^[0-9a-f]{32}$' },
+    expires_at: { ...ref('UnixSeconds'), description: 'The nonce is valid 300 s and single use' },
+    message: { type: 'string', description: 'The exact text to sign: "Sign in to <service>\\n\\nWallet: <wallet>\\nNonce: <nonce>"' },
+  }),
+  SignInResult: object({
+    wallet: ref('Wallet'),
+    account_id: { type: ['integer', 'null'], description: 'null for a wallet without an account: its session reads and trades nothing' },
+    roles: { type: 'array', items: ref('Role'), uniqueItems: true },
+    session_token: { type: 'string', description: 'HS256 JWT; also an HTTP bearer credential' },
+  }),
+  RfqFundingRequirement: object(
+    {
+      required: ref('RfqDecimal'),
+      estimate: { type: 'boolean' },
+      funded: { type: 'boolean' },
+      package_cash_delta: ref('RfqSignedDecimal'),
+      cash_debit: ref('RfqDecimal'),
+      fee: ref('RfqDecimal'),
+      max_fee: ref('RfqDecimal'),
+      writer: { type: 'boolean' },
+      lock_increase: ref('RfqDecimal'),
+      post_fill_locked: ref('RfqDecimal'),
+    },
+    ['required', 'estimate', 'funded'],
+    { description: 'required = cash_debit + max_fee + lock_increase, for one accept side' },
+  ),
+  RfqTakerFunding: object(
+    {
+      anchored: { type: 'boolean' },
+      free_balance: nullable(ref('RfqDecimal')),
+      buy: nullable(ref('RfqFundingRequirement')),
+      sell: nullable(ref('RfqFundingRequirement')),
+    },
+    undefined,
+    { description: 'Advisory funding view (RFQ_TAKER_UNFUNDED details)' },
+  ),
+  RfqErrorData: object(
+    {
+      error: { type: 'string', enum: [...RFQ_ERROR_CODES] },
+      message: { type: 'string' },
+      operation_id: { type: 'string', description: 'Server correlation id to quote to support' },
+      retryable: { type: 'boolean' },
+      rfq_id: ref('RfqId'),
+      quote_id: ref('QuoteId'),
+      details: { ...ref('RfqTakerFunding'), description: 'Present for RFQ_TAKER_UNFUNDED' },
+    },
+    ['error', 'message', 'operation_id', 'retryable'],
+    { description: 'error.data of every rfq.* failure (interface.md 7.2)' },
+  ),
+  RpcErrorData: object(
+    {
+      error: { type: 'string', enum: RPC_ERROR_NAMES },
+      message: { type: 'string' },
+      operation_id: { type: 'string', description: 'Present for INTERNAL_ERROR' },
+    },
+    ['error', 'message'],
+    { description: 'error.data of a non-RFQ failure (design.md section 4)' },
+  ),
+  RfqErrorReply: object(
+    {
+      jsonrpc: { const: '2.0' },
+      id: ref('RpcId'),
+      error: object({ code: { const: RPC_CODES.RFQ_ERROR }, message: { type: 'string' }, data: ref('RfqErrorData') }),
+    },
+    undefined,
+    { description: 'The failure of an rfq.* method: always code 1200 with the typed RFQ error' },
+  ),
+  RpcErrorReply: object(
+    {
+      jsonrpc: { const: '2.0' },
+      id: ref('RpcId'),
+      error: object({
+        code: {
+          type: 'integer',
+          enum: RPC_ERROR_NAMES.map((name) => RPC_CODES[name]),
+          description: RPC_ERROR_NAMES.map((name) => `${RPC_CODES[name]} ${name}`).join(', '),
+        },
+        message: { type: 'string' },
+        data: ref('RpcErrorData'),
+      }),
+    },
+    undefined,
+    { description: 'A non-RFQ failure (design.md section 4): parse errors, invalid requests, unknown methods and public/* failures' },
+  ),
+} satisfies Record<string, JsonSchema>;
+
+export type SchemaName = keyof typeof SCHEMAS;

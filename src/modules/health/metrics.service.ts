@@ -1,0 +1,166 @@
+import { Injectable } from '@nestjs/common';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { withTimeout } from '../../common/database/database';
+import { JobRunner } from '../../common/jobs/job-runner';
+import { QUEUES } from '../../common/jobs/queues';
+import { logger } from '../../common/logging/logger';
+
+/** The RFQ states of interface.md 2.1: the only values a transition label may take (bounded cardinality). */
+const RFQ_STATES = new Set(['pending', 'quoted', 'accepted', 'submitting', 'filled', 'declined', 'expired', 'failed']);
+
+/** Seconds, from 1 ms to 10 s: JSON-RPC calls and HTTP requests. */
+const REQUEST_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/** Seconds, from 100 ms to 1 h: how long an RFQ waits for a quote or for its fill. */
+const LIFECYCLE_BUCKETS = [0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600, 1800, 3600];
+
+/** A label value taken from outside the code: bounded charset and length. */
+function safeLabel(value: string, fallback = 'other'): string {
+  return /^[A-Za-z0-9_.:/-]{1,64}$/.test(value) ? value : fallback;
+}
+
+/**
+ * The Prometheus series of one application instance (`GET /metrics`). One registry per instance
+ * (not prom-client's global one), so several instances can live in one process (tests).
+ *
+ * Other modules inject this service (HealthModule is global) and call the methods below; they
+ * never touch prom-client themselves, so names and labels stay in this file.
+ */
+@Injectable()
+export class MetricsService {
+  readonly registry = new Registry();
+
+  private readonly rpcCalls = new Counter({
+    name: 'legwork_rpc_calls_total',
+    help: 'JSON-RPC calls by method and outcome (ok, or the error code name: data.error of the reply)',
+    labelNames: ['method', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly rpcDuration = new Histogram({
+    name: 'legwork_rpc_call_duration_seconds',
+    help: 'Time from dispatch to reply of a JSON-RPC call, by method',
+    labelNames: ['method'] as const,
+    buckets: REQUEST_BUCKETS,
+    registers: [this.registry],
+  });
+
+  private readonly wsConnections = new Gauge({
+    name: 'legwork_ws_connections',
+    help: 'Open WebSocket connections to /client on this instance',
+    registers: [this.registry],
+  });
+
+  private readonly httpRequests = new Counter({
+    name: 'legwork_http_requests_total',
+    help: 'HTTP requests by method, route pattern and status code',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly httpDuration = new Histogram({
+    name: 'legwork_http_request_duration_seconds',
+    help: 'HTTP request duration by method and route pattern',
+    labelNames: ['method', 'route'] as const,
+    buckets: REQUEST_BUCKETS,
+    registers: [this.registry],
+  });
+
+  private readonly rfqTransitions = new Counter({
+    name: 'legwork_rfq_transitions_total',
+    help: 'RFQ state moves (from "none" for a new RFQ)',
+    labelNames: ['from', 'to'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly quoteLatency = new Histogram({
+    name: 'legwork_rfq_quote_latency_seconds',
+    help: 'Time from RFQ creation to its quote (pending -> quoted)',
+    buckets: LIFECYCLE_BUCKETS,
+    registers: [this.registry],
+  });
+
+  private readonly fillLatency = new Histogram({
+    name: 'legwork_rfq_fill_latency_seconds',
+    help: 'Time from accept to fill (accepted -> filled)',
+    buckets: LIFECYCLE_BUCKETS,
+    registers: [this.registry],
+  });
+
+  private readonly ledgerFailures = new Counter({
+    name: 'legwork_ledger_failures_total',
+    help: 'Ledger writes refused or failed, by error code',
+    labelNames: ['code'] as const,
+    registers: [this.registry],
+  });
+
+  constructor(jobs: JobRunner) {
+    collectDefaultMetrics({ register: this.registry });
+    new Gauge({
+      name: 'legwork_queue_depth',
+      help: 'Jobs waiting, delayed or active per queue (read at scrape time)',
+      labelNames: ['queue'] as const,
+      registers: [this.registry],
+      async collect() {
+        let depths: Record<string, number>;
+        try {
+          depths = await withTimeout(jobs.depths(), 1000);
+        } catch (error) {
+          // Redis down: the scrape still answers; the depth series keep their last values.
+          logger.event('warn', 'queue depths unavailable', { error: String(error) }, 'Metrics');
+          return;
+        }
+        for (const queue of Object.values(QUEUES)) this.set({ queue }, depths[queue] ?? 0);
+        for (const [queue, depth] of Object.entries(depths)) this.set({ queue: safeLabel(queue) }, depth);
+      },
+    });
+  }
+
+  /**
+   * One JSON-RPC reply: `method` one of RPC_METHODS, `unknown` (not a method) or `invalid` (not a
+   * request); `outcome` is `ok` or the error code name; `seconds` the handling time, when a method ran.
+   */
+  rpcCall(method: string, outcome: string, seconds?: number): void {
+    const m = safeLabel(method, 'unknown');
+    this.rpcCalls.inc({ method: m, outcome: safeLabel(outcome, 'error') });
+    if (seconds !== undefined) this.rpcDuration.observe({ method: m }, seconds);
+  }
+
+  wsConnected(): void {
+    this.wsConnections.inc();
+  }
+
+  wsDisconnected(): void {
+    this.wsConnections.dec();
+  }
+
+  /** One HTTP response; `route` is the route pattern (`/v1/admin/accounts/:account_id`), never the raw URL. */
+  httpRequest(method: string, route: string | undefined, status: number, seconds: number): void {
+    const r = route ?? 'unmatched';
+    this.httpRequests.inc({ method, route: r, status: String(status) });
+    this.httpDuration.observe({ method, route: r }, seconds);
+  }
+
+  /**
+   * An RFQ moved `from` → `to` (`from` null for a new RFQ). `seconds`, when given, is the time the
+   * step took: for `to = 'quoted'` since the RFQ was created, for `to = 'filled'` since it was
+   * accepted; it feeds the quote and fill latency histograms.
+   */
+  rfqMoved(from: string | null, to: string, seconds?: number): void {
+    const fromLabel = from === null ? 'none' : RFQ_STATES.has(from) ? from : 'other';
+    const toLabel = RFQ_STATES.has(to) ? to : 'other';
+    this.rfqTransitions.inc({ from: fromLabel, to: toLabel });
+    if (seconds === undefined || !Number.isFinite(seconds) || seconds < 0) return;
+    if (toLabel === 'quoted') this.quoteLatency.observe(seconds);
+    else if (toLabel === 'filled') this.fillLatency.observe(seconds);
+  }
+
+  /** The ledger refused or failed a write (RFQ_ATTESTATION_FAILED, RFQ_TX_FAILED, …). */
+  ledgerFailure(code: string): void {
+    this.ledgerFailures.inc({ code: safeLabel(code) });
+  }
+
+  /** The Prometheus text exposition of every series. */
+  async scrape(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}

@@ -1,0 +1,216 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Parser } from '@asyncapi/parser';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { RequestMethod } from '@nestjs/common';
+import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
+import { ACCESS, type Access } from '../../src/modules/auth/access';
+import { METHOD_SCHEMAS } from '../../src/modules/gateway/asyncapi/method-schemas';
+import { RPC_METHODS } from '../../src/modules/gateway/rpc-method';
+import { RpcRegistry } from '../../src/modules/gateway/rpc-registry';
+import { Http } from './clients';
+import { Environment, type TestApp } from './harness';
+
+const CHROMIUM = '/usr/bin/chromium';
+
+/** Every route of every controller, found the way Nest finds them (not through the document under test). */
+function appRoutes(app: TestApp): Array<{ method: string; path: string; access: Access | undefined; name: string }> {
+  const discovery = app.app.get(DiscoveryService);
+  const scanner = app.app.get(MetadataScanner);
+  const reflector = app.app.get(Reflector);
+  const routes = [];
+  for (const wrapper of discovery.getControllers()) {
+    const prototype = Object.getPrototypeOf(wrapper.instance);
+    const base: string = Reflect.getMetadata(PATH_METADATA, wrapper.metatype!) ?? '';
+    for (const key of scanner.getAllMethodNames(prototype)) {
+      const method = Reflect.getMetadata(METHOD_METADATA, prototype[key]) as RequestMethod | undefined;
+      if (method === undefined) continue;
+      const sub: string = Reflect.getMetadata(PATH_METADATA, prototype[key]) ?? '';
+      const path = ('/' + [base, sub].join('/').split('/').filter(Boolean).join('/')).replace(/:(\w+)/g, '{$1}');
+      routes.push({ method: RequestMethod[method].toLowerCase(), path, access: reflector.getAllAndOverride<Access>(ACCESS, [prototype[key], wrapper.metatype!]), name: `${wrapper.name}.${key}` });
+    }
+  }
+  return routes;
+}
+
+function chromium(args: string[], timeoutMs = 60_000): Promise<{ stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    execFile(CHROMIUM, args, { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (error) reject(Object.assign(error, { stderr }));
+      else resolve({ stdout, stderr });
+    });
+  });
+}
+
+describe('API descriptions: /openapi.json, /asyncapi.json and the /docs reference', () => {
+  let env: Environment;
+  let app: TestApp;
+  let http: Http;
+
+  beforeAll(async () => {
+    env = await Environment.create();
+    app = await env.start();
+    http = new Http(app.url);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await env?.destroy();
+  });
+
+  describe('GET /openapi.json', () => {
+    let document: any;
+    beforeAll(async () => {
+      const response = await http.get('/openapi.json');
+      expect(response.status).toBe(200);
+      document = response.body;
+    });
+
+    it('is a valid OpenAPI 3.1 document of API version 0.1.0 (interface.md section 9)', async () => {
+      expect(document.openapi).toBe('3.1.0');
+      expect(document.info.version).toBe('0.1.0');
+      // The validator dereferences in place: give it a copy.
+      await expect(SwaggerParser.validate(structuredClone(document))).resolves.toBeDefined();
+    });
+
+    it('declares the session JWT and the admin token as bearer schemes', () => {
+      expect(document.components.securitySchemes).toEqual({
+        session: expect.objectContaining({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }),
+        admin_token: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+      });
+    });
+
+    it('describes every HTTP route of the application, with security following its declared access', () => {
+      const routes = appRoutes(app);
+      expect(routes.length).toBeGreaterThan(15);
+      const missing = routes.filter((r) => !document.paths[r.path]?.[r.method]).map((r) => `${r.method.toUpperCase()} ${r.path} (${r.name})`);
+      expect(missing).toEqual([]);
+      for (const route of routes) {
+        const operation = document.paths[route.path][route.method];
+        expect(Object.keys(operation.responses).some((status) => status.startsWith('2'))).toBe(true);
+        if (route.access?.kind === 'public') expect(operation.security).toBeUndefined();
+        else expect(operation.security?.length).toBeGreaterThan(0);
+        for (const name of route.path.match(/\{(\w+)\}/g) ?? []) {
+          expect(operation.parameters).toContainEqual(expect.objectContaining({ in: 'path', name: name.slice(1, -1), required: true }));
+        }
+      }
+      // Nothing documented that the application does not serve.
+      const documented = Object.entries(document.paths).flatMap(([path, item]) => Object.keys(item as object).map((method) => `${method} ${path}`));
+      expect(documented.sort()).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
+    });
+
+    it('describes bodies, queries and results from the DTOs', () => {
+      const nonce = document.paths['/v1/auth/nonce'].post;
+      const body = nonce.requestBody.content['application/json'].schema;
+      expect(body.$ref).toBe('#/components/schemas/NonceRequestDto');
+      expect(document.components.schemas.NonceRequestDto.required).toEqual(['wallet']);
+      expect(nonce.responses['200'].content['application/json'].schema.$ref).toBe('#/components/schemas/NonceChallengeDto');
+      expect(nonce.responses['429']).toBeDefined();
+      const list = document.paths['/v1/instruments'].get;
+      expect(list.parameters.map((p: any) => p.name).sort()).toEqual(['asset', 'expiry', 'include_settled']);
+      expect(document.components.schemas.InstrumentRecordDto.properties.settlement_price.type).toEqual(['string', 'null']);
+      expect(document.components.schemas.ErrorResponse.required).toEqual(['error']);
+    });
+  });
+
+  describe('GET /asyncapi.json', () => {
+    let document: any;
+    beforeAll(async () => {
+      const response = await http.get('/asyncapi.json');
+      expect(response.status).toBe(200);
+      document = response.body;
+    });
+
+    it('is a valid AsyncAPI 3.0 document of API version 0.1.0', async () => {
+      expect(document.asyncapi).toBe('3.0.0');
+      expect(document.info.version).toBe('0.1.0');
+      const { document: parsed, diagnostics } = await new Parser().parse(JSON.stringify(document));
+      expect(diagnostics.filter((d) => d.severity === 0).map((d) => `${d.path.join('.')}: ${d.message}`)).toEqual([]);
+      expect(parsed).toBeDefined();
+    });
+
+    it('has a schema entry for every registered method, and every method of the interface', () => {
+      const registered = app.app.get(RpcRegistry).all().map((m) => m.name);
+      expect(registered.length).toBeGreaterThan(4);
+      expect(registered.filter((name) => !(name in METHOD_SCHEMAS))).toEqual([]);
+      const described = Object.values(document.operations).map((o: any) => o['x-jsonrpc-method']).filter(Boolean);
+      expect([...described].sort()).toEqual([...RPC_METHODS].sort());
+      for (const name of registered) {
+        const operation: any = Object.values(document.operations).find((o: any) => o['x-jsonrpc-method'] === name);
+        expect(operation['x-access']).toEqual(app.app.get(RpcRegistry).get(name)!.access);
+      }
+    });
+
+    it('describes the 1200 RFQ error data and the non-RFQ codes', () => {
+      const schemas = document.components.schemas;
+      expect(schemas.RfqErrorReply.properties.error.properties.code).toEqual({ const: 1200 });
+      expect(schemas.RfqErrorData.required).toEqual(['error', 'message', 'operation_id', 'retryable']);
+      expect(schemas.RfqErrorData.properties.error.enum).toContain('RFQ_TAKER_UNFUNDED');
+      expect(schemas.RpcErrorReply.properties.error.properties.code.enum).toEqual([-32700, -32600, -32601, -32602, -32603, 1000, 1001, 1002, 1004, 1005]);
+    });
+
+    it('describes the notification channels rfq and rfq_maker', () => {
+      expect(Object.keys(document.channels).sort()).toEqual(['client', 'rfq', 'rfq_maker']);
+      expect(document.operations.rfq_events).toMatchObject({ action: 'send', channel: { $ref: '#/channels/rfq' } });
+      expect(document.operations.rfq_maker_events).toMatchObject({ action: 'send', channel: { $ref: '#/channels/rfq_maker' } });
+    });
+  });
+
+  describe('GET /docs', () => {
+    it('serves the interactive reference page', async () => {
+      const response = await fetch(`${app.url}/docs`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toContain('text/html');
+      expect(await response.text()).toContain('swagger-ui');
+    });
+
+    const withChromium = existsSync(CHROMIUM) ? it : it.skip;
+    if (!existsSync(CHROMIUM)) {
+      // eslint-disable-next-line no-console
+      console.warn(`SKIPPED: the /docs screenshot test needs Debian chromium at ${CHROMIUM} (apt-get install -y chromium; .ci/run installs it)`);
+    }
+
+    withChromium(
+      'renders the route list in headless Chromium (DOM and a screenshot)',
+      async () => {
+        const dir = mkdtempSync(join(tmpdir(), 'legwork-docs-'));
+        try {
+          const flags = [
+            '--headless',
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-quic',
+            '--no-first-run',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+            '--disable-dev-shm-usage',
+            '--hide-scrollbars',
+            '--window-size=1280,2400',
+            // Lets the page's scripts run (Swagger UI renders in the browser) before the capture.
+            '--virtual-time-budget=15000',
+          ];
+          const url = `${app.url}/docs`;
+          const { stdout: dom } = await chromium([...flags, `--user-data-dir=${join(dir, 'profile-dom')}`, '--dump-dom', url]);
+          const text = dom.replace(/<wbr>/g, '').replace(/\u200b/g, '');
+          for (const path of ['/v1/auth/nonce', '/v1/admin/create-instruments', '/query/balances', '/health/ready', '/metrics']) expect(text).toContain(path);
+          expect(text).toContain('opblock-summary-path');
+
+          const png = join(dir, 'docs.png');
+          await chromium([...flags, `--user-data-dir=${join(dir, 'profile-shot')}`, `--screenshot=${png}`, url]);
+          const bytes = readFileSync(png);
+          expect(bytes.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+          expect(bytes.readUInt32BE(16)).toBe(1280); // IHDR width
+          expect(bytes.readUInt32BE(20)).toBe(2400); // IHDR height
+          expect(bytes.length).toBeGreaterThan(50_000); // a rendered page, not a blank one
+          if (process.env.DOCS_SCREENSHOT) require('node:fs').copyFileSync(png, process.env.DOCS_SCREENSHOT);
+        } finally {
+          rmSync(dir, { recursive: true, force: true });
+        }
+      },
+      120_000,
+    );
+  });
+});
