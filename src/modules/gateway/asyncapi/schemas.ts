@@ -140,7 +140,7 @@ export const SCHEMAS = {
       settled: { type: 'boolean' },
       settlement_price: nullable(ref('RfqDecimal')),
       created_at: ref('UnixSeconds'),
-      mark_price: { ...nullable(ref('RfqDecimal')), description: 'Black-76 mark; null without fresh market data' },
+      mark_price: { ...nullable(ref('RfqDecimal')), description: 'Black-76 mark on the latest index and IV (stale or not: see index_updated_at in public/get_market_config); null when either is missing' },
       iv: nullable(ref('RfqDecimal')),
     },
     ['symbol', 'asset', 'strike', 'kind', 'expiry', 'paused', 'settled', 'settlement_price', 'created_at', 'mark_price', 'iv'],
