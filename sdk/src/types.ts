@@ -317,7 +317,8 @@ export interface RfqPositionRow {
   expiry: number;
   settled: boolean;
   quantity: string;
-  average_price: string;
+  /** Average price per contract over the fills that made the position; null when none can be given. */
+  average_price: string | null;
   updated_at: string;
   [key: string]: unknown;
 }

@@ -1,0 +1,436 @@
+/**
+ * `npm run cli -- <command>`: a taker's command line over `@legwork/sdk`.
+ *
+ *   export LEGWORK_URL=http://127.0.0.1:3000 LEGWORK_SEED=<64 hex>
+ *   npm run -s cli -- instruments --asset SOL
+ *   npm run -s cli -- rfq create --leg SOL-29NOV25-150-C:10 --leg SOL-29NOV25-160-C:-10
+ *   npm run -s cli -- accept <quote_id> --side buy
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import {
+  type AuthResult,
+  HttpError,
+  LegworkRpcError,
+  type Instrument,
+  LegworkClient,
+  LegworkHttp,
+  type RfqNotification,
+  type RfqState,
+  type RfqView,
+  signAccept,
+  verifyQuote,
+  type Keypair,
+} from '@legwork/sdk';
+import {
+  UsageError,
+  clock,
+  describeLegs,
+  generateKeypair,
+  httpUrlOf,
+  intSetting,
+  keypairFromHex,
+  nowSeconds,
+  parseArgs,
+  parseLeg,
+  reason,
+  setting,
+  wsUrlOf,
+} from './common';
+import { balanceLines, cashText, fillLines, instrumentLines, positionLines, rfqLines, table } from './format';
+
+const USAGE = `usage: npm run -s cli -- <command> [flags]
+
+commands
+  sign-in                                      sign in; prints wallet, account, roles and the session token
+  instruments [--asset SOL] [--expiry UNIX]    open instruments with their marks
+  rfq create --leg SYMBOL:QTY [--leg ...]      open an RFQ (quantity signed, taker-buy orientation);
+             [--wait SECONDS]                  waits for the quote (default 10, 0: do not wait)
+  rfq list [--state STATE ...]                 your live RFQs, newest first
+  rfq get <rfq_id>                             one RFQ, its quote (signature checked) and fill
+  accept <quote_id> --side buy|sell            accept one side of a quote, wait for filled or failed
+             [--timeout SECONDS]               (default 60)
+  positions [--status open|settled|all]        your net RFQ positions
+  balances                                     your USDC balance
+  fills                                        your fills, newest first
+
+flags
+  --url URL      exchange base URL        (env LEGWORK_URL, default http://127.0.0.1:3000)
+  --seed HEX     wallet seed, 64 hex      (env LEGWORK_SEED; sign-in without one generates a wallet)
+  --token JWT    session token to resume instead of signing in (env LEGWORK_TOKEN)
+  --json         print the raw JSON results
+  --no-cache     neither read nor write the session cache (~/.cache/legwork/sessions.json,
+                 env LEGWORK_SESSION_CACHE): the server allows 10 sign-ins per minute per address`;
+
+const FLAGS = {
+  url: 'string', seed: 'string', token: 'string', json: 'boolean', help: 'boolean', 'no-cache': 'boolean',
+  leg: 'strings', wait: 'string', state: 'strings', side: 'string', timeout: 'string', status: 'string', asset: 'string', expiry: 'string',
+} as const;
+
+const STATES: RfqState[] = ['pending', 'quoted', 'accepted', 'submitting', 'filled', 'declined', 'expired', 'failed'];
+const ENDED: RfqState[] = ['filled', 'failed', 'expired', 'declined'];
+
+type Flags = ReturnType<typeof parseArgs>['flags'];
+
+/**
+ * Session tokens kept between runs, per server and wallet (`~/.cache/legwork/sessions.json`, mode
+ * 0600; `LEGWORK_SESSION_CACHE` moves it, `--no-cache` skips it). The server allows 10 sign-in
+ * nonces per minute per client address, so a CLI that signed in on every command would soon be
+ * refused; with the cache it signs in once per token lifetime.
+ */
+class TokenCache {
+  constructor(private readonly file: string) {}
+
+  static default(): TokenCache {
+    const base = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
+    return new TokenCache(process.env.LEGWORK_SESSION_CACHE || join(base, 'legwork', 'sessions.json'));
+  }
+
+  /** A cached token of this wallet on this server that lives at least another minute. */
+  get(url: string, wallet: string): string | undefined {
+    const token = this.read()[`${url} ${wallet}`];
+    if (!token) return undefined;
+    try {
+      const claims = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')) as { sub?: unknown; exp?: unknown };
+      return claims.sub === wallet && typeof claims.exp === 'number' && claims.exp > nowSeconds() + 60 ? token : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  set(url: string, wallet: string, token: string | null): void {
+    const all = this.read();
+    if (token) all[`${url} ${wallet}`] = token;
+    else delete all[`${url} ${wallet}`];
+    try {
+      mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
+      writeFileSync(this.file, JSON.stringify(all, null, 2) + '\n', { mode: 0o600 });
+    } catch {
+      /* a cache only */
+    }
+  }
+
+  private read(): Record<string, string> {
+    try {
+      return JSON.parse(readFileSync(this.file, 'utf8')) as Record<string, string>;
+    } catch {
+      return {};
+    }
+  }
+}
+
+/**
+ * The connection and the signed-in session, opened on first use: the token given
+ * (LEGWORK_TOKEN), else a cached one, else a fresh sign-in with the wallet key (then cached).
+ */
+class Session {
+  private client: LegworkClient | null = null;
+  private auth: AuthResult | null = null;
+  private token: string | undefined;
+  private cachedToken = false;
+
+  constructor(
+    readonly url: string,
+    private readonly keypair: Keypair | null,
+    givenToken: string | undefined,
+    private readonly cache: TokenCache | null,
+  ) {
+    this.token = givenToken;
+    if (!this.token && keypair && cache) {
+      this.token = cache.get(url, keypair.wallet);
+      this.cachedToken = this.token !== undefined;
+    }
+  }
+
+  /** The WebSocket client, signed in or resumed. */
+  async ws(options: { allowNoAccount?: boolean; fresh?: boolean } = {}): Promise<LegworkClient> {
+    if (this.client) return this.client;
+    const client = await LegworkClient.connect(wsUrlOf(this.url), { reconnect: false });
+    this.client = client;
+    if (this.token && !options.fresh) {
+      try {
+        this.auth = await client.resumeSession(this.token);
+      } catch (error) {
+        // A cached token the server no longer takes (restarted with a new JWT secret, ...): sign in again.
+        if (!(this.cachedToken && error instanceof LegworkRpcError && error.errorName === 'SESSION_INVALID')) throw error;
+        this.auth = null;
+      }
+    }
+    if (!this.auth) {
+      if (!this.keypair) throw new UsageError('set LEGWORK_SEED (or --seed, or LEGWORK_TOKEN) to say who you are');
+      this.auth = await client.signIn(this.keypair);
+      this.remember(this.auth);
+    }
+    if (!options.allowNoAccount) this.requireAccount(this.auth);
+    return client;
+  }
+
+  /** Runs `call` with an HTTP client holding a session token (signing in again once if a cached token is refused). */
+  async http<T>(call: (http: LegworkHttp) => Promise<T>): Promise<T> {
+    const token = this.auth?.session_token ?? this.token;
+    if (token) {
+      try {
+        return await call(new LegworkHttp(this.url, token));
+      } catch (error) {
+        if (!(this.cachedToken && error instanceof HttpError && error.status === 401 && this.keypair)) throw error;
+      }
+    }
+    if (!this.keypair) throw new UsageError('set LEGWORK_SEED (or --seed, or LEGWORK_TOKEN) to say who you are');
+    const http = new LegworkHttp(this.url);
+    this.auth = await http.signIn(this.keypair);
+    this.remember(this.auth);
+    this.requireAccount(this.auth);
+    return call(http);
+  }
+
+  get session(): AuthResult | null {
+    return this.auth;
+  }
+
+  private remember(auth: AuthResult): void {
+    this.token = auth.session_token;
+    this.cachedToken = false;
+    if (this.cache && this.keypair) this.cache.set(this.url, this.keypair.wallet, auth.account_id === null ? null : auth.session_token);
+  }
+
+  private requireAccount(auth: AuthResult): void {
+    if (auth.account_id === null) throw new Error(`wallet ${auth.wallet} has no account yet: an admin creates it (POST /v1/admin/accounts { "wallet": "${auth.wallet}", "roles": ["taker"] })`);
+  }
+
+  async close(): Promise<void> {
+    await this.client?.close();
+  }
+}
+
+function print(flags: Flags, json: unknown, lines: () => string[]): void {
+  if (flags.json) console.log(JSON.stringify(json, null, 2));
+  else for (const line of lines()) console.log(line);
+}
+
+async function instrumentsFor(client: LegworkClient, rfq: Pick<RfqView, 'legs'>): Promise<Instrument[]> {
+  const all = await client.getInstruments({ include_settled: true });
+  const wanted = new Set(rfq.legs.map((l) => l.instrument));
+  return all.filter((i) => wanted.has(i.symbol));
+}
+
+/** Checks the maker's signature and the quote id against the RFQ, with this server's signing domain. */
+async function verified(client: LegworkClient, rfq: RfqView): Promise<boolean | undefined> {
+  if (!rfq.quote) return undefined;
+  const config = await client.getMarketConfig();
+  return verifyQuote(rfq, await instrumentsFor(client, rfq), { domain: config.quote_domain });
+}
+
+/** Waits for an `rfq` event of this RFQ in one of `events`, else (timeout) reads its state. */
+async function waitFor(client: LegworkClient, events: AsyncIterableIterator<RfqNotification>, rfqId: string, wanted: readonly string[], timeoutMs: number, onEvent?: (n: RfqNotification) => void): Promise<RfqView> {
+  const timer = setTimeout(() => void events.return?.(), timeoutMs);
+  try {
+    for await (const n of events) {
+      if (n.rfq.rfq_id !== rfqId) continue;
+      onEvent?.(n);
+      if (wanted.includes(n.event)) return n.rfq;
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+  return client.getRfq(rfqId);
+}
+
+async function signIn(session: Session, flags: Flags, generated: string | null): Promise<number> {
+  await session.ws({ allowNoAccount: true, fresh: true });
+  const auth = session.session!;
+  if (generated) console.error(`generated a new wallet; its seed (keep it, then export LEGWORK_SEED=...): ${generated}`);
+  print(flags, auth, () => [
+    `wallet   ${auth.wallet}`,
+    `account  ${auth.account_id ?? '(none: ask an admin to create it, e.g. with roles ["taker"])'}`,
+    `roles    ${auth.roles.join(', ') || '(none)'}`,
+    `token    ${auth.session_token}`,
+    '',
+    'reuse the session without signing again: export LEGWORK_TOKEN=<token>',
+  ]);
+  return auth.account_id === null && !generated ? 1 : 0;
+}
+
+async function rfqCommand(session: Session, flags: Flags, args: string[]): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub === 'create') {
+    if (rest.length > 0) throw new UsageError(`unexpected argument ${rest[0]}`);
+    const legs = ((flags.leg as string[] | undefined) ?? []).map(parseLeg);
+    if (legs.length === 0) throw new UsageError('rfq create needs at least one --leg SYMBOL:QTY');
+    const waitSeconds = intSetting('--wait', setting(flags, 'wait', null), 10);
+    const client = await session.ws();
+    const events = waitSeconds > 0 ? client.notifications('rfq') : null;
+    if (events) await client.subscribeRfq(); // before create: no event can be missed
+    const rfq = await client.createRfq({ legs });
+    if (!flags.json) for (const line of rfqLines(rfq)) console.log(line);
+    if (!events) {
+      if (flags.json) console.log(JSON.stringify(rfq, null, 2));
+      return 0;
+    }
+    if (!flags.json) console.log(`waiting up to ${waitSeconds} s for a quote...`);
+    const now = await waitFor(client, events, rfq.rfq_id, ['quoted', 'declined', 'expired', 'failed'], waitSeconds * 1000);
+    const ok = await verified(client, now);
+    print(flags, { ...now, quote_verified: ok ?? null }, () => [
+      ...rfqLines(now, ok),
+      ...(now.state === 'quoted' && now.quote
+        ? [
+            '',
+            `buy:  npm run -s cli -- accept ${now.quote.quote_id} --side buy    (at the ask: ${cashText('buy', now.quote)})`,
+            `sell: npm run -s cli -- accept ${now.quote.quote_id} --side sell   (at the bid: ${cashText('sell', now.quote)})`,
+          ]
+        : now.state === 'pending' ? ['', `no quote yet: npm run -s cli -- rfq get ${now.rfq_id}`] : []),
+    ]);
+    return now.state === 'quoted' || now.state === 'pending' ? 0 : 1;
+  }
+  if (sub === 'list') {
+    if (rest.length > 0) throw new UsageError(`unexpected argument ${rest[0]}`);
+    const states = (flags.state as string[] | undefined) ?? [];
+    for (const s of states) if (!STATES.includes(s as RfqState)) throw new UsageError(`--state must be one of ${STATES.join(', ')}`);
+    const client = await session.ws();
+    const items: RfqView[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listRfqs({ states: states.length ? (states as RfqState[]) : undefined, cursor });
+      items.push(...page.items);
+      cursor = page.next_cursor;
+    } while (cursor);
+    print(flags, items, () =>
+      items.length === 0
+        ? ['(no live RFQs)']
+        : table(
+            ['rfq', 'state', 'created', 'legs', 'bid', 'ask', 'quote'],
+            items.map((r) => [r.rfq_id, r.state, clock(r.created_at), describeLegs(r.legs), r.quote?.bid ?? '', r.quote?.ask ?? '', r.quote?.quote_id ?? '']),
+          ),
+    );
+    return 0;
+  }
+  if (sub === 'get') {
+    if (rest.length !== 1) throw new UsageError('usage: rfq get <rfq_id>');
+    const client = await session.ws();
+    const rfq = await client.getRfq(rest[0]);
+    const ok = await verified(client, rfq);
+    print(flags, { ...rfq, quote_verified: ok ?? null }, () => rfqLines(rfq, ok));
+    return 0;
+  }
+  throw new UsageError(`unknown rfq command ${sub === undefined ? '(none)' : JSON.stringify(sub)}: create, list or get`);
+}
+
+/** The taker's quoted RFQ holding this quote (full id, or an unambiguous prefix of 8+ characters). */
+async function findQuoted(client: LegworkClient, quoteId: string): Promise<RfqView> {
+  if (!/^[0-9a-f]{8,64}$/.test(quoteId)) throw new UsageError('a quote id is 64 lowercase hex characters (a unique prefix of 8 or more will do)');
+  const found: RfqView[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listRfqs({ cursor });
+    found.push(...page.items.filter((r) => r.quote?.quote_id.startsWith(quoteId)));
+    cursor = page.next_cursor;
+  } while (cursor);
+  if (found.length === 0) throw new Error(`none of your live RFQs holds quote ${quoteId}`);
+  if (found.length > 1) throw new UsageError(`quote id prefix ${quoteId} is ambiguous`);
+  return found[0];
+}
+
+async function accept(session: Session, flags: Flags, args: string[]): Promise<number> {
+  if (args.length !== 1) throw new UsageError('usage: accept <quote_id> --side buy|sell');
+  const side = flags.side;
+  if (side !== 'buy' && side !== 'sell') throw new UsageError('accept needs --side buy or --side sell');
+  const timeoutSeconds = intSetting('--timeout', setting(flags, 'timeout', null), 60, 1);
+  const client = await session.ws();
+  const rfq = await findQuoted(client, args[0]);
+  const q = rfq.quote!;
+  if (rfq.state !== 'quoted') throw new Error(`rfq ${rfq.rfq_id} is ${rfq.state}, not quoted: it cannot be accepted`);
+  if (!(await verified(client, rfq))) throw new Error(`the quote of rfq ${rfq.rfq_id} does not verify against its legs and the maker's wallet: not accepting`);
+  const now = nowSeconds();
+  if (q.expires_at < now) throw new Error(`quote ${q.quote_id} expired at ${clock(q.expires_at)} UTC`);
+  const log = (line: string) => !flags.json && console.log(line);
+  log(`rfq ${rfq.rfq_id}: [${describeLegs(rfq.legs)}]`);
+  log(`accepting: ${side === 'buy' ? `buy at the ask ${q.ask}` : `sell at the bid ${q.bid}`}, ${cashText(side, q)} (maker signature verified)`);
+  const events = client.notifications('rfq');
+  await client.subscribeRfq();
+  if (!keypair) throw new UsageError('accept signs with your wallet key: set LEGWORK_SEED (a session token alone cannot sign)');
+  const params = signAccept(keypair, { rfqId: rfq.rfq_id, quoteId: q.quote_id, side, expiresAt: Math.min(now + 30, q.expires_at) });
+  await client.accept(params);
+  const final = await waitFor(client, events, rfq.rfq_id, ENDED, timeoutSeconds * 1000, (n) => log(`  ${clock(n.rfq.updated_at)} ${n.event}`));
+  print(flags, final, () => rfqLines(final));
+  if (final.state !== 'filled') {
+    if (!flags.json) console.error(ENDED.includes(final.state) ? `not filled: ${final.state}` : `still ${final.state} after ${timeoutSeconds} s: check with rfq get ${final.rfq_id}`);
+    return 1;
+  }
+  return 0;
+}
+
+/** The wallet key, when a seed was given (accept signs with it). */
+let keypair: Keypair | null = null;
+
+async function main(): Promise<number> {
+  const { flags, positional } = parseArgs(process.argv.slice(2), FLAGS);
+  const [command, ...args] = positional;
+  if (flags.help || command === undefined || command === 'help') {
+    console.log(USAGE);
+    return command === undefined && !flags.help ? 2 : 0;
+  }
+  const url = httpUrlOf(setting(flags, 'url', 'LEGWORK_URL', 'http://127.0.0.1:3000')!);
+  const seed = setting(flags, 'seed', 'LEGWORK_SEED');
+  const token = setting(flags, 'token', 'LEGWORK_TOKEN');
+  let generated: string | null = null;
+  if (seed) keypair = keypairFromHex(seed, 'LEGWORK_SEED');
+  else if (command === 'sign-in' && !token) {
+    const fresh = generateKeypair();
+    keypair = fresh.keypair;
+    generated = fresh.seedHex;
+  }
+  const session = new Session(url, keypair, command === 'sign-in' ? undefined : token, flags['no-cache'] ? null : TokenCache.default());
+  try {
+    switch (command) {
+      case 'sign-in':
+        if (args.length > 0) throw new UsageError(`unexpected argument ${args[0]}`);
+        if (!keypair) throw new UsageError('sign-in needs LEGWORK_SEED (or none at all, to generate a wallet)');
+        return await signIn(session, flags, generated);
+      case 'instruments': {
+        const client = await session.ws();
+        const rows = await client.getInstruments({ asset: setting(flags, 'asset', null), expiry: flags.expiry ? intSetting('--expiry', flags.expiry as string, 0) : undefined });
+        print(flags, rows, () => instrumentLines(rows));
+        return 0;
+      }
+      case 'rfq':
+        return await rfqCommand(session, flags, args);
+      case 'accept':
+        return await accept(session, flags, args);
+      case 'positions': {
+        const status = setting(flags, 'status', null, 'open');
+        if (status !== 'open' && status !== 'settled' && status !== 'all') throw new UsageError('--status is open, settled or all');
+        const { rows } = await session.http((http) => http.rfqPositions({ status }));
+        print(flags, rows, () => positionLines(rows));
+        return 0;
+      }
+      case 'balances': {
+        const { rows } = await session.http((http) => http.balances());
+        print(flags, rows, () => balanceLines(rows));
+        return 0;
+      }
+      case 'fills': {
+        const { rows } = await session.http((http) => http.rfqFills());
+        print(flags, rows, () => fillLines(rows));
+        return 0;
+      }
+      default:
+        throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+    }
+  } finally {
+    await session.close();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof UsageError) {
+      console.error(`${error.message}\n\n${USAGE}`);
+      process.exit(2);
+    }
+    const text = reason(error);
+    console.error(`error: ${text}`);
+    if (/nonce requests per minute/.test(text)) console.error('(sign-in nonces are limited per client address; the CLI caches its session token, so this passes within a minute)');
+    process.exit(1);
+  },
+);

@@ -1,0 +1,306 @@
+/**
+ * The reference market maker: signs in with its wallet, listens on `rfq_maker`, catches up with
+ * `rfq.maker.poll` (at start, after a reconnection and after a notification gap), prices every
+ * RFQ from the exchange's marks (`pricing.ts`) and answers with a signed two-sided quote or a
+ * decline. One RFQ at a time, so quote nonces reach the server in increasing order.
+ *
+ * Used by `npm run maker` (tools/src/maker.ts) and in-process by `npm run demo`.
+ */
+import { EventEmitter } from 'node:events';
+import {
+  type AuthResult,
+  type DeclineReason,
+  type FillView,
+  type Instrument,
+  type Keypair,
+  LegworkClient,
+  type LegworkClientOptions,
+  type MakerNotification,
+  type MarketConfig,
+  type MakerQuoteEvent,
+  type OpenRfq,
+  RfqError,
+  type Side,
+  buildQuote,
+  formatRfq,
+} from '@legwork/sdk';
+import { type LogLine, clock, describeLegs, logger, nowSeconds, reason, short, wsUrlOf } from '../common';
+import { DEFAULT_POLICY, type Freshness, type PricingPolicy, priceRfq } from './pricing';
+
+export interface MakerOptions {
+  /** HTTP base URL of the exchange (`http://127.0.0.1:3000`); the WebSocket is `<url>/client`. */
+  url: string;
+  keypair: Keypair;
+  policy?: Partial<PricingPolicy>;
+  /** Marks older than this are fetched again before pricing (default 1,000 ms). */
+  instrumentsMaxAgeMs?: number;
+  /** First quote nonce - 1 (default `Date.now() × 1000`, so a restart stays above the high-water mark). */
+  startNonce?: bigint;
+  /** Log sink (default: stdout lines tagged `maker`). */
+  log?: LogLine;
+  /** Also log `closed` events (RFQs answered by someone else). */
+  verbose?: boolean;
+  /** Options of the SDK client (headers, timeouts, reconnect). */
+  clientOptions?: LegworkClientOptions;
+}
+
+export interface QuoteRecord {
+  rfqId: string;
+  quoteId: string;
+  nonce: bigint;
+  bid: bigint;
+  ask: bigint;
+  mid: bigint;
+  expiresAt: number;
+}
+
+export interface MakerEvents {
+  quoted: [quote: QuoteRecord, rfq: OpenRfq];
+  declined: [info: { rfqId: string; reason: DeclineReason; detail: string }];
+  accepted: [event: MakerQuoteEvent];
+  filled: [event: MakerQuoteEvent];
+  failed: [event: MakerQuoteEvent];
+  expired: [event: MakerQuoteEvent];
+  /** Answering an RFQ failed unexpectedly (logged too; the maker goes on with the next RFQ). */
+  error: [error: Error];
+}
+
+export class ReferenceMaker extends EventEmitter<MakerEvents> {
+  readonly policy: PricingPolicy;
+  private client: LegworkClient | null = null;
+  private session: AuthResult | null = null;
+  private domain: string | undefined;
+  private nonce: bigint;
+  private readonly instruments = new Map<string, Instrument>();
+  private instrumentsAt = 0;
+  private freshness: Freshness | undefined;
+  private readonly seen = new Map<string, number>();
+  private readonly quotes = new Map<string, QuoteRecord>();
+  private queue: Promise<void> = Promise.resolve();
+  private stopped = false;
+  private listening: Promise<void> | null = null;
+  private readonly log: LogLine;
+
+  constructor(private readonly options: MakerOptions) {
+    super();
+    this.policy = { ...DEFAULT_POLICY, ...options.policy };
+    this.nonce = options.startNonce ?? BigInt(Date.now()) * 1000n;
+    this.log = options.log ?? logger('maker');
+  }
+
+  get wallet(): string {
+    return this.options.keypair.wallet;
+  }
+
+  get accountId(): number | null {
+    return this.session?.account_id ?? null;
+  }
+
+  /**
+   * Connects, signs in (the account must exist and hold the quoter role), subscribes to
+   * `rfq_maker` and quotes what is already pending. Resolves once the maker is live.
+   */
+  async start(): Promise<AuthResult> {
+    const client = await LegworkClient.connect(wsUrlOf(this.options.url), this.options.clientOptions);
+    this.client = client;
+    try {
+      const session = await client.signIn(this.options.keypair);
+      this.session = session;
+      if (session.account_id === null) throw new Error(`wallet ${session.wallet} has no account: an admin creates it with POST /v1/admin/accounts { wallet, roles: ["quoter"] }`);
+      if (!session.roles.includes('quoter')) throw new Error(`account ${session.account_id} (wallet ${session.wallet}) lacks the quoter role (roles: ${session.roles.join(', ') || 'none'})`);
+      this.domain = (await client.getMarketConfig()).quote_domain; // sign for this deployment's service name
+      await this.refreshMarket();
+      client.on('reconnected', () => {
+        this.log('reconnected: catching up with rfq.maker.poll');
+        this.catchUp();
+      });
+      client.on('gap', (gap) => {
+        this.log(`missed ${gap.missed} notification(s): catching up with rfq.maker.poll`);
+        this.catchUp();
+      });
+      client.on('disconnected', ({ code }) => {
+        if (!this.stopped) this.log(`disconnected (${code}), reconnecting`);
+      });
+      const events = client.notifications('rfq_maker');
+      await client.subscribeMaker();
+      this.listening = this.listen(events);
+      this.log(`signed in as account ${session.account_id} (wallet ${session.wallet}), spread ${this.policy.spreadBps} bps, quotes live ${this.policy.quoteLifetimeSeconds} s`);
+      await this.pollAll();
+      return session;
+    } catch (error) {
+      await this.stop();
+      throw error;
+    }
+  }
+
+  /** Stops listening and closes the connection (quotes already given stay firm until they expire). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    const client = this.client;
+    this.client = null;
+    await client?.close();
+    await this.listening?.catch(() => undefined);
+    await this.queue.catch(() => undefined);
+  }
+
+  /** The quote this maker gave on an RFQ, if any. */
+  quoteFor(rfqId: string): QuoteRecord | undefined {
+    return this.quotes.get(rfqId);
+  }
+
+  private async listen(events: AsyncIterable<MakerNotification>): Promise<void> {
+    for await (const n of events) {
+      switch (n.event) {
+        case 'created':
+          this.enqueue(n.rfq);
+          break;
+        case 'closed':
+          this.seen.set(n.rfq.rfq_id, Date.now());
+          if (this.options.verbose) this.log(`closed   rfq ${short(n.rfq.rfq_id)} → ${n.rfq.state} (not ours)`);
+          break;
+        case 'accepted':
+        case 'filled':
+        case 'failed':
+        case 'expired':
+          this.onQuoteEvent(n.event, n);
+          break;
+      }
+    }
+  }
+
+  private onQuoteEvent(event: 'accepted' | 'filled' | 'failed' | 'expired', e: MakerQuoteEvent): void {
+    const mine = this.quotes.get(e.rfq_id);
+    const side = e.side ? `taker ${e.side === 'buy' ? 'buys' : 'sells'}` : '';
+    if (event === 'accepted') this.log(`accepted rfq ${short(e.rfq_id)} quote ${short(e.quote_id)}: ${side} at ${sidePrice(mine, e.side)}`);
+    else if (event === 'filled') this.log(`filled   rfq ${short(e.rfq_id)}: ${side} at ${fillText(e.fill)}${mine ? ` (our ${e.side === 'buy' ? 'ask' : 'bid'})` : ''}`);
+    else if (event === 'failed') this.log(`failed   rfq ${short(e.rfq_id)} quote ${short(e.quote_id)}${e.fill?.reverted ? ' (fill reverted)' : ''}`);
+    else this.log(`expired  rfq ${short(e.rfq_id)}: our quote ${short(e.quote_id)} was not accepted in time`);
+    if (event !== 'accepted') this.quotes.delete(e.rfq_id);
+    this.emit(event, e);
+  }
+
+  /** Quotes every pending RFQ, page by page (at start, after a reconnection or a gap). */
+  private catchUp(): void {
+    void this.pollAll().catch((error: Error) => {
+      if (!this.stopped) this.log(`catch-up failed: ${reason(error)}`);
+    });
+  }
+
+  private async pollAll(): Promise<void> {
+    const client = this.client;
+    if (!client) return;
+    let cursor: string | undefined;
+    do {
+      const page = await client.poll({ cursor });
+      for (const rfq of page.items) this.enqueue(rfq);
+      cursor = page.next_cursor;
+    } while (cursor && !this.stopped);
+  }
+
+  private enqueue(rfq: OpenRfq): void {
+    if (this.stopped || this.seen.has(rfq.rfq_id)) return;
+    this.seen.set(rfq.rfq_id, Date.now());
+    this.queue = this.queue.then(() => this.answer(rfq)).catch((error: Error) => {
+      if (!this.stopped) {
+        this.log(`error on rfq ${short(rfq.rfq_id)}: ${reason(error)}`);
+        if (this.listenerCount('error') > 0) this.emit('error', error); // an unheard 'error' would throw
+      }
+    });
+    this.forgetOld();
+  }
+
+  private async answer(rfq: OpenRfq): Promise<void> {
+    const client = this.client;
+    if (!client || this.stopped) return;
+    const now = nowSeconds();
+    if (rfq.expires_at <= now) return;
+    const unknown = rfq.legs.some((l) => !this.instruments.has(l.instrument));
+    let refreshed = false;
+    if (unknown || Date.now() - this.instrumentsAt > (this.options.instrumentsMaxAgeMs ?? 1000)) {
+      await this.refreshMarket();
+      refreshed = true;
+    }
+    let decision = priceRfq(rfq, this.instruments, nowSeconds(), this.policy, this.freshness);
+    if (decision.action === 'decline' && (decision.reason === 'stale_data' || decision.reason === 'unlisted_instrument') && !refreshed) {
+      await this.refreshMarket(); // the cached view may be a moment too old: look again before declining
+      decision = priceRfq(rfq, this.instruments, nowSeconds(), this.policy, this.freshness);
+    }
+    if (decision.action === 'decline') {
+      try {
+        await client.decline(rfq.rfq_id, decision.reason);
+        this.log(`decline  rfq ${short(rfq.rfq_id)} [${describeLegs(rfq.legs)}]: ${decision.reason} (${decision.detail})`);
+        this.emit('declined', { rfqId: rfq.rfq_id, reason: decision.reason, detail: decision.detail });
+      } catch (error) {
+        this.refused('decline', rfq, error);
+      }
+      return;
+    }
+    const nonce = ++this.nonce;
+    const built = buildQuote(this.options.keypair, {
+      rfq,
+      quoteNonce: nonce,
+      bid: decision.bid,
+      ask: decision.ask,
+      issuedAt: decision.issuedAt,
+      expiresAt: decision.expiresAt,
+      instruments: this.instruments,
+      domain: this.domain,
+    });
+    try {
+      const result = await client.respond(built.params);
+      const record: QuoteRecord = { rfqId: rfq.rfq_id, quoteId: result.quote_id, nonce, bid: decision.bid, ask: decision.ask, mid: decision.mid, expiresAt: decision.expiresAt };
+      this.quotes.set(rfq.rfq_id, record);
+      this.log(
+        `quote    rfq ${short(rfq.rfq_id)} [${describeLegs(rfq.legs)}] mid ${formatRfq(decision.mid)}: bid ${built.params.bid} / ask ${built.params.ask}` +
+          ` until ${clock(decision.expiresAt)} (quote ${short(result.quote_id)}, nonce ${nonce})`,
+      );
+      this.emit('quoted', record, rfq);
+    } catch (error) {
+      this.refused('respond', rfq, error);
+    }
+  }
+
+  /** A refused respond or decline: expected when another maker was first or the RFQ ended. */
+  private refused(what: string, rfq: OpenRfq, error: unknown): void {
+    if (error instanceof RfqError && (!error.retryable || error.error === 'RFQ_RATE_LIMITED')) {
+      this.log(`skipped  rfq ${short(rfq.rfq_id)}: ${what} refused with ${error.error} (${error.message})`);
+      return;
+    }
+    throw error;
+  }
+
+  /** Instruments with their marks, and when each index was last posted (one batch frame). */
+  private async refreshMarket(): Promise<void> {
+    const [instruments, config] = await this.client!.batch([
+      { method: 'public/get_instruments', params: {} },
+      { method: 'public/get_market_config', params: {} },
+    ]);
+    if (!instruments.ok) throw instruments.error;
+    if (!config.ok) throw config.error;
+    const list = (instruments.result as { instruments: Instrument[] }).instruments;
+    const market = config.result as MarketConfig;
+    this.instruments.clear();
+    for (const i of list) this.instruments.set(i.symbol, i);
+    this.freshness = {
+      indexUpdatedAt: new Map(market.assets.map((a) => [a.asset, a.index_updated_at])),
+      maxAgeSeconds: market.rfq.market_data_max_age_seconds,
+    };
+    this.instrumentsAt = Date.now();
+  }
+
+  private forgetOld(): void {
+    if (this.seen.size < 10_000) return;
+    const cutoff = Date.now() - 2 * 3600_000;
+    for (const [id, at] of this.seen) if (at < cutoff) this.seen.delete(id);
+  }
+}
+
+function sidePrice(quote: QuoteRecord | undefined, side: Side | null): string {
+  if (!quote || !side) return '?';
+  return side === 'buy' ? `our ask ${formatRfq(quote.ask)}` : `our bid ${formatRfq(quote.bid)}`;
+}
+
+function fillText(fill: FillView | null): string {
+  if (!fill) return '?';
+  return `${fill.price} (fill ${fill.fill_id}, taker fee ${fill.fee})`;
+}
