@@ -4,9 +4,10 @@ import { AccountsAdminController } from './accounts-admin.controller';
 import { InstrumentsModule } from '../instruments/instruments.module';
 import { InstrumentsAdminController } from './instruments-admin.controller';
 import { LedgerModule } from '../ledger/ledger.module';
+import { LedgerAdminController } from './ledger-admin.controller';
 import { MarketDataModule } from '../market-data/market-data.module';
 import { MarketDataAdminController } from './market-data-admin.controller';
 
 /** The /v1/admin/* routes: thin controllers over the owning modules' services. */
-@Module({ imports: [AccountsModule, InstrumentsModule, MarketDataModule, LedgerModule], controllers: [AccountsAdminController, InstrumentsAdminController, MarketDataAdminController] })
+@Module({ imports: [AccountsModule, InstrumentsModule, MarketDataModule, LedgerModule], controllers: [AccountsAdminController, InstrumentsAdminController, MarketDataAdminController, LedgerAdminController] })
 export class AdminModule {}

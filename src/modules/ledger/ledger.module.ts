@@ -1,6 +1,27 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
+import { AuthModule } from '../auth/auth.module';
+import { InstrumentsModule } from '../instruments/instruments.module';
+import { MarketDataModule } from '../market-data/market-data.module';
+import { RfqModule } from '../rfq/rfq.module';
+import { AcceptRpc } from './accept.rpc';
+import { AcceptService } from './accept.service';
 import { BalancesService } from './balances.service';
+import { FillService } from './fill.service';
+import { LedgerReads } from './ledger-reads.service';
+import { LedgerSweep } from './ledger-sweep';
+import { LedgerStore } from './ledger.store';
+import { RevertService } from './revert.service';
+import { RiskService } from './risk.service';
+import { SettlementService } from './settlement.service';
 
-@Module({ imports: [AccountsModule], providers: [BalancesService], exports: [BalancesService] })
+/**
+ * Balances and the fill ledger: rfq.accept, the fill job, revert, settlement of expirations,
+ * positions, and the read models of the query API.
+ */
+@Module({
+  imports: [AccountsModule, AuthModule, InstrumentsModule, MarketDataModule, RfqModule],
+  providers: [BalancesService, LedgerStore, RiskService, AcceptService, AcceptRpc, FillService, RevertService, SettlementService, LedgerSweep, LedgerReads],
+  exports: [BalancesService, RevertService, SettlementService, LedgerReads],
+})
 export class LedgerModule {}

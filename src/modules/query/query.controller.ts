@@ -2,8 +2,10 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { type Principal, ReaderAccess } from '../auth/access';
 import { CurrentPrincipal } from '../auth/principal.decorator';
 import type { BalanceRow } from '../ledger/balances.service';
+import type { RfqFillRow, RfqPositionRow } from '../ledger/ledger-reads.service';
 import { AccountQueryDto } from './dto/account-query.dto';
-import { QueryService, type Rows } from './query.service';
+import { RfqFillsQueryDto, RfqPositionsQueryDto } from './dto/rfq-query.dto';
+import { type CursorRows, QueryService, type Rows } from './query.service';
 
 /** The HTTP query API (interface.md section 4.1, design.md section 8). */
 @Controller('query')
@@ -20,5 +22,17 @@ export class QueryController {
   @ReaderAccess()
   positions(@Query() query: AccountQueryDto, @CurrentPrincipal() principal: Principal): Rows<never> {
     return this.query.positions(principal, query.account_id);
+  }
+
+  @Get('rfq-positions')
+  @ReaderAccess()
+  rfqPositions(@Query() query: RfqPositionsQueryDto, @CurrentPrincipal() principal: Principal): Promise<CursorRows<RfqPositionRow>> {
+    return this.query.rfqPositions(principal, query);
+  }
+
+  @Get('rfq-fills')
+  @ReaderAccess()
+  rfqFills(@Query() query: RfqFillsQueryDto, @CurrentPrincipal() principal: Principal): Promise<CursorRows<RfqFillRow>> {
+    return this.query.rfqFills(principal, query);
   }
 }

@@ -1,16 +1,39 @@
 import { Injectable } from '@nestjs/common';
+import { I64_MAX } from '../../common/decimal/decimal';
+import { AppError } from '../../common/errors/app-error';
 import type { Principal } from '../auth/access';
 import { type BalanceRow, BalancesService } from '../ledger/balances.service';
+import { LedgerReads, type PositionStatus, type RfqFillRow, type RfqPositionRow } from '../ledger/ledger-reads.service';
 import { selectAccount } from './account-selector';
+import type { RfqFillsQueryDto, RfqPositionsQueryDto } from './dto/rfq-query.dto';
 
 export interface Rows<T> {
   rows: T[];
 }
 
-/** The `/query/*` read models of balances and (order book) positions. */
+/** CursorRows (interface.md 2.2). */
+export interface CursorRows<T> extends Rows<T> {
+  next_cursor?: string;
+}
+
+export const RFQ_POSITIONS_DEFAULT_LIMIT = 500;
+export const RFQ_FILLS_DEFAULT_LIMIT = 100;
+export const MAX_QUERY_LIMIT = 1000;
+
+function pageSize(limit: string | undefined, fallback: number): number {
+  if (limit === undefined) return fallback;
+  const n = Number(limit);
+  if (!/^[1-9][0-9]*$/.test(limit) || n > MAX_QUERY_LIMIT) throw new AppError('INVALID_PARAMS', `limit must be an integer from 1 to ${MAX_QUERY_LIMIT}`);
+  return n;
+}
+
+/** The `/query/*` read models: balances, (order book) positions, RFQ positions and RFQ fills. */
 @Injectable()
 export class QueryService {
-  constructor(private readonly ledgerBalances: BalancesService) {}
+  constructor(
+    private readonly ledgerBalances: BalancesService,
+    private readonly ledger: LedgerReads,
+  ) {}
 
   /** The selected account's balance row; no row for an account that does not exist (admin readers only). */
   async balances(principal: Principal, accountId: string | undefined): Promise<Rows<BalanceRow>> {
@@ -21,5 +44,23 @@ export class QueryService {
   positions(principal: Principal, accountId: string | undefined): Rows<never> {
     selectAccount(principal, accountId);
     return { rows: [] };
+  }
+
+  /** Net RFQ positions, non-zero only, by expiry then instrument; no cursor (interface.md 4.1). */
+  async rfqPositions(principal: Principal, query: RfqPositionsQueryDto): Promise<CursorRows<RfqPositionRow>> {
+    if (query.after !== undefined) throw new AppError('INVALID_PARAMS', 'after is not supported: rfq-positions has no cursor pagination');
+    const limit = pageSize(query.limit, RFQ_POSITIONS_DEFAULT_LIMIT);
+    const status: PositionStatus = query.status ?? 'open';
+    const accountId = selectAccount(principal, query.account_id);
+    return { rows: await this.ledger.positions(accountId, status, limit) };
+  }
+
+  /** RFQ fills as taker or maker, newest first; `next_cursor` continues with `after`. */
+  async rfqFills(principal: Principal, query: RfqFillsQueryDto): Promise<CursorRows<RfqFillRow>> {
+    const limit = pageSize(query.limit, RFQ_FILLS_DEFAULT_LIMIT);
+    if (query.after !== undefined && BigInt(query.after) > I64_MAX) throw new AppError('INVALID_PARAMS', 'after must be a fill id (a decimal integer)');
+    const accountId = selectAccount(principal, query.account_id);
+    const { rows, next } = await this.ledger.fills(accountId, query.after ?? null, limit);
+    return next === null ? { rows } : { rows, next_cursor: next };
   }
 }

@@ -1,6 +1,6 @@
 import { parseRfqSigned, parseRfqUnsigned, formatRfq } from '../../../common/decimal/decimal';
 import { loadVector } from '../../../../test/vectors';
-import { type LockPosition, groupLock, portfolioLock } from './lock';
+import { type LockPosition, groupLock, netPositions, portfolioLock } from './lock';
 
 const { locks } = loadVector('risk.json');
 const u = parseRfqUnsigned;
@@ -45,5 +45,20 @@ describe('lock rules', () => {
     expect(groupLock(short, u('150'), 10_000)).toBe(150n); // U = 300: 150 micro-units, exact
     expect(groupLock(short, u('150'), 1)).toBe(1n); // U = 150.015: 0.015 micro-units -> 1
     expect(groupLock([{ strike: u('0.5'), kind: 'put', quantity: -333_333n }], u('1'), 10_000)).toBe(166_667n); // 0.1666665 -> 0.166667
+  });
+});
+
+describe('netting before the lock', () => {
+  const p = (strike: string, quantity: string, kind: 'call' | 'put' = 'call'): LockPosition => ({ asset: 'SOL', expiry: EXPIRY, strike: u(strike), kind, quantity: parseRfqSigned(quantity) });
+
+  it('netPositions sums entries of one instrument and drops zeros', () => {
+    expect(netPositions([p('150', '-1'), p('160', '2'), p('160', '-2'), p('150', '0.5'), p('150', '1', 'put')])).toEqual([p('150', '-0.5'), p('150', '1', 'put')]);
+  });
+
+  it('a closed position does not leave its strike in the stress points (U)', () => {
+    // short 150 call, plus a 200 call bought and sold: U stays max(150, 150) * 2 = 300, not 400
+    const closed = [p('150', '-1'), p('200', '1'), p('200', '-1')];
+    expect(formatRfq(portfolioLock(closed, { indexByAsset: { SOL: u('150') }, lockUpsideBps: 10_000 }))).toBe('150');
+    expect(portfolioLock(closed, { indexByAsset: { SOL: u('150') }, lockUpsideBps: 10_000 })).toBe(portfolioLock([p('150', '-1')], { indexByAsset: { SOL: u('150') }, lockUpsideBps: 10_000 }));
   });
 });

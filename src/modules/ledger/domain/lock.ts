@@ -52,10 +52,25 @@ export function groupLock(positions: readonly Pick<LockPosition, 'strike' | 'kin
   return ceilDiv(-worst, MICRO * BPS);
 }
 
-/** Lock of a whole account: the sum of its (asset, expiry) group locks. */
+/** Net positions: one entry per (asset, expiry, strike, kind), zero quantities dropped. */
+export function netPositions(positions: readonly LockPosition[]): LockPosition[] {
+  const net = new Map<string, LockPosition>();
+  for (const p of positions) {
+    const key = `${p.asset}\u0000${p.expiry}\u0000${p.strike}\u0000${p.kind}`;
+    const held = net.get(key);
+    net.set(key, held ? { ...held, quantity: held.quantity + p.quantity } : { ...p });
+  }
+  return [...net.values()].filter((p) => p.quantity !== 0n);
+}
+
+/**
+ * Lock of a whole account: the sum of its (asset, expiry) group locks. Entries of one instrument
+ * are netted first, so a position that a fill closes (or a revert undoes) does not leave its
+ * strike in the group's stress points.
+ */
 export function portfolioLock(positions: readonly LockPosition[], { indexByAsset, lockUpsideBps }: LockParams): bigint {
   const groups = new Map<string, LockPosition[]>();
-  for (const p of positions) {
+  for (const p of netPositions(positions)) {
     const key = `${p.asset}\u0000${p.expiry}`;
     const group = groups.get(key);
     if (group) group.push(p);

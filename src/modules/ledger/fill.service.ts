@@ -1,0 +1,165 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { Clock } from '../../common/clock';
+import { RfqError, type RfqErrorCode } from '../../common/errors/app-error';
+import { JobRunner } from '../../common/jobs/job-runner';
+import { QUEUES, jobIds } from '../../common/jobs/queues';
+import { logger } from '../../common/logging/logger';
+import { AccountsService } from '../accounts/accounts.service';
+import type { RfqRecord } from '../rfq/domain/rfq-record';
+import type { RfqState } from '../rfq/domain/rfq-state';
+import { RfqTransitions } from '../rfq/rfq-transitions';
+import { RfqStore } from '../rfq/rfq.store';
+import { allocatePremium } from './domain/average-price';
+import { checkFill } from './domain/fill-check';
+import { positionDeltas } from './domain/fold';
+import { LedgerStore } from './ledger.store';
+import { RiskService } from './risk.service';
+
+/** Attempts of a fill job (design.md section 5: at least 5). Backoff 0.2 s doubling to 10 s: about 23 s in all. */
+export const FILL_ATTEMPTS = 8;
+
+type Announcement = { moved: RfqRecord; from: RfqState } | null;
+
+/**
+ * The fill job (queue `rfq-fill`): accepted → submitting, then one transaction that locks the RFQ,
+ * share-locks its instruments, locks the taker's, the maker's and the fee account's balance rows
+ * in account-id order, re-checks fee and funding on that frozen view, moves the premium and the
+ * fee, folds the legs into both accounts' positions, recomputes both locks, writes the fill
+ * (`fills.rfq_id` is UNIQUE) and moves submitting → filled, or records the failed check as
+ * submitting → failed. Idempotent: a second run finds the RFQ no longer submitting and does nothing.
+ */
+@Injectable()
+export class FillService implements OnModuleInit {
+  constructor(
+    private readonly rfqs: RfqStore,
+    private readonly transitions: RfqTransitions,
+    private readonly risk: RiskService,
+    private readonly store: LedgerStore,
+    private readonly accounts: AccountsService,
+    private readonly jobs: JobRunner,
+    private readonly clock: Clock,
+  ) {}
+
+  onModuleInit(): void {
+    this.jobs.process(QUEUES.rfqFill, async ({ rfqId }, context) => {
+      await this.fill(rfqId, { final: context.attempt >= FILL_ATTEMPTS });
+    });
+  }
+
+  /** Enqueues the fill job of an accepted RFQ. A lost job is the sweep's: never throws. */
+  async enqueue(rfqId: string): Promise<void> {
+    try {
+      await this.jobs.enqueue(QUEUES.rfqFill, { rfqId }, { jobId: jobIds.rfqFill(rfqId), attempts: FILL_ATTEMPTS });
+    } catch (error) {
+      logger.event('warn', 'fill job not enqueued; the sweep will enqueue it', { rfq_id: rfqId, error: String(error) }, 'Ledger');
+    }
+  }
+
+  /**
+   * Fills an accepted or submitting RFQ; anything else is left alone. Stale market data and
+   * database faults throw (the job retries) until the `final` attempt, which records the RFQ as
+   * failed with RFQ_NOT_READY or RFQ_TX_FAILED instead.
+   */
+  async fill(rfqId: string, { final }: { final: boolean }): Promise<void> {
+    let rfq = await this.rfqs.findById(rfqId);
+    if (rfq?.state === 'accepted') rfq = (await this.transitions.move({ rfqId, from: 'accepted', to: 'submitting' })) ?? (await this.rfqs.findById(rfqId));
+    if (!rfq || rfq.state !== 'submitting') return;
+    try {
+      await this.submit(rfq);
+    } catch (error) {
+      const notReady = error instanceof RfqError && error.code === 'RFQ_NOT_READY';
+      logger.event(final ? 'error' : 'warn', 'fill attempt failed', { rfq_id: rfqId, final, error: String(error) }, 'Ledger');
+      if (!final) throw error;
+      await this.fail(
+        rfqId,
+        notReady ? 'RFQ_NOT_READY' : 'RFQ_TX_FAILED',
+        notReady ? 'market data stayed stale or missing through every fill attempt' : 'the ledger write failed after every attempt',
+      );
+    }
+  }
+
+  private async submit(rfq: RfqRecord): Promise<void> {
+    const quote = rfq.quote!;
+    const now = this.clock.now();
+    const legs = this.risk.pricedLegs(rfq.legs, now);
+    const taker = rfq.accountId;
+    const maker = quote.makerAccountId;
+    const feeAccount = this.accounts.feeAccountId();
+
+    const announcement = await this.store.transaction(async (m): Promise<Announcement> => {
+      if ((await this.store.lockRfq(m, rfq.id)) !== 'submitting') return null;
+      const failWith = (error: RfqErrorCode, message: string) => this.failWithin(m, rfq.id, error, message);
+      const accept = await this.store.findAccept(m, rfq.id);
+      if (!accept) return failWith('RFQ_TX_FAILED', 'the accept of this RFQ is not in the ledger');
+      const settled = await this.store.settledAmong(m, rfq.legs.map((l) => l.instrument));
+      if (settled.length > 0) {
+        const index = rfq.legs.findIndex((l) => l.instrument === settled[0]);
+        return failWith('RFQ_INVALID_INSTRUMENT', `legs[${index}]: ${settled[0]} has settled`);
+      }
+      await this.store.ensureLedgerRow(m, feeAccount);
+      const balances = await this.store.balances(m, [taker, maker, feeAccount], true);
+      const positions = await this.store.openPositions(m, [taker, maker]);
+      const indexByAsset = new Map([
+        ...this.risk.indexFor([...positions.get(taker)!, ...positions.get(maker)!], now, true),
+        ...legs.map((l) => [l.asset, l.index] as const),
+      ]);
+      const decision = checkFill({
+        side: accept.side,
+        bid: quote.bid,
+        ask: quote.ask,
+        maxFee: accept.maxFee,
+        legs,
+        taker: { balance: balances.get(taker) ?? null, positions: positions.get(taker)! },
+        maker: { balance: balances.get(maker) ?? null, positions: positions.get(maker)! },
+        indexByAsset,
+        params: this.risk.params,
+      });
+      if (!decision.ok) return failWith(decision.error, decision.message);
+
+      const shares = allocatePremium(legs, decision.cash.price);
+      const fillId = await this.store.insertFill(m, {
+        rfqId: rfq.id,
+        quoteId: quote.quoteId,
+        takerAccountId: taker,
+        makerAccountId: maker,
+        feeAccountId: feeAccount,
+        side: accept.side,
+        price: decision.cash.price,
+        fee: decision.fee,
+        filledAt: now,
+        legs: legs.map((l, i) => ({ instrument: l.instrument, quantity: l.quantity, premium: shares[i], mark: l.mark })),
+      });
+      const deltas = positionDeltas(legs, accept.side);
+      await this.store.foldPositions(m, taker, deltas.taker);
+      await this.store.foldPositions(m, maker, deltas.maker);
+      await this.store.setBalance(m, taker, decision.taker);
+      await this.store.setBalance(m, maker, decision.maker);
+      const fee = balances.get(feeAccount)!;
+      await this.store.setBalance(m, feeAccount, { total: fee.total + decision.cash.feeAccount, locked: fee.locked });
+      const moved = await this.transitions.moveWithin(m, {
+        rfqId: rfq.id,
+        from: 'submitting',
+        to: 'filled',
+        at: now,
+        changes: { fill: { fillId, price: decision.cash.price, fee: decision.fee, filledAt: now } },
+      });
+      if (!moved) throw new Error(`rfq ${rfq.id} left submitting under its own row lock`);
+      logger.event('info', 'rfq filled', { rfq_id: rfq.id, fill_id: fillId, side: accept.side, price: decision.cash.price.toString(), fee: decision.fee.toString() }, 'Ledger');
+      return { moved, from: 'submitting' };
+    });
+    if (announcement) await this.transitions.announce(announcement.moved, announcement.from);
+  }
+
+  private async failWithin(m: EntityManager, rfqId: string, error: RfqErrorCode, message: string): Promise<Announcement> {
+    const moved = await this.transitions.moveWithin(m, { rfqId, from: 'submitting', to: 'failed', changes: { failure: { error, message } } });
+    if (moved) logger.event('info', 'rfq fill failed', { rfq_id: rfqId, error, message }, 'Ledger');
+    return moved ? { moved, from: 'submitting' } : null;
+  }
+
+  /** submitting → failed in a transaction of its own (after the last attempt). */
+  private async fail(rfqId: string, error: RfqErrorCode, message: string): Promise<void> {
+    const moved = await this.transitions.move({ rfqId, from: 'submitting', to: 'failed', changes: { failure: { error, message } } });
+    if (moved) logger.event('warn', 'rfq fill failed', { rfq_id: rfqId, error, message }, 'Ledger');
+  }
+}

@@ -1,0 +1,87 @@
+import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { Clock } from '../../common/clock';
+import { APP_CONFIG, type AppConfig } from '../../common/config/config';
+import { logger } from '../../common/logging/logger';
+import { FillService } from './fill.service';
+import { LedgerStore } from './ledger.store';
+import { SettlementService } from './settlement.service';
+
+/** An RFQ left accepted or submitting this long gets its fill job again (design.md section 5). */
+export const STUCK_FILL_SECONDS = 10;
+/**
+ * … and this long, the sweep runs the fill itself, as a last attempt: longer than a job's whole
+ * retry schedule and than BullMQ's stalled-job lock (30 s), so it only catches a job that is gone
+ * for good (a BullMQ job id that finished or failed cannot be enqueued again).
+ */
+export const ABANDONED_FILL_SECONDS = 60;
+/** A due round whose index is stale is tried again this often (design.md section 7). */
+export const SETTLEMENT_RETRY_MS = 10_000;
+const BATCH = 200;
+
+/**
+ * The ledger's sweep, every SWEEP_INTERVAL_MS on every instance, from the database: it catches
+ * what a lost job or a crash left behind. Fills and settlements are idempotent, so several
+ * instances sweeping at once do no harm.
+ */
+@Injectable()
+export class LedgerSweep implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private timer: NodeJS.Timeout | null = null;
+  private sweeping: Promise<void> | null = null;
+  private stopped = false;
+  /** round key → when this instance last tried to settle it (ms) */
+  private readonly lastTry = new Map<string, number>();
+
+  constructor(
+    private readonly store: LedgerStore,
+    private readonly fills: FillService,
+    private readonly settlement: SettlementService,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => void this.sweep(), this.config.sweepIntervalMs);
+    this.timer.unref();
+    void this.sweep();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.sweeping;
+  }
+
+  sweep(): Promise<void> {
+    if (this.sweeping || this.stopped) return this.sweeping ?? Promise.resolve();
+    this.sweeping = this.sweepOnce()
+      .catch((error) => logger.event('warn', 'ledger sweep failed', { error: String(error) }, 'Ledger'))
+      .finally(() => (this.sweeping = null));
+    return this.sweeping;
+  }
+
+  private async sweepOnce(): Promise<void> {
+    const now = this.clock.now();
+    for (const { id, updatedAt } of await this.store.stuckFills(now - STUCK_FILL_SECONDS, BATCH)) {
+      if (this.stopped) return;
+      if (updatedAt <= now - ABANDONED_FILL_SECONDS) {
+        logger.event('warn', 'fill abandoned by its job; the sweep fills it', { rfq_id: id }, 'Ledger');
+        await this.fills.fill(id, { final: true }).catch((error) => logger.event('error', 'sweep fill failed', { rfq_id: id, error: String(error) }, 'Ledger'));
+      } else {
+        await this.fills.enqueue(id);
+      }
+    }
+    const nowMs = this.clock.nowMs();
+    for (const { asset, expiry } of await this.store.dueRounds(now, BATCH)) {
+      if (this.stopped) return;
+      const key = `${asset}/${expiry}`;
+      if (nowMs - (this.lastTry.get(key) ?? 0) < SETTLEMENT_RETRY_MS) continue;
+      this.lastTry.set(key, nowMs);
+      const settled = await this.settlement.settleAtExpiry(asset, expiry).catch((error) => {
+        logger.event('error', 'sweep settlement failed', { asset, expiry, error: String(error) }, 'Ledger');
+        return false;
+      });
+      if (settled) this.lastTry.delete(key);
+    }
+  }
+}

@@ -1,0 +1,90 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../../common/clock';
+import { AppError } from '../../common/errors/app-error';
+import { logger } from '../../common/logging/logger';
+import type { RfqRecord } from '../rfq/domain/rfq-record';
+import { RfqTransitions } from '../rfq/rfq-transitions';
+import { RfqStore } from '../rfq/rfq.store';
+import { revertOutcome } from './domain/fill-check';
+import { positionDeltas, reverseDeltas } from './domain/fold';
+import { LedgerStore } from './ledger.store';
+import { RiskService } from './risk.service';
+
+export interface RevertResult {
+  rfq_id: string;
+  state: 'failed';
+  reverted: true;
+}
+
+export const RFQ_ID = /^[0-9a-f]{32}$/;
+
+/**
+ * POST /v1/admin/rfq/{rfq_id}/revert (design.md section 5): undoes a fill exactly in one
+ * transaction (premium, fee, both folds, both locks) and moves filled → failed with
+ * RFQ_TX_FAILED and `fill.reverted = true`. Refused (409) when the RFQ is not filled (a reverted
+ * one included), when a leg's round has settled, or when undoing would take an account's free
+ * balance below zero.
+ */
+@Injectable()
+export class RevertService {
+  constructor(
+    private readonly rfqs: RfqStore,
+    private readonly transitions: RfqTransitions,
+    private readonly store: LedgerStore,
+    private readonly risk: RiskService,
+    private readonly clock: Clock,
+  ) {}
+
+  async revert(rfqId: string): Promise<RevertResult> {
+    if (!RFQ_ID.test(rfqId)) throw new AppError('INVALID_PARAMS', 'rfq_id must be 32 lowercase hex characters');
+    const now = this.clock.now();
+    const moved = await this.store.transaction(async (m): Promise<RfqRecord> => {
+      const state = await this.store.lockRfq(m, rfqId);
+      if (state === null) throw new AppError('NOT_FOUND', `no RFQ ${rfqId}`);
+      const rfq = (await this.rfqs.findById(rfqId, m))!;
+      if (state !== 'filled') {
+        throw new AppError('CONFLICT', rfq.fill?.reverted ? `the fill of RFQ ${rfqId} is reverted already` : `RFQ ${rfqId} is ${state}, not filled`);
+      }
+      const fill = await this.store.findFill(m, rfqId);
+      if (!fill) throw new Error(`rfq ${rfqId} is filled but has no fill row`);
+      const settled = await this.store.settledAmong(m, fill.legs.map((l) => l.instrument));
+      if (settled.length > 0) throw new AppError('CONFLICT', `the round of ${settled[0]} has settled; its fills stand`);
+
+      const { takerAccountId: taker, makerAccountId: maker, feeAccountId } = fill;
+      const balances = await this.store.balances(m, [taker, maker, feeAccountId], true);
+      const positions = await this.store.openPositions(m, [taker, maker]);
+      const decision = revertOutcome({
+        side: fill.side,
+        price: fill.price,
+        fee: fill.fee,
+        legs: fill.legs,
+        taker: { balance: balances.get(taker) ?? null, positions: positions.get(taker)! },
+        maker: { balance: balances.get(maker) ?? null, positions: positions.get(maker)! },
+        feeAccount: balances.get(feeAccountId) ?? { total: 0n, locked: 0n },
+        indexByAsset: this.risk.indexFor([...positions.get(taker)!, ...positions.get(maker)!, ...fill.legs], now, false),
+        lockUpsideBps: this.risk.params.lockUpsideBps,
+      });
+      if (!decision.ok) throw new AppError('CONFLICT', decision.message);
+
+      const deltas = positionDeltas(fill.legs, fill.side);
+      await this.store.foldPositions(m, taker, reverseDeltas(deltas.taker));
+      await this.store.foldPositions(m, maker, reverseDeltas(deltas.maker));
+      await this.store.setBalance(m, taker, decision.taker);
+      await this.store.setBalance(m, maker, decision.maker);
+      await this.store.setBalance(m, feeAccountId, decision.feeAccount);
+      await this.store.markReverted(m, fill.fillId, now);
+      const record = await this.transitions.moveWithin(m, {
+        rfqId,
+        from: 'filled',
+        to: 'failed',
+        at: now,
+        changes: { failure: { error: 'RFQ_TX_FAILED', message: 'the fill was reverted by an admin' }, fillReverted: true },
+      });
+      if (!record) throw new Error(`rfq ${rfqId} left filled under its own row lock`);
+      logger.event('info', 'rfq fill reverted', { rfq_id: rfqId, fill_id: fill.fillId }, 'Ledger');
+      return record;
+    });
+    await this.transitions.announce(moved, 'filled');
+    return { rfq_id: rfqId, state: 'failed', reverted: true };
+  }
+}

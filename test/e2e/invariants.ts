@@ -1,0 +1,74 @@
+/**
+ * The ledger's invariants, checked through SQL against the database of a running app:
+ *
+ *   (a) the sum of every balances.total equals deposits − withdrawals (fills, fees and
+ *       settlements only move money between accounts);
+ *   (b) every instrument's positions sum to zero;
+ *   (c) no balance has total − locked < 0;
+ *   (d) positions equal the fold of the fills that are not reverted (taker + on buy, − on sell;
+ *       the maker the opposite);
+ *   (e) an RFQ is filled exactly when it has a fill that is not reverted.
+ *
+ * `violations` lists what is broken (empty when all hold); `expectInvariants` fails a test on any.
+ */
+import type { TestApp } from './harness';
+import { Database } from '../../src/common/database/database';
+
+/** Runs SQL and answers rows: the app's own DataSource, or a pg Client wrapped by `pgRows`. */
+export type Rows = (sql: string, params?: unknown[]) => Promise<any[]>;
+
+/** SQL through the app's own connection (works for PostgreSQL and embedded PGlite alike). */
+export function appRows(app: TestApp): Rows {
+  const db = app.app.get(Database);
+  return (sql, params) => db.dataSource.query(sql, params);
+}
+
+/** SQL through a node-postgres client. */
+export function pgRows(client: { query(sql: string, params?: unknown[]): Promise<{ rows: any[] }> }): Rows {
+  return async (sql, params) => (await client.query(sql, params)).rows;
+}
+
+export async function violations(rows: Rows): Promise<string[]> {
+  const out: string[] = [];
+
+  const [money] = await rows(`
+    SELECT (SELECT coalesce(sum(total), 0) FROM balances)::text AS totals,
+           (SELECT coalesce(sum(CASE WHEN kind = 'deposit' THEN amount ELSE -amount END), 0) FROM transfers)::text AS net`);
+  if (money.totals !== money.net) out.push(`(a) sum of balances.total ${money.totals} != deposits - withdrawals ${money.net}`);
+
+  for (const r of await rows(`SELECT instrument, sum(quantity)::text AS net FROM positions GROUP BY instrument HAVING sum(quantity) <> 0`)) {
+    out.push(`(b) positions in ${r.instrument} sum to ${r.net}`);
+  }
+
+  for (const r of await rows(`SELECT account_id, total::text, locked::text FROM balances WHERE total - locked < 0`)) {
+    out.push(`(c) account ${r.account_id}: total ${r.total} - locked ${r.locked} < 0`);
+  }
+
+  for (const r of await rows(`
+    WITH folded AS (
+      SELECT account_id, instrument, sum(q) AS quantity FROM (
+        SELECT f.taker_account_id AS account_id, l.instrument, CASE WHEN f.side = 'buy' THEN l.quantity ELSE -l.quantity END AS q
+          FROM fills f JOIN fill_legs l ON l.fill_id = f.id WHERE NOT f.reverted
+        UNION ALL
+        SELECT f.maker_account_id, l.instrument, CASE WHEN f.side = 'buy' THEN -l.quantity ELSE l.quantity END
+          FROM fills f JOIN fill_legs l ON l.fill_id = f.id WHERE NOT f.reverted
+      ) x GROUP BY account_id, instrument
+    )
+    SELECT coalesce(p.account_id, f.account_id) AS account_id, coalesce(p.instrument, f.instrument) AS instrument,
+           coalesce(p.quantity, 0)::text AS held, coalesce(f.quantity, 0)::text AS folded
+      FROM positions p FULL JOIN folded f ON f.account_id = p.account_id AND f.instrument = p.instrument
+     WHERE coalesce(p.quantity, 0) <> coalesce(f.quantity, 0)`)) {
+    out.push(`(d) account ${r.account_id} ${r.instrument}: position ${r.held} != fold of fills ${r.folded}`);
+  }
+
+  for (const r of await rows(`
+    SELECT r.id, r.state, f.id AS fill_id, f.reverted FROM rfqs r LEFT JOIN fills f ON f.rfq_id = r.id
+     WHERE (r.state = 'filled') <> (f.id IS NOT NULL AND NOT f.reverted)`)) {
+    out.push(`(e) rfq ${r.id} is ${r.state} with fill ${r.fill_id ?? 'none'} (reverted: ${r.reverted ?? '-'})`);
+  }
+  return out;
+}
+
+export async function expectInvariants(rows: Rows): Promise<void> {
+  expect(await violations(rows)).toEqual([]);
+}

@@ -1,0 +1,159 @@
+/**
+ * Crash safety of the fill path (PostgreSQL + Redis only: CI sets DATABASE_URL). The server is
+ * built once and run as a child process; a stream of accepts goes over `ws`; the child is killed
+ * with SIGKILL in the middle of it and started again on the same database and Redis prefix.
+ * Afterwards every accepted RFQ is filled or failed (the jobs in Redis, BullMQ's stalled-job
+ * recovery and the ledger sweep finish them), none twice, and the invariants hold.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { Environment, type TestApp } from './harness';
+import { pgRows, violations } from './invariants';
+import { type RfqTrader, expirationIn, leg, listRound, rfqTrader } from './rfq-support';
+import { type Quoted, acceptParams, deposit, marketData, quoted, sleep } from './support/ledger';
+
+const ROOT = join(__dirname, '..', '..');
+const RFQS_PER_TAKER = 10;
+const TAKERS = 4;
+const whenPostgres = process.env.DATABASE_URL ? describe : describe.skip;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+class Server {
+  child: ChildProcess | null = null;
+  output = '';
+  constructor(
+    private readonly env: Record<string, string>,
+    readonly port: number,
+  ) {}
+
+  get app(): TestApp {
+    const url = `http://127.0.0.1:${this.port}`;
+    return { url, wsUrl: `ws://127.0.0.1:${this.port}/client` } as TestApp;
+  }
+
+  async start(): Promise<void> {
+    const child = spawn(process.execPath, [join(ROOT, 'dist', 'src', 'main.js')], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', ...this.env, PORT: String(this.port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child = child;
+    child.stdout!.on('data', (d) => (this.output += d));
+    child.stderr!.on('data', (d) => (this.output += d));
+    const until = Date.now() + 60_000;
+    while (Date.now() < until) {
+      if (child.exitCode !== null) throw new Error(`server exited ${child.exitCode}:\n${this.output}`);
+      try {
+        if ((await fetch(`${this.app.url}/health`)).status === 200) return;
+      } catch {
+        /* not listening yet */
+      }
+      await sleep(200);
+    }
+    throw new Error(`server not healthy in time:\n${this.output}`);
+  }
+
+  async kill(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+  }
+}
+
+whenPostgres('Ledger crash safety: SIGKILL in the middle of a stream of accepts', () => {
+  let env: Environment;
+  let server: Server;
+  let db: Client;
+  const traders: RfqTrader[] = [];
+
+  beforeAll(async () => {
+    const build = spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, encoding: 'utf8', timeout: 240_000 });
+    if (!existsSync(join(ROOT, 'dist', 'src', 'main.js'))) throw new Error(`build failed:\n${build.stdout}${build.stderr}`);
+    env = await Environment.create({ MARKET_DATA_MAX_AGE_SECONDS: '3600', SWEEP_INTERVAL_MS: '500' });
+    server = new Server(env.env, await freePort());
+    await server.start();
+    db = new Client({ connectionString: env.env.DATABASE_URL });
+    await db.connect();
+  }, 300_000);
+
+  afterAll(async () => {
+    for (const t of traders) await t.client.close().catch(() => undefined);
+    await db?.end().catch(() => undefined);
+    await server?.kill();
+    await env?.destroy();
+  });
+
+  it('every accepted RFQ ends filled or failed, none filled twice, the invariants hold', async () => {
+    const app = server.app;
+    const round = await listRound(app, 'SOL', expirationIn(10));
+    await marketData(app, 'SOL', '150', '0.8');
+    const makers = await Promise.all([rfqTrader(app, ['quoter']), rfqTrader(app, ['quoter'])]);
+    const takers = await Promise.all(Array.from({ length: TAKERS }, () => rfqTrader(app, ['taker'])));
+    traders.push(...makers, ...takers);
+    for (const m of makers) await deposit(app, m.accountId, '100000');
+    for (const t of takers) await deposit(app, t.accountId, '5000');
+
+    const book: Array<{ taker: RfqTrader; q: Quoted; side: 'buy' | 'sell' }> = [];
+    for (let i = 0; i < RFQS_PER_TAKER; i++) {
+      for (const [n, taker] of takers.entries()) {
+        const legs = [leg(round.symbol(['140', '150', '160'][(i + n) % 3]), '1'), leg(round.symbol('150', 'put'), i % 2 ? '-0.5' : '0.5')];
+        book.push({ taker, q: await quoted(taker, makers[(i + n) % 2], round.expiry, legs, { expires_at: Math.floor(Date.now() / 1000) + 300 }), side: (i + n) % 2 ? 'sell' : 'buy' });
+      }
+    }
+
+    // The stream: every accept sent at once over the takers' connections; the server dies half-way.
+    const answered = new Set<string>();
+    const replies = book.map(({ taker, q, side }) =>
+      taker.client.call('rfq.accept', acceptParams(taker.wallet, q, side)).then((reply) => {
+        if (reply.result) answered.add(q.rfqId);
+      }),
+    );
+    const until = Date.now() + 20_000;
+    while (answered.size < book.length / 2 && Date.now() < until) await sleep(2);
+    await server.kill();
+    await Promise.race([Promise.all(replies), sleep(500)]);
+    const [{ n: accepted }] = (await db.query(`SELECT count(*)::int AS n FROM accepts`)).rows;
+    const [{ n: pendingAtKill }] = (await db.query(`SELECT count(*)::int AS n FROM rfqs WHERE state IN ('accepted', 'submitting')`)).rows;
+    expect(accepted).toBeGreaterThanOrEqual(answered.size);
+
+    await server.start();
+    const deadline = Date.now() + 180_000;
+    let left = -1;
+    while (Date.now() < deadline) {
+      left = (await db.query(`SELECT count(*)::int AS n FROM rfqs WHERE state IN ('accepted', 'submitting')`)).rows[0].n;
+      if (left === 0) break;
+      await sleep(500);
+    }
+    expect(left).toBe(0);
+
+    // Every accept (answered or not) ended filled or failed; one fill at most per RFQ.
+    const states = (await db.query(`SELECT r.state, count(*)::int AS n FROM accepts a JOIN rfqs r ON r.id = a.rfq_id GROUP BY r.state`)).rows;
+    expect(states.every((s: any) => s.state === 'filled' || s.state === 'failed')).toBe(true);
+    for (const id of answered) {
+      const [row] = (await db.query(`SELECT state FROM rfqs WHERE id = $1`, [id])).rows;
+      expect(['filled', 'failed']).toContain(row.state);
+    }
+    expect((await db.query(`SELECT rfq_id FROM fills GROUP BY rfq_id HAVING count(*) > 1`)).rows).toEqual([]);
+    const [{ n: fills }] = (await db.query(`SELECT count(*)::int AS n FROM fills`)).rows;
+    const [{ n: filled }] = (await db.query(`SELECT count(*)::int AS n FROM rfqs WHERE state = 'filled'`)).rows;
+    expect(fills).toBe(filled);
+    expect(await violations(pgRows(db))).toEqual([]);
+    process.stdout.write(`crash: ${book.length} accepts sent, ${answered.size} answered before the kill, ${accepted} committed, ${pendingAtKill} accepted/submitting at the kill; ${JSON.stringify(states)}\n`);
+  }, 400_000);
+});

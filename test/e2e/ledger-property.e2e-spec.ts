@@ -1,0 +1,245 @@
+/**
+ * Property test of the ledger over the real API: a seeded random walk of deposits, withdrawals,
+ * RFQs with quotes and accepts (fills or refusals), admin reverts and forced settlements. After
+ * every step the SQL invariants hold (invariants.ts), and every account's total, lock and
+ * positions equal an independent model built from the domain functions (fold, settlement split,
+ * lock). Seed: LEDGER_PROPERTY_SEED (default fixed), steps: LEDGER_PROPERTY_STEPS (default 60).
+ */
+import { formatRfq, parseRfqSigned } from '../../src/common/decimal/decimal';
+import { positionDeltas } from '../../src/modules/ledger/domain/fold';
+import { portfolioLock } from '../../src/modules/ledger/domain/lock';
+import { settlementPayments } from '../../src/modules/ledger/domain/settlement';
+import { parseSymbol } from '../../src/modules/instruments/domain/symbol';
+import { Http } from './clients';
+import { Environment, type TestApp } from './harness';
+import { type Rows, appRows, violations } from './invariants';
+import { type RfqTrader, type Round, expirationIn, leg, listRound, rfqTrader } from './rfq-support';
+import { M, acceptParams, balanceOf, deposit, feeAccountId, marketData, positionsOf, quoted, waitForState, withdraw } from './support/ledger';
+
+const SEED = Number(process.env.LEDGER_PROPERTY_SEED ?? 20251122);
+const STEPS = Number(process.env.LEDGER_PROPERTY_STEPS ?? 60);
+const STRIKES = ['90', '100', '110', '120'];
+const INDEX = 100n * M;
+
+/** mulberry32: a small seeded PRNG, uniform in [0, 1). */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface ModelFill {
+  rfqId: string;
+  taker: number;
+  maker: number;
+  side: 'buy' | 'sell';
+  legs: Array<{ instrument: string; quantity: bigint }>;
+  price: bigint;
+  fee: bigint;
+  round: Round;
+  reverted: boolean;
+}
+
+describe(`Ledger property (seed ${SEED}, ${STEPS} steps): invariants and the model hold after every step`, () => {
+  let env: Environment;
+  let app: TestApp;
+  let rows: Rows;
+  let admin: Http;
+  const rounds: Round[] = [];
+  const settled = new Set<Round>();
+  const takers: RfqTrader[] = [];
+  const makers: RfqTrader[] = [];
+  let feeId: number;
+
+  // The model.
+  const totals = new Map<number, bigint>();
+  const positions = new Map<number, Map<string, bigint>>();
+  const fills: ModelFill[] = [];
+  const roundOf = new Map<string, Round>();
+  const add = (account: number, amount: bigint) => totals.set(account, (totals.get(account) ?? 0n) + amount);
+  const fold = (account: number, instrument: string, quantity: bigint) => {
+    const book = positions.get(account) ?? new Map<string, bigint>();
+    book.set(instrument, (book.get(instrument) ?? 0n) + quantity);
+    positions.set(account, book);
+  };
+  const modelLock = (account: number) => {
+    const open = [...(positions.get(account) ?? new Map()).entries()]
+      .filter(([instrument, q]) => q !== 0n && !settled.has(roundOf.get(instrument)!))
+      .map(([instrument, quantity]) => {
+        const s = parseSymbol(instrument)!;
+        return { asset: s.asset, expiry: roundOf.get(instrument)!.expiry, strike: s.strike, kind: s.kind, quantity };
+      });
+    return portfolioLock(open, { indexByAsset: { PA: INDEX }, lockUpsideBps: 10_000 });
+  };
+
+  beforeAll(async () => {
+    env = await Environment.create({ MARKET_DATA_MAX_AGE_SECONDS: '3600', SWEEP_INTERVAL_MS: '500' });
+    app = await env.start();
+    rows = appRows(app);
+    admin = new Http(app.url).admin();
+    for (const days of [10, 11, 12]) {
+      const round = await listRound(app, 'PA', expirationIn(days), STRIKES);
+      rounds.push(round);
+      for (const strike of STRIKES) for (const kind of ['call', 'put'] as const) roundOf.set(round.symbol(strike, kind), round);
+    }
+    await marketData(app, 'PA', '100', '0.7');
+    for (let i = 0; i < 3; i++) takers.push(await rfqTrader(app, ['taker']));
+    for (let i = 0; i < 3; i++) makers.push(await rfqTrader(app, ['quoter']));
+    feeId = feeAccountId(app);
+    totals.set(feeId, (await balanceOf(app, feeId)).total);
+  });
+  afterAll(async () => {
+    for (const t of [...takers, ...makers]) await t.client.close();
+    await app?.close();
+    await env?.destroy();
+  });
+
+  it('a random walk over the API', async () => {
+    const random = prng(SEED);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
+    const amount = (min: number, max: number) => (min + random() * (max - min)).toFixed(2);
+    const log: string[] = [];
+    const counts: Record<string, number> = {};
+    const accounts = () => [...takers, ...makers].map((t) => t.accountId);
+
+    // Everyone starts with something (one taker and one maker with little).
+    for (const t of [...takers, ...makers]) {
+      const sum = t === takers[2] ? '5' : t === makers[2] ? '50' : amount(200, 2000);
+      await deposit(app, t.accountId, sum);
+      add(t.accountId, parseRfqSigned(sum));
+    }
+
+    for (let step = 0; step < STEPS; step++) {
+      const r = random();
+      let action: string;
+      if (r < 0.12) {
+        action = 'deposit';
+        const who = pick([...takers, ...makers]);
+        const sum = amount(1, 300);
+        await deposit(app, who.accountId, sum);
+        add(who.accountId, parseRfqSigned(sum));
+      } else if (r < 0.2) {
+        action = 'withdraw';
+        const who = pick([...takers, ...makers]);
+        const free = (await balanceOf(app, who.accountId)).available;
+        const ask = random() < 0.8 ? (free * BigInt(Math.floor(random() * 90))) / 100n : free + 1n;
+        if (ask > 0n) {
+          const res = await withdraw(app, who.accountId, formatRfq(ask));
+          expect(res.status).toBe(ask <= free ? 200 : 409);
+          if (res.status === 200) add(who.accountId, -ask);
+        }
+      } else if (r < 0.78) {
+        action = 'trade';
+        const open = rounds.filter((x) => !settled.has(x));
+        const round = pick(open);
+        const taker = pick(takers);
+        const maker = pick(makers);
+        const count = 1 + Math.floor(random() * 3);
+        const symbols = [...roundOf.keys()].filter((s) => roundOf.get(s) === round).sort(() => random() - 0.5).slice(0, count);
+        const cents = (min: number, max: number) => BigInt(min + Math.floor(random() * (max - min + 1))) * 10_000n;
+        const legs = symbols.map((s) => leg(s, formatRfq((random() < 0.5 ? -1n : 1n) * cents(25, 400))));
+        const bid = cents(-500, 1500);
+        const ask = bid + cents(0, 200);
+        const q = await quoted(taker, maker, round.expiry, legs, { bid: formatRfq(bid), ask: formatRfq(ask) });
+        const side = random() < 0.5 ? 'buy' : 'sell';
+        const reply = await taker.client.call('rfq.accept', acceptParams(taker.wallet, q, side));
+        if (reply.error) {
+          action = `trade refused ${reply.error.data.error}`;
+          expect(['RFQ_TAKER_UNFUNDED', 'RFQ_BALANCE_INSUFFICIENT']).toContain(reply.error.data.error);
+        } else {
+          const done = await waitForState(taker, q.rfqId, ['filled', 'failed']);
+          action = `trade ${done.state}${done.failure ? ` ${done.failure.error}` : ''}`;
+          if (done.state === 'filled') {
+            expect(done.fill.price).toBe(formatRfq(side === 'buy' ? ask : bid));
+            const price = parseRfqSigned(done.fill.price);
+            const fee = parseRfqSigned(done.fill.fee);
+            const modelLegs = legs.map((l) => ({ instrument: l.instrument, quantity: parseRfqSigned(l.quantity) }));
+            const fill: ModelFill = { rfqId: q.rfqId, taker: taker.accountId, maker: maker.accountId, side, legs: modelLegs, price, fee, round, reverted: false };
+            fills.push(fill);
+            apply(fill, 1n);
+          }
+        }
+      } else if (r < 0.93) {
+        action = 'revert skipped (nothing to revert)';
+        const live = fills.filter((f) => !f.reverted && !settled.has(f.round));
+        if (live.length) {
+          action = 'revert';
+          const fill = pick(live);
+          const res = await admin.post(`/v1/admin/rfq/${fill.rfqId}/revert`);
+          if (res.status === 200) {
+            fill.reverted = true;
+            apply(fill, -1n);
+          } else {
+            expect([res.status, res.body.error]).toEqual([409, expect.stringMatching(/free balance/)]);
+            action = 'revert refused';
+          }
+        }
+      } else {
+        action = 'settle skipped (one round left)';
+        const open = rounds.filter((x) => !settled.has(x));
+        if (open.length > 1) {
+          action = 'settle';
+          const round = open[0];
+          const price = INDEX / 2n + BigInt(Math.floor(random() * 100_000_000)) + 7n;
+          const res = await admin.post('/v1/admin/instruments/settle-expiration', { asset: 'PA', expiration: round.expiry, settlement_price: formatRfq(price) });
+          expect(res.status).toBe(200);
+          const held = [...positions.entries()].flatMap(([account, book]) =>
+            [...book.entries()].filter(([instrument]) => roundOf.get(instrument) === round).map(([instrument, quantity]) => {
+              const s = parseSymbol(instrument)!;
+              return { accountId: account, instrument, kind: s.kind, strike: s.strike, quantity };
+            }),
+          );
+          for (const p of settlementPayments(held, price)) add(p.accountId, p.amount);
+          settled.add(round);
+        }
+      }
+      counts[action.split(' ').slice(0, 2).join(' ')] = (counts[action.split(' ').slice(0, 2).join(' ')] ?? 0) + 1;
+      log.push(`${step}: ${action}`);
+
+      const broken = await violations(rows);
+      if (broken.length) throw new Error(`step ${step} (${action}) broke invariants:\n${broken.join('\n')}\n${log.join('\n')}`);
+      for (const account of [...accounts(), feeId]) {
+        const book = await balanceOf(app, account);
+        const expected = { total: totals.get(account) ?? 0n, locked: account === feeId ? 0n : modelLock(account) };
+        if (book.total !== expected.total || book.locked !== expected.locked) {
+          throw new Error(`step ${step} (${action}): account ${account} is ${JSON.stringify({ total: String(book.total), locked: String(book.locked) })}, the model says ${JSON.stringify({ total: String(expected.total), locked: String(expected.locked) })}\n${log.join('\n')}`);
+        }
+        if (account === feeId) continue;
+        const listed = (await positionsOf(app, account, 'all')).map((p) => [p.instrument, p.quantity, p.settled]);
+        const modelled = [...(positions.get(account) ?? new Map()).entries()]
+          .filter(([, q]) => q !== 0n)
+          .map(([instrument, q]) => [instrument, (q < 0n ? '-' : '') + formatRfq(q < 0n ? -q : q), settled.has(roundOf.get(instrument)!)] as const)
+          .sort((a, b) => (roundOf.get(a[0])!.expiry - roundOf.get(b[0])!.expiry) || (a[0] < b[0] ? -1 : 1))
+          .map(([instrument, q, s]) => [instrument, toHttp(q), s]);
+        expect([step, account, listed]).toEqual([step, account, modelled]);
+      }
+    }
+    // The walk did what it is for.
+    expect(log.length).toBeGreaterThanOrEqual(40);
+    expect(fills.length).toBeGreaterThan(5);
+    expect(counts['trade filled'] ?? 0).toBeGreaterThan(5);
+    process.stdout.write(`ledger property seed ${SEED}: ${JSON.stringify(counts)}\n`);
+  }, 300_000);
+
+  function apply(fill: ModelFill, sign: 1n | -1n): void {
+    const deltas = positionDeltas(fill.legs, fill.side);
+    for (const d of deltas.taker) fold(fill.taker, d.instrument, sign * d.quantity);
+    for (const d of deltas.maker) fold(fill.maker, d.instrument, sign * d.quantity);
+    const takerPremium = fill.side === 'buy' ? -fill.price : fill.price;
+    add(fill.taker, sign * (takerPremium - fill.fee));
+    add(fill.maker, sign * -takerPremium);
+    add(feeId, sign * fill.fee);
+  }
+});
+
+/** "1.5" / "-2" → "1.50000000" / "-2.00000000" */
+function toHttp(text: string): string {
+  const [whole, frac = ''] = text.split('.');
+  return `${whole}.${frac.padEnd(8, '0')}`;
+}
+
