@@ -1,6 +1,7 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
+import { PeriodicSweep } from '../../common/jobs/periodic-sweep';
 import { logger } from '../../common/logging/logger';
 import { FillService } from './fill.service';
 import { LedgerStore } from './ledger.store';
@@ -25,9 +26,7 @@ const BATCH = 200;
  */
 @Injectable()
 export class LedgerSweep implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private timer: NodeJS.Timeout | null = null;
-  private sweeping: Promise<void> | null = null;
-  private stopped = false;
+  private readonly periodic: PeriodicSweep;
   /** round key → when this instance last tried to settle it (ms) */
   private readonly lastTry = new Map<string, number>();
 
@@ -36,34 +35,27 @@ export class LedgerSweep implements OnApplicationBootstrap, BeforeApplicationShu
     private readonly fills: FillService,
     private readonly settlement: SettlementService,
     private readonly clock: Clock,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.sweep(), this.config.sweepIntervalMs);
-    this.timer.unref();
-    void this.sweep();
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.periodic = new PeriodicSweep('ledger sweep', config.sweepIntervalMs, () => this.sweepOnce());
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.sweeping;
+  onApplicationBootstrap(): void {
+    this.periodic.start();
+  }
+
+  beforeApplicationShutdown(): Promise<void> {
+    return this.periodic.stop();
   }
 
   sweep(): Promise<void> {
-    if (this.sweeping || this.stopped) return this.sweeping ?? Promise.resolve();
-    this.sweeping = this.sweepOnce()
-      .catch((error) => logger.event('warn', 'ledger sweep failed', { error: String(error) }, 'Ledger'))
-      .finally(() => (this.sweeping = null));
-    return this.sweeping;
+    return this.periodic.run();
   }
 
   private async sweepOnce(): Promise<void> {
     const now = this.clock.now();
     for (const { id, updatedAt } of await this.store.stuckFills(now - STUCK_FILL_SECONDS, BATCH)) {
-      if (this.stopped) return;
+      if (this.periodic.stopped) return;
       if (updatedAt <= now - ABANDONED_FILL_SECONDS) {
         logger.event('warn', 'fill abandoned by its job; the sweep fills it', { rfq_id: id }, 'Ledger');
         await this.fills.fill(id, { final: true }).catch((error) => logger.event('error', 'sweep fill failed', { rfq_id: id, error: String(error) }, 'Ledger'));
@@ -73,7 +65,7 @@ export class LedgerSweep implements OnApplicationBootstrap, BeforeApplicationShu
     }
     const nowMs = this.clock.nowMs();
     for (const { asset, expiry } of await this.store.dueRounds(now, BATCH)) {
-      if (this.stopped) return;
+      if (this.periodic.stopped) return;
       const key = `${asset}/${expiry}`;
       if (nowMs - (this.lastTry.get(key) ?? 0) < SETTLEMENT_RETRY_MS) continue;
       this.lastTry.set(key, nowMs);

@@ -2,6 +2,7 @@ import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationB
 import { Clock } from '../../common/clock';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { JobRunner } from '../../common/jobs/job-runner';
+import { PeriodicSweep } from '../../common/jobs/periodic-sweep';
 import { QUEUES, jobIds } from '../../common/jobs/queues';
 import { logger } from '../../common/logging/logger';
 import type { RfqRecord } from './domain/rfq-record';
@@ -28,17 +29,17 @@ export function expiryDeadline(rfq: RfqRecord): number | null {
  */
 @Injectable()
 export class RfqExpiry implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
-  private timer: NodeJS.Timeout | null = null;
-  private sweeping: Promise<void> | null = null;
-  private stopped = false;
+  private readonly periodic: PeriodicSweep;
 
   constructor(
     private readonly jobs: JobRunner,
     private readonly store: RfqStore,
     private readonly transitions: RfqTransitions,
     private readonly clock: Clock,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.periodic = new PeriodicSweep('rfq expiry sweep', config.sweepIntervalMs, () => this.sweepOnce());
+  }
 
   onModuleInit(): void {
     this.jobs.process(QUEUES.rfqExpiry, async ({ rfqId }) => {
@@ -47,16 +48,11 @@ export class RfqExpiry implements OnModuleInit, OnApplicationBootstrap, BeforeAp
   }
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.sweep(), this.config.sweepIntervalMs);
-    this.timer.unref();
-    void this.sweep();
+    this.periodic.start();
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.sweeping;
+  beforeApplicationShutdown(): Promise<void> {
+    return this.periodic.stop();
   }
 
   /** Enqueues the expiry job at `deadline` (unix seconds). A lost job is the sweep's: never throws. */
@@ -86,17 +82,13 @@ export class RfqExpiry implements OnModuleInit, OnApplicationBootstrap, BeforeAp
 
   /** Expires every overdue pending or quoted RFQ in the database. */
   sweep(): Promise<void> {
-    if (this.sweeping || this.stopped) return this.sweeping ?? Promise.resolve();
-    this.sweeping = this.sweepOnce()
-      .catch((error) => logger.event('warn', 'rfq expiry sweep failed', { error: String(error) }, 'Rfq'))
-      .finally(() => (this.sweeping = null));
-    return this.sweeping;
+    return this.periodic.run();
   }
 
   private async sweepOnce(): Promise<void> {
     const overdue = await this.store.overdue(this.clock.now(), SWEEP_BATCH);
     for (const { id } of overdue) {
-      if (this.stopped) return;
+      if (this.periodic.stopped) return;
       const rfq = await this.store.findById(id);
       if (rfq) await this.expireIfDue(rfq);
     }
