@@ -19,7 +19,8 @@ import { RiskService } from './risk.service';
 /** Attempts of a fill job (design.md section 5: at least 5). Backoff 0.2 s doubling to 10 s: about 23 s in all. */
 export const FILL_ATTEMPTS = 8;
 
-type Announcement = { moved: RfqRecord; from: RfqState } | null;
+/** A committed move to announce; `seconds`: accepted → filled, for the fill latency metric. */
+type Announcement = { moved: RfqRecord; from: RfqState; seconds?: number } | null;
 
 /**
  * The fill job (queue `rfq-fill`): accepted → submitting, then one transaction that locks the RFQ,
@@ -146,9 +147,9 @@ export class FillService implements OnModuleInit {
       });
       if (!moved) throw new Error(`rfq ${rfq.id} left submitting under its own row lock`);
       logger.event('info', 'rfq filled', { rfq_id: rfq.id, fill_id: fillId, side: accept.side, price: decision.cash.price.toString(), fee: decision.fee.toString() }, 'Ledger');
-      return { moved, from: 'submitting' };
+      return { moved, from: 'submitting', seconds: moved.updatedAt - accept.acceptedAt };
     });
-    if (announcement) await this.transitions.announce(announcement.moved, announcement.from);
+    if (announcement) await this.transitions.announce(announcement.moved, announcement.from, announcement.seconds);
   }
 
   private async failWithin(m: EntityManager, rfqId: string, error: RfqErrorCode, message: string): Promise<Announcement> {

@@ -3,6 +3,8 @@ import { Clock } from '../../common/clock';
 import type { Database } from '../../common/database/database';
 import { logger } from '../../common/logging/logger';
 import type { RfqRecord } from './domain/rfq-record';
+import type { JobRunner } from '../../common/jobs/job-runner';
+import { MetricsService } from '../health/metrics.service';
 import { RfqTransitions } from './rfq-transitions';
 
 const base: RfqRecord = {
@@ -29,11 +31,13 @@ const quote = {
   quoteId: 'ab'.repeat(32), makerAccountId: 9, makerWallet: 'W', quoteNonce: 1n, bid: 1n, ask: 2n, issuedAt: 1_795_000_001, expiresAt: 1_795_000_060, makerSignature: 'S',
 };
 
+const metrics = () => new MetricsService({ depths: async () => ({}) } as unknown as JobRunner);
+
 /** The notifications `announce` publishes for a move, with a fake notifier. */
 async function announced(moved: RfqRecord, from: RfqRecord['state']): Promise<Notification[]> {
   const sent: Notification[] = [];
   const notifier = { notify: async (n: Notification) => void sent.push(n) } as unknown as Notifier;
-  await new RfqTransitions({} as Database, new Clock(), notifier).announce(moved, from);
+  await new RfqTransitions({} as Database, new Clock(), notifier, metrics()).announce(moved, from);
   return sent;
 }
 
@@ -84,11 +88,26 @@ describe('RfqTransitions.announce (design.md section 5, Events)', () => {
   it('a notifier failure is swallowed (the state is in the database)', async () => {
     logger.setLevel('error');
     const notifier = { notify: async () => Promise.reject(new Error('redis down')) } as unknown as Notifier;
-    await expect(new RfqTransitions({} as Database, new Clock(), notifier).announce({ ...base, state: 'expired' }, 'pending')).resolves.toBeUndefined();
+    await expect(new RfqTransitions({} as Database, new Clock(), notifier, metrics()).announce({ ...base, state: 'expired' }, 'pending')).resolves.toBeUndefined();
   });
 
   it('refuses a move that is not in the table, before any SQL', async () => {
-    const transitions = new RfqTransitions({} as Database, new Clock(), {} as Notifier);
+    const transitions = new RfqTransitions({} as Database, new Clock(), {} as Notifier, metrics());
     await expect(transitions.moveWithin({} as never, { rfqId: base.id, from: 'pending', to: 'filled' })).rejects.toThrow('cannot move from pending to filled');
+  });
+
+  it('counts every move, the quote latency, and fill failures (not reverts) in the metrics', async () => {
+    const m = metrics();
+    const transitions = new RfqTransitions({} as Database, new Clock(), { notify: async () => undefined } as unknown as Notifier, m);
+    await transitions.created(base);
+    await transitions.announce({ ...base, state: 'quoted', quote, updatedAt: base.createdAt + 2 }, 'pending');
+    await transitions.announce({ ...base, state: 'failed', quote, failure: { error: 'RFQ_PRICE_TOLERANCE', message: 'x' } }, 'submitting');
+    await transitions.announce({ ...base, state: 'failed', quote, failure: { error: 'RFQ_TX_FAILED', message: 'reverted' } }, 'filled');
+    const text = (await m.scrape()).body;
+    expect(text).toContain('legwork_rfq_transitions_total{from="none",to="pending"} 1');
+    expect(text).toContain('legwork_rfq_transitions_total{from="pending",to="quoted"} 1');
+    expect(text).toMatch(/legwork_rfq_quote_latency_seconds_sum 2\b/);
+    expect(text).toContain('legwork_ledger_failures_total{code="RFQ_PRICE_TOLERANCE"} 1');
+    expect(text).not.toContain('code="RFQ_TX_FAILED"');
   });
 });

@@ -5,9 +5,10 @@ import { Clock } from '../../common/clock';
 import { Database } from '../../common/database/database';
 import { sqlRows } from '../../common/database/sql';
 import { logger } from '../../common/logging/logger';
+import { MetricsService } from '../health/metrics.service';
 import type { DeclineReason, RfqFailure, RfqRecord, Side, StoredQuote } from './domain/rfq-record';
 import { type RfqState, canMove, isEnded } from './domain/rfq-state';
-import { closedRfqView, makerQuoteEvent, rfqView } from './domain/rfq-view';
+import { closedRfqView, makerQuoteEvent, openRfqView, rfqView } from './domain/rfq-view';
 import { RFQ_COLUMNS, type RfqRow, toRfqRecord } from './rfq.store';
 
 /** Column values a move may set besides state, updated_at and ended_at. */
@@ -52,6 +53,7 @@ export class RfqTransitions {
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly notifier: Notifier,
+    private readonly metrics: MetricsService,
   ) {}
 
   /**
@@ -119,9 +121,13 @@ export class RfqTransitions {
    * The events of a committed move (design.md section 5, Events): the taker hears every move on
    * `rfq`; quoters hear `closed` when it leaves pending (not the quoter that quoted or declined it);
    * the maker holding the quote hears accepted, filled, failed and expired on `rfq_maker`.
-   * Never throws: a lost notification is logged (the state is in the database).
+   * Never throws: a lost notification is logged (the state is in the database). Counts the move
+   * in the metrics (`seconds`: the step's latency when the caller knows it better than the record).
    */
-  async announce(moved: RfqRecord, from: RfqState): Promise<void> {
+  async announce(moved: RfqRecord, from: RfqState, seconds?: number): Promise<void> {
+    this.metrics.rfqMoved(from, moved.state, seconds ?? (moved.state === 'quoted' ? moved.updatedAt - moved.createdAt : undefined));
+    // accepted or submitting → failed is a check at fill that failed (a revert moves from filled).
+    if (moved.state === 'failed' && from !== 'filled' && moved.failure) this.metrics.ledgerFailure(moved.failure.error);
     const notifications: Notification[] = [{ channel: 'rfq', accountId: moved.accountId, data: { event: moved.state, rfq: rfqView(moved) } }];
     if (from === 'pending') {
       const except = moved.state === 'quoted' ? moved.quote?.makerAccountId : moved.state === 'declined' ? moved.declinedBy : moved.accountId;
@@ -134,6 +140,12 @@ export class RfqTransitions {
       }
     }
     await this.publish(notifications);
+  }
+
+  /** A new RFQ (— → pending): every subscribed quoter but the taker hears `created`; counted. */
+  async created(rfq: RfqRecord): Promise<void> {
+    this.metrics.rfqMoved(null, 'pending');
+    await this.publish([{ channel: 'rfq_maker', exceptAccountId: rfq.accountId, data: { event: 'created', rfq: openRfqView(rfq) } }]);
   }
 
   async publish(notifications: Notification[]): Promise<void> {

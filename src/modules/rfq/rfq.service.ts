@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { Notifier } from '../../common/broadcast/notifier';
 import { Clock } from '../../common/clock';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { Database } from '../../common/database/database';
@@ -15,6 +14,7 @@ import { type RfqRecord, sameLegs } from './domain/rfq-record';
 import { type OpenRfqView, type RfqView, legsView, openRfqView, rfqView } from './domain/rfq-view';
 import { UuidV7Generator } from './domain/uuid-v7';
 import { RfqExpiry } from './rfq-expiry';
+import { RfqTransitions } from './rfq-transitions';
 import { RFQ_COLUMNS, type RfqRow, RfqStore, toRfqRecord } from './rfq.store';
 
 /** The caller of an rfq.* method: a signed-in account. */
@@ -35,7 +35,7 @@ export class RfqService {
     private readonly store: RfqStore,
     private readonly instruments: InstrumentsService,
     private readonly expiry: RfqExpiry,
-    private readonly notifier: Notifier,
+    private readonly transitions: RfqTransitions,
   ) {}
 
   /**
@@ -79,11 +79,7 @@ export class RfqService {
     const rfq = outcome.rfq;
     logger.event('info', 'rfq created', { rfq_id: rfq.id, account_id: rfq.accountId, legs: rfq.legs.length }, 'Rfq');
     await this.expiry.schedule(rfq.id, rfq.expiresAt);
-    try {
-      await this.notifier.notify({ channel: 'rfq_maker', exceptAccountId: rfq.accountId, data: { event: 'created', rfq: openRfqView(rfq) } });
-    } catch (error) {
-      logger.event('warn', 'rfq notification lost', { rfq_id: rfq.id, error: String(error) }, 'Rfq');
-    }
+    await this.transitions.created(rfq);
     return rfqView(rfq);
   }
 
