@@ -1,0 +1,125 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CpuMeter } from './lib/cpu';
+import { BenchEnv } from './lib/env';
+import { type FigureResult, type Report, notMeasured, writeReport } from './lib/report';
+import type { Context } from './figures/context';
+import { runF1 } from './figures/f1';
+import { runF2 } from './figures/f2';
+import { runF3 } from './figures/f3';
+import { runF4 } from './figures/f4';
+import { runF5 } from './figures/f5';
+
+/**
+ * `npm run bench [-- --quick] [-- --only F2,F4] [-- --profile]`: every figure next to its baseline,
+ * alternating, `rounds` rounds, medians; results in bench/results/<latest|quick>.{json,md}.
+ * Exits non-zero only when a run failed (an error), never because a target was missed.
+ */
+const FIGURES: Array<{ ids: string[]; run: (ctx: Context) => Promise<FigureResult[]>; titles: Array<[string, string, string, string]> }> = [
+  { ids: ['F4'], run: runF4, titles: [['F4', 'quote signature verifications/s', 'crypto.verify on a cached key', '>= 0.90']] },
+  { ids: ['F2'], run: runF2, titles: [['F2', 'JSON-RPC round trips/s (pipelined)', 'bare ws echo server', '>= 0.50; p99 overhead <= 1 ms']] },
+  { ids: ['F3'], run: runF3, titles: [['F3', 'memory per idle signed-in WebSocket', 'bare ws server', '<= 1.5x']] },
+  {
+    ids: ['F1', 'F1a', 'F1b'],
+    run: runF1,
+    titles: [
+      ['F1a', 'GET /query/rfq-positions, canned rows, req/s', 'bare Fastify route, same JSON', '>= 0.80'],
+      ['F1b', 'GET /query/rfq-positions, 50 positions, req/s', 'same SQL through raw pg', '>= 0.70'],
+    ],
+  },
+  {
+    ids: ['F5', 'F6'],
+    run: runF5,
+    titles: [
+      ['F5', 'RFQ lifecycles/s, 16 pairs', 'pgbench, same statements', '>= 0.50'],
+      ['F6', 'expiry lateness p99 under F5 load', 'bare BullMQ delayed jobs', '<= max(2x baseline p99, 100 ms)'],
+    ],
+  },
+];
+
+process.on('unhandledRejection', (error) => process.stderr.write(`unhandled rejection (ignored): ${String((error as Error)?.stack ?? error)}\n`));
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const quick = args.includes('--quick');
+  const profile = args.includes('--profile');
+  const onlyArg = args.find((a) => a.startsWith('--only'));
+  const only = onlyArg ? (onlyArg.includes('=') ? onlyArg.split('=')[1] : args[args.indexOf(onlyArg) + 1]).split(',').map((s) => s.trim().toUpperCase()) : null;
+  const postgresUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const redisUrl = process.env.BENCH_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const resultsDir = join(__dirname, '..', '..', '..', 'bench', 'results');
+  const logDir = mkdtempSync(join(tmpdir(), 'legwork-bench-'));
+  const profileDir = join(resultsDir, 'profiles');
+  if (profile) mkdirSync(profileDir, { recursive: true });
+
+  const startedAt = new Date().toISOString();
+  const t0 = Date.now();
+  const log = (line: string) => process.stdout.write(`[bench ${((Date.now() - t0) / 1000).toFixed(1)}s] ${line}\n`);
+  const env = await BenchEnv.create(postgresUrl, redisUrl);
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] !== '--legwork-env') continue;
+    const [key, ...rest] = args[i + 1].split('=');
+    env.extra[key] = rest.join('=');
+  }
+  const meter = await CpuMeter.open({ postgresUrl, database: env.database, redisUrl });
+  const ctx: Context = {
+    quick,
+    rounds: 3,
+    windowMs: quick ? 1000 : 3000,
+    env,
+    meter,
+    logDir,
+    resultsDir,
+    legworkNodeArgs: [],
+    profileDir: profile ? profileDir : null,
+    log,
+  };
+  log(`mode ${quick ? 'quick' : 'full'}, database ${env.database}, logs in ${logDir}`);
+
+  const figures: FigureResult[] = [];
+  const failures: string[] = [];
+  for (const f of FIGURES) {
+    if (only && !f.ids.some((id) => only.includes(id))) continue;
+    const started = Date.now();
+    try {
+      const results = await f.run(ctx);
+      figures.push(...results);
+    } catch (error) {
+      const message = `${f.ids.join('/')}: ${(error as Error)?.stack ?? String(error)}`;
+      failures.push(message);
+      log(`FAILED ${message}`);
+      for (const [id, title, base, target] of f.titles) figures.push(notMeasured(id, title, base, target, 'failed', String((error as Error)?.message ?? error).slice(0, 300)));
+    }
+    log(`${f.ids.join('/')} took ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+
+  await meter.close();
+  await env.destroy().catch((error) => log(`cleanup: ${String(error)}`));
+  const report: Report = {
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    mode: quick ? 'quick' : 'full',
+    machine: { cpus: cpus().length, node: process.version, platform: process.platform },
+    settings: { rounds: ctx.rounds, windowMs: ctx.windowMs, postgres: postgresUrl.replace(/\/\/[^@]*@/, '//'), redis: redisUrl, profile, only },
+    figures,
+    failures,
+  };
+  const out = writeReport(resultsDir, report, quick ? 'quick' : 'latest');
+  log(`wrote ${out.json} and ${out.md} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  for (const f of figures) {
+    const met = f.met === null ? '' : f.met ? 'met' : 'NOT met';
+    log(`${f.id.padEnd(7)} ${f.status === 'measured' ? `${f.legwork?.toFixed(2)} vs ${f.baseline?.toFixed(2)} ${f.unit}; ratio ${f.ratio?.toFixed(3)} (${f.target}) ${met}` : `${f.status}: ${f.reason}`}`);
+  }
+  if (failures.length) {
+    log(`server logs kept in ${logDir}`);
+    process.exit(1);
+  }
+  rmSync(logDir, { recursive: true, force: true });
+  process.exit(0);
+}
+
+main().catch((error) => {
+  process.stderr.write(`bench failed: ${(error as Error)?.stack ?? String(error)}\n`);
+  process.exit(1);
+});

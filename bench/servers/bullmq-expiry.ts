@@ -1,0 +1,61 @@
+import { Queue, Worker } from 'bullmq';
+import Redis from 'ioredis';
+
+/**
+ * Baseline of F6: a bare BullMQ queue and worker on the same Redis (own prefix), with the options
+ * of Legwork's BullMqJobRunner (attempts, backoff, removeOnComplete/Fail, concurrency 8). On
+ * `{ type: 'run', rate, seconds, lifetime }` it adds delayed no-op jobs at `rate` per second for
+ * `seconds`, each due at the next whole second + `lifetime` (as a quote's expires_at = now + lifetime
+ * in unix seconds), and answers the lateness (processed - due, ms) of every job.
+ */
+const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const prefix = process.env.REDIS_PREFIX ?? 'legwork-bench-bullmq';
+const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
+const queue = new Queue('bench-expiry', {
+  connection,
+  prefix,
+  defaultJobOptions: { attempts: 5, backoff: { type: 'exponential', delay: 200 }, removeOnComplete: { count: 1000 }, removeOnFail: { count: 5000 } },
+});
+let sink: ((due: number, at: number) => void) | null = null;
+const worker = new Worker(
+  'bench-expiry',
+  async (job) => {
+    sink?.(job.data.due as number, Date.now());
+  },
+  { connection, prefix, concurrency: 8 },
+);
+
+process.on('message', async (m: { type: string; rate: number; seconds: number; lifetime: number }) => {
+  if (m.type !== 'run') return;
+  const samples: Array<{ due: number; lateness: number }> = [];
+  sink = (due, at) => samples.push({ due, lateness: at - due });
+  const start = Date.now();
+  const interval = 1000 / m.rate;
+  let added = 0;
+  await new Promise<void>((resolve) => {
+    const timer = setInterval(() => {
+      const now = Date.now();
+      while (added < m.rate * m.seconds && start + added * interval <= now) {
+        const due = (Math.floor(now / 1000) + m.lifetime) * 1000;
+        void queue.add('expire', { due }, { jobId: `expire-${process.pid}-${start}-${added}`, delay: Math.max(0, due - now) });
+        added++;
+      }
+      if (added >= m.rate * m.seconds) {
+        clearInterval(timer);
+        resolve();
+      }
+    }, 5);
+  });
+  const deadline = Date.now() + (m.lifetime + 3) * 1000;
+  while (samples.length < added && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  sink = null;
+  process.send?.({ type: 'run', added, samples });
+});
+process.on('SIGTERM', async () => {
+  await worker.close();
+  await queue.obliterate({ force: true }).catch(() => undefined);
+  await queue.close();
+  connection.disconnect();
+  process.exit(0);
+});
+worker.waitUntilReady().then(() => process.send?.({ type: 'ready', port: 0 }));

@@ -1,0 +1,157 @@
+import 'reflect-metadata';
+import { writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Session } from 'node:inspector';
+import { writeHeapSnapshot } from 'node:v8';
+import { installPgTrace } from './pg-trace';
+import { createApp } from '../../src/app';
+import { loadConfig } from '../../src/common/config/config';
+import { Database } from '../../src/common/database/database';
+
+/**
+ * The Legwork server as `node dist/src/main.js` runs it (createApp + listen, from the compiled
+ * sources), in its own process, with an IPC channel for the bench:
+ * - `memory`: full GC (the process runs with --expose-gc), then process.memoryUsage();
+ * - `heap-snapshot` `{ file }`: V8 heap snapshot after a full GC (F3 analysis);
+ * - `trace-start` / `trace-stop`: record every SQL statement sent to PostgreSQL (pg-trace.ts);
+ * - `profile-start` / `profile-stop` `{ file }`: V8 CPU profile of just that window (node:inspector),
+ *   written as a .cpuprofile;
+ * - `canned` `{ entries: [{ match, rows }] }` / `uncanned`: `db.dataSource.query` answers `rows`
+ *   for an SQL text equal to `match`, without asking the database (F1a: the handler's DB calls
+ *   replaced by the same rows; everything above the Database port still runs).
+ */
+type Message = { type: string; [key: string]: unknown };
+
+function revive(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(revive);
+  if (value && typeof value === 'object') {
+    const o = value as Record<string, unknown>;
+    if (typeof o.$date === 'string' && Object.keys(o).length === 1) return new Date(o.$date);
+    return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, revive(v)]));
+  }
+  return value;
+}
+
+/**
+ * BENCH_WS_DEDUPE=1 (experiment, not the default): @nestjs/platform-ws pins ws 8.22.0 and loads its
+ * own copy; this makes it load the application's ws (8.23) instead, as an npm `overrides` entry
+ * would, to measure the difference (bench/README.md, F3).
+ */
+function dedupeWs(): void {
+  const nested = require.resolve('ws', { paths: [dirname(require.resolve('@nestjs/platform-ws'))] });
+  const root = require.resolve('ws');
+  if (nested === root) return;
+  require(root);
+  require.cache[nested] = require.cache[root];
+}
+
+/**
+ * BENCH_EXP_DOMAIN_CACHE=1 (experiment): memoize signingDomain(serviceName), which
+ * MarketDataService.marketConfig() recomputes (SHA-256) on every public/get_market_config.
+ */
+function cacheSigningDomain(): void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const mod = require('../../src/modules/rfq/domain/quote-payload') as { signingDomain: (name: string) => Buffer };
+  const original = mod.signingDomain;
+  const cache = new Map<string, Buffer>();
+  mod.signingDomain = (name: string) => {
+    let d = cache.get(name);
+    if (!d) cache.set(name, (d = original(name)));
+    return Buffer.from(d);
+  };
+}
+
+async function main(): Promise<void> {
+  if (process.env.BENCH_WS_DEDUPE === '1') dedupeWs();
+  if (process.env.BENCH_EXP_DOMAIN_CACHE === '1') cacheSigningDomain();
+  const trace = installPgTrace();
+  const config = loadConfig(process.env);
+  const app = await createApp(config);
+  await app.listen(config.port, config.host);
+  const address = app.getHttpServer().address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+
+  const db = app.get(Database);
+  const dataSource = db.dataSource as unknown as { query: (sql: string, params?: unknown[]) => Promise<unknown> };
+  const realQuery = dataSource.query;
+  const send = (m: Message) => process.send?.(m);
+
+  const inspector = new Session();
+  inspector.connect();
+  const post = (method: string, params: object = {}) =>
+    new Promise<any>((resolve, reject) => inspector.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
+
+  process.on('message', async (m: Message) => {
+    try {
+      switch (m.type) {
+        case 'profile-start':
+          await post('Profiler.enable');
+          await post('Profiler.setSamplingInterval', { interval: 200 });
+          await post('Profiler.start');
+          send({ type: 'profile-start' });
+          break;
+        case 'profile-stop': {
+          const { profile } = await post('Profiler.stop');
+          writeFileSync(String(m.file), JSON.stringify(profile));
+          send({ type: 'profile-stop', file: m.file });
+          break;
+        }
+        case 'memory': {
+          for (let i = 0; i < 3; i++) (global as { gc?: () => void }).gc?.();
+          await new Promise((r) => setTimeout(r, 50));
+          (global as { gc?: () => void }).gc?.();
+          send({ type: 'memory', memory: process.memoryUsage() });
+          break;
+        }
+        case 'heap-snapshot':
+          (global as { gc?: () => void }).gc?.();
+          send({ type: 'heap-snapshot', file: writeHeapSnapshot(String(m.file)) });
+          break;
+        case 'trace-start':
+          trace.start();
+          send({ type: 'trace-start' });
+          break;
+        case 'trace-stop':
+          send({ type: 'trace-stop', statements: trace.stop() });
+          break;
+        case 'canned': {
+          const entries = new Map<string, unknown>();
+          for (const e of m.entries as Array<{ match: string; rows: unknown }>) entries.set(e.match, revive(e.rows));
+          dataSource.query = function (this: unknown, sql: string, params?: unknown[]) {
+            const rows = entries.get(sql);
+            if (rows !== undefined) return Promise.resolve(Array.isArray(rows) ? rows.slice() : rows);
+            return realQuery.call(this, sql, params);
+          };
+          send({ type: 'canned' });
+          break;
+        }
+        case 'uncanned':
+          dataSource.query = realQuery;
+          send({ type: 'uncanned' });
+          break;
+        default:
+          send({ type: m.type, error: `unknown request ${m.type}` });
+      }
+    } catch (error) {
+      send({ type: m.type, error: String(error) });
+    }
+  });
+
+  let closing = false;
+  process.on('SIGTERM', () => {
+    if (closing) return;
+    closing = true;
+    const force = setTimeout(() => process.exit(1), 8000);
+    force.unref();
+    app.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  });
+  send({ type: 'ready', port });
+}
+
+main().catch((error) => {
+  process.stderr.write(`bench legwork server failed: ${(error as Error)?.stack ?? String(error)}\n`);
+  process.exit(1);
+});
