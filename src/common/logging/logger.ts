@@ -41,7 +41,7 @@ export class JsonLogger implements LoggerService {
     if (context) line.context = context;
     const operationId = operationContext.getStore()?.operationId;
     if (operationId) line.operation_id = operationId;
-    this.write(JSON.stringify({ ...line, ...fields }, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)));
+    this.write(toJson({ ...line, ...fields }));
   }
 
   private emit(level: LogLevel, message: unknown, rest: unknown[]): void {
@@ -62,6 +62,15 @@ export class JsonLogger implements LoggerService {
     }
     if (level === 'error' && rest.length >= 2 && typeof rest[0] === 'string') fields.stack = rest[0];
     this.event(level, msg, fields, context);
+  }
+}
+
+/** JSON of a log line; a bigint anywhere is written as its decimal text (the rare slow path). */
+function toJson(value: Record<string, unknown>): string {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
   }
 }
 

@@ -17,6 +17,8 @@ export interface SessionClaims {
   aud: string;
 }
 
+const VERIFIED_TOKENS_MAX = 10_000;
+
 /**
  * Session tokens: JWT HS256 with iss = aud = SERVICE_NAME (design.md section 3). Verification
  * pins the algorithm and requires exp, iss and aud; any other alg (none included) is refused.
@@ -24,6 +26,12 @@ export interface SessionClaims {
 @Injectable()
 export class SessionService {
   private readonly jwt: JwtService;
+  /**
+   * Tokens verified already, until their `exp`: a bot's bearer token is checked once, not on every
+   * request (the HMAC and claim parsing were most of an authenticated read's CPU, bench F1a).
+   * Bounded; the oldest entry goes first. Tokens are never revoked before `exp` (design.md 3).
+   */
+  private readonly verified = new Map<string, { principal: Principal; expiresAtMs: number }>();
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
     // A KeyObject, not the string: given a string, jsonwebtoken first tries to parse it as a PEM
@@ -49,6 +57,11 @@ export class SessionService {
   /** The token's principal, or SESSION_INVALID (bad, tampered, expired, other service, other alg). */
   verify(token: unknown): Principal {
     if (typeof token !== 'string' || token.length === 0 || token.length > 4096) throw new AppError('SESSION_INVALID', 'session token is invalid');
+    const known = this.verified.get(token);
+    if (known) {
+      if (known.expiresAtMs > Date.now()) return known.principal;
+      this.verified.delete(token);
+    }
     let claims: SessionClaims;
     try {
       claims = this.jwt.verify<SessionClaims>(token, {
@@ -68,12 +81,15 @@ export class SessionService {
       claims.roles.every((r) => (ROLES as readonly string[]).includes(r)) &&
       typeof claims.scope === 'string';
     if (!shapeOk) throw new AppError('SESSION_INVALID', 'session token is invalid');
-    return {
-      via: 'session',
+    const principal: Principal = Object.freeze({
+      via: 'session' as const,
       wallet: claims.sub,
       accountId: claims.account_id,
-      roles: claims.roles,
-      scopes: claims.scope.split(' ').filter(Boolean),
-    };
+      roles: Object.freeze([...claims.roles]) as Role[],
+      scopes: Object.freeze(claims.scope.split(' ').filter(Boolean)) as string[],
+    });
+    if (this.verified.size >= VERIFIED_TOKENS_MAX) this.verified.delete(this.verified.keys().next().value as string);
+    this.verified.set(token, { principal, expiresAtMs: claims.exp * 1000 });
+    return principal;
   }
 }

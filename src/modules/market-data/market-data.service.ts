@@ -67,6 +67,8 @@ export class MarketDataService implements OnModuleInit, OnModuleDestroy {
   private indexes = new Map<string, Stamped>();
   private ivs = new Map<string, Stamped>();
   private readonly sync: ViewSync<string>;
+  /** Hex of SHA-256(SERVICE_NAME): fixed for the process, computed once. */
+  private readonly quoteDomainHex: string;
 
   constructor(
     private readonly db: Database,
@@ -75,6 +77,7 @@ export class MarketDataService implements OnModuleInit, OnModuleDestroy {
     private readonly instruments: InstrumentsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
+    this.quoteDomainHex = signingDomain(config.serviceName).toString('hex');
     this.sync = new ViewSync(broadcaster, MARKET_DATA_CHANGED, (asset) => this.load(asset), (payload) => {
       const asset = (payload as { asset?: unknown } | null)?.asset;
       return typeof asset === 'string' ? asset : null;
@@ -207,7 +210,7 @@ export class MarketDataService implements OnModuleInit, OnModuleDestroy {
     const c = this.config;
     return {
       service_name: c.serviceName,
-      quote_domain: signingDomain(c.serviceName).toString('hex'),
+      quote_domain: this.quoteDomainHex,
       settlement_currency: 'USDC',
       decimals: 6,
       payload_versions: { ...PAYLOAD_VERSIONS },

@@ -111,9 +111,16 @@ export class RfqTransitions {
       set('filled_at', c.fill.filledAt);
     }
     if (c.fillReverted !== undefined) set('fill_reverted', c.fillReverted);
-    const rows = await sqlRows<RfqRow>(m, `UPDATE rfqs SET ${sets.join(', ')} WHERE id = $1 AND state = $2 RETURNING ${RFQ_COLUMNS}`, params);
+    // The conditional move and its event row in one statement (one round trip): the INSERT reads
+    // the UPDATE's RETURNING, so no event is written when the RFQ was not in `from`.
+    const rows = await sqlRows<RfqRow>(
+      m,
+      `WITH moved AS (UPDATE rfqs SET ${sets.join(', ')} WHERE id = $1 AND state = $2 RETURNING ${RFQ_COLUMNS}),
+            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, $4::bigint FROM moved)
+       SELECT * FROM moved`,
+      params,
+    );
     if (rows.length === 0) return null;
-    await m.query(`INSERT INTO rfq_events (rfq_id, event, state, at) VALUES ($1, $2, $3, $4)`, [move.rfqId, move.to, move.to, at]);
     return toRfqRecord(rows[0]);
   }
 

@@ -1,0 +1,35 @@
+import { loadConfig } from '../../common/config/config';
+import { AppError } from '../../common/errors/app-error';
+import { SessionService } from './session.service';
+
+describe('SessionService', () => {
+  afterEach(() => jest.useRealTimers());
+  const service = (ttl = '60') => new SessionService(loadConfig({ JWT_SECRET: 'k'.repeat(40), SESSION_TTL_SECONDS: ttl }));
+
+  it('verifies a token once and then serves it from the cache, frozen', () => {
+    const sessions = service();
+    const token = sessions.issue('W', 7, ['taker']);
+    const first = sessions.verify(token);
+    expect(first).toEqual({ via: 'session', wallet: 'W', accountId: 7, roles: ['taker'], scopes: [] });
+    expect(sessions.verify(token)).toBe(first);
+    expect(Object.isFrozen(first) && Object.isFrozen(first.roles)).toBe(true);
+  });
+
+  it('refuses a cached token once its exp has passed', () => {
+    jest.useFakeTimers({ now: new Date('2026-11-22T10:00:00Z') });
+    const sessions = service('1');
+    const token = sessions.issue('W', 7, ['taker']);
+    expect(sessions.verify(token).accountId).toBe(7);
+    jest.setSystemTime(new Date('2026-11-22T10:00:02Z'));
+    expect(() => sessions.verify(token)).toThrow(AppError);
+    expect(() => sessions.verify(token)).toThrow('expired');
+  });
+
+  it('never caches a refused token', () => {
+    const sessions = service();
+    const token = sessions.issue('W', 7, []);
+    const tampered = token.slice(0, -2) + (token.endsWith('AA') ? 'BB' : 'AA');
+    expect(() => sessions.verify(tampered)).toThrow(AppError);
+    expect(() => sessions.verify(tampered)).toThrow(AppError);
+  });
+});
