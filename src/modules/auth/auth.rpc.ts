@@ -29,7 +29,7 @@ export class AuthRpc {
   async auth(params: Record<string, unknown>, context: RpcContext) {
     onlyKeys(params, ['wallet', 'signature', 'message']);
     const result = await this.signIn.signIn(params);
-    context.session.signIn(this.sessions.verify(result.session_token));
+    context.session.signIn(this.sessions.principalOf(result));
     return result;
   }
 
@@ -37,7 +37,7 @@ export class AuthRpc {
   async sessionResume(params: Record<string, unknown>, context: RpcContext) {
     onlyKeys(params, ['session_token']);
     const result = await this.signIn.resume(params.session_token);
-    context.session.signIn(this.sessions.verify(result.session_token));
+    context.session.signIn(this.sessions.principalOf(result));
     return result;
   }
 }

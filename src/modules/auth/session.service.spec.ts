@@ -33,3 +33,13 @@ describe('SessionService', () => {
     expect(() => sessions.verify(tampered)).toThrow(AppError);
   });
 });
+
+describe('SessionService.principalOf', () => {
+  it('gives the principal the issued token would verify to, without caching the token', () => {
+    const sessions = new SessionService(loadConfig({ JWT_SECRET: 'k'.repeat(40) }));
+    const token = sessions.issue('W', 3, ['admin', 'quoter']);
+    const direct = sessions.principalOf({ wallet: 'W', account_id: 3, roles: ['admin', 'quoter'] });
+    expect(direct).toEqual({ via: 'session', wallet: 'W', accountId: 3, roles: ['admin', 'quoter'], scopes: ['admin:*'] });
+    expect(sessions.verify(token)).toEqual(direct);
+  });
+});

@@ -19,6 +19,31 @@ export interface SessionClaims {
 
 const VERIFIED_TOKENS_MAX = 10_000;
 
+/** The scope claim of a session: `admin:*` for the admin role (design.md section 3). */
+function scopeOf(roles: readonly Role[]): string {
+  return roles.includes('admin') ? 'admin:*' : '';
+}
+
+/** Frozen arrays of role or scope names, one per distinct list (sessions share them). */
+const internedLists = new Map<string, readonly string[]>();
+function interned<T extends string>(list: readonly T[]): T[] {
+  const key = list.join(' ');
+  let frozen = internedLists.get(key);
+  if (!frozen) internedLists.set(key, (frozen = Object.freeze([...list])));
+  return frozen as T[];
+}
+
+/** A session's principal, frozen (it is shared through the verified-token cache). */
+function sessionPrincipal(wallet: string, accountId: number | null, roles: readonly Role[], scope: string): Principal {
+  return Object.freeze({
+    via: 'session' as const,
+    wallet,
+    accountId,
+    roles: interned(roles),
+    scopes: interned(scope.split(' ').filter(Boolean)),
+  });
+}
+
 /**
  * Session tokens: JWT HS256 with iss = aud = SERVICE_NAME (design.md section 3). Verification
  * pins the algorithm and requires exp, iss and aud; any other alg (none included) is refused.
@@ -42,7 +67,7 @@ export class SessionService {
 
   issue(wallet: string, accountId: number | null, roles: Role[]): string {
     return this.jwt.sign(
-      { account_id: accountId, roles, scope: roles.includes('admin') ? 'admin:*' : '' },
+      { account_id: accountId, roles, scope: scopeOf(roles) },
       {
         algorithm: 'HS256',
         subject: wallet,
@@ -54,8 +79,20 @@ export class SessionService {
     );
   }
 
-  /** The token's principal, or SESSION_INVALID (bad, tampered, expired, other service, other alg). */
-  verify(token: unknown): Principal {
+  /**
+   * The principal of a session just issued for these claims (a connection that signed in), without
+   * verifying the token again or holding it in the cache.
+   */
+  principalOf(session: { wallet: string; account_id: number | null; roles: Role[] }): Principal {
+    return sessionPrincipal(session.wallet, session.account_id, session.roles, scopeOf(session.roles));
+  }
+
+  /**
+   * The token's principal, or SESSION_INVALID. `remember: false` for a token presented once (a
+   * session resume): it is verified but not kept in the cache of bearer tokens.
+   * Refused: bad, tampered, expired, other service, other alg.
+   */
+  verify(token: unknown, options: { remember?: boolean } = {}): Principal {
     if (typeof token !== 'string' || token.length === 0 || token.length > 4096) throw new AppError('SESSION_INVALID', 'session token is invalid');
     const known = this.verified.get(token);
     if (known) {
@@ -81,13 +118,8 @@ export class SessionService {
       claims.roles.every((r) => (ROLES as readonly string[]).includes(r)) &&
       typeof claims.scope === 'string';
     if (!shapeOk) throw new AppError('SESSION_INVALID', 'session token is invalid');
-    const principal: Principal = Object.freeze({
-      via: 'session' as const,
-      wallet: claims.sub,
-      accountId: claims.account_id,
-      roles: Object.freeze([...claims.roles]) as Role[],
-      scopes: Object.freeze(claims.scope.split(' ').filter(Boolean)) as string[],
-    });
+    const principal = sessionPrincipal(claims.sub, claims.account_id, claims.roles, claims.scope);
+    if (options.remember === false) return principal;
     if (this.verified.size >= VERIFIED_TOKENS_MAX) this.verified.delete(this.verified.keys().next().value as string);
     this.verified.set(token, { principal, expiresAtMs: claims.exp * 1000 });
     return principal;

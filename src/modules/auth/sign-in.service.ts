@@ -50,7 +50,7 @@ export class SignInService {
 
   /** A new token for the wallet of a valid one, with account and roles re-read from the database. */
   async resume(token: unknown): Promise<SignInResult> {
-    const principal = this.sessions.verify(token);
+    const principal = this.sessions.verify(token, { remember: false });
     return this.session(principal.wallet as string);
   }
 

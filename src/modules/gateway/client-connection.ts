@@ -3,13 +3,18 @@ import type { Channel } from '../../common/broadcast/notifier';
 import type { Principal } from '../auth/access';
 import type { CallerState } from './rpc-dispatcher';
 
+const CHANNEL_BIT: Record<Channel, number> = { rfq: 1, rfq_maker: 2 };
+
 /** Past this much unsent data the client is a slow consumer and is cut off (design.md section 4). */
 export const SLOW_CONSUMER_BYTES = 1024 * 1024;
 
 /** One WebSocket client: its sign-in, its subscriptions, its notification sequence. */
 export class ClientConnection implements CallerState {
   principal: Principal | null = null;
-  readonly channels = new Set<Channel>();
+  /** The account the gateway filed this connection under (its own bookkeeping). */
+  indexedAccount: number | null = null;
+  /** Subscribed channels as bits (a Set per idle connection costs more than the socket's own state). */
+  private channelBits = 0;
   missedPongs = 0;
   private seq = 0;
 
@@ -25,8 +30,12 @@ export class ClientConnection implements CallerState {
   }
 
   subscribe(channel: Channel): void {
-    this.channels.add(channel);
+    this.channelBits |= CHANNEL_BIT[channel];
     this.onChange(this);
+  }
+
+  subscribed(channel: Channel): boolean {
+    return (this.channelBits & CHANNEL_BIT[channel]) !== 0;
   }
 
   get accountId(): number | null {

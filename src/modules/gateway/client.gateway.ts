@@ -6,13 +6,19 @@ import { Broadcaster } from '../../common/broadcast/broadcaster';
 import { NOTIFY_TOPIC, type Notification } from '../../common/broadcast/notifier';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { clientIp } from '../../common/http/client-ip';
-import { logger } from '../../common/logging/logger';
 import { MetricsService } from '../health/metrics.service';
 import { ClientConnection } from './client-connection';
 import { type RpcReply, failure, isReply, parseFrame, parseRequest } from './json-rpc';
 import { RpcDispatcher, rpcOutcome } from './rpc-dispatcher';
 
 export const MAX_FRAME_BYTES = 64 * 1024;
+
+const CONNECTION = Symbol('legwork.connection');
+type SocketWithConnection = WebSocket & { [CONNECTION]: ClientConnection };
+
+function onPong(this: WebSocket): void {
+  (this as SocketWithConnection)[CONNECTION].missedPongs = 0;
+}
 
 /**
  * `/client`: the JSON-RPC 2.0 trading WebSocket on the HTTP port. Frames over 64 KiB close the
@@ -23,7 +29,8 @@ export const MAX_FRAME_BYTES = 64 * 1024;
 export class ClientGateway implements OnGatewayInit, OnGatewayConnection, BeforeApplicationShutdown, OnModuleDestroy {
   private server: WebSocketServer | null = null;
   private readonly connections = new Set<ClientConnection>();
-  private readonly byAccount = new Map<number, Set<ClientConnection>>();
+  /** Signed-in connections by account (an array: most accounts hold one connection). */
+  private readonly byAccount = new Map<number, ClientConnection[]>();
   private heartbeat: NodeJS.Timeout | null = null;
   private unsubscribe: (() => void) | null = null;
 
@@ -43,18 +50,33 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
     this.heartbeat.unref();
   }
 
+  private readonly indexer = (connection: ClientConnection) => this.index(connection);
+  private readonly onMessage = (() => {
+    const gateway = this;
+    return function (this: WebSocket, data: RawData, isBinary: boolean) {
+      void gateway.onFrame((this as SocketWithConnection)[CONNECTION], data, isBinary);
+    };
+  })();
+  private readonly onClose = (() => {
+    const gateway = this;
+    return function (this: WebSocket) {
+      gateway.forget((this as SocketWithConnection)[CONNECTION]);
+    };
+  })();
+
   handleConnection(socket: WebSocket, request: IncomingMessage): void {
     const connection = new ClientConnection(
       socket,
       clientIp(request.headers['x-forwarded-for'], request.socket.remoteAddress, this.config.trustProxy),
-      (c) => this.index(c),
+      this.indexer,
     );
+    (socket as SocketWithConnection)[CONNECTION] = connection;
     this.connections.add(connection);
     this.metrics.wsConnected();
-    socket.on('pong', () => (connection.missedPongs = 0));
-    socket.on('message', (data: RawData, isBinary: boolean) => void this.onFrame(connection, data, isBinary));
-    socket.on('close', () => this.forget(connection));
-    socket.on('error', (error) => logger.event('debug', 'socket error', { error: String(error) }, 'Gateway'));
+    // Shared listeners (not closures per socket): an idle connection should cost little memory.
+    socket.on('pong', onPong);
+    socket.on('message', this.onMessage);
+    socket.on('close', this.onClose);
   }
 
   private async onFrame(connection: ClientConnection, data: RawData, isBinary: boolean): Promise<void> {
@@ -100,28 +122,38 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
     }
   }
 
+  /** Called on every sign-in or subscription: files the connection under its account. */
   private index(connection: ClientConnection): void {
-    for (const set of this.byAccount.values()) set.delete(connection);
+    if (connection.indexedAccount === connection.accountId) return;
+    this.unindex(connection);
     const accountId = connection.accountId;
+    connection.indexedAccount = accountId;
     if (accountId === null) return;
-    let set = this.byAccount.get(accountId);
-    if (!set) this.byAccount.set(accountId, (set = new Set()));
-    set.add(connection);
+    const list = this.byAccount.get(accountId);
+    if (list) list.push(connection);
+    else this.byAccount.set(accountId, [connection]);
+  }
+
+  private unindex(connection: ClientConnection): void {
+    const accountId = connection.indexedAccount;
+    connection.indexedAccount = null;
+    if (accountId === null) return;
+    const list = this.byAccount.get(accountId);
+    if (!list) return;
+    const at = list.indexOf(connection);
+    if (at >= 0) list.splice(at, 1);
+    if (list.length === 0) this.byAccount.delete(accountId);
   }
 
   private forget(connection: ClientConnection): void {
     if (this.connections.delete(connection)) this.metrics.wsDisconnected();
-    const accountId = connection.accountId;
-    if (accountId === null) return;
-    const set = this.byAccount.get(accountId);
-    set?.delete(connection);
-    if (set?.size === 0) this.byAccount.delete(accountId);
+    this.unindex(connection);
   }
 
   private deliver(notification: Notification): void {
     const targets = notification.accountId !== undefined ? (this.byAccount.get(notification.accountId) ?? []) : this.connections;
     for (const connection of targets) {
-      if (!connection.channels.has(notification.channel)) continue;
+      if (!connection.subscribed(notification.channel)) continue;
       if (notification.exceptAccountId !== undefined && connection.accountId === notification.exceptAccountId) continue;
       connection.notify(notification.channel, notification.data);
     }
