@@ -27,11 +27,12 @@ SELECT id, account_id, client_ref, legs, asset, expiry, state, created_at, updat
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
   fill_fee, filled_at, fill_reverted, ended_at FROM rfqs WHERE id = :rid;
 START TRANSACTION;
-UPDATE rfqs SET state = :c9, updated_at = :c10, quote_id = :qid, maker_account_id = :maker, maker_wallet = :c11, quote_nonce = :nonce, bid = :c12, ask = :c13, issued_at = :c14, quote_expires_at = :c15, maker_signature = :c16 WHERE id = :rid AND state = :c8 RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
+WITH moved AS (UPDATE rfqs SET state = :c9, updated_at = :c10, quote_id = :qid, maker_account_id = :maker, maker_wallet = :c11, quote_nonce = :nonce, bid = :c12, ask = :c13, issued_at = :c14, quote_expires_at = :c15, maker_signature = :c16 WHERE id = :rid AND state = :c8 RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
   max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
-  fill_fee, filled_at, fill_reverted, ended_at;
-INSERT INTO rfq_events (rfq_id, event, state, at) VALUES (:rid, :c17, :c18, :c19);
+  fill_fee, filled_at, fill_reverted, ended_at),
+            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :c10::bigint FROM moved)
+       SELECT * FROM moved;
 INSERT INTO maker_nonces (account_id, high_water) VALUES (:maker, :nonce)
            ON CONFLICT (account_id) DO UPDATE SET high_water = EXCLUDED.high_water
            WHERE maker_nonces.high_water < EXCLUDED.high_water
@@ -42,53 +43,56 @@ SELECT id, account_id, client_ref, legs, asset, expiry, state, created_at, updat
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
   fill_fee, filled_at, fill_reverted, ended_at FROM rfqs WHERE quote_id = :qid;
 START TRANSACTION;
-UPDATE rfqs SET state = :c21, updated_at = :c22, accepted_side = :c23 WHERE id = :rid AND state = :c20 RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
+WITH moved AS (UPDATE rfqs SET state = :c18, updated_at = :c19, accepted_side = :c20 WHERE id = :rid AND state = :c17 RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
   max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
-  fill_fee, filled_at, fill_reverted, ended_at;
-INSERT INTO rfq_events (rfq_id, event, state, at) VALUES (:rid, :c24, :c25, :c26);
-INSERT INTO accepts (rfq_id, quote_id, side, fee, max_fee, taker_signature, expires_at, accepted_at) VALUES (:rid, :qid, :c27, :c28, :c29, :c30, :c31, :c32);
+  fill_fee, filled_at, fill_reverted, ended_at),
+            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :c19::bigint FROM moved)
+       SELECT * FROM moved;
+INSERT INTO accepts (rfq_id, quote_id, side, fee, max_fee, taker_signature, expires_at, accepted_at) VALUES (:rid, :qid, :c21, :c22, :c23, :c24, :c25, :c26);
 COMMIT;
 SELECT id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
   max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
   fill_fee, filled_at, fill_reverted, ended_at FROM rfqs WHERE id = :rid;
 START TRANSACTION;
-UPDATE rfqs SET state = :c34, updated_at = :c35 WHERE id = :rid AND state = :c33 RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
+WITH moved AS (UPDATE rfqs SET state = :c28, updated_at = :c29 WHERE id = :rid AND state = :c27 RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
   max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
-  fill_fee, filled_at, fill_reverted, ended_at;
-INSERT INTO rfq_events (rfq_id, event, state, at) VALUES (:rid, :c36, :c37, :c38);
+  fill_fee, filled_at, fill_reverted, ended_at),
+            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :c29::bigint FROM moved)
+       SELECT * FROM moved;
 COMMIT;
 START TRANSACTION;
 SELECT state FROM rfqs WHERE id = :rid FOR UPDATE;
 SELECT rfq_id, quote_id, side, fee, max_fee, taker_signature, expires_at, accepted_at FROM accepts WHERE rfq_id = :rid;
-SELECT symbol, settled FROM instruments WHERE symbol = ANY(:c39::text[]) ORDER BY symbol FOR SHARE;
-INSERT INTO balances (account_id) VALUES (:c40) ON CONFLICT (account_id) DO NOTHING;
-SELECT account_id, total, locked FROM balances WHERE account_id = ANY(:c41::bigint[]) ORDER BY account_id FOR UPDATE;
+SELECT symbol, settled FROM instruments WHERE symbol = ANY(:c30::text[]) ORDER BY symbol FOR SHARE;
+INSERT INTO balances (account_id) VALUES (:c31) ON CONFLICT (account_id) DO NOTHING;
+SELECT account_id, total, locked FROM balances WHERE account_id = ANY(:c32::bigint[]) ORDER BY account_id FOR UPDATE;
 SELECT p.account_id, p.instrument, i.asset, i.expiry, i.strike, i.kind, p.quantity
          FROM positions p JOIN instruments i ON i.symbol = p.instrument
-        WHERE p.account_id = ANY(:c42::bigint[]) AND NOT p.settled AND p.quantity <> 0
+        WHERE p.account_id = ANY(:c33::bigint[]) AND NOT p.settled AND p.quantity <> 0
         ORDER BY p.account_id, p.instrument;
 INSERT INTO fills (rfq_id, quote_id, taker_account_id, maker_account_id, fee_account_id, side, price, fee, filled_at)
-       VALUES (:rid, :qid, :taker, :maker, :c43, :c44, :c45, :c46, :c47) RETURNING id \gset g8_7_
+       VALUES (:rid, :qid, :taker, :maker, :c34, :c35, :c36, :c37, :c38) RETURNING id \gset g8_7_
 INSERT INTO fill_legs (fill_id, leg_index, instrument, quantity, premium, mark)
        SELECT :g8_7_id, t.i - 1, t.instrument, t.quantity, t.premium, t.mark
-         FROM unnest(:c48::text[], :c49::bigint[], :c50::bigint[], :c51::bigint[]) WITH ORDINALITY AS t(instrument, quantity, premium, mark, i);
+         FROM unnest(:c39::text[], :c40::bigint[], :c41::bigint[], :c42::bigint[]) WITH ORDINALITY AS t(instrument, quantity, premium, mark, i);
 INSERT INTO positions (account_id, instrument, quantity, updated_at)
-       SELECT :taker, t.instrument, t.quantity, now() FROM unnest(:c52::text[], :c53::bigint[]) AS t(instrument, quantity)
+       SELECT :taker, t.instrument, t.quantity, now() FROM unnest(:c43::text[], :c44::bigint[]) AS t(instrument, quantity)
        ON CONFLICT (account_id, instrument) DO UPDATE SET quantity = positions.quantity + EXCLUDED.quantity, updated_at = now();
 INSERT INTO positions (account_id, instrument, quantity, updated_at)
-       SELECT :maker, t.instrument, t.quantity, now() FROM unnest(:c54::text[], :c55::bigint[]) AS t(instrument, quantity)
+       SELECT :maker, t.instrument, t.quantity, now() FROM unnest(:c45::text[], :c46::bigint[]) AS t(instrument, quantity)
        ON CONFLICT (account_id, instrument) DO UPDATE SET quantity = positions.quantity + EXCLUDED.quantity, updated_at = now();
-UPDATE balances SET total = :c56, locked = :c57, updated_at = now() WHERE account_id = :taker RETURNING account_id;
-UPDATE balances SET total = :c58, locked = :c59, updated_at = now() WHERE account_id = :maker RETURNING account_id;
-UPDATE balances SET total = :c61, locked = :c62, updated_at = now() WHERE account_id = :c60 RETURNING account_id \gset g8_13_
-UPDATE rfqs SET state = :c64, updated_at = :c65, ended_at = :c65, fill_id = :g8_7_id, fill_price = :c66, fill_fee = :c67, filled_at = :c68 WHERE id = :rid AND state = :c63 RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
+UPDATE balances SET total = :c47, locked = :c48, updated_at = now() WHERE account_id = :taker RETURNING account_id;
+UPDATE balances SET total = :c49, locked = :c50, updated_at = now() WHERE account_id = :maker RETURNING account_id;
+UPDATE balances SET total = :c52, locked = :c53, updated_at = now() WHERE account_id = :c51 RETURNING account_id \gset g8_13_
+WITH moved AS (UPDATE rfqs SET state = :c55, updated_at = :c56, ended_at = :c56, fill_id = :g8_7_id, fill_price = :c57, fill_fee = :c58, filled_at = :c59 WHERE id = :rid AND state = :c54 RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
   max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
-  fill_fee, filled_at, fill_reverted, ended_at;
-INSERT INTO rfq_events (rfq_id, event, state, at) VALUES (:rid, :c69, :c70, :c71);
+  fill_fee, filled_at, fill_reverted, ended_at),
+            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :c56::bigint FROM moved)
+       SELECT * FROM moved;
 COMMIT;
 SELECT id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
   max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
