@@ -1,5 +1,9 @@
+import { randomUUID } from 'node:crypto';
+import { JwtService } from '@nestjs/jwt';
+import { parseRfqUnsigned } from '../../src/common/decimal/decimal';
+import { formatSymbol } from '../../src/modules/instruments/domain/symbol';
 import { Http, RpcClient, TestWallet, freshIp } from './clients';
-import type { TestApp } from './harness';
+import { JWT_SECRET, type TestApp } from './harness';
 
 export interface SignedIn {
   wallet: TestWallet;
@@ -39,4 +43,30 @@ export async function trader(app: TestApp, roles: string[] = ['taker']) {
   const http = await signInHttp(app, wallet);
   const { client } = await signInWs(app, wallet);
   return { wallet, accountId, token: http.token, http: http.http, client };
+}
+
+export const DAY = 86_400;
+
+/** 08:00 UTC, `days` UTC dates from today (an expiration for create-instruments). */
+export const expirationIn = (days: number) => (Math.floor(Date.now() / 1000 / DAY) + days) * DAY + 8 * 3600;
+
+/** The symbol of listed terms (design.md section 2). */
+export const symbolOf = (asset: string, expiry: number, strike: string, kind: 'call' | 'put') =>
+  formatSymbol({ asset, expiry, strike: parseRfqUnsigned(strike), kind });
+
+/** A session token as the server issues it (session.service.ts), with any roles and scope. */
+export function sessionToken(claims: { account_id?: number | null; roles?: string[]; scope?: string }): string {
+  return new JwtService({ secret: JWT_SECRET }).sign(
+    { account_id: null, roles: [], scope: '', ...claims },
+    { algorithm: 'HS256', subject: new TestWallet().address, issuer: 'Legwork', audience: 'Legwork', expiresIn: 600, jwtid: randomUUID() },
+  );
+}
+
+/** Waits until `check()` holds (polling every 20 ms), or throws. */
+export async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }

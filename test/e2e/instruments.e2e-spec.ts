@@ -1,35 +1,14 @@
-import { randomUUID } from 'node:crypto';
-import { JwtService } from '@nestjs/jwt';
 import { Database } from '../../src/common/database/database';
 import { parseRfqUnsigned } from '../../src/common/decimal/decimal';
 import { JobRunner } from '../../src/common/jobs/job-runner';
 import { QUEUES, jobIds } from '../../src/common/jobs/queues';
-import { formatSymbol } from '../../src/modules/instruments/domain/symbol';
 import { InstrumentsService } from '../../src/modules/instruments/instruments.service';
 import { loadVector } from '../vectors';
-import { Http, RpcClient, TestWallet } from './clients';
-import { Environment, JWT_SECRET, type TestApp } from './harness';
+import { Http, RpcClient } from './clients';
+import { DAY, expirationIn, sessionToken, symbolOf, until } from './factories';
+import { Environment, type TestApp } from './harness';
 
-const DAY = 86_400;
-/** 08:00 UTC, `days` UTC dates from today. */
-const expirationIn = (days: number) => (Math.floor(Date.now() / 1000 / DAY) + days) * DAY + 8 * 3600;
-const symbolOf = (asset: string, expiry: number, strike: string, kind: 'call' | 'put') => formatSymbol({ asset, expiry, strike: parseRfqUnsigned(strike), kind });
 
-/** A session token as the server issues it (session.service.ts), with any roles and scope. */
-function sessionToken(claims: { account_id?: number | null; roles?: string[]; scope?: string }): string {
-  return new JwtService({ secret: JWT_SECRET }).sign(
-    { account_id: null, roles: [], scope: '', ...claims },
-    { algorithm: 'HS256', subject: new TestWallet().address, issuer: 'Legwork', audience: 'Legwork', expiresIn: 600, jwtid: randomUUID() },
-  );
-}
-
-async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('instruments: create, pause, resume, list', () => {
   let env: Environment;

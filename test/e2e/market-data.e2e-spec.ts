@@ -1,34 +1,15 @@
-import { randomUUID } from 'node:crypto';
-import { JwtService } from '@nestjs/jwt';
 import { Database } from '../../src/common/database/database';
-import { formatRfq, parseRfqUnsigned } from '../../src/common/decimal/decimal';
+import { formatRfq } from '../../src/common/decimal/decimal';
 import { RfqError } from '../../src/common/errors/app-error';
-import { formatSymbol } from '../../src/modules/instruments/domain/symbol';
 import { markPrice } from '../../src/modules/market-data/domain/black76';
 import { MarketDataService } from '../../src/modules/market-data/market-data.service';
 import { signingDomain } from '../../src/modules/rfq/domain/quote-payload';
-import { Http, RpcClient, TestWallet } from './clients';
-import { Environment, JWT_SECRET, type TestApp } from './harness';
+import { Http, RpcClient } from './clients';
+import { expirationIn, sessionToken, symbolOf, until } from './factories';
+import { Environment, type TestApp } from './harness';
 
-const DAY = 86_400;
-const expirationIn = (days: number) => (Math.floor(Date.now() / 1000 / DAY) + days) * DAY + 8 * 3600;
-const symbolOf = (asset: string, expiry: number, strike: string, kind: 'call' | 'put') => formatSymbol({ asset, expiry, strike: parseRfqUnsigned(strike), kind });
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-function sessionToken(claims: { account_id?: number | null; roles?: string[]; scope?: string }): string {
-  return new JwtService({ secret: JWT_SECRET }).sign(
-    { account_id: null, roles: [], scope: '', ...claims },
-    { algorithm: 'HS256', subject: new TestWallet().address, issuer: 'Legwork', audience: 'Legwork', expiresIn: 600, jwtid: randomUUID() },
-  );
-}
-
-async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 function rfqErrorOf(fn: () => unknown): RfqError {
   try {
