@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import Redis from 'ioredis';
 import { Client } from 'pg';
+import { deleteRedisPrefix } from '../../src/common/redis/delete-prefix';
 
 export const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef0123456789';
 export const JWT_SECRET = 'bench-jwt-secret-0123456789abcdef0123456789abcdef';
@@ -62,22 +62,6 @@ export class BenchEnv {
   }
 }
 
-/** Deletes every Redis key of a prefix (SCAN + DEL, never FLUSHALL: others share Redis). */
-export async function deleteRedisPrefix(redisUrl: string, prefix: string): Promise<number> {
-  const redis = new Redis(redisUrl);
-  let deleted = 0;
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length) deleted += await redis.del(...keys);
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
-  return deleted;
-}
 
 export interface HttpResult<T = any> {
   status: number;

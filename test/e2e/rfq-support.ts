@@ -1,23 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { JwtService } from '@nestjs/jwt';
-import Redis from 'ioredis';
 import { parseRfqSigned, parseRfqUnsigned } from '../../src/common/decimal/decimal';
+export { deleteRedisPrefix } from '../../src/common/redis/delete-prefix';
 import { encodeBase64Signature } from '../../src/common/crypto/signature';
 import { encodeQuotePayload, quoteId, signingDomain } from '../../src/modules/rfq/domain/quote-payload';
 import { formatSymbol, parseSymbol } from '../../src/modules/instruments/domain/symbol';
 import { Http, RpcClient, TestWallet, freshIp } from './clients';
 import { createAccount, signInWs, trader } from './factories';
+export { DAY, expirationIn } from './factories';
 import { JWT_SECRET, type TestApp } from './harness';
 
 /** Helpers of the RFQ e2e tests: listing a round, signing quotes as a maker would, checking RFQ errors. */
 
-export const DAY = 86_400;
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const nowSeconds = () => Math.floor(Date.now() / 1000);
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** 08:00 UTC, `days` UTC dates from today. */
-export const expirationIn = (days: number) => (Math.floor(Date.now() / 1000 / DAY) + days) * DAY + 8 * 3600;
 
 export interface Round {
   asset: string;
@@ -146,19 +144,3 @@ export async function silent(client: RpcClient, match: (n: any) => boolean, ms =
 
 export const on = (channel: string, event: string, rfqId: string) => (n: any) => n.channel === channel && n.data.event === event && (n.data.rfq?.rfq_id ?? n.data.rfq_id) === rfqId;
 
-/** Deletes every Redis key of this environment's prefix (SCAN + DEL, never FLUSHALL: other tests share Redis). */
-export async function deleteRedisPrefix(redisUrl: string, prefix: string): Promise<number> {
-  const redis = new Redis(redisUrl);
-  let deleted = 0;
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length) deleted += await redis.del(...keys);
-    } while (cursor !== '0');
-  } finally {
-    await redis.quit();
-  }
-  return deleted;
-}

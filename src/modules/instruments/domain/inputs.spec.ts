@@ -1,16 +1,5 @@
-import { AppError } from '../../../common/errors/app-error';
 import { MAX_EXPIRY, parseAsset, parseListParams, parsePositiveAmount, parseUnixSeconds } from './inputs';
-
-function problem(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(AppError);
-    expect((error as AppError).code).toBe('INVALID_PARAMS');
-    return (error as AppError).message;
-  }
-  throw new Error('expected INVALID_PARAMS');
-}
+import { invalidParamsMessage as problem } from '../../../../test/invalid-params';
 
 describe('parseAsset', () => {
   it('takes the asset pattern and names the field', () => {

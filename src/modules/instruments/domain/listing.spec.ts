@@ -1,22 +1,11 @@
-import { AppError } from '../../../common/errors/app-error';
 import { formatRfq } from '../../../common/decimal/decimal';
 import { loadVector } from '../../../../test/vectors';
 import { MAX_STRIKES, planListing } from './listing';
+import { invalidParamsMessage as problem } from '../../../../test/invalid-params';
 
 const NOW = 1_790_000_000;
 const EXPIRY = 1798358400; // 2026-12-27T08:00:00Z
 const { strike_grids } = loadVector('instruments.json');
-
-function problem(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(AppError);
-    expect((error as AppError).code).toBe('INVALID_PARAMS');
-    return (error as AppError).message;
-  }
-  throw new Error('expected INVALID_PARAMS');
-}
 
 describe('planListing: the default grid (instruments.json)', () => {
   for (const v of strike_grids) {

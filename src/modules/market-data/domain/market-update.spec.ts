@@ -1,16 +1,5 @@
-import { AppError } from '../../../common/errors/app-error';
 import { MAX_IV, isFresh, parseIv, parseMarketUpdate } from './market-update';
-
-function problem(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(AppError);
-    expect((error as AppError).code).toBe('INVALID_PARAMS');
-    return (error as AppError).message;
-  }
-  throw new Error('expected INVALID_PARAMS');
-}
+import { invalidParamsMessage as problem } from '../../../../test/invalid-params';
 
 describe('parseMarketUpdate', () => {
   it('takes the index, a flat iv and per-symbol ivs, strings or numbers, in micro-units', () => {
