@@ -1,4 +1,8 @@
+import { Notifier } from '../../src/common/broadcast/notifier';
 import { Database } from '../../src/common/database/database';
+import { JobRunner } from '../../src/common/jobs/job-runner';
+import { QUEUES, jobIds } from '../../src/common/jobs/queues';
+import { RfqExpiry } from '../../src/modules/rfq/rfq-expiry';
 import { Environment, type TestApp } from './harness';
 import {
   type RfqTrader, type Round, clientRef, deleteRedisPrefix, expectRfqError, expirationIn, leg, listRound, nowSeconds, on, resumeWs, rfqTrader, signedQuote, sleep, terms, timed,
@@ -15,7 +19,8 @@ describe('RFQ expiry', () => {
 
   beforeAll(async () => {
     env = await Environment.create();
-    app = await env.start({ RFQ_TTL_SECONDS: '2' });
+    // A sweep far apart: what expires here is expired by the jobs.
+    app = await env.start({ RFQ_TTL_SECONDS: '2', SWEEP_INTERVAL_MS: '600000' });
     sol = await listRound(app, 'SOL', expirationIn(5));
     [taker, maker, other] = await Promise.all([rfqTrader(app, ['taker']), rfqTrader(app, ['quoter']), rfqTrader(app, ['quoter'])]);
     await taker.client.result('rfq.subscribe', {});
@@ -71,10 +76,51 @@ describe('RFQ expiry', () => {
     expect(m.at - deadlineMs).toBeLessThan(1000);
   });
 
+  it('quotes that end in the same second share one job; all expire within 1 s, in one broadcast', async () => {
+    const enqueue = jest.spyOn(app.app.get(JobRunner), 'enqueue');
+    const broadcasts = jest.spyOn(app.app.get(Notifier), 'notifyAll');
+    try {
+      const rfqs = await Promise.all(Array.from({ length: 6 }, () => taker.client.result('rfq.create', { client_ref: clientRef(), legs: [leg(sol.symbol('150'), '1')] })));
+      const deadline = nowSeconds() + 3;
+      for (const [i, rfq] of rfqs.entries()) {
+        await maker.client.result('rfq.maker.respond', signedQuote(maker.wallet, rfq, terms(1000 + i, { issued_at: nowSeconds(), expires_at: deadline }), sol.expiry).params);
+      }
+      const expiryJobs = enqueue.mock.calls.filter(([queue, data]) => queue === QUEUES.rfqExpiry && (data as { deadline?: number }).deadline === deadline);
+      expect(expiryJobs).toEqual([[QUEUES.rfqExpiry, { deadline }, { delayMs: expect.any(Number), jobId: jobIds.rfqExpiry(deadline) }]]);
+      const arrivals = await Promise.all(rfqs.map((rfq) => timed(taker.client, on('rfq', 'expired', rfq.rfq_id))));
+      for (const { n, at } of arrivals) {
+        expect(n.data.rfq.state).toBe('expired');
+        expect(at).toBeGreaterThanOrEqual(deadline * 1000);
+        expect(at - deadline * 1000).toBeLessThan(1000);
+      }
+      // One UPDATE expired them together: their events went out in one broadcast.
+      const ids = new Set(rfqs.map((r) => r.rfq_id));
+      const batches = broadcasts.mock.calls.map(([list]) => list.filter((n) => n.channel === 'rfq' && n.data.event === 'expired' && ids.has((n.data.rfq as { rfq_id: string }).rfq_id)).length);
+      expect(batches.filter((n) => n > 0)).toEqual([rfqs.length]);
+    } finally {
+      enqueue.mockRestore();
+      broadcasts.mockRestore();
+    }
+  });
+
+  it('an expiry job of an earlier version ({ rfqId }) still expires its RFQ; a deadline already past expires at once', async () => {
+    const rfq = await taker.client.result('rfq.create', { client_ref: clientRef(), legs: [leg(sol.symbol('160'), '1')] });
+    const expired = timed(taker.client, on('rfq', 'expired', rfq.rfq_id), 3000);
+    await app.app.get(Database).dataSource.query(`UPDATE rfqs SET expires_at = expires_at - 100 WHERE id = $1`, [rfq.rfq_id]);
+    await app.app.get(JobRunner).enqueue(QUEUES.rfqExpiry, { rfqId: rfq.rfq_id }, { jobId: `legacy-${rfq.rfq_id}` });
+    expect((await expired).n.data.rfq.state).toBe('expired');
+
+    const late = await taker.client.result('rfq.create', { client_ref: clientRef(), legs: [leg(sol.symbol('160'), '1')] });
+    await app.app.get(Database).dataSource.query(`UPDATE rfqs SET expires_at = expires_at - 100 WHERE id = $1`, [late.rfq_id]);
+    const lateExpired = timed(taker.client, on('rfq', 'expired', late.rfq_id), 3000);
+    await app.app.get(RfqExpiry).schedule(nowSeconds() - 1);
+    expect((await lateExpired).n.data.rfq.state).toBe('expired');
+  });
+
   it('every move is logged once in rfq_events', async () => {
     const rows = await app.app.get(Database).dataSource.query(`SELECT rfq_id, array_agg(event ORDER BY id) AS events FROM rfq_events GROUP BY rfq_id`);
     const histories = rows.map((r: any) => (Array.isArray(r.events) ? r.events : String(r.events).replace(/[{}]/g, '').split(',')).join('>')).sort();
-    expect(histories).toEqual(['created>expired', 'created>quoted>expired']);
+    expect(histories).toEqual([...Array(3).fill('created>expired'), ...Array(7).fill('created>quoted>expired')]);
   });
 });
 

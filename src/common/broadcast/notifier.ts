@@ -17,6 +17,14 @@ export interface Notification {
 
 export const NOTIFY_TOPIC = 'notify';
 
+/** The payload of a NOTIFY_TOPIC broadcast: one notification, or several in order (one message). */
+export type NotifyPayload = Notification | Notification[];
+
+/** The notifications of a NOTIFY_TOPIC payload, in order. */
+export function notificationsOf(payload: NotifyPayload): Notification[] {
+  return Array.isArray(payload) ? payload : [payload];
+}
+
 /**
  * Services announce subscription events here; the gateway of every instance hears them through
  * the broadcaster and delivers them to its own subscribed connections.
@@ -27,5 +35,14 @@ export class Notifier {
 
   async notify(notification: Notification): Promise<void> {
     await this.broadcaster.publish(NOTIFY_TOPIC, notification);
+  }
+
+  /**
+   * Several notifications in one broadcast (one Redis PUBLISH): the events of one state move, or
+   * of a batch of moves. Every instance delivers them in this order.
+   */
+  async notifyAll(notifications: readonly Notification[]): Promise<void> {
+    if (notifications.length === 0) return;
+    await this.broadcaster.publish(NOTIFY_TOPIC, notifications.length === 1 ? notifications[0] : notifications);
   }
 }

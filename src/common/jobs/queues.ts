@@ -3,7 +3,10 @@
  * renamed queue strands the jobs of the old name. Payloads are typed here too.
  */
 export const QUEUES = {
-  /** An RFQ's or a quote's deadline passed: expire it if it is still pending or quoted. */
+  /**
+   * A deadline (unix second) has come: expire every pending or quoted RFQ due by then. (Jobs of
+   * earlier versions name one RFQ: `{ rfqId }`; they are still run.)
+   */
   rfqExpiry: 'rfq-expiry',
   /** Fill an accepted RFQ in the ledger. */
   rfqFill: 'rfq-fill',
@@ -14,14 +17,15 @@ export const QUEUES = {
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
 export interface JobPayloads {
-  'rfq-expiry': { rfqId: string };
+  'rfq-expiry': { deadline: number } | { rfqId: string };
   'rfq-fill': { rfqId: string };
   settlement: { asset: string; expiration: number };
 }
 
 /** Deterministic job ids (BullMQ refuses ':' in custom ids, hence '-'). */
 export const jobIds = {
-  rfqExpiry: (rfqId: string, deadline: number) => `expire-${rfqId}-${deadline}`,
+  /** One job per deadline second, whatever the number of RFQs and quotes due then (every instance adds the same id). */
+  rfqExpiry: (deadline: number) => `expire-at-${deadline}`,
   rfqFill: (rfqId: string) => `fill-${rfqId}`,
   settlement: (asset: string, expiration: number) => `settle-${asset}-${expiration}`,
 };

@@ -3,7 +3,7 @@ import { Inject, type BeforeApplicationShutdown, type OnModuleDestroy } from '@n
 import { type OnGatewayConnection, type OnGatewayInit, WebSocketGateway } from '@nestjs/websockets';
 import type { RawData, WebSocket, WebSocketServer } from 'ws';
 import { Broadcaster } from '../../common/broadcast/broadcaster';
-import { NOTIFY_TOPIC, type Notification } from '../../common/broadcast/notifier';
+import { NOTIFY_TOPIC, type Notification, type NotifyPayload, notificationsOf } from '../../common/broadcast/notifier';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { clientIp } from '../../common/http/client-ip';
 import { MetricsService } from '../health/metrics.service';
@@ -44,7 +44,7 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
   afterInit(server: WebSocketServer): void {
     this.server = server;
     this.unsubscribe = this.broadcaster.subscribe((message) => {
-      if (message.topic === NOTIFY_TOPIC) this.deliver(message.payload as Notification);
+      if (message.topic === NOTIFY_TOPIC) for (const notification of notificationsOf(message.payload as NotifyPayload)) this.deliver(notification);
     });
     this.heartbeat = setInterval(() => this.beat(), this.config.wsPingIntervalMs);
     this.heartbeat.unref();

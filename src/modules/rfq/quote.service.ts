@@ -104,7 +104,7 @@ export class QuoteService {
     if (!moved) throw conflict('the RFQ holds a quote already or is no longer pending');
 
     logger.event('info', 'rfq quoted', { rfq_id: rfq.id, quote_id: id, maker_account_id: maker.accountId }, 'Rfq');
-    await this.expiry.schedule(rfq.id, command.expiresAt);
+    await this.expiry.schedule(command.expiresAt);
     return { rfq_id: rfq.id, quote_id: id, state: 'quoted' };
   }
 

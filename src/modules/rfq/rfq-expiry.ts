@@ -11,7 +11,10 @@ import { RfqStore } from './rfq.store';
 
 /** A job that fires this close before its deadline waits for it instead of leaving it to the sweep. */
 const EARLY_WAIT_LIMIT_MS = 5_000;
-const SWEEP_BATCH = 500;
+/** RFQs expired by one statement; a larger backlog takes several. */
+export const EXPIRY_BATCH = 500;
+/** Deadlines this instance has enqueued a job for are remembered this long past them. */
+const SCHEDULED_MEMORY_SECONDS = 60;
 
 /** The deadline of an RFQ in its current state (unix seconds), or null when nothing can expire. */
 export function expiryDeadline(rfq: RfqRecord): number | null {
@@ -21,15 +24,20 @@ export function expiryDeadline(rfq: RfqRecord): number | null {
 }
 
 /**
- * Expiry (design.md section 5): a delayed job at each deadline (the RFQ's expires_at, then the
- * quote's), and a sweep every SWEEP_INTERVAL_MS from the database that catches any job lost (with
- * Redis, or with the process in the embedded default). A deadline is the instant `expires_at`
- * (unix seconds): at and after it the RFQ or quote is expired. Idempotent: only a still-pending
- * RFQ past its expires_at, or a still-quoted one past its quote's expires_at, moves.
+ * Expiry (design.md section 5): a delayed job at each deadline, and a sweep every
+ * SWEEP_INTERVAL_MS from the database that catches any job lost (with Redis, or with the process in
+ * the embedded default). Deadlines are whole unix seconds, so there is one job per deadline
+ * second (`expire-at-<deadline>`, the same id on every instance), not one per RFQ: it expires
+ * every RFQ due by then in one statement (RfqTransitions.expireDue), and a burst of quotes that
+ * end in the same second costs one job and one UPDATE. A deadline is the instant `expires_at`: at
+ * and after it the RFQ or quote is expired. Idempotent: only a still-pending RFQ past its
+ * expires_at, or a still-quoted one past its quote's expires_at, moves.
  */
 @Injectable()
 export class RfqExpiry implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly periodic: PeriodicSweep;
+  /** Deadlines (unix seconds) this instance has enqueued a job for: the next RFQ due then needs no Redis call. */
+  private readonly scheduled = new Set<number>();
 
   constructor(
     private readonly jobs: JobRunner,
@@ -38,12 +46,13 @@ export class RfqExpiry implements OnModuleInit, OnApplicationBootstrap, BeforeAp
     private readonly clock: Clock,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    this.periodic = new PeriodicSweep('rfq expiry sweep', config.sweepIntervalMs, () => this.sweepOnce());
+    this.periodic = new PeriodicSweep('rfq expiry sweep', config.sweepIntervalMs, () => this.expireDue());
   }
 
   onModuleInit(): void {
-    this.jobs.process(QUEUES.rfqExpiry, async ({ rfqId }) => {
-      await this.onDeadline(rfqId);
+    this.jobs.process(QUEUES.rfqExpiry, async (data) => {
+      if ('deadline' in data) await this.onDue(data.deadline);
+      else await this.onDeadline(data.rfqId);
     });
   }
 
@@ -55,16 +64,37 @@ export class RfqExpiry implements OnModuleInit, OnApplicationBootstrap, BeforeAp
     return this.periodic.stop();
   }
 
-  /** Enqueues the expiry job at `deadline` (unix seconds). A lost job is the sweep's: never throws. */
-  async schedule(rfqId: string, deadline: number): Promise<void> {
+  /**
+   * Makes sure a job runs at `deadline` (unix seconds): enqueued once per deadline second by this
+   * instance. A deadline already past (a quote that ended while it was being stored) is expired at
+   * once. A lost job is the sweep's: never throws.
+   */
+  async schedule(deadline: number): Promise<void> {
+    const nowMs = this.clock.nowMs();
+    if (deadline * 1000 <= nowMs) {
+      void this.expireDue().catch((error) => logger.event('warn', 'expiry failed; the sweep will expire its RFQs', { deadline, error: String(error) }, 'Rfq'));
+      return;
+    }
+    if (this.scheduled.has(deadline)) return;
+    this.scheduled.add(deadline);
+    if (this.scheduled.size > 256) this.forgetBefore(Math.floor(nowMs / 1000) - SCHEDULED_MEMORY_SECONDS);
     try {
-      await this.jobs.enqueue(QUEUES.rfqExpiry, { rfqId }, { delayMs: deadline * 1000 - this.clock.nowMs(), jobId: jobIds.rfqExpiry(rfqId, deadline) });
+      await this.jobs.enqueue(QUEUES.rfqExpiry, { deadline }, { delayMs: deadline * 1000 - nowMs, jobId: jobIds.rfqExpiry(deadline) });
     } catch (error) {
-      logger.event('warn', 'expiry job not enqueued; the sweep will expire it', { rfq_id: rfqId, error: String(error) }, 'Rfq');
+      this.scheduled.delete(deadline);
+      logger.event('warn', 'expiry job not enqueued; the sweep will expire its RFQs', { deadline, error: String(error) }, 'Rfq');
     }
   }
 
-  /** The job: expire the RFQ if its current deadline has come (waiting a moment when it fired early). */
+  /** The job of a deadline second: at the deadline (waiting a moment when it fired early), expire everything due. */
+  async onDue(deadline: number): Promise<void> {
+    const early = deadline * 1000 - this.clock.nowMs();
+    if (early > EARLY_WAIT_LIMIT_MS) return; // fired far too early: the sweep or a later job owns it
+    if (early > 0) await new Promise((resolve) => setTimeout(resolve, early));
+    await this.expireDue();
+  }
+
+  /** A job of an earlier version, for one RFQ: expire it if its current deadline has come. */
   async onDeadline(rfqId: string): Promise<void> {
     let rfq = await this.store.findById(rfqId);
     if (!rfq) return;
@@ -80,18 +110,19 @@ export class RfqExpiry implements OnModuleInit, OnApplicationBootstrap, BeforeAp
     await this.expireIfDue(rfq);
   }
 
-  /** Expires every overdue pending or quoted RFQ in the database. */
-  sweep(): Promise<void> {
-    return this.periodic.run();
+  /** Expires every overdue pending or quoted RFQ in the database (the sweep, and every job), in batches. */
+  async expireDue(): Promise<void> {
+    let moved: number;
+    do {
+      if (this.periodic.stopped) return;
+      moved = (await this.transitions.expireDue(this.clock.now(), EXPIRY_BATCH)).length;
+      if (moved > 0) logger.event('info', 'rfqs expired', { count: moved }, 'Rfq');
+    } while (moved === EXPIRY_BATCH);
   }
 
-  private async sweepOnce(): Promise<void> {
-    const overdue = await this.store.overdue(this.clock.now(), SWEEP_BATCH);
-    for (const { id } of overdue) {
-      if (this.periodic.stopped) return;
-      const rfq = await this.store.findById(id);
-      if (rfq) await this.expireIfDue(rfq);
-    }
+  /** Expires every overdue RFQ now; the sweep's pass (SWEEP_INTERVAL_MS). */
+  sweep(): Promise<void> {
+    return this.periodic.run();
   }
 
   /** Expires now, deadline or not: an RFQ still pending or quoted when its round settles (design.md section 7). */
@@ -104,5 +135,9 @@ export class RfqExpiry implements OnModuleInit, OnApplicationBootstrap, BeforeAp
     if (deadline === null || this.clock.nowMs() < deadline * 1000) return;
     const moved = await this.transitions.move({ rfqId: rfq.id, from: rfq.state, to: 'expired' });
     if (moved) logger.event('info', 'rfq expired', { rfq_id: rfq.id, from: rfq.state }, 'Rfq');
+  }
+
+  private forgetBefore(second: number): void {
+    for (const deadline of this.scheduled) if (deadline < second) this.scheduled.delete(deadline);
   }
 }

@@ -35,10 +35,12 @@ const metrics = () => new MetricsService({ depths: async () => ({}) } as unknown
 
 /** The notifications `announce` publishes for a move, with a fake notifier. */
 async function announced(moved: RfqRecord, from: RfqRecord['state']): Promise<Notification[]> {
-  const sent: Notification[] = [];
-  const notifier = { notify: async (n: Notification) => void sent.push(n) } as unknown as Notifier;
+  const broadcasts: Notification[][] = [];
+  const notifier = { notifyAll: async (n: Notification[]) => void broadcasts.push([...n]) } as unknown as Notifier;
   await new RfqTransitions({} as Database, new Clock(), notifier, metrics()).announce(moved, from);
-  return sent;
+  // One move, one broadcast (one Redis PUBLISH), whatever the number of its notifications.
+  expect(broadcasts).toHaveLength(1);
+  return broadcasts[0];
 }
 
 describe('RfqTransitions.announce (design.md section 5, Events)', () => {
@@ -87,7 +89,7 @@ describe('RfqTransitions.announce (design.md section 5, Events)', () => {
 
   it('a notifier failure is swallowed (the state is in the database)', async () => {
     logger.setLevel('error');
-    const notifier = { notify: async () => Promise.reject(new Error('redis down')) } as unknown as Notifier;
+    const notifier = { notifyAll: async () => Promise.reject(new Error('redis down')) } as unknown as Notifier;
     await expect(new RfqTransitions({} as Database, new Clock(), notifier, metrics()).announce({ ...base, state: 'expired' }, 'pending')).resolves.toBeUndefined();
   });
 
@@ -98,7 +100,7 @@ describe('RfqTransitions.announce (design.md section 5, Events)', () => {
 
   it('counts every move, the quote latency, and fill failures (not reverts) in the metrics', async () => {
     const m = metrics();
-    const transitions = new RfqTransitions({} as Database, new Clock(), { notify: async () => undefined } as unknown as Notifier, m);
+    const transitions = new RfqTransitions({} as Database, new Clock(), { notifyAll: async () => undefined } as unknown as Notifier, m);
     await transitions.created(base);
     await transitions.announce({ ...base, state: 'quoted', quote, updatedAt: base.createdAt + 2 }, 'pending');
     await transitions.announce({ ...base, state: 'failed', quote, failure: { error: 'RFQ_PRICE_TOLERANCE', message: 'x' } }, 'submitting');

@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { Notifier, type Notification } from '../../common/broadcast/notifier';
 import { Clock } from '../../common/clock';
 import { Database } from '../../common/database/database';
-import { sqlRows } from '../../common/database/sql';
+import { type SqlExecutor, sqlRows } from '../../common/database/sql';
 import { logger } from '../../common/logging/logger';
 import { MetricsService } from '../health/metrics.service';
 import type { DeclineReason, RfqFailure, RfqRecord, Side, StoredQuote } from './domain/rfq-record';
@@ -26,6 +26,14 @@ export interface RfqChanges {
   fill?: { fillId: string; price: bigint; fee: bigint; filledAt: number };
   /** filled → failed by an admin revert. */
   fillReverted?: boolean;
+}
+
+/** A committed move: the record as moved and the state it left. */
+export interface MovedRfq {
+  moved: RfqRecord;
+  from: RfqState;
+  /** The step's latency for the metrics, when the caller knows it better than the record. */
+  seconds?: number;
 }
 
 export interface RfqMove {
@@ -58,23 +66,28 @@ export class RfqTransitions {
 
   /**
    * Moves the RFQ from `from` to `to` and announces it. null when the RFQ was not in `from`
-   * (someone else moved it first, or it does not exist): nothing changed.
+   * (someone else moved it first, or it does not exist): nothing changed. Without `within` the
+   * move is one statement, atomic on its own (no BEGIN / COMMIT round trips).
    */
   async move(move: RfqMove): Promise<RfqRecord | null> {
-    const moved = await this.db.dataSource.transaction(async (m) => {
-      const record = await this.moveWithin(m, move);
-      if (record && move.within) await move.within(m, record);
-      return record;
-    });
+    const within = move.within;
+    const moved = within
+      ? await this.db.dataSource.transaction(async (m) => {
+          const record = await this.moveWithin(m, move);
+          if (record) await within(m, record);
+          return record;
+        })
+      : await this.moveWithin(this.db.dataSource, move);
     if (moved) await this.announce(moved, move.from);
     return moved;
   }
 
   /**
    * The move inside a transaction the caller holds (for a caller that writes its own rows in the
-   * same transaction). The caller must call `announce(moved, from)` after its commit.
+   * same transaction), or alone as one statement. The caller must call `announce(moved, from)`
+   * after its commit.
    */
-  async moveWithin(m: EntityManager, move: RfqMove): Promise<RfqRecord | null> {
+  async moveWithin(m: SqlExecutor, move: RfqMove): Promise<RfqRecord | null> {
     if (!canMove(move.from, move.to)) throw new Error(`an RFQ cannot move from ${move.from} to ${move.to}`);
     const at = move.at ?? this.clock.now();
     const params: unknown[] = [move.rfqId, move.from, move.to, at];
@@ -132,6 +145,42 @@ export class RfqTransitions {
    * in the metrics (`seconds`: the step's latency when the caller knows it better than the record).
    */
   async announce(moved: RfqRecord, from: RfqState, seconds?: number): Promise<void> {
+    await this.publish(this.eventsOf({ moved, from, seconds }));
+  }
+
+  /** The events of several committed moves, in order, in one broadcast. */
+  async announceAll(moves: readonly MovedRfq[]): Promise<void> {
+    await this.publish(moves.flatMap((move) => this.eventsOf(move)));
+  }
+
+  /**
+   * Every pending or quoted RFQ whose deadline has come (the RFQ's `expires_at` while pending, the
+   * quote's while quoted; at or before `now`, unix seconds) moves to expired: one conditional
+   * UPDATE of at most `limit` of them, earliest deadline first, with their event rows, in one
+   * statement; then their events in one broadcast. A row another mover took first is left alone
+   * (the UPDATE re-checks state and deadline on the row it locks). The moves made.
+   */
+  async expireDue(now: number, limit: number): Promise<MovedRfq[]> {
+    const rows = await sqlRows<RfqRow>(
+      this.db.dataSource,
+      `WITH due AS (SELECT id FROM rfqs WHERE state IN ('pending', 'quoted') AND expiry_deadline <= $1 ORDER BY expiry_deadline, id LIMIT $2),
+            moved AS (UPDATE rfqs SET state = 'expired', updated_at = $1, ended_at = $1
+                       WHERE id IN (SELECT id FROM due) AND state IN ('pending', 'quoted') AND expiry_deadline <= $1
+                       RETURNING ${RFQ_COLUMNS}),
+            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, 'expired', 'expired', $1::bigint FROM moved)
+       SELECT * FROM moved ORDER BY id`,
+      [now, limit],
+    );
+    // Only a quoted RFQ holds a quote: that is the state it left.
+    const moves = rows.map((row): MovedRfq => {
+      const moved = toRfqRecord(row);
+      return { moved, from: moved.quote ? 'quoted' : 'pending' };
+    });
+    await this.announceAll(moves);
+    return moves;
+  }
+
+  private eventsOf({ moved, from, seconds }: MovedRfq): Notification[] {
     this.metrics.rfqMoved(from, moved.state, seconds ?? (moved.state === 'quoted' ? moved.updatedAt - moved.createdAt : undefined));
     // accepted or submitting → failed is a check at fill that failed (a revert moves from filled).
     if (moved.state === 'failed' && from !== 'filled' && moved.failure) this.metrics.ledgerFailure(moved.failure.error);
@@ -146,7 +195,7 @@ export class RfqTransitions {
         notifications.push({ channel: 'rfq_maker', accountId: moved.quote.makerAccountId, data: { event: moved.state, ...event, rfq: event } });
       }
     }
-    await this.publish(notifications);
+    return notifications;
   }
 
   /** A new RFQ (— → pending): every subscribed quoter but the taker hears `created`; counted. */
@@ -155,13 +204,12 @@ export class RfqTransitions {
     await this.publish([{ channel: 'rfq_maker', exceptAccountId: rfq.accountId, data: { event: 'created', rfq: openRfqView(rfq) } }]);
   }
 
+  /** The notifications in one broadcast; a failure is logged (the state is in the database), never thrown. */
   async publish(notifications: Notification[]): Promise<void> {
-    for (const notification of notifications) {
-      try {
-        await this.notifier.notify(notification);
-      } catch (error) {
-        logger.event('warn', 'rfq notification lost', { channel: notification.channel, error: String(error) }, 'Rfq');
-      }
+    try {
+      await this.notifier.notifyAll(notifications);
+    } catch (error) {
+      logger.event('warn', 'rfq notifications lost', { channels: notifications.map((n) => n.channel), error: String(error) }, 'Rfq');
     }
   }
 }

@@ -78,7 +78,7 @@ export class RfqService {
 
     const rfq = outcome.rfq;
     logger.event('info', 'rfq created', { rfq_id: rfq.id, account_id: rfq.accountId, legs: rfq.legs.length }, 'Rfq');
-    await this.expiry.schedule(rfq.id, rfq.expiresAt);
+    await this.expiry.schedule(rfq.expiresAt);
     await this.transitions.created(rfq);
     return rfqView(rfq);
   }
