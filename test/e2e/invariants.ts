@@ -7,12 +7,16 @@
  *   (c) no balance has total − locked < 0;
  *   (d) positions equal the fold of the fills that are not reverted (taker + on buy, − on sell;
  *       the maker the opposite);
- *   (e) an RFQ is filled exactly when it has a fill that is not reverted.
+ *   (e) an RFQ is filled exactly when it has a fill that is not reverted;
+ *   (f) every position's stored average cost (exact fraction and rounded price) is the replay of
+ *       those fills in fill order (the query API reads it without replaying).
  *
  * `violations` lists what is broken (empty when all hold); `expectInvariants` fails a test on any.
  */
 import type { TestApp } from './harness';
 import { Database } from '../../src/common/database/database';
+import { FLAT, type PositionCost, addTrade, roundedAverage } from '../../src/modules/ledger/domain/average-price';
+import { orientation } from '../../src/modules/ledger/domain/fold';
 
 /** Runs SQL and answers rows: the app's own DataSource, or a pg Client wrapped by `pgRows`. */
 export type Rows = (sql: string, params?: unknown[]) => Promise<any[]>;
@@ -65,6 +69,24 @@ export async function violations(rows: Rows): Promise<string[]> {
     SELECT r.id, r.state, f.id AS fill_id, f.reverted FROM rfqs r LEFT JOIN fills f ON f.rfq_id = r.id
      WHERE (r.state = 'filled') <> (f.id IS NOT NULL AND NOT f.reverted)`)) {
     out.push(`(e) rfq ${r.id} is ${r.state} with fill ${r.fill_id ?? 'none'} (reverted: ${r.reverted ?? '-'})`);
+  }
+
+  const replayed = new Map<string, PositionCost>();
+  for (const t of await rows(`
+    SELECT t.account_id::text, l.instrument, t.role, f.side, l.quantity::text, l.premium::text
+      FROM fills f JOIN fill_legs l ON l.fill_id = f.id
+      CROSS JOIN LATERAL (VALUES (f.taker_account_id, 'taker'), (f.maker_account_id, 'maker')) AS t(account_id, role)
+     WHERE NOT f.reverted ORDER BY f.id`)) {
+    const key = `${t.account_id} ${t.instrument}`;
+    const sign = orientation(t.role, t.side);
+    replayed.set(key, addTrade(replayed.get(key) ?? FLAT, { quantity: sign * BigInt(t.quantity), paid: sign * BigInt(t.premium) }));
+  }
+  for (const p of await rows(`SELECT account_id::text, instrument, quantity::text, avg_num::text, avg_den::text, average_price::text FROM positions`)) {
+    const want = replayed.get(`${p.account_id} ${p.instrument}`) ?? FLAT;
+    const average = want.quantity === 0n ? null : want.average;
+    const stored = `${p.avg_num ?? 'null'}/${p.avg_den ?? 'null'} ~ ${p.average_price ?? 'null'}`;
+    const expected = `${average?.n ?? 'null'}/${average?.d ?? 'null'} ~ ${roundedAverage(want) ?? 'null'}`;
+    if (stored !== expected) out.push(`(f) account ${p.account_id} ${p.instrument}: stored average ${stored} != replay of fills ${expected}`);
   }
   return out;
 }

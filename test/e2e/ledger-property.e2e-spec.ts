@@ -14,6 +14,8 @@ import { Http } from './clients';
 import { Environment, type TestApp } from './harness';
 import { type Rows, appRows, violations } from './invariants';
 import { type RfqTrader, type Round, expirationIn, leg, listRound, rfqTrader } from './rfq-support';
+import { PositionAverage1763800000003 } from '../../migrations/1763800000003-PositionAverage';
+import { Database } from '../../src/common/database/database';
 import { M, acceptParams, balanceOf, deposit, feeAccountId, marketData, positionsOf, quoted, waitForState, withdraw } from './support/ledger';
 
 const SEED = Number(process.env.LEDGER_PROPERTY_SEED ?? 20251122);
@@ -225,6 +227,22 @@ describe(`Ledger property (seed ${SEED}, ${STEPS} steps): invariants and the mod
     expect(counts['trade filled'] ?? 0).toBeGreaterThan(5);
     process.stdout.write(`ledger property seed ${SEED}: ${JSON.stringify(counts)}\n`);
   }, 300_000);
+
+  it('the migration that stores positions\' averages computes, from the walk\'s fills, what the fills stored', async () => {
+    const stored = `SELECT account_id, instrument, avg_num::text, avg_den::text, average_price::text FROM positions ORDER BY account_id, instrument`;
+    const before = await rows(stored);
+    expect(before.filter((p) => p.average_price !== null).length).toBeGreaterThan(5);
+    const runner = app.app.get(Database).dataSource.createQueryRunner();
+    try {
+      const migration = new PositionAverage1763800000003();
+      await migration.down(runner);
+      await migration.up(runner);
+    } finally {
+      await runner.release();
+    }
+    expect(await rows(stored)).toEqual(before);
+    expect(await violations(rows)).toEqual([]);
+  });
 
   function apply(fill: ModelFill, sign: 1n | -1n): void {
     const deltas = positionDeltas(fill.legs, fill.side);

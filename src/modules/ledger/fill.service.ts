@@ -12,8 +12,8 @@ import { RfqTransitions } from '../rfq/rfq-transitions';
 import { RfqStore } from '../rfq/rfq.store';
 import { allocatePremium } from './domain/average-price';
 import { checkFill } from './domain/fill-check';
-import { positionDeltas } from './domain/fold';
-import { LedgerStore } from './ledger.store';
+import { type LegTrade, legTrades, positionsAfter } from './domain/fold';
+import { LedgerStore, type PositionWrite } from './ledger.store';
 import { RiskService } from './risk.service';
 
 /** Attempts of a fill job (design.md section 5: at least 5). Backoff 0.2 s doubling to 10 s: about 23 s in all. */
@@ -63,8 +63,8 @@ export class FillService implements OnModuleInit {
    * failed with RFQ_NOT_READY or RFQ_TX_FAILED instead.
    */
   async fill(rfqId: string, { final }: { final: boolean }): Promise<void> {
-    let rfq = await this.rfqs.findById(rfqId);
-    if (rfq?.state === 'accepted') rfq = (await this.transitions.move({ rfqId, from: 'accepted', to: 'submitting' })) ?? (await this.rfqs.findById(rfqId));
+    // The usual case first: one statement moves accepted → submitting; else see where it is.
+    const rfq = (await this.transitions.move({ rfqId, from: 'accepted', to: 'submitting' })) ?? (await this.rfqs.findById(rfqId));
     if (!rfq || rfq.state !== 'submitting') return;
     try {
       await this.submit(rfq);
@@ -89,17 +89,23 @@ export class FillService implements OnModuleInit {
     const feeAccount = this.accounts.feeAccountId();
 
     const announcement = await this.store.transaction(async (m): Promise<Announcement> => {
-      if ((await this.store.lockRfq(m, rfq.id)) !== 'submitting') return null;
+      const locked = await this.store.lockRfqWithAccept(m, rfq.id);
+      if (locked?.state !== 'submitting') return null;
       const failWith = (error: RfqErrorCode, message: string) => this.failWithin(m, rfq.id, error, message);
-      const accept = await this.store.findAccept(m, rfq.id);
+      const accept = locked.accept;
       if (!accept) return failWith('RFQ_TX_FAILED', 'the accept of this RFQ is not in the ledger');
       const settled = await this.store.settledAmong(m, rfq.legs.map((l) => l.instrument));
       if (settled.length > 0) {
         const index = rfq.legs.findIndex((l) => l.instrument === settled[0]);
         return failWith('RFQ_INVALID_INSTRUMENT', `legs[${index}]: ${settled[0]} has settled`);
       }
-      await this.store.ensureLedgerRow(m, feeAccount);
-      const balances = await this.store.balances(m, [taker, maker, feeAccount], true);
+      const accounts = [taker, maker, feeAccount];
+      let balances = await this.store.balances(m, accounts, true);
+      if (!balances.has(feeAccount)) {
+        // The fee account's ledger row comes with its first fee.
+        await this.store.ensureLedgerRow(m, feeAccount);
+        balances = await this.store.balances(m, accounts, true);
+      }
       const positions = await this.store.openPositions(m, [taker, maker]);
       const indexByAsset = new Map([
         ...this.risk.indexFor([...positions.get(taker)!, ...positions.get(maker)!], now, true),
@@ -119,25 +125,33 @@ export class FillService implements OnModuleInit {
       if (!decision.ok) return failWith(decision.error, decision.message);
 
       const shares = allocatePremium(legs, decision.cash.price);
-      const fillId = await this.store.insertFill(m, {
-        rfqId: rfq.id,
-        quoteId: quote.quoteId,
-        takerAccountId: taker,
-        makerAccountId: maker,
-        feeAccountId: feeAccount,
-        side: accept.side,
-        price: decision.cash.price,
-        fee: decision.fee,
-        filledAt: now,
-        legs: legs.map((l, i) => ({ instrument: l.instrument, quantity: l.quantity, premium: shares[i], mark: l.mark })),
-      });
-      const deltas = positionDeltas(legs, accept.side);
-      await this.store.foldPositions(m, taker, deltas.taker);
-      await this.store.foldPositions(m, maker, deltas.maker);
-      await this.store.setBalance(m, taker, decision.taker);
-      await this.store.setBalance(m, maker, decision.maker);
+      const trades = legTrades(legs.map((l, i) => ({ instrument: l.instrument, quantity: l.quantity, premium: shares[i] })), accept.side);
+      const positionWrites = (accountId: number, list: LegTrade[]): PositionWrite[] => {
+        const held = new Map(positions.get(accountId)!.map((p) => [p.instrument, p]));
+        return positionsAfter(held, list).map((w) => ({ accountId, ...w }));
+      };
       const fee = balances.get(feeAccount)!;
-      await this.store.setBalance(m, feeAccount, { total: fee.total + decision.cash.feeAccount, locked: fee.locked });
+      const fillId = await this.store.recordFill(
+        m,
+        {
+          rfqId: rfq.id,
+          quoteId: quote.quoteId,
+          takerAccountId: taker,
+          makerAccountId: maker,
+          feeAccountId: feeAccount,
+          side: accept.side,
+          price: decision.cash.price,
+          fee: decision.fee,
+          filledAt: now,
+          legs: legs.map((l, i) => ({ instrument: l.instrument, quantity: l.quantity, premium: shares[i], mark: l.mark })),
+        },
+        [...positionWrites(taker, trades.taker), ...positionWrites(maker, trades.maker)],
+        [
+          { accountId: taker, row: decision.taker },
+          { accountId: maker, row: decision.maker },
+          { accountId: feeAccount, row: { total: fee.total + decision.cash.feeAccount, locked: fee.locked } },
+        ],
+      );
       const moved = await this.transitions.moveWithin(m, {
         rfqId: rfq.id,
         from: 'submitting',

@@ -2,8 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '../../common/database/database';
 import { formatHttp } from '../../common/decimal/decimal';
 import type { OptionKind } from '../instruments/domain/symbol';
-import { averagePrice } from './domain/average-price';
-import { orientation } from './domain/fold';
 import type { AcceptSide } from './domain/funding';
 import { LedgerStore } from './ledger.store';
 
@@ -46,15 +44,8 @@ interface PositionRow {
   expiry: string;
   settled: boolean;
   quantity: string;
+  average_price: string | null;
   updated_at: Date;
-}
-
-interface TradeRow {
-  instrument: string;
-  taker_account_id: string;
-  side: AcceptSide;
-  quantity: string;
-  premium: string;
 }
 
 /** The ledger's read models of the query API: RFQ positions and RFQ fills of one account. */
@@ -65,46 +56,28 @@ export class LedgerReads {
     private readonly store: LedgerStore,
   ) {}
 
-  /** Non-zero positions by expiry then instrument, with their average price over the fills that made them. */
+  /** Non-zero positions by expiry then instrument, with their average price (stored with the position: no replay of fills). */
   async positions(accountId: number, status: PositionStatus, limit: number): Promise<RfqPositionRow[]> {
     const rows: PositionRow[] = await this.db.dataSource.query(
-      `SELECT p.account_id, p.instrument, i.asset, i.strike, i.kind, i.expiry, i.settled, p.quantity, p.updated_at
+      `SELECT p.account_id, p.instrument, i.asset, i.strike, i.kind, i.expiry, i.settled, p.quantity, p.average_price, p.updated_at
          FROM positions p JOIN instruments i ON i.symbol = p.instrument
         WHERE p.account_id = $1 AND p.quantity <> 0 AND ($2::text = 'all' OR i.settled = ($2::text = 'settled'))
         ORDER BY i.expiry, p.instrument COLLATE "C"
         LIMIT $3`,
       [accountId, status, limit],
     );
-    if (rows.length === 0) return [];
-    const trades: TradeRow[] = await this.db.dataSource.query(
-      `SELECT l.instrument, f.taker_account_id, f.side, l.quantity, l.premium
-         FROM fill_legs l JOIN fills f ON f.id = l.fill_id
-        WHERE NOT f.reverted AND (f.taker_account_id = $1 OR f.maker_account_id = $1) AND l.instrument = ANY($2::text[])
-        ORDER BY f.id, l.leg_index`,
-      [accountId, rows.map((r) => r.instrument)],
-    );
-    const byInstrument = new Map<string, Array<{ quantity: bigint; paid: bigint }>>();
-    for (const t of trades) {
-      const sign = orientation(Number(t.taker_account_id) === accountId ? 'taker' : 'maker', t.side);
-      const list = byInstrument.get(t.instrument) ?? [];
-      list.push({ quantity: sign * BigInt(t.quantity), paid: sign * BigInt(t.premium) });
-      byInstrument.set(t.instrument, list);
-    }
-    return rows.map((r) => {
-      const average = averagePrice(byInstrument.get(r.instrument) ?? []);
-      return {
-        account_id: Number(r.account_id),
-        instrument: r.instrument,
-        asset: r.asset,
-        strike: formatHttp(BigInt(r.strike)),
-        kind: r.kind,
-        expiry: Number(r.expiry),
-        settled: r.settled,
-        quantity: formatHttp(BigInt(r.quantity)),
-        average_price: average === null ? null : formatHttp(average),
-        updated_at: new Date(r.updated_at).toISOString(),
-      };
-    });
+    return rows.map((r) => ({
+      account_id: Number(r.account_id),
+      instrument: r.instrument,
+      asset: r.asset,
+      strike: formatHttp(BigInt(r.strike)),
+      kind: r.kind,
+      expiry: Number(r.expiry),
+      settled: r.settled,
+      quantity: formatHttp(BigInt(r.quantity)),
+      average_price: r.average_price === null ? null : formatHttp(BigInt(r.average_price)),
+      updated_at: new Date(r.updated_at).toISOString(),
+    }));
   }
 
   /** Fills as taker or maker, newest first, after the cursor (a fill id); `next` when more remain. */

@@ -4,16 +4,31 @@ import { Database } from '../../common/database/database';
 import { type SqlExecutor, sqlRows } from '../../common/database/sql';
 import type { OptionKind } from '../instruments/domain/symbol';
 import type { RfqState } from '../rfq/domain/rfq-state';
+import { FLAT, type PositionCost, type Ratio, addTrade, roundedAverage } from './domain/average-price';
 import type { AccountBook, LedgerRow } from './domain/fill-check';
-import type { PositionDelta } from './domain/fold';
+import { orientation } from './domain/fold';
 import type { AcceptSide } from './domain/funding';
 import type { LockPosition } from './domain/lock';
 
 type IsolationLevel = 'READ COMMITTED' | 'REPEATABLE READ' | 'SERIALIZABLE';
 
-/** An open (unsettled) position with its instrument. */
+/** An open (unsettled) position with its instrument and its exact average cost. */
 export interface HeldPosition extends LockPosition {
   instrument: string;
+  /** null when flat */
+  average: Ratio | null;
+}
+
+/**
+ * A position row as a fill or a revert leaves it: `delta` is added to the stored quantity, which
+ * must then be `position.quantity` (the write fails otherwise: the row changed under the
+ * caller's locks), and the average cost is set to `position.average`.
+ */
+export interface PositionWrite {
+  accountId: number;
+  instrument: string;
+  delta: bigint;
+  position: PositionCost;
 }
 
 /** The accept of an RFQ as stored: the side and the max_fee frozen at accept. */
@@ -66,6 +81,8 @@ interface PositionRow {
   strike: string;
   kind: OptionKind;
   quantity: string;
+  avg_num: string | null;
+  avg_den: string | null;
 }
 
 interface BalanceRow {
@@ -106,6 +123,11 @@ interface FillLegRow {
  */
 const ROUND_LOCK_NAMESPACE = 0x4c57494en << 32n;
 
+const toAccept = (r: any): AcceptRecord => ({
+  rfqId: r.rfq_id, quoteId: r.quote_id, side: r.side, fee: BigInt(r.fee), maxFee: BigInt(r.max_fee),
+  takerSignature: r.taker_signature, expiresAt: Number(r.expires_at), acceptedAt: Number(r.accepted_at),
+});
+
 const toFill = (row: FillRow, legs: FillLegRecord[]): FillRecord => ({
   fillId: String(row.id),
   rfqId: row.rfq_id,
@@ -134,6 +156,60 @@ const toFillLeg = (row: FillLegRow): FillLegRecord => ({
 
 const FILL_COLUMNS = 'id, rfq_id, quote_id, taker_account_id, maker_account_id, fee_account_id, side, price, fee, filled_at, reverted';
 
+/** The key of a position in maps: account and instrument. */
+export const positionKey = (accountId: number, instrument: string) => `${accountId} ${instrument}`;
+
+/** Positional parameters of one statement: `add(value)` appends a value and answers its `$n`. */
+class Params {
+  readonly values: unknown[] = [];
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+/**
+ * The upsert of position rows (one statement for any number of accounts and instruments): adds each
+ * delta to the quantity, sets the average cost, and answers every row it wrote with its quantity.
+ */
+function positionsUpsert(p: Params, writes: readonly PositionWrite[]): string {
+  const average = (w: PositionWrite) => (w.position.quantity === 0n ? null : w.position.average);
+  return `INSERT INTO positions (account_id, instrument, quantity, avg_num, avg_den, average_price, updated_at)
+    SELECT v.account_id, v.instrument, v.delta, v.n, v.d, v.price, now()
+      FROM unnest(${p.add(writes.map((w) => String(w.accountId)))}::bigint[], ${p.add(writes.map((w) => w.instrument))}::text[],
+                  ${p.add(writes.map((w) => w.delta.toString()))}::bigint[], ${p.add(writes.map((w) => average(w)?.n.toString() ?? null))}::numeric[],
+                  ${p.add(writes.map((w) => average(w)?.d.toString() ?? null))}::numeric[], ${p.add(writes.map((w) => roundedAverage(w.position)?.toString() ?? null))}::bigint[])
+           AS v(account_id, instrument, delta, n, d, price)
+    ON CONFLICT (account_id, instrument) DO UPDATE
+       SET quantity = positions.quantity + EXCLUDED.quantity, avg_num = EXCLUDED.avg_num, avg_den = EXCLUDED.avg_den,
+           average_price = EXCLUDED.average_price, updated_at = now()
+    RETURNING account_id, instrument, quantity`;
+}
+
+/** Sets `total` and `locked` of the accounts' balance rows (one statement); answers the ids it updated. */
+function balancesUpdate(p: Params, rows: ReadonlyArray<{ accountId: number; row: LedgerRow }>): string {
+  return `UPDATE balances b SET total = v.total, locked = v.locked, updated_at = now()
+      FROM unnest(${p.add(rows.map((r) => String(r.accountId)))}::bigint[], ${p.add(rows.map((r) => r.row.total.toString()))}::bigint[],
+                  ${p.add(rows.map((r) => r.row.locked.toString()))}::bigint[]) AS v(account_id, total, locked)
+     WHERE b.account_id = v.account_id
+    RETURNING b.account_id`;
+}
+
+/** Throws unless the upsert wrote every position with the quantity the caller computed. */
+function checkPositions(writes: readonly PositionWrite[], written: ReadonlyArray<{ account_id: string | number; instrument: string; quantity: string | number }>): void {
+  const got = new Map(written.map((r) => [positionKey(Number(r.account_id), r.instrument), BigInt(r.quantity)]));
+  for (const w of writes) {
+    const quantity = got.get(positionKey(w.accountId, w.instrument));
+    if (quantity !== w.position.quantity) {
+      throw new Error(`position of account ${w.accountId} in ${w.instrument} is ${quantity} after the write, not ${w.position.quantity}: it changed under the ledger's locks`);
+    }
+  }
+}
+
+function checkBalances(rows: ReadonlyArray<{ accountId: number }>, updated: number): void {
+  if (updated !== new Set(rows.map((r) => r.accountId)).size) throw new Error(`${updated} balance rows updated of ${rows.length}: an account has no ledger row`);
+}
+
 /** The SQL of the fill ledger: accepts, fills, positions, balance rows. Writers pass their transaction's manager. */
 @Injectable()
 export class LedgerStore {
@@ -152,7 +228,7 @@ export class LedgerStore {
     const out = new Map<number, HeldPosition[]>(accountIds.map((id) => [id, []]));
     if (accountIds.length === 0) return out;
     const rows: PositionRow[] = await sql.query(
-      `SELECT p.account_id, p.instrument, i.asset, i.expiry, i.strike, i.kind, p.quantity
+      `SELECT p.account_id, p.instrument, i.asset, i.expiry, i.strike, i.kind, p.quantity, p.avg_num, p.avg_den
          FROM positions p JOIN instruments i ON i.symbol = p.instrument
         WHERE p.account_id = ANY($1::bigint[]) AND NOT p.settled AND p.quantity <> 0
         ORDER BY p.account_id, p.instrument`,
@@ -161,6 +237,7 @@ export class LedgerStore {
     for (const r of rows) {
       out.get(Number(r.account_id))!.push({
         instrument: r.instrument, asset: r.asset, expiry: Number(r.expiry), strike: BigInt(r.strike), kind: r.kind, quantity: BigInt(r.quantity),
+        average: r.avg_num === null || r.avg_den === null ? null : { n: BigInt(r.avg_num), d: BigInt(r.avg_den) },
       });
     }
     return out;
@@ -175,13 +252,36 @@ export class LedgerStore {
     return new Map(rows.map((r) => [Number(r.account_id), { total: BigInt(r.total), locked: BigInt(r.locked) }]));
   }
 
-  /** Balance rows and open positions of the accounts, read once (one REPEATABLE READ snapshot). */
-  frozenBooks(accountIds: readonly number[]): Promise<Map<number, AccountBook>> {
-    return this.transaction(async (m) => {
-      const balances = await this.balances(m, accountIds);
-      const positions = await this.openPositions(m, accountIds);
-      return new Map(accountIds.map((id) => [id, { balance: balances.get(id) ?? null, positions: positions.get(id) ?? [] }]));
-    }, 'REPEATABLE READ');
+  /**
+   * Balance rows and open positions of the accounts, read once: one statement, so one snapshot
+   * (no transaction needed for a consistent view).
+   */
+  async frozenBooks(accountIds: readonly number[]): Promise<Map<number, AccountBook>> {
+    const ids = [...new Set(accountIds)].map(String);
+    const rows: Array<PositionRow & { total: string | null; locked: string | null }> = await this.sql.query(
+      `SELECT b.account_id, b.total, b.locked, NULL AS instrument, NULL AS asset, NULL AS expiry, NULL AS strike, NULL AS kind,
+              NULL AS quantity, NULL AS avg_num, NULL AS avg_den
+         FROM balances b WHERE b.account_id = ANY($1::bigint[])
+       UNION ALL
+       SELECT p.account_id, NULL, NULL, p.instrument, i.asset, i.expiry, i.strike, i.kind, p.quantity, p.avg_num, p.avg_den
+         FROM positions p JOIN instruments i ON i.symbol = p.instrument
+        WHERE p.account_id = ANY($1::bigint[]) AND NOT p.settled AND p.quantity <> 0`,
+      [ids],
+    );
+    const books = new Map<number, AccountBook>(accountIds.map((id) => [id, { balance: null, positions: [] }]));
+    for (const r of rows) {
+      const book = books.get(Number(r.account_id))!;
+      if (r.instrument === null) {
+        book.balance = { total: BigInt(r.total!), locked: BigInt(r.locked!) };
+        continue;
+      }
+      (book.positions as HeldPosition[]).push({
+        instrument: r.instrument, asset: r.asset, expiry: Number(r.expiry), strike: BigInt(r.strike), kind: r.kind, quantity: BigInt(r.quantity),
+        average: r.avg_num === null || r.avg_den === null ? null : { n: BigInt(r.avg_num), d: BigInt(r.avg_den) },
+      });
+    }
+    for (const book of books.values()) (book.positions as HeldPosition[]).sort((a, b) => (a.instrument < b.instrument ? -1 : a.instrument > b.instrument ? 1 : 0));
+    return books;
   }
 
   /** Creates the ledger row of an account that has none (the fee account's first fee). */
@@ -196,21 +296,59 @@ export class LedgerStore {
     if (updated.length !== 1) throw new Error(`account ${accountId} has no ledger row`);
   }
 
-  /** Adds the deltas to the account's positions (legs of one RFQ are distinct instruments). */
-  async foldPositions(m: EntityManager, accountId: number, deltas: readonly PositionDelta[]): Promise<void> {
-    if (deltas.length === 0) return;
-    await m.query(
-      `INSERT INTO positions (account_id, instrument, quantity, updated_at)
-       SELECT $1, t.instrument, t.quantity, now() FROM unnest($2::text[], $3::bigint[]) AS t(instrument, quantity)
-       ON CONFLICT (account_id, instrument) DO UPDATE SET quantity = positions.quantity + EXCLUDED.quantity, updated_at = now()`,
-      [accountId, deltas.map((d) => d.instrument), deltas.map((d) => d.quantity.toString())],
+  /** Writes position rows (a revert's): quantities by delta, checked, and their average cost. */
+  async writePositions(m: EntityManager, writes: readonly PositionWrite[]): Promise<void> {
+    if (writes.length === 0) return;
+    const p = new Params();
+    checkPositions(writes, await sqlRows(m, positionsUpsert(p, writes), p.values));
+  }
+
+  /** Sets `total` and `locked` of several accounts' balance rows in one statement. */
+  async setBalances(m: EntityManager, rows: ReadonlyArray<{ accountId: number; row: LedgerRow }>): Promise<void> {
+    const p = new Params();
+    checkBalances(rows, (await sqlRows(m, balancesUpdate(p, rows), p.values)).length);
+  }
+
+  /**
+   * The positions of the accounts in the instruments as the fills that are not reverted make them,
+   * replayed in fill order (a revert's new averages). Absent: flat.
+   */
+  async replayPositions(sql: SqlExecutor, accountIds: readonly number[], instruments: readonly string[]): Promise<Map<string, PositionCost>> {
+    const trades: Array<{ account_id: string; instrument: string; role: 'taker' | 'maker'; side: AcceptSide; quantity: string; premium: string }> = await sql.query(
+      `SELECT t.account_id, l.instrument, t.role, f.side, l.quantity, l.premium
+         FROM fills f
+         JOIN fill_legs l ON l.fill_id = f.id
+         CROSS JOIN LATERAL (VALUES (f.taker_account_id, 'taker'), (f.maker_account_id, 'maker')) AS t(account_id, role)
+        WHERE NOT f.reverted AND t.account_id = ANY($1::bigint[]) AND l.instrument = ANY($2::text[])
+        ORDER BY f.id`,
+      [accountIds.map(String), instruments],
     );
+    const out = new Map<string, PositionCost>();
+    for (const t of trades) {
+      const key = positionKey(Number(t.account_id), t.instrument);
+      const sign = orientation(t.role, t.side);
+      out.set(key, addTrade(out.get(key) ?? FLAT, { quantity: sign * BigInt(t.quantity), paid: sign * BigInt(t.premium) }));
+    }
+    return out;
   }
 
   /** Locks an RFQ's row for the caller's transaction; its state, or null when there is no such RFQ. */
   async lockRfq(m: EntityManager, rfqId: string): Promise<RfqState | null> {
     const rows: Array<{ state: RfqState }> = await m.query(`SELECT state FROM rfqs WHERE id = $1 FOR UPDATE`, [rfqId]);
     return rows[0]?.state ?? null;
+  }
+
+  /** `lockRfq` and the RFQ's accept (null when it has none) in one round trip: the fill's first read. */
+  async lockRfqWithAccept(m: EntityManager, rfqId: string): Promise<{ state: RfqState; accept: AcceptRecord | null } | null> {
+    const rows: any[] = await m.query(
+      `SELECT r.state, a.rfq_id, a.quote_id, a.side, a.fee, a.max_fee, a.taker_signature, a.expires_at, a.accepted_at
+         FROM rfqs r LEFT JOIN accepts a ON a.rfq_id = r.id
+        WHERE r.id = $1
+          FOR UPDATE OF r`,
+      [rfqId],
+    );
+    if (rows.length === 0) return null;
+    return { state: rows[0].state, accept: rows[0].rfq_id === null ? null : toAccept(rows[0]) };
   }
 
   /**
@@ -238,33 +376,38 @@ export class LedgerStore {
 
   async findAccept(sql: SqlExecutor, rfqId: string): Promise<AcceptRecord | null> {
     const rows: any[] = await sql.query(`SELECT rfq_id, quote_id, side, fee, max_fee, taker_signature, expires_at, accepted_at FROM accepts WHERE rfq_id = $1`, [rfqId]);
-    if (rows.length === 0) return null;
-    const r = rows[0];
-    return {
-      rfqId: r.rfq_id, quoteId: r.quote_id, side: r.side, fee: BigInt(r.fee), maxFee: BigInt(r.max_fee),
-      takerSignature: r.taker_signature, expiresAt: Number(r.expires_at), acceptedAt: Number(r.accepted_at),
-    };
+    return rows.length === 0 ? null : toAccept(rows[0]);
   }
 
-  /** Writes the fill and its legs; its id. A second fill of one RFQ violates `fills.rfq_id UNIQUE`. */
-  async insertFill(m: EntityManager, f: NewFill): Promise<string> {
-    const [row]: Array<{ id: string }> = await m.query(
-      `INSERT INTO fills (rfq_id, quote_id, taker_account_id, maker_account_id, fee_account_id, side, price, fee, filled_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
-      [f.rfqId, f.quoteId, f.takerAccountId, f.makerAccountId, f.feeAccountId, f.side, f.price.toString(), f.fee.toString(), f.filledAt],
+  /**
+   * Everything a fill writes to the ledger, in one statement: the fill and its legs, the position
+   * rows of both accounts (checked: each ends at the quantity computed), and the balance rows
+   * (taker, maker, fee account). Its id. A second fill of one RFQ violates `fills.rfq_id UNIQUE`.
+   */
+  async recordFill(m: EntityManager, f: NewFill, positions: readonly PositionWrite[], balances: ReadonlyArray<{ accountId: number; row: LedgerRow }>): Promise<string> {
+    const p = new Params();
+    const [row]: Array<{ id: string; legs: string; balances: string; positions: Array<{ account_id: number; instrument: string; quantity: string | number }> }> = await m.query(
+      `WITH fill AS (
+         INSERT INTO fills (rfq_id, quote_id, taker_account_id, maker_account_id, fee_account_id, side, price, fee, filled_at)
+         VALUES (${p.add(f.rfqId)}, ${p.add(f.quoteId)}, ${p.add(f.takerAccountId)}, ${p.add(f.makerAccountId)}, ${p.add(f.feeAccountId)}, ${p.add(f.side)},
+                 ${p.add(f.price.toString())}, ${p.add(f.fee.toString())}, ${p.add(f.filledAt)})
+         RETURNING id
+       ), legs AS (
+         INSERT INTO fill_legs (fill_id, leg_index, instrument, quantity, premium, mark)
+         SELECT fill.id, t.i - 1, t.instrument, t.quantity, t.premium, t.mark
+           FROM fill, unnest(${p.add(f.legs.map((l) => l.instrument))}::text[], ${p.add(f.legs.map((l) => l.quantity.toString()))}::bigint[],
+                             ${p.add(f.legs.map((l) => l.premium.toString()))}::bigint[], ${p.add(f.legs.map((l) => l.mark.toString()))}::bigint[])
+                WITH ORDINALITY AS t(instrument, quantity, premium, mark, i)
+         RETURNING fill_id
+       ), written AS (${positionsUpsert(p, positions)}
+       ), balanced AS (${balancesUpdate(p, balances)})
+       SELECT (SELECT id FROM fill) AS id, (SELECT count(*) FROM legs) AS legs, (SELECT count(*) FROM balanced) AS balances,
+              (SELECT coalesce(json_agg(json_build_object('account_id', account_id, 'instrument', instrument, 'quantity', quantity::text)), '[]'::json) FROM written) AS positions`,
+      p.values,
     );
-    await m.query(
-      `INSERT INTO fill_legs (fill_id, leg_index, instrument, quantity, premium, mark)
-       SELECT $1, t.i - 1, t.instrument, t.quantity, t.premium, t.mark
-         FROM unnest($2::text[], $3::bigint[], $4::bigint[], $5::bigint[]) WITH ORDINALITY AS t(instrument, quantity, premium, mark, i)`,
-      [
-        row.id,
-        f.legs.map((l) => l.instrument),
-        f.legs.map((l) => l.quantity.toString()),
-        f.legs.map((l) => l.premium.toString()),
-        f.legs.map((l) => l.mark.toString()),
-      ],
-    );
+    if (Number(row.legs) !== f.legs.length) throw new Error(`${row.legs} fill legs written of ${f.legs.length}`);
+    checkPositions(positions, row.positions);
+    checkBalances(balances, Number(row.balances));
     return String(row.id);
   }
 

@@ -6,8 +6,9 @@ import type { RfqRecord } from '../rfq/domain/rfq-record';
 import { RfqTransitions } from '../rfq/rfq-transitions';
 import { RfqStore } from '../rfq/rfq.store';
 import { revertOutcome } from './domain/fill-check';
-import { positionDeltas, reverseDeltas } from './domain/fold';
-import { LedgerStore } from './ledger.store';
+import { FLAT } from './domain/average-price';
+import { type PositionDelta, positionDeltas, reverseDeltas } from './domain/fold';
+import { LedgerStore, type PositionWrite, positionKey } from './ledger.store';
 import { RiskService } from './risk.service';
 
 export interface RevertResult {
@@ -66,13 +67,18 @@ export class RevertService {
       });
       if (!decision.ok) throw new AppError('CONFLICT', decision.message);
 
-      const deltas = positionDeltas(fill.legs, fill.side);
-      await this.store.foldPositions(m, taker, reverseDeltas(deltas.taker));
-      await this.store.foldPositions(m, maker, reverseDeltas(deltas.maker));
-      await this.store.setBalance(m, taker, decision.taker);
-      await this.store.setBalance(m, maker, decision.maker);
-      await this.store.setBalance(m, feeAccountId, decision.feeAccount);
+      // The fill leaves the history; each position's quantity and average are what the remaining fills make.
       await this.store.markReverted(m, fill.fillId, now);
+      const deltas = positionDeltas(fill.legs, fill.side);
+      const replayed = await this.store.replayPositions(m, [taker, maker], fill.legs.map((l) => l.instrument));
+      const undo = (accountId: number, list: PositionDelta[]): PositionWrite[] =>
+        reverseDeltas(list).map((d) => ({ accountId, instrument: d.instrument, delta: d.quantity, position: replayed.get(positionKey(accountId, d.instrument)) ?? FLAT }));
+      await this.store.writePositions(m, [...undo(taker, deltas.taker), ...undo(maker, deltas.maker)]);
+      await this.store.setBalances(m, [
+        { accountId: taker, row: decision.taker },
+        { accountId: maker, row: decision.maker },
+        { accountId: feeAccountId, row: decision.feeAccount },
+      ]);
       const record = await this.transitions.moveWithin(m, {
         rfqId,
         from: 'filled',

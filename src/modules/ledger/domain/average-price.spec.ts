@@ -1,4 +1,4 @@
-import { allocatePremium, averagePrice } from './average-price';
+import { FLAT, addTrade, allocatePremium, averagePrice, roundedAverage } from './average-price';
 
 const M = 1_000_000n;
 
@@ -62,5 +62,37 @@ describe('averagePrice', () => {
   it('no trades, or zero-quantity trades only: flat', () => {
     expect(averagePrice([])).toBeNull();
     expect(averagePrice([{ quantity: 0n, paid: 5n }])).toBeNull();
+  });
+});
+
+describe('addTrade (the average cost stored with a position)', () => {
+  it('folding trade by trade gives, after each one, the average of the whole history', () => {
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const trades: Array<{ quantity: bigint; paid: bigint }> = [];
+    let position = FLAT;
+    for (let i = 0; i < 400; i++) {
+      const quantity = BigInt(Math.floor(random() * 2_000_001) - 1_000_000);
+      const trade = { quantity, paid: BigInt(Math.floor(random() * 30_000_001) - 10_000_000) };
+      trades.push(trade);
+      position = addTrade(position, trade);
+      expect(position.quantity).toBe(trades.reduce((s, t) => s + t.quantity, 0n));
+      expect(roundedAverage(position)).toBe(averagePrice(trades));
+    }
+  });
+
+  it('keeps the average exact: a fraction in lowest terms, never rounded between trades', () => {
+    // 3 contracts for 10 USDC, then 3 more for 11: 3.5 exactly, though 10/3 rounds to 3.333333.
+    const after = [{ quantity: 3n * M, paid: 10n * M }, { quantity: 3n * M, paid: 11n * M }].reduce(addTrade, FLAT);
+    expect(after).toEqual({ quantity: 6n * M, average: { n: 3_500_000n, d: 1n } });
+    const third = addTrade(FLAT, { quantity: 3n * M, paid: 10n * M });
+    expect(third.average).toEqual({ n: 10_000_000n, d: 3n });
+    expect(roundedAverage(third)).toBe(3_333_333n);
+  });
+
+  it('a zero-quantity trade changes nothing; flat has no average', () => {
+    const held = addTrade(FLAT, { quantity: M, paid: 5n * M });
+    expect(addTrade(held, { quantity: 0n, paid: 9n })).toBe(held);
+    expect(roundedAverage(addTrade(held, { quantity: -M, paid: -6n * M }))).toBeNull();
   });
 });

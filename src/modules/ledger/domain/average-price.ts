@@ -52,8 +52,8 @@ export function allocatePremium(legs: readonly PricedLeg[], premium: bigint): bi
   return parts.map((p) => p.floor);
 }
 
-/** An exact rational, denominator positive. */
-interface Ratio {
+/** An exact rational, denominator positive, in lowest terms. */
+export interface Ratio {
   n: bigint;
   d: bigint;
 }
@@ -65,7 +65,7 @@ function gcd(a: bigint, b: bigint): bigint {
   return a || 1n;
 }
 
-function ratio(n: bigint, d: bigint): Ratio {
+export function ratio(n: bigint, d: bigint): Ratio {
   if (d === 0n) throw new RangeError('zero denominator');
   if (d < 0n) [n, d] = [-n, -d];
   const g = gcd(n, d);
@@ -79,27 +79,48 @@ export interface PositionTrade {
   paid: bigint;
 }
 
-/** Average price (micro-USDC per contract) of the position the trades leave; null when it is flat. */
-export function averagePrice(trades: readonly PositionTrade[]): bigint | null {
-  let q = 0n;
-  let avg: Ratio | null = null;
-  for (const t of trades) {
-    if (t.quantity === 0n) continue;
-    const price = ratio(t.paid * MICRO, t.quantity);
-    if (q === 0n || (q > 0n) === (t.quantity > 0n)) {
-      // Averages in: (avg * |q| + price * |d|) / (|q| + |d|).
-      const held = abs(q);
-      const added = abs(t.quantity);
-      avg = avg === null || held === 0n ? price : ratio(avg.n * held * price.d + price.n * added * avg.d, avg.d * price.d * (held + added));
-      q += t.quantity;
-    } else if (abs(t.quantity) < abs(q)) {
-      q += t.quantity; // reduces at the average
-    } else {
-      q += t.quantity;
-      avg = q === 0n ? null : price; // closes, or flips at its own price
-    }
+/**
+ * A position and its exact average cost (micro-USDC per contract, a rational): what the ledger
+ * stores per (account, instrument) and updates at every fill (`addTrade`), so that reading an
+ * average never replays the fills.
+ */
+export interface PositionCost {
+  /** signed micro-contracts */
+  quantity: bigint;
+  /** null when flat */
+  average: Ratio | null;
+}
+
+export const FLAT: PositionCost = { quantity: 0n, average: null };
+
+/**
+ * The position after one more trade: in the position's direction (or from flat) it averages in,
+ * `(avg * |q| + price * |d|) / (|q| + |d|)`; against it, smaller, it reduces at the average; against
+ * it, as large or larger, it closes (flat) or flips at the trade's own price.
+ */
+export function addTrade(position: PositionCost, t: PositionTrade): PositionCost {
+  if (t.quantity === 0n) return position;
+  const q = position.quantity;
+  const quantity = q + t.quantity;
+  const price = ratio(t.paid * MICRO, t.quantity);
+  const avg = position.average;
+  if (q === 0n || (q > 0n) === (t.quantity > 0n)) {
+    const held = abs(q);
+    const added = abs(t.quantity);
+    return { quantity, average: avg === null || held === 0n ? price : ratio(avg.n * held * price.d + price.n * added * avg.d, avg.d * price.d * (held + added)) };
   }
-  return q === 0n || avg === null ? null : roundHalfAway(avg);
+  if (abs(t.quantity) < abs(q)) return { quantity, average: avg }; // reduces at the average
+  return { quantity, average: quantity === 0n ? null : price }; // closes, or flips at its own price
+}
+
+/** The average price of the position, rounded half away from zero to a micro-unit; null when flat. */
+export function roundedAverage(position: PositionCost): bigint | null {
+  return position.quantity === 0n || position.average === null ? null : roundHalfAway(position.average);
+}
+
+/** Average price (micro-USDC per contract) of the position the trades leave, in order; null when it is flat. */
+export function averagePrice(trades: readonly PositionTrade[]): bigint | null {
+  return roundedAverage(trades.reduce(addTrade, FLAT));
 }
 
 function roundHalfAway(r: Ratio): bigint {

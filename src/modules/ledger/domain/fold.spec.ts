@@ -1,4 +1,4 @@
-import { cashFlows, foldPositions, orientation, positionDeltas, reverseCash, reverseDeltas } from './fold';
+import { cashFlows, foldPositions, legTrades, orientation, positionDeltas, positionsAfter, reverseCash, reverseDeltas } from './fold';
 
 const M = 1_000_000n;
 const legs = [
@@ -71,5 +71,32 @@ describe('foldPositions and the revert', () => {
   it('reverseCash negates every flow', () => {
     const f = cashFlows({ side: 'buy', bid: 1n, ask: 2n, fee: 1n });
     expect(reverseCash(f)).toEqual({ taker: 3n, maker: -2n, feeAccount: -1n, price: 2n });
+  });
+});
+
+describe('legTrades and positionsAfter (a fill as each account trades it)', () => {
+  const priced = [
+    { instrument: 'SOL-27DEC26-160-C', quantity: 1_500_000n, premium: 3_000_000n },
+    { instrument: 'SOL-27DEC26-140-P', quantity: -2_000_000n, premium: -1_000_000n },
+  ];
+
+  it('the receiver of the legs as quoted pays each leg\'s premium share; the other side mirrors it', () => {
+    const buy = legTrades(priced, 'buy');
+    expect(buy.taker).toEqual([
+      { instrument: 'SOL-27DEC26-160-C', quantity: 1_500_000n, paid: 3_000_000n },
+      { instrument: 'SOL-27DEC26-140-P', quantity: -2_000_000n, paid: -1_000_000n },
+    ]);
+    expect(buy.maker).toEqual(buy.taker.map((t) => ({ instrument: t.instrument, quantity: -t.quantity, paid: -t.paid })));
+    expect(legTrades(priced, 'sell').taker).toEqual(buy.maker);
+  });
+
+  it('positionsAfter averages each leg into the position held (or flat); both sides at the same price', () => {
+    const { taker, maker } = legTrades(priced, 'buy');
+    const held = new Map([['SOL-27DEC26-160-C', { quantity: 500_000n, average: { n: 1_000_000n, d: 1n } }]]);
+    const after = positionsAfter(held, taker);
+    // 0.5 at 1 + 1.5 at 2 (3 USDC for 1.5): 3.5 USDC for 2 contracts = 1.75
+    expect(after[0]).toEqual({ instrument: 'SOL-27DEC26-160-C', delta: 1_500_000n, position: { quantity: 2_000_000n, average: { n: 1_750_000n, d: 1n } } });
+    expect(after[1]).toEqual({ instrument: 'SOL-27DEC26-140-P', delta: -2_000_000n, position: { quantity: -2_000_000n, average: { n: 500_000n, d: 1n } } });
+    expect(positionsAfter(new Map(), maker).map((p) => p.position.average)).toEqual([{ n: 2_000_000n, d: 1n }, { n: 500_000n, d: 1n }]);
   });
 });

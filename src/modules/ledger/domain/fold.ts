@@ -9,6 +9,7 @@
  *
  * A revert applies the negation of both (`reverse`), so it undoes a fill exactly.
  */
+import { FLAT, type PositionCost, addTrade } from './average-price';
 import type { AcceptSide } from './funding';
 
 export interface PackageLeg {
@@ -36,6 +37,34 @@ export function orientation(role: 'taker' | 'maker', side: AcceptSide): 1n | -1n
 export function positionDeltas(legs: readonly PackageLeg[], side: AcceptSide): FillDeltas {
   const as = (role: 'taker' | 'maker') => legs.map((l) => ({ instrument: l.instrument, quantity: orientation(role, side) * l.quantity }));
   return { taker: as('taker'), maker: as('maker') };
+}
+
+/** A leg of a fill as one account trades it: the contracts it receives and what it pays for them. */
+export interface LegTrade extends PositionDelta {
+  /** micro-USDC the account pays for `quantity` (negative: receives), its share of the premium */
+  paid: bigint;
+}
+
+/**
+ * The legs of a fill as each account trades them, for the positions' average cost: the same
+ * orientation as `positionDeltas`, with each leg's premium share (taker-buy orientation) paid
+ * the same way round.
+ */
+export function legTrades(legs: ReadonlyArray<PackageLeg & { premium: bigint }>, side: AcceptSide): { taker: LegTrade[]; maker: LegTrade[] } {
+  const as = (role: 'taker' | 'maker') => {
+    const sign = orientation(role, side);
+    return legs.map((l) => ({ instrument: l.instrument, quantity: sign * l.quantity, paid: sign * l.premium }));
+  };
+  return { taker: as('taker'), maker: as('maker') };
+}
+
+/**
+ * Each traded instrument's position after the trades of one fill (its instruments are distinct):
+ * the quantity added and the position with its new average cost. `held`: the account's positions
+ * by instrument before (absent: flat).
+ */
+export function positionsAfter(held: ReadonlyMap<string, PositionCost>, trades: readonly LegTrade[]): Array<{ instrument: string; delta: bigint; position: PositionCost }> {
+  return trades.map((t) => ({ instrument: t.instrument, delta: t.quantity, position: addTrade(held.get(t.instrument) ?? FLAT, t) }));
 }
 
 export interface CashFlows {

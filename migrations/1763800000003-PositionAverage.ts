@@ -1,0 +1,55 @@
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { FLAT, type PositionCost, addTrade, roundedAverage } from '../src/modules/ledger/domain/average-price';
+import { orientation } from '../src/modules/ledger/domain/fold';
+
+/**
+ * The average price of a position is stored with it (docs/ledger.md, Positions): its exact value
+ * as a fraction (`avg_num / avg_den`, lowest terms, positive denominator; null when flat) that each
+ * fill updates, and `average_price`, that fraction rounded half away from zero to a micro-unit,
+ * which GET /query/rfq-positions reads as it is (it used to replay every fill of the account).
+ * Existing rows are filled in by replaying their fills (not reverted) in fill order.
+ */
+export class PositionAverage1763800000003 implements MigrationInterface {
+  name = 'PositionAverage1763800000003';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`ALTER TABLE positions ADD COLUMN avg_num numeric, ADD COLUMN avg_den numeric, ADD COLUMN average_price bigint`);
+    await q.query(`ALTER TABLE positions ADD CONSTRAINT positions_average CHECK ((avg_num IS NULL) = (avg_den IS NULL) AND (avg_den IS NULL OR avg_den > 0) AND (average_price IS NULL) = (avg_num IS NULL))`);
+
+    const trades: Array<{ account_id: string; instrument: string; role: 'taker' | 'maker'; side: 'buy' | 'sell'; quantity: string; premium: string }> = await q.query(`
+      SELECT t.account_id, l.instrument, t.role, f.side, l.quantity, l.premium
+        FROM fills f
+        JOIN fill_legs l ON l.fill_id = f.id
+        CROSS JOIN LATERAL (VALUES (f.taker_account_id, 'taker'), (f.maker_account_id, 'maker')) AS t(account_id, role)
+       WHERE NOT f.reverted
+       ORDER BY t.account_id, l.instrument, f.id`);
+    const folded = new Map<string, { accountId: string; instrument: string; position: PositionCost }>();
+    for (const t of trades) {
+      const key = `${t.account_id} ${t.instrument}`;
+      const entry = folded.get(key) ?? { accountId: String(t.account_id), instrument: t.instrument, position: FLAT };
+      const sign = orientation(t.role, t.side);
+      entry.position = addTrade(entry.position, { quantity: sign * BigInt(t.quantity), paid: sign * BigInt(t.premium) });
+      folded.set(key, entry);
+    }
+    const rows = [...folded.values()].filter((e) => e.position.average !== null && e.position.quantity !== 0n);
+    for (let i = 0; i < rows.length; i += 1000) {
+      const batch = rows.slice(i, i + 1000);
+      await q.query(
+        `UPDATE positions p SET avg_num = v.n, avg_den = v.d, average_price = v.price
+           FROM unnest($1::bigint[], $2::text[], $3::numeric[], $4::numeric[], $5::bigint[]) AS v(account_id, instrument, n, d, price)
+          WHERE p.account_id = v.account_id AND p.instrument = v.instrument`,
+        [
+          batch.map((e) => e.accountId),
+          batch.map((e) => e.instrument),
+          batch.map((e) => e.position.average!.n.toString()),
+          batch.map((e) => e.position.average!.d.toString()),
+          batch.map((e) => roundedAverage(e.position)!.toString()),
+        ],
+      );
+    }
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query(`ALTER TABLE positions DROP CONSTRAINT IF EXISTS positions_average, DROP COLUMN IF EXISTS avg_num, DROP COLUMN IF EXISTS avg_den, DROP COLUMN IF EXISTS average_price`);
+  }
+}
