@@ -117,29 +117,29 @@ export class AcceptService {
     );
     if (!maker.funded) throw new RfqError('RFQ_BALANCE_INSUFFICIENT', 'the maker cannot fund its side of this quote now; retry later');
 
+    // One statement: the move (only while the quote is firm) and the accept row with the frozen max_fee.
     const moved = await this.transitions.move({
       rfqId: rfq.id,
       from: 'quoted',
       to: 'accepted',
       at: now,
       changes: { acceptedSide: command.side },
-      within: async (m) => {
-        if (this.clock.nowMs() >= quote.expiresAt * 1000) throw new RfqError('RFQ_QUOTE_EXPIRED', `the quote expired at ${quote.expiresAt}`);
-        await this.store.insertAccept(m, {
-          rfqId: rfq.id,
-          quoteId: quote.quoteId,
-          side: command.side,
-          fee: mine.fee,
-          maxFee: mine.max_fee,
-          takerSignature: command.takerSignature,
-          expiresAt: command.expiresAt,
-          acceptedAt: now,
-        });
-      },
+      deadlineAfterMs: this.clock.nowMs(),
+      alongside: this.store.acceptRow({
+        quoteId: quote.quoteId,
+        side: command.side,
+        fee: mine.fee,
+        maxFee: mine.max_fee,
+        takerSignature: command.takerSignature,
+        expiresAt: command.expiresAt,
+        acceptedAt: now,
+      }),
     });
     if (!moved) {
       const current = await this.rfqs.findById(rfq.id);
-      if (current?.state === 'expired') throw new RfqError('RFQ_QUOTE_EXPIRED', `the quote expired at ${quote.expiresAt}`);
+      if (current?.state === 'expired' || (current?.state === 'quoted' && this.clock.nowMs() >= quote.expiresAt * 1000)) {
+        throw new RfqError('RFQ_QUOTE_EXPIRED', `the quote expired at ${quote.expiresAt}`);
+      }
       throw new RfqError('RFQ_STATE_CONFLICT', `the RFQ is ${current?.state ?? 'gone'}, not quoted`);
     }
     logger.event('info', 'rfq accepted', { rfq_id: rfq.id, quote_id: quote.quoteId, side: command.side, max_fee: mine.max_fee.toString() }, 'Ledger');

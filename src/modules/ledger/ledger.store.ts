@@ -367,11 +367,12 @@ export class LedgerStore {
     await m.query('SELECT pg_advisory_xact_lock($1::bigint)', [(ROUND_LOCK_NAMESPACE | BigInt(expiry)).toString()]);
   }
 
-  async insertAccept(m: EntityManager, a: AcceptRecord): Promise<void> {
-    await m.query(
-      `INSERT INTO accepts (rfq_id, quote_id, side, fee, max_fee, taker_signature, expires_at, accepted_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [a.rfqId, a.quoteId, a.side, a.fee.toString(), a.maxFee.toString(), a.takerSignature, a.expiresAt, a.acceptedAt],
-    );
+  /** The accept row, written with the move quoted → accepted (an `alongside` statement of that move: `moved` is the RFQ). */
+  acceptRow(a: Omit<AcceptRecord, 'rfqId'>): (param: (value: unknown) => string) => string {
+    return (param) =>
+      `INSERT INTO accepts (rfq_id, quote_id, side, fee, max_fee, taker_signature, expires_at, accepted_at)
+       SELECT id, ${param(a.quoteId)}, ${param(a.side)}, ${param(a.fee.toString())}, ${param(a.maxFee.toString())}, ${param(a.takerSignature)},
+              ${param(a.expiresAt)}, ${param(a.acceptedAt)} FROM moved`;
   }
 
   async findAccept(sql: SqlExecutor, rfqId: string): Promise<AcceptRecord | null> {

@@ -88,8 +88,8 @@ export class QuoteService {
           makerSignature: command.makerSignature,
         },
       },
-      within: async (m, pending) => {
-        if (pending.expiresAt * 1000 <= this.clock.nowMs()) throw conflict('the RFQ expired before the quote arrived');
+      deadlineAfterMs: this.clock.nowMs(),
+      within: async (m) => {
         const raised = await sqlRows(
           m,
           `INSERT INTO maker_nonces (account_id, high_water) VALUES ($1, $2)
@@ -101,7 +101,7 @@ export class QuoteService {
         if (raised.length === 0) throw conflict(`quote_nonce ${command.quoteNonce} is at or below this maker's high-water mark`);
       },
     });
-    if (!moved) throw conflict('the RFQ holds a quote already or is no longer pending');
+    if (!moved) throw conflict(rfq.expiresAt * 1000 <= this.clock.nowMs() ? 'the RFQ expired before the quote arrived' : 'the RFQ holds a quote already or is no longer pending');
 
     logger.event('info', 'rfq quoted', { rfq_id: rfq.id, quote_id: id, maker_account_id: maker.accountId }, 'Rfq');
     await this.expiry.schedule(command.expiresAt);
@@ -116,11 +116,9 @@ export class QuoteService {
       from: 'pending',
       to: 'declined',
       changes: { declineReason: command.reason, declinedBy: maker.accountId },
-      within: async (_m, pending) => {
-        if (pending.expiresAt * 1000 <= this.clock.nowMs()) throw conflict('the RFQ has expired');
-      },
+      deadlineAfterMs: this.clock.nowMs(),
     });
-    if (!moved) throw conflict('the RFQ is no longer pending');
+    if (!moved) throw conflict(rfq.expiresAt * 1000 <= this.clock.nowMs() ? 'the RFQ has expired' : 'the RFQ is no longer pending');
     logger.event('info', 'rfq declined', { rfq_id: rfq.id, reason: command.reason, maker_account_id: maker.accountId }, 'Rfq');
     return { rfq_id: rfq.id, state: 'declined', decline_reason: command.reason };
   }

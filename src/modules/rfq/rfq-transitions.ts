@@ -44,6 +44,17 @@ export interface RfqMove {
   /** Unix seconds of the move (updated_at, ended_at, the event row); default: now. */
   at?: number;
   /**
+   * The move happens only while the RFQ's current deadline (its `expires_at` while pending, the
+   * quote's while quoted) is after this instant (unix ms): a move racing its own expiry loses.
+   */
+  deadlineAfterMs?: number;
+  /**
+   * A data-modifying statement that runs in the move's own statement, only when the RFQ moves:
+   * it reads the moved row as `moved` and takes its values through `param` (which answers the
+   * placeholder). For rows written with the move (an accept) without a transaction of its own.
+   */
+  alongside?: (param: (value: unknown) => string) => string;
+  /**
    * Runs inside the move's transaction after the conditional UPDATE matched, with the moved row.
    * Throw to roll the whole move back (the error reaches the caller of `move`).
    */
@@ -66,8 +77,9 @@ export class RfqTransitions {
 
   /**
    * Moves the RFQ from `from` to `to` and announces it. null when the RFQ was not in `from`
-   * (someone else moved it first, or it does not exist): nothing changed. Without `within` the
-   * move is one statement, atomic on its own (no BEGIN / COMMIT round trips).
+   * (someone else moved it first, or it does not exist) or its deadline had come
+   * (`deadlineAfterMs`): nothing changed. Without `within` the move, with its event row and any
+   * `alongside` write, is one statement, atomic on its own (no BEGIN / COMMIT round trips).
    */
   async move(move: RfqMove): Promise<RfqRecord | null> {
     const within = move.within;
@@ -91,11 +103,12 @@ export class RfqTransitions {
     if (!canMove(move.from, move.to)) throw new Error(`an RFQ cannot move from ${move.from} to ${move.to}`);
     const at = move.at ?? this.clock.now();
     const params: unknown[] = [move.rfqId, move.from, move.to, at];
-    const sets = ['state = $3', 'updated_at = $4'];
-    const set = (column: string, value: unknown) => {
+    const param = (value: unknown) => {
       params.push(value);
-      sets.push(`${column} = $${params.length}`);
+      return `$${params.length}`;
     };
+    const sets = ['state = $3', 'updated_at = $4'];
+    const set = (column: string, value: unknown) => sets.push(`${column} = ${param(value)}`);
     if (isEnded(move.to)) sets.push('ended_at = $4');
     const c = move.changes ?? {};
     if (c.quote) {
@@ -124,12 +137,15 @@ export class RfqTransitions {
       set('filled_at', c.fill.filledAt);
     }
     if (c.fillReverted !== undefined) set('fill_reverted', c.fillReverted);
+    const conditions = ['id = $1', 'state = $2'];
+    if (move.deadlineAfterMs !== undefined) conditions.push(`expiry_deadline * 1000 > ${param(move.deadlineAfterMs)}::bigint`);
+    const alongside = move.alongside ? `, alongside AS (${move.alongside(param)})` : '';
     // The conditional move and its event row in one statement (one round trip): the INSERT reads
-    // the UPDATE's RETURNING, so no event is written when the RFQ was not in `from`.
+    // the UPDATE's RETURNING, so no event (and no `alongside` row) is written when nothing moved.
     const rows = await sqlRows<RfqRow>(
       m,
-      `WITH moved AS (UPDATE rfqs SET ${sets.join(', ')} WHERE id = $1 AND state = $2 RETURNING ${RFQ_COLUMNS}),
-            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, $4::bigint FROM moved)
+      `WITH moved AS (UPDATE rfqs SET ${sets.join(', ')} WHERE ${conditions.join(' AND ')} RETURNING ${RFQ_COLUMNS}),
+            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, $4::bigint FROM moved)${alongside}
        SELECT * FROM moved`,
       params,
     );

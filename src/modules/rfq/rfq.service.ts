@@ -12,6 +12,7 @@ import { resolveLegs } from './domain/rfq-legs';
 import type { CreateRfqCommand, ListRfqsQuery, PollQuery } from './domain/rfq-params';
 import { type RfqRecord, sameLegs } from './domain/rfq-record';
 import { type OpenRfqView, type RfqView, legsView, openRfqView, rfqView } from './domain/rfq-view';
+import { OPEN_STATES } from './domain/rfq-state';
 import { UuidV7Generator } from './domain/uuid-v7';
 import { RfqExpiry } from './rfq-expiry';
 import { RfqTransitions } from './rfq-transitions';
@@ -40,39 +41,50 @@ export class RfqService {
 
   /**
    * Idempotent by (taker, client_ref): the same legs in the same order give back the RFQ already
-   * made, whatever its state; other legs are RFQ_CANONICAL_MISMATCH. Concurrent identical calls
-   * make one RFQ (the taker's account row serialises its creates, and the insert does nothing
-   * on a conflict).
+   * made, whatever its state (and whatever its legs are worth now); other legs are
+   * RFQ_CANONICAL_MISMATCH. Concurrent identical calls make one RFQ: the taker's account row
+   * serialises its creates, so the open count sees every earlier one, and the insert does nothing
+   * on a conflict. Four round trips: BEGIN, the lock with the client_ref lookup, the counted
+   * insert with its event row, COMMIT.
    */
   async create(taker: RfqCaller, command: CreateRfqCommand): Promise<RfqView> {
-    const existing = await this.store.findByClientRef(taker.accountId, command.clientRef);
-    if (existing) return this.replay(existing, command);
-
     const nowMs = this.clock.nowMs();
     const now = Math.floor(nowMs / 1000);
-    const legs = resolveLegs(command.legs, (symbol) => this.instruments.get(symbol), now);
+    let legs: ReturnType<typeof resolveLegs>;
+    try {
+      legs = resolveLegs(command.legs, (symbol) => this.instruments.get(symbol), now);
+    } catch (error) {
+      const existing = await this.store.findByClientRef(taker.accountId, command.clientRef);
+      if (existing) return this.replay(existing, command);
+      throw error;
+    }
     const id = this.ids.next(nowMs);
     const expiresAt = now + this.config.rfqTtlSeconds;
 
     const outcome = await this.db.dataSource.transaction(async (m) => {
-      await m.query(`SELECT id FROM accounts WHERE id = $1 FOR NO KEY UPDATE`, [taker.accountId]);
+      const existing = await this.store.lockTakerWithClientRef(m, taker.accountId, command.clientRef);
+      if (existing) return { rfq: existing, created: false };
+      const [row] = await sqlRows<RfqRow & { open_rfqs: string }>(
+        m,
+        `WITH open AS (SELECT count(*) AS n FROM rfqs WHERE account_id = $2 AND state = ANY($10::text[])),
+              inserted AS (
+                INSERT INTO rfqs (id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at, max_quote_expires_at)
+                SELECT $1, $2, $3, $4::jsonb, $5, $6, 'pending', $7, $7, $8, $9 WHERE (SELECT n FROM open) < $11
+                ON CONFLICT (account_id, client_ref) DO NOTHING
+                RETURNING ${RFQ_COLUMNS}),
+              logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, 'created', 'pending', $7 FROM inserted)
+         SELECT (SELECT n FROM open) AS open_rfqs, inserted.* FROM (SELECT 1) AS one LEFT JOIN inserted ON true`,
+        [
+          id, taker.accountId, command.clientRef, JSON.stringify(legsView(command)), legs.asset, legs.expiry, now, expiresAt,
+          maxQuoteExpiresAt(now, legs.expiry), OPEN_STATES, this.config.maxOpenRfqs,
+        ],
+      );
+      if (row.id !== null) return { rfq: toRfqRecord(row), created: true };
+      // Not inserted: a create of this client_ref committed while this one waited for the lock, or the limit.
       const raced = await this.store.findByClientRef(taker.accountId, command.clientRef, m);
       if (raced) return { rfq: raced, created: false };
-      const open = await this.store.countOpen(taker.accountId, m);
-      if (open >= this.config.maxOpenRfqs) {
-        throw new RfqError('RFQ_OPEN_LIMIT', `at most ${this.config.maxOpenRfqs} open RFQs per taker; ${open} are open`);
-      }
-      const rows = await sqlRows<RfqRow>(
-        m,
-        `INSERT INTO rfqs (id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at, max_quote_expires_at)
-         VALUES ($1, $2, $3, $4::jsonb, $5, $6, 'pending', $7, $7, $8, $9)
-         ON CONFLICT (account_id, client_ref) DO NOTHING
-         RETURNING ${RFQ_COLUMNS}`,
-        [id, taker.accountId, command.clientRef, JSON.stringify(legsView(command)), legs.asset, legs.expiry, now, expiresAt, maxQuoteExpiresAt(now, legs.expiry)],
-      );
-      if (rows.length === 0) return { rfq: (await this.store.findByClientRef(taker.accountId, command.clientRef, m))!, created: false };
-      await m.query(`INSERT INTO rfq_events (rfq_id, event, state, at) VALUES ($1, 'created', 'pending', $2)`, [id, now]);
-      return { rfq: toRfqRecord(rows[0]), created: true };
+      const open = Number(row.open_rfqs);
+      throw new RfqError('RFQ_OPEN_LIMIT', `at most ${this.config.maxOpenRfqs} open RFQs per taker; ${open} are open`);
     });
     if (!outcome.created) return this.replay(outcome.rfq, command);
 

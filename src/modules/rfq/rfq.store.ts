@@ -4,7 +4,7 @@ import { parseRfqSigned } from '../../common/decimal/decimal';
 import { type SqlExecutor, sqlRows } from '../../common/database/sql';
 import type { RfqErrorCode } from '../../common/errors/app-error';
 import type { DeclineReason, RfqLeg, RfqRecord, Side, StoredLeg } from './domain/rfq-record';
-import { LIVE_BOOK_SECONDS, OPEN_STATES, type RfqState } from './domain/rfq-state';
+import { LIVE_BOOK_SECONDS, type RfqState } from './domain/rfq-state';
 
 export interface RfqRow {
   id: string;
@@ -44,6 +44,9 @@ export const RFQ_COLUMNS = `id, account_id, client_ref, legs, asset, expiry, sta
   max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
   fill_fee, filled_at, fill_reverted, ended_at`;
+
+/** RFQ_COLUMNS of the table aliased `r`. */
+const QUALIFIED_RFQ_COLUMNS = RFQ_COLUMNS.split(',').map((c) => `r.${c.trim()}`).join(', ');
 
 const num = (v: string | null): number | null => (v === null ? null : Number(v));
 
@@ -117,9 +120,20 @@ export class RfqStore {
     return rows.length ? toRfqRecord(rows[0]) : null;
   }
 
-  async countOpen(accountId: number, sql: SqlExecutor = this.db.dataSource): Promise<number> {
-    const [row] = await sqlRows<{ n: string }>(sql, `SELECT count(*) AS n FROM rfqs WHERE account_id = $1 AND state = ANY($2::text[])`, [accountId, OPEN_STATES]);
-    return Number(row.n);
+  /**
+   * Locks the taker's account row (its creates queue behind it) and answers its RFQ of this
+   * client_ref, if any, in one round trip. An RFQ of this client_ref committed while waiting for
+   * the lock is not seen here (the read is as of the statement's start): the insert finds it.
+   */
+  async lockTakerWithClientRef(m: SqlExecutor, accountId: number, clientRef: string): Promise<RfqRecord | null> {
+    const rows = await sqlRows<RfqRow>(
+      m,
+      `SELECT ${QUALIFIED_RFQ_COLUMNS} FROM accounts a LEFT JOIN rfqs r ON r.account_id = a.id AND r.client_ref = $2
+        WHERE a.id = $1
+          FOR NO KEY UPDATE OF a`,
+      [accountId, clientRef],
+    );
+    return rows.length && rows[0].id !== null ? toRfqRecord(rows[0]) : null;
   }
 
   /** In the live book: not ended, or ended less than 24 h ago. */
