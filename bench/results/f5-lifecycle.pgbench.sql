@@ -2,32 +2,28 @@
 \set taker :tbase + :client_id
 \set maker :mbase + :client_id
 SELECT lpad(to_hex(n), 32, '0') AS rid, lpad(to_hex(n), 64, '0') AS qid, '00000000-0000-4000-8000-' || lpad(to_hex(n), 12, '0') AS cref, (n + 1000000000000)::text AS nonce FROM (SELECT nextval('bench_pgbench_seq') AS n) s \gset
-SELECT id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
-  max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
-  maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
-  fill_fee, filled_at, fill_reverted, ended_at FROM rfqs WHERE account_id = :taker AND client_ref = :cref;
 START TRANSACTION;
-SELECT id FROM accounts WHERE id = :taker FOR NO KEY UPDATE;
-SELECT id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
+SELECT r.id, r.account_id, r.client_ref, r.legs, r.asset, r.expiry, r.state, r.created_at, r.updated_at, r.expires_at, r.max_quote_expires_at, r.quote_id, r.maker_account_id, r.maker_wallet, r.quote_nonce, r.bid, r.ask, r.issued_at, r.quote_expires_at, r.maker_signature, r.decline_reason, r.declined_by, r.accepted_side, r.failure_error, r.failure_message, r.fill_id, r.fill_price, r.fill_fee, r.filled_at, r.fill_reverted, r.ended_at FROM accounts a LEFT JOIN rfqs r ON r.account_id = a.id AND r.client_ref = :cref
+        WHERE a.id = :taker
+          FOR NO KEY UPDATE OF a;
+WITH open AS (SELECT count(*) AS n FROM rfqs WHERE account_id = :taker AND state = ANY(:c6::text[])),
+              inserted AS (
+                INSERT INTO rfqs (id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at, max_quote_expires_at)
+                SELECT :rid, :taker, :cref, :c0::jsonb, :c1, :c2, 'pending', :c3, :c3, :c4, :c5 WHERE (SELECT n FROM open) < :c7
+                ON CONFLICT (account_id, client_ref) DO NOTHING
+                RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
   max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
-  fill_fee, filled_at, fill_reverted, ended_at FROM rfqs WHERE account_id = :taker AND client_ref = :cref;
-SELECT count(*) AS n FROM rfqs WHERE account_id = :taker AND state = ANY(:c0::text[]);
-INSERT INTO rfqs (id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at, max_quote_expires_at)
-         VALUES (:rid, :taker, :cref, :c1::jsonb, :c2, :c3, 'pending', :c4, :c4, :c5, :c6)
-         ON CONFLICT (account_id, client_ref) DO NOTHING
-         RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
-  max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
-  maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
-  fill_fee, filled_at, fill_reverted, ended_at;
-INSERT INTO rfq_events (rfq_id, event, state, at) VALUES (:rid, 'created', 'pending', :c7);
+  fill_fee, filled_at, fill_reverted, ended_at),
+              logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, 'created', 'pending', :c3 FROM inserted)
+         SELECT (SELECT n FROM open) AS open_rfqs, inserted.* FROM (SELECT 1) AS one LEFT JOIN inserted ON true;
 COMMIT;
 SELECT id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
   max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
   fill_fee, filled_at, fill_reverted, ended_at FROM rfqs WHERE id = :rid;
 START TRANSACTION;
-WITH moved AS (UPDATE rfqs SET state = :c9, updated_at = :c10, quote_id = :qid, maker_account_id = :maker, maker_wallet = :c11, quote_nonce = :nonce, bid = :c12, ask = :c13, issued_at = :c14, quote_expires_at = :c15, maker_signature = :c16 WHERE id = :rid AND state = :c8 RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
+WITH moved AS (UPDATE rfqs SET state = :c9, updated_at = :c10, quote_id = :qid, maker_account_id = :maker, maker_wallet = :c11, quote_nonce = :nonce, bid = :c12, ask = :c13, issued_at = :c14, quote_expires_at = :c15, maker_signature = :c16 WHERE id = :rid AND state = :c8 AND expiry_deadline * 1000 > :c17::bigint RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
   max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
   fill_fee, filled_at, fill_reverted, ended_at),
@@ -42,63 +38,64 @@ SELECT id, account_id, client_ref, legs, asset, expiry, state, created_at, updat
   max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
   fill_fee, filled_at, fill_reverted, ended_at FROM rfqs WHERE quote_id = :qid;
-START TRANSACTION;
-WITH moved AS (UPDATE rfqs SET state = :c18, updated_at = :c19, accepted_side = :c20 WHERE id = :rid AND state = :c17 RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
+WITH moved AS (UPDATE rfqs SET state = :c19, updated_at = :c20, accepted_side = :c21 WHERE id = :rid AND state = :c18 AND expiry_deadline * 1000 > :c22::bigint RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
   max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
   fill_fee, filled_at, fill_reverted, ended_at),
-            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :c19::bigint FROM moved)
+            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :c20::bigint FROM moved), alongside AS (INSERT INTO accepts (rfq_id, quote_id, side, fee, max_fee, taker_signature, expires_at, accepted_at)
+       SELECT id, :qid, :c23, :c24, :c25, :c26,
+              :c27, :c28 FROM moved)
        SELECT * FROM moved;
-INSERT INTO accepts (rfq_id, quote_id, side, fee, max_fee, taker_signature, expires_at, accepted_at) VALUES (:rid, :qid, :c21, :c22, :c23, :c24, :c25, :c26);
-COMMIT;
-SELECT id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
-  max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
-  maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
-  fill_fee, filled_at, fill_reverted, ended_at FROM rfqs WHERE id = :rid;
-START TRANSACTION;
-WITH moved AS (UPDATE rfqs SET state = :c28, updated_at = :c29 WHERE id = :rid AND state = :c27 RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
+WITH moved AS (UPDATE rfqs SET state = :c30, updated_at = :c31 WHERE id = :rid AND state = :c29 RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
   max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
   fill_fee, filled_at, fill_reverted, ended_at),
-            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :c29::bigint FROM moved)
+            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :c31::bigint FROM moved)
        SELECT * FROM moved;
-COMMIT;
 START TRANSACTION;
-SELECT state FROM rfqs WHERE id = :rid FOR UPDATE;
-SELECT rfq_id, quote_id, side, fee, max_fee, taker_signature, expires_at, accepted_at FROM accepts WHERE rfq_id = :rid;
-SELECT symbol, settled FROM instruments WHERE symbol = ANY(:c30::text[]) ORDER BY symbol FOR SHARE;
-INSERT INTO balances (account_id) VALUES (:c31) ON CONFLICT (account_id) DO NOTHING;
-SELECT account_id, total, locked FROM balances WHERE account_id = ANY(:c32::bigint[]) ORDER BY account_id FOR UPDATE;
-SELECT p.account_id, p.instrument, i.asset, i.expiry, i.strike, i.kind, p.quantity
+SELECT r.state, a.rfq_id, a.quote_id, a.side, a.fee, a.max_fee, a.taker_signature, a.expires_at, a.accepted_at
+         FROM rfqs r LEFT JOIN accepts a ON a.rfq_id = r.id
+        WHERE r.id = :rid
+          FOR UPDATE OF r;
+SELECT symbol, settled FROM instruments WHERE symbol = ANY(:c32::text[]) ORDER BY symbol FOR SHARE;
+SELECT account_id, total, locked FROM balances WHERE account_id = ANY(:c33::bigint[]) ORDER BY account_id FOR UPDATE;
+SELECT p.account_id, p.instrument, i.asset, i.expiry, i.strike, i.kind, p.quantity, p.avg_num, p.avg_den
          FROM positions p JOIN instruments i ON i.symbol = p.instrument
-        WHERE p.account_id = ANY(:c33::bigint[]) AND NOT p.settled AND p.quantity <> 0
+        WHERE p.account_id = ANY(:c34::bigint[]) AND NOT p.settled AND p.quantity <> 0
         ORDER BY p.account_id, p.instrument;
-INSERT INTO fills (rfq_id, quote_id, taker_account_id, maker_account_id, fee_account_id, side, price, fee, filled_at)
-       VALUES (:rid, :qid, :taker, :maker, :c34, :c35, :c36, :c37, :c38) RETURNING id \gset g8_7_
-INSERT INTO fill_legs (fill_id, leg_index, instrument, quantity, premium, mark)
-       SELECT :g8_7_id, t.i - 1, t.instrument, t.quantity, t.premium, t.mark
-         FROM unnest(:c39::text[], :c40::bigint[], :c41::bigint[], :c42::bigint[]) WITH ORDINALITY AS t(instrument, quantity, premium, mark, i);
-INSERT INTO positions (account_id, instrument, quantity, updated_at)
-       SELECT :taker, t.instrument, t.quantity, now() FROM unnest(:c43::text[], :c44::bigint[]) AS t(instrument, quantity)
-       ON CONFLICT (account_id, instrument) DO UPDATE SET quantity = positions.quantity + EXCLUDED.quantity, updated_at = now();
-INSERT INTO positions (account_id, instrument, quantity, updated_at)
-       SELECT :maker, t.instrument, t.quantity, now() FROM unnest(:c45::text[], :c46::bigint[]) AS t(instrument, quantity)
-       ON CONFLICT (account_id, instrument) DO UPDATE SET quantity = positions.quantity + EXCLUDED.quantity, updated_at = now();
-UPDATE balances SET total = :c47, locked = :c48, updated_at = now() WHERE account_id = :taker RETURNING account_id;
-UPDATE balances SET total = :c49, locked = :c50, updated_at = now() WHERE account_id = :maker RETURNING account_id;
-UPDATE balances SET total = :c52, locked = :c53, updated_at = now() WHERE account_id = :c51 RETURNING account_id \gset g8_13_
-WITH moved AS (UPDATE rfqs SET state = :c55, updated_at = :c56, ended_at = :c56, fill_id = :g8_7_id, fill_price = :c57, fill_fee = :c58, filled_at = :c59 WHERE id = :rid AND state = :c54 RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
+WITH fill AS (
+         INSERT INTO fills (rfq_id, quote_id, taker_account_id, maker_account_id, fee_account_id, side, price, fee, filled_at)
+         VALUES (:rid, :qid, :taker, :maker, :c35, :c36,
+                 :c37, :c38, :c39)
+         RETURNING id
+       ), legs AS (
+         INSERT INTO fill_legs (fill_id, leg_index, instrument, quantity, premium, mark)
+         SELECT fill.id, t.i - 1, t.instrument, t.quantity, t.premium, t.mark
+           FROM fill, unnest(:c40::text[], :c41::bigint[],
+                             :c42::bigint[], :c43::bigint[])
+                WITH ORDINALITY AS t(instrument, quantity, premium, mark, i)
+         RETURNING fill_id
+       ), written AS (INSERT INTO positions (account_id, instrument, quantity, avg_num, avg_den, average_price, updated_at)
+    SELECT v.account_id, v.instrument, v.delta, v.n, v.d, v.price, now()
+      FROM unnest(:c44::bigint[], :c45::text[],
+                  :c46::bigint[], :c47::numeric[],
+                  :c48::numeric[], :c49::bigint[])
+           AS v(account_id, instrument, delta, n, d, price)
+    ON CONFLICT (account_id, instrument) DO UPDATE
+       SET quantity = positions.quantity + EXCLUDED.quantity, avg_num = EXCLUDED.avg_num, avg_den = EXCLUDED.avg_den,
+           average_price = EXCLUDED.average_price, updated_at = now()
+    RETURNING account_id, instrument, quantity
+       ), balanced AS (UPDATE balances b SET total = v.total, locked = v.locked, updated_at = now()
+      FROM unnest(:c50::bigint[], :c51::bigint[],
+                  :c52::bigint[]) AS v(account_id, total, locked)
+     WHERE b.account_id = v.account_id
+    RETURNING b.account_id)
+       SELECT (SELECT id FROM fill) AS id, (SELECT count(*) FROM legs) AS legs, (SELECT count(*) FROM balanced) AS balances,
+              (SELECT coalesce(json_agg(json_build_object('account_id', account_id, 'instrument', instrument, 'quantity', quantity::text)), '[]'::json) FROM written) AS positions \gset g6_5_
+WITH moved AS (UPDATE rfqs SET state = :c54, updated_at = :c55, ended_at = :c55, fill_id = :g6_5_id, fill_price = :c56, fill_fee = :c57, filled_at = :c58 WHERE id = :rid AND state = :c53 RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
   max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
   fill_fee, filled_at, fill_reverted, ended_at),
-            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :c56::bigint FROM moved)
+            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :c55::bigint FROM moved)
        SELECT * FROM moved;
 COMMIT;
-SELECT id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
-  max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
-  maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
-  fill_fee, filled_at, fill_reverted, ended_at FROM rfqs WHERE id = :rid;
-SELECT id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
-  max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
-  maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
-  fill_fee, filled_at, fill_reverted, ended_at FROM rfqs WHERE id = :rid;

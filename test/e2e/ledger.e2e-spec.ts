@@ -437,6 +437,27 @@ describe('Ledger: accept, fill, positions, revert, settlement', () => {
       expect((await balanceOf(app, taker.accountId)).total).toBe(before[0].balance.total + paid);
     });
 
+    it('an accepted RFQ whose round settles before its fill: the fill fails with RFQ_INVALID_INSTRUMENT naming the leg, nothing moves', async () => {
+      const dot = await listRound(app, 'DOT', expirationIn(10));
+      await marketData(app, 'DOT', '150', '0.8');
+      const { taker, maker } = await track(pair(app, '1000', '10000'));
+      const q = await quoted(taker, maker, dot.expiry, [leg(dot.symbol('140', 'put'), '1'), leg(dot.symbol('150'), '-1')], { bid: '1', ask: '2' });
+      const fills = app.app.get(FillService);
+      // The accept's fill job is held back, so that the round settles in between.
+      const enqueue = jest.spyOn(fills, 'enqueue').mockResolvedValue(undefined);
+      try {
+        await taker.client.result('rfq.accept', acceptParams(taker.wallet, q, 'buy'));
+      } finally {
+        enqueue.mockRestore();
+      }
+      const before = await snapshot(taker.accountId, maker.accountId);
+      expect((await admin.post('/v1/admin/instruments/settle-expiration', { asset: 'DOT', expiration: dot.expiry, settlement_price: '150' })).status).toBe(200);
+      await fills.fill(q.rfqId, { final: false });
+      const failed = await waitForState(taker, q.rfqId, ['failed']);
+      expect(failed.failure).toEqual({ error: 'RFQ_INVALID_INSTRUMENT', message: `legs[0]: ${dot.symbol('140', 'put')} has settled` });
+      expect(await snapshot(taker.accountId, maker.accountId)).toEqual(before);
+    });
+
     it('settle-expiration: 404 unknown round, 400 bad input, 409 without a fresh index and no price', async () => {
       expect((await admin.post('/v1/admin/instruments/settle-expiration', { asset: 'NOPE', expiration: expirationIn(3) })).status).toBe(404);
       expect((await admin.post('/v1/admin/instruments/settle-expiration', { asset: 'SOL', expiration: 'soon' })).status).toBe(400);

@@ -89,12 +89,12 @@ export class FillService implements OnModuleInit {
     const feeAccount = this.accounts.feeAccountId();
 
     const announcement = await this.store.transaction(async (m): Promise<Announcement> => {
-      const locked = await this.store.lockRfqWithAccept(m, rfq.id);
+      const locked = await this.store.lockForFill(m, rfq.id, rfq.legs.map((l) => l.instrument));
       if (locked?.state !== 'submitting') return null;
       const failWith = (error: RfqErrorCode, message: string) => this.failWithin(m, rfq.id, error, message);
       const accept = locked.accept;
       if (!accept) return failWith('RFQ_TX_FAILED', 'the accept of this RFQ is not in the ledger');
-      const settled = await this.store.settledAmong(m, rfq.legs.map((l) => l.instrument));
+      const settled = locked.settled;
       if (settled.length > 0) {
         const index = rfq.legs.findIndex((l) => l.instrument === settled[0]);
         return failWith('RFQ_INVALID_INSTRUMENT', `legs[${index}]: ${settled[0]} has settled`);

@@ -338,17 +338,24 @@ export class LedgerStore {
     return rows[0]?.state ?? null;
   }
 
-  /** `lockRfq` and the RFQ's accept (null when it has none) in one round trip: the fill's first read. */
-  async lockRfqWithAccept(m: EntityManager, rfqId: string): Promise<{ state: RfqState; accept: AcceptRecord | null } | null> {
+  /**
+   * The fill's first read, one round trip: locks the RFQ's row (its state), reads its accept (null
+   * when it has none), and share-locks its instruments as `settledAmong` does (the symbols that
+   * have settled). Null when there is no such RFQ.
+   */
+  async lockForFill(m: EntityManager, rfqId: string, symbols: readonly string[]): Promise<{ state: RfqState; accept: AcceptRecord | null; settled: string[] } | null> {
     const rows: any[] = await m.query(
-      `SELECT r.state, a.rfq_id, a.quote_id, a.side, a.fee, a.max_fee, a.taker_signature, a.expires_at, a.accepted_at
+      `SELECT r.state, a.rfq_id, a.quote_id, a.side, a.fee, a.max_fee, a.taker_signature, a.expires_at, a.accepted_at,
+              (SELECT coalesce(array_agg(i.symbol ORDER BY i.symbol) FILTER (WHERE i.settled), '{}')
+                 FROM (SELECT symbol, settled FROM instruments WHERE symbol = ANY($2::text[]) ORDER BY symbol FOR SHARE) i) AS settled
          FROM rfqs r LEFT JOIN accepts a ON a.rfq_id = r.id
         WHERE r.id = $1
           FOR UPDATE OF r`,
-      [rfqId],
+      [rfqId, symbols],
     );
     if (rows.length === 0) return null;
-    return { state: rows[0].state, accept: rows[0].rfq_id === null ? null : toAccept(rows[0]) };
+    const settled: string[] = Array.isArray(rows[0].settled) ? rows[0].settled : String(rows[0].settled).replace(/[{}]/g, '').split(',').filter(Boolean);
+    return { state: rows[0].state, accept: rows[0].rfq_id === null ? null : toAccept(rows[0]), settled };
   }
 
   /**

@@ -2,7 +2,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { Ed25519Verifier } from '../../common/crypto/ed25519';
-import { sqlRows } from '../../common/database/sql';
 import { decodeCanonicalBase64Signature } from '../../common/crypto/signature';
 import { parseWallet } from '../../common/crypto/wallet';
 import { RfqError } from '../../common/errors/app-error';
@@ -14,7 +13,7 @@ import { payloadLegs, resolveLegs } from './domain/rfq-legs';
 import type { DeclineCommand, RespondCommand } from './domain/rfq-params';
 import type { DeclineReason, RfqRecord } from './domain/rfq-record';
 import { RfqExpiry } from './rfq-expiry';
-import { RfqTransitions } from './rfq-transitions';
+import { MoveRefused, RfqTransitions } from './rfq-transitions';
 import type { RfqCaller } from './rfq.service';
 import { RfqStore } from './rfq.store';
 
@@ -70,37 +69,36 @@ export class QuoteService {
     const id = quoteId(payload);
     const conflict = (message: string) => new RfqError('RFQ_STATE_CONFLICT', message, { rfqId: rfq.id });
 
-    const moved = await this.transitions.move({
-      rfqId: rfq.id,
-      from: 'pending',
-      to: 'quoted',
-      at: now,
-      changes: {
-        quote: {
-          quoteId: id,
-          makerAccountId: maker.accountId,
-          makerWallet: maker.wallet,
-          quoteNonce: command.quoteNonce,
-          bid: command.bid,
-          ask: command.ask,
-          issuedAt: command.issuedAt,
-          expiresAt: command.expiresAt,
-          makerSignature: command.makerSignature,
+    // One statement: the first-wins move (only while the RFQ is within its deadline) and the nonce
+    // high-water mark, refused together when the nonce does not rise.
+    let moved: RfqRecord | null;
+    try {
+      moved = await this.transitions.move({
+        rfqId: rfq.id,
+        from: 'pending',
+        to: 'quoted',
+        at: now,
+        changes: {
+          quote: {
+            quoteId: id,
+            makerAccountId: maker.accountId,
+            makerWallet: maker.wallet,
+            quoteNonce: command.quoteNonce,
+            bid: command.bid,
+            ask: command.ask,
+            issuedAt: command.issuedAt,
+            expiresAt: command.expiresAt,
+            makerSignature: command.makerSignature,
+          },
         },
-      },
-      deadlineAfterMs: this.clock.nowMs(),
-      within: async (m) => {
-        const raised = await sqlRows(
-          m,
-          `INSERT INTO maker_nonces (account_id, high_water) VALUES ($1, $2)
-           ON CONFLICT (account_id) DO UPDATE SET high_water = EXCLUDED.high_water
-           WHERE maker_nonces.high_water < EXCLUDED.high_water
-           RETURNING high_water`,
-          [maker.accountId, command.quoteNonce.toString()],
-        );
-        if (raised.length === 0) throw conflict(`quote_nonce ${command.quoteNonce} is at or below this maker's high-water mark`);
-      },
-    });
+        deadlineAfterMs: this.clock.nowMs(),
+        alongside: this.store.raiseNonce(maker.accountId, command.quoteNonce),
+        unlessAlongside: 'quote nonce not above the high-water mark',
+      });
+    } catch (error) {
+      if (error instanceof MoveRefused) throw conflict(`quote_nonce ${command.quoteNonce} is at or below this maker's high-water mark`);
+      throw error;
+    }
     if (!moved) throw conflict(rfq.expiresAt * 1000 <= this.clock.nowMs() ? 'the RFQ expired before the quote arrived' : 'the RFQ holds a quote already or is no longer pending');
 
     logger.event('info', 'rfq quoted', { rfq_id: rfq.id, quote_id: id, maker_account_id: maker.accountId }, 'Rfq');

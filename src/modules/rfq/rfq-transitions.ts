@@ -28,6 +28,23 @@ export interface RfqChanges {
   fillReverted?: boolean;
 }
 
+/** SQLSTATE of `legwork_refuse(reason)` (migration 1763800000004). */
+const REFUSED = 'LW001';
+
+/** A move refused by its own statement (`unlessAlongside`): nothing changed. */
+export class MoveRefused extends Error {
+  constructor(readonly reason: string) {
+    super(`move refused: ${reason}`);
+  }
+}
+
+function refusal(error: unknown): MoveRefused | null {
+  const e = error as { code?: unknown; driverError?: { code?: unknown; message?: unknown }; message?: unknown };
+  const code = e?.driverError?.code ?? e?.code;
+  if (code !== REFUSED) return null;
+  return new MoveRefused(String(e.driverError?.message ?? e.message));
+}
+
 /** A committed move: the record as moved and the state it left. */
 export interface MovedRfq {
   moved: RfqRecord;
@@ -54,6 +71,12 @@ export interface RfqMove {
    * placeholder). For rows written with the move (an accept) without a transaction of its own.
    */
   alongside?: (param: (value: unknown) => string) => string;
+  /**
+   * With `alongside` (a statement with RETURNING): the move stands only if it wrote a row;
+   * otherwise the whole statement is refused and rolled back, and `move` throws MoveRefused with
+   * this reason. A required companion write without a transaction.
+   */
+  unlessAlongside?: string;
   /**
    * Runs inside the move's transaction after the conditional UPDATE matched, with the moved row.
    * Throw to roll the whole move back (the error reaches the caller of `move`).
@@ -83,13 +106,18 @@ export class RfqTransitions {
    */
   async move(move: RfqMove): Promise<RfqRecord | null> {
     const within = move.within;
-    const moved = within
-      ? await this.db.dataSource.transaction(async (m) => {
-          const record = await this.moveWithin(m, move);
-          if (record) await within(m, record);
-          return record;
-        })
-      : await this.moveWithin(this.db.dataSource, move);
+    let moved: RfqRecord | null;
+    try {
+      moved = within
+        ? await this.db.dataSource.transaction(async (m) => {
+            const record = await this.moveWithin(m, move);
+            if (record) await within(m, record);
+            return record;
+          })
+        : await this.moveWithin(this.db.dataSource, move);
+    } catch (error) {
+      throw refusal(error) ?? error;
+    }
     if (moved) await this.announce(moved, move.from);
     return moved;
   }
@@ -140,13 +168,14 @@ export class RfqTransitions {
     const conditions = ['id = $1', 'state = $2'];
     if (move.deadlineAfterMs !== undefined) conditions.push(`expiry_deadline * 1000 > ${param(move.deadlineAfterMs)}::bigint`);
     const alongside = move.alongside ? `, alongside AS (${move.alongside(param)})` : '';
+    const refuse = move.alongside && move.unlessAlongside ? `, CASE WHEN NOT EXISTS (SELECT 1 FROM alongside) THEN legwork_refuse(${param(move.unlessAlongside)}) END AS refused` : '';
     // The conditional move and its event row in one statement (one round trip): the INSERT reads
     // the UPDATE's RETURNING, so no event (and no `alongside` row) is written when nothing moved.
     const rows = await sqlRows<RfqRow>(
       m,
       `WITH moved AS (UPDATE rfqs SET ${sets.join(', ')} WHERE ${conditions.join(' AND ')} RETURNING ${RFQ_COLUMNS}),
             logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, $4::bigint FROM moved)${alongside}
-       SELECT * FROM moved`,
+       SELECT moved.*${refuse} FROM moved`,
       params,
     );
     if (rows.length === 0) return null;

@@ -136,6 +136,19 @@ export class RfqStore {
     return rows.length && rows[0].id !== null ? toRfqRecord(rows[0]) : null;
   }
 
+  /**
+   * Raises the maker's quote-nonce high-water mark to `nonce` if it is above it (durable: the
+   * mark survives restarts and Redis). An `alongside` statement of the move pending → quoted,
+   * required (`unlessAlongside`): it returns a row only when the mark rose.
+   */
+  raiseNonce(makerAccountId: number, nonce: bigint): (param: (value: unknown) => string) => string {
+    return (param) =>
+      `INSERT INTO maker_nonces (account_id, high_water) SELECT ${param(makerAccountId)}, ${param(nonce.toString())}::numeric FROM moved
+       ON CONFLICT (account_id) DO UPDATE SET high_water = EXCLUDED.high_water
+       WHERE maker_nonces.high_water < EXCLUDED.high_water
+       RETURNING high_water`;
+  }
+
   /** In the live book: not ended, or ended less than 24 h ago. */
   async findLive(accountId: number, id: string, now: number): Promise<RfqRecord | null> {
     const rows = await sqlRows<RfqRow>(
