@@ -22,80 +22,78 @@ SELECT id, account_id, client_ref, legs, asset, expiry, state, created_at, updat
   max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
   fill_fee, filled_at, fill_reverted, ended_at FROM rfqs WHERE id = :rid;
-START TRANSACTION;
 WITH moved AS (UPDATE rfqs SET state = :c9, updated_at = :c10, quote_id = :qid, maker_account_id = :maker, maker_wallet = :c11, quote_nonce = :nonce, bid = :c12, ask = :c13, issued_at = :c14, quote_expires_at = :c15, maker_signature = :c16 WHERE id = :rid AND state = :c8 AND expiry_deadline * 1000 > :c17::bigint RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
   max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
   fill_fee, filled_at, fill_reverted, ended_at),
-            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :c10::bigint FROM moved)
-       SELECT * FROM moved;
-INSERT INTO maker_nonces (account_id, high_water) VALUES (:maker, :nonce)
-           ON CONFLICT (account_id) DO UPDATE SET high_water = EXCLUDED.high_water
-           WHERE maker_nonces.high_water < EXCLUDED.high_water
-           RETURNING high_water;
-COMMIT;
+            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :c10::bigint FROM moved), alongside AS (INSERT INTO maker_nonces (account_id, high_water) SELECT :maker, :nonce::numeric FROM moved
+       ON CONFLICT (account_id) DO UPDATE SET high_water = EXCLUDED.high_water
+       WHERE maker_nonces.high_water < EXCLUDED.high_water
+       RETURNING high_water)
+       SELECT moved.*, CASE WHEN NOT EXISTS (SELECT 1 FROM alongside) THEN legwork_refuse(:c18) END AS refused FROM moved;
 SELECT id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
   max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
   fill_fee, filled_at, fill_reverted, ended_at FROM rfqs WHERE quote_id = :qid;
-WITH moved AS (UPDATE rfqs SET state = :c19, updated_at = :c20, accepted_side = :c21 WHERE id = :rid AND state = :c18 AND expiry_deadline * 1000 > :c22::bigint RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
+WITH moved AS (UPDATE rfqs SET state = :c20, updated_at = :c21, accepted_side = :c22 WHERE id = :rid AND state = :c19 AND expiry_deadline * 1000 > :c23::bigint RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
   max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
   fill_fee, filled_at, fill_reverted, ended_at),
-            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :c20::bigint FROM moved), alongside AS (INSERT INTO accepts (rfq_id, quote_id, side, fee, max_fee, taker_signature, expires_at, accepted_at)
-       SELECT id, :qid, :c23, :c24, :c25, :c26,
-              :c27, :c28 FROM moved)
-       SELECT * FROM moved;
-WITH moved AS (UPDATE rfqs SET state = :c30, updated_at = :c31 WHERE id = :rid AND state = :c29 RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
+            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :c21::bigint FROM moved), alongside AS (INSERT INTO accepts (rfq_id, quote_id, side, fee, max_fee, taker_signature, expires_at, accepted_at)
+       SELECT id, :qid, :c24, :c25, :c26, :c27,
+              :c28, :c29 FROM moved)
+       SELECT moved.* FROM moved;
+WITH moved AS (UPDATE rfqs SET state = :c31, updated_at = :c32 WHERE id = :rid AND state = :c30 RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
   max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
   fill_fee, filled_at, fill_reverted, ended_at),
-            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :c31::bigint FROM moved)
-       SELECT * FROM moved;
+            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :c32::bigint FROM moved)
+       SELECT moved.* FROM moved;
 START TRANSACTION;
-SELECT r.state, a.rfq_id, a.quote_id, a.side, a.fee, a.max_fee, a.taker_signature, a.expires_at, a.accepted_at
+SELECT r.state, a.rfq_id, a.quote_id, a.side, a.fee, a.max_fee, a.taker_signature, a.expires_at, a.accepted_at,
+              (SELECT coalesce(array_agg(i.symbol ORDER BY i.symbol) FILTER (WHERE i.settled), '{}')
+                 FROM (SELECT symbol, settled FROM instruments WHERE symbol = ANY(:c33::text[]) ORDER BY symbol FOR SHARE) i) AS settled
          FROM rfqs r LEFT JOIN accepts a ON a.rfq_id = r.id
         WHERE r.id = :rid
           FOR UPDATE OF r;
-SELECT symbol, settled FROM instruments WHERE symbol = ANY(:c32::text[]) ORDER BY symbol FOR SHARE;
-SELECT account_id, total, locked FROM balances WHERE account_id = ANY(:c33::bigint[]) ORDER BY account_id FOR UPDATE;
+SELECT account_id, total, locked FROM balances WHERE account_id = ANY(:c34::bigint[]) ORDER BY account_id FOR UPDATE;
 SELECT p.account_id, p.instrument, i.asset, i.expiry, i.strike, i.kind, p.quantity, p.avg_num, p.avg_den
          FROM positions p JOIN instruments i ON i.symbol = p.instrument
-        WHERE p.account_id = ANY(:c34::bigint[]) AND NOT p.settled AND p.quantity <> 0
+        WHERE p.account_id = ANY(:c35::bigint[]) AND NOT p.settled AND p.quantity <> 0
         ORDER BY p.account_id, p.instrument;
 WITH fill AS (
          INSERT INTO fills (rfq_id, quote_id, taker_account_id, maker_account_id, fee_account_id, side, price, fee, filled_at)
-         VALUES (:rid, :qid, :taker, :maker, :c35, :c36,
-                 :c37, :c38, :c39)
+         VALUES (:rid, :qid, :taker, :maker, :c36, :c37,
+                 :c38, :c39, :c40)
          RETURNING id
        ), legs AS (
          INSERT INTO fill_legs (fill_id, leg_index, instrument, quantity, premium, mark)
          SELECT fill.id, t.i - 1, t.instrument, t.quantity, t.premium, t.mark
-           FROM fill, unnest(:c40::text[], :c41::bigint[],
-                             :c42::bigint[], :c43::bigint[])
+           FROM fill, unnest(:c41::text[], :c42::bigint[],
+                             :c43::bigint[], :c44::bigint[])
                 WITH ORDINALITY AS t(instrument, quantity, premium, mark, i)
          RETURNING fill_id
        ), written AS (INSERT INTO positions (account_id, instrument, quantity, avg_num, avg_den, average_price, updated_at)
     SELECT v.account_id, v.instrument, v.delta, v.n, v.d, v.price, now()
-      FROM unnest(:c44::bigint[], :c45::text[],
-                  :c46::bigint[], :c47::numeric[],
-                  :c48::numeric[], :c49::bigint[])
+      FROM unnest(:c45::bigint[], :c46::text[],
+                  :c47::bigint[], :c48::numeric[],
+                  :c49::numeric[], :c50::bigint[])
            AS v(account_id, instrument, delta, n, d, price)
     ON CONFLICT (account_id, instrument) DO UPDATE
        SET quantity = positions.quantity + EXCLUDED.quantity, avg_num = EXCLUDED.avg_num, avg_den = EXCLUDED.avg_den,
            average_price = EXCLUDED.average_price, updated_at = now()
     RETURNING account_id, instrument, quantity
        ), balanced AS (UPDATE balances b SET total = v.total, locked = v.locked, updated_at = now()
-      FROM unnest(:c50::bigint[], :c51::bigint[],
-                  :c52::bigint[]) AS v(account_id, total, locked)
+      FROM unnest(:c51::bigint[], :c52::bigint[],
+                  :c53::bigint[]) AS v(account_id, total, locked)
      WHERE b.account_id = v.account_id
     RETURNING b.account_id)
        SELECT (SELECT id FROM fill) AS id, (SELECT count(*) FROM legs) AS legs, (SELECT count(*) FROM balanced) AS balances,
-              (SELECT coalesce(json_agg(json_build_object('account_id', account_id, 'instrument', instrument, 'quantity', quantity::text)), '[]'::json) FROM written) AS positions \gset g6_5_
-WITH moved AS (UPDATE rfqs SET state = :c54, updated_at = :c55, ended_at = :c55, fill_id = :g6_5_id, fill_price = :c56, fill_fee = :c57, filled_at = :c58 WHERE id = :rid AND state = :c53 RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
+              (SELECT coalesce(json_agg(json_build_object('account_id', account_id, 'instrument', instrument, 'quantity', quantity::text)), '[]'::json) FROM written) AS positions \gset g6_4_
+WITH moved AS (UPDATE rfqs SET state = :c55, updated_at = :c56, ended_at = :c56, fill_id = :g6_4_id, fill_price = :c57, fill_fee = :c58, filled_at = :c59 WHERE id = :rid AND state = :c54 RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
   max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
   fill_fee, filled_at, fill_reverted, ended_at),
-            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :c55::bigint FROM moved)
-       SELECT * FROM moved;
+            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :c56::bigint FROM moved)
+       SELECT moved.* FROM moved;
 COMMIT;

@@ -9,7 +9,9 @@
  *       the maker the opposite);
  *   (e) an RFQ is filled exactly when it has a fill that is not reverted;
  *   (f) every position's stored average cost (exact fraction and rounded price) is the replay of
- *       those fills in fill order (the query API reads it without replaying).
+ *       those fills in fill order (the query API reads it without replaying);
+ *   (g) every account's open_rfqs is the number of its RFQs in pending, quoted, accepted or
+ *       submitting (the MAX_OPEN_RFQS slots).
  *
  * `violations` lists what is broken (empty when all hold); `expectInvariants` fails a test on any.
  */
@@ -87,6 +89,13 @@ export async function violations(rows: Rows): Promise<string[]> {
     const stored = `${p.avg_num ?? 'null'}/${p.avg_den ?? 'null'} ~ ${p.average_price ?? 'null'}`;
     const expected = `${average?.n ?? 'null'}/${average?.d ?? 'null'} ~ ${roundedAverage(want) ?? 'null'}`;
     if (stored !== expected) out.push(`(f) account ${p.account_id} ${p.instrument}: stored average ${stored} != replay of fills ${expected}`);
+  }
+
+  for (const r of await rows(`
+    SELECT a.id, a.open_rfqs, count(r.id)::int AS open
+      FROM accounts a LEFT JOIN rfqs r ON r.account_id = a.id AND r.state IN ('pending', 'quoted', 'accepted', 'submitting')
+     GROUP BY a.id, a.open_rfqs HAVING a.open_rfqs <> count(r.id)`)) {
+    out.push(`(g) account ${r.id}: open_rfqs ${r.open_rfqs} != ${r.open} open RFQs`);
   }
   return out;
 }

@@ -3,11 +3,11 @@ import type { EntityManager } from 'typeorm';
 import { Notifier, type Notification } from '../../common/broadcast/notifier';
 import { Clock } from '../../common/clock';
 import { Database } from '../../common/database/database';
-import { type SqlExecutor, sqlRows } from '../../common/database/sql';
+import { type SqlExecutor, refusalReason, sqlRows } from '../../common/database/sql';
 import { logger } from '../../common/logging/logger';
 import { MetricsService } from '../health/metrics.service';
 import type { DeclineReason, RfqFailure, RfqRecord, Side, StoredQuote } from './domain/rfq-record';
-import { type RfqState, canMove, isEnded } from './domain/rfq-state';
+import { type RfqState, canMove, freesSlot, isEnded } from './domain/rfq-state';
 import { closedRfqView, makerQuoteEvent, openRfqView, rfqView } from './domain/rfq-view';
 import { RFQ_COLUMNS, type RfqRow, toRfqRecord } from './rfq.store';
 
@@ -28,9 +28,6 @@ export interface RfqChanges {
   fillReverted?: boolean;
 }
 
-/** SQLSTATE of `legwork_refuse(reason)` (migration 1763800000004). */
-const REFUSED = 'LW001';
-
 /** A move refused by its own statement (`unlessAlongside`): nothing changed. */
 export class MoveRefused extends Error {
   constructor(readonly reason: string) {
@@ -39,10 +36,8 @@ export class MoveRefused extends Error {
 }
 
 function refusal(error: unknown): MoveRefused | null {
-  const e = error as { code?: unknown; driverError?: { code?: unknown; message?: unknown }; message?: unknown };
-  const code = e?.driverError?.code ?? e?.code;
-  if (code !== REFUSED) return null;
-  return new MoveRefused(String(e.driverError?.message ?? e.message));
+  const reason = refusalReason(error);
+  return reason === null ? null : new MoveRefused(reason);
 }
 
 /** A committed move: the record as moved and the state it left. */
@@ -168,13 +163,15 @@ export class RfqTransitions {
     const conditions = ['id = $1', 'state = $2'];
     if (move.deadlineAfterMs !== undefined) conditions.push(`expiry_deadline * 1000 > ${param(move.deadlineAfterMs)}::bigint`);
     const alongside = move.alongside ? `, alongside AS (${move.alongside(param)})` : '';
+    // Leaving the open states gives the taker's MAX_OPEN_RFQS slot back (accounts.open_rfqs).
+    const slot = freesSlot(move.from, move.to) ? `, freed AS (UPDATE accounts SET open_rfqs = open_rfqs - 1 WHERE id = (SELECT account_id FROM moved))` : '';
     const refuse = move.alongside && move.unlessAlongside ? `, CASE WHEN NOT EXISTS (SELECT 1 FROM alongside) THEN legwork_refuse(${param(move.unlessAlongside)}) END AS refused` : '';
     // The conditional move and its event row in one statement (one round trip): the INSERT reads
     // the UPDATE's RETURNING, so no event (and no `alongside` row) is written when nothing moved.
     const rows = await sqlRows<RfqRow>(
       m,
       `WITH moved AS (UPDATE rfqs SET ${sets.join(', ')} WHERE ${conditions.join(' AND ')} RETURNING ${RFQ_COLUMNS}),
-            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, $4::bigint FROM moved)${alongside}
+            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, $4::bigint FROM moved)${slot}${alongside}
        SELECT moved.*${refuse} FROM moved`,
       params,
     );
@@ -212,7 +209,9 @@ export class RfqTransitions {
             moved AS (UPDATE rfqs SET state = 'expired', updated_at = $1, ended_at = $1
                        WHERE id IN (SELECT id FROM due) AND state IN ('pending', 'quoted') AND expiry_deadline <= $1
                        RETURNING ${RFQ_COLUMNS}),
-            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, 'expired', 'expired', $1::bigint FROM moved)
+            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, 'expired', 'expired', $1::bigint FROM moved),
+            freed AS (UPDATE accounts a SET open_rfqs = a.open_rfqs - n.count
+                        FROM (SELECT account_id, count(*) AS count FROM moved GROUP BY account_id) n WHERE a.id = n.account_id)
        SELECT * FROM moved ORDER BY id`,
       [now, limit],
     );

@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { Database } from '../../common/database/database';
-import { sqlRows } from '../../common/database/sql';
+import { refusalReason, sqlRows } from '../../common/database/sql';
 import { RfqError } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
 import { InstrumentsService } from '../instruments/instruments.service';
@@ -12,7 +12,6 @@ import { resolveLegs } from './domain/rfq-legs';
 import type { CreateRfqCommand, ListRfqsQuery, PollQuery } from './domain/rfq-params';
 import { type RfqRecord, sameLegs } from './domain/rfq-record';
 import { type OpenRfqView, type RfqView, legsView, openRfqView, rfqView } from './domain/rfq-view';
-import { OPEN_STATES } from './domain/rfq-state';
 import { UuidV7Generator } from './domain/uuid-v7';
 import { RfqExpiry } from './rfq-expiry';
 import { RfqTransitions } from './rfq-transitions';
@@ -42,10 +41,11 @@ export class RfqService {
   /**
    * Idempotent by (taker, client_ref): the same legs in the same order give back the RFQ already
    * made, whatever its state (and whatever its legs are worth now); other legs are
-   * RFQ_CANONICAL_MISMATCH. Concurrent identical calls make one RFQ: the taker's account row
-   * serialises its creates, so the open count sees every earlier one, and the insert does nothing
-   * on a conflict. Four round trips: BEGIN, the lock with the client_ref lookup, the counted
-   * insert with its event row, COMMIT.
+   * RFQ_CANONICAL_MISMATCH. One statement: it takes one of the taker's MAX_OPEN_RFQS slots
+   * (`accounts.open_rfqs`, raised only below the limit: concurrent creates queue on the account
+   * row and each sees the count the one before left) and inserts the RFQ with its event row; when
+   * the client_ref is taken it refuses itself (legwork_refuse), so the slot is not kept, and the
+   * RFQ already made is given back.
    */
   async create(taker: RfqCaller, command: CreateRfqCommand): Promise<RfqView> {
     const nowMs = this.clock.nowMs();
@@ -61,34 +61,33 @@ export class RfqService {
     const id = this.ids.next(nowMs);
     const expiresAt = now + this.config.rfqTtlSeconds;
 
-    const outcome = await this.db.dataSource.transaction(async (m) => {
-      const existing = await this.store.lockTakerWithClientRef(m, taker.accountId, command.clientRef);
-      if (existing) return { rfq: existing, created: false };
-      const [row] = await sqlRows<RfqRow & { open_rfqs: string }>(
-        m,
-        `WITH open AS (SELECT count(*) AS n FROM rfqs WHERE account_id = $2 AND state = ANY($10::text[])),
+    let rows: RfqRow[];
+    try {
+      rows = await sqlRows<RfqRow>(
+        this.db.dataSource,
+        `WITH slot AS (UPDATE accounts SET open_rfqs = open_rfqs + 1 WHERE id = $2 AND open_rfqs < $10 RETURNING id),
               inserted AS (
                 INSERT INTO rfqs (id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at, max_quote_expires_at)
-                SELECT $1, $2, $3, $4::jsonb, $5, $6, 'pending', $7, $7, $8, $9 WHERE (SELECT n FROM open) < $11
+                SELECT $1, slot.id, $3, $4::jsonb, $5, $6, 'pending', $7, $7, $8, $9 FROM slot
                 ON CONFLICT (account_id, client_ref) DO NOTHING
                 RETURNING ${RFQ_COLUMNS}),
               logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, 'created', 'pending', $7 FROM inserted)
-         SELECT (SELECT n FROM open) AS open_rfqs, inserted.* FROM (SELECT 1) AS one LEFT JOIN inserted ON true`,
-        [
-          id, taker.accountId, command.clientRef, JSON.stringify(legsView(command)), legs.asset, legs.expiry, now, expiresAt,
-          maxQuoteExpiresAt(now, legs.expiry), OPEN_STATES, this.config.maxOpenRfqs,
-        ],
+         SELECT inserted.*, CASE WHEN NOT EXISTS (SELECT 1 FROM inserted) THEN legwork_refuse('client_ref taken') END AS refused
+           FROM slot LEFT JOIN inserted ON true`,
+        [id, taker.accountId, command.clientRef, JSON.stringify(legsView(command)), legs.asset, legs.expiry, now, expiresAt, maxQuoteExpiresAt(now, legs.expiry), this.config.maxOpenRfqs],
       );
-      if (row.id !== null) return { rfq: toRfqRecord(row), created: true };
-      // Not inserted: a create of this client_ref committed while this one waited for the lock, or the limit.
-      const raced = await this.store.findByClientRef(taker.accountId, command.clientRef, m);
-      if (raced) return { rfq: raced, created: false };
-      const open = Number(row.open_rfqs);
-      throw new RfqError('RFQ_OPEN_LIMIT', `at most ${this.config.maxOpenRfqs} open RFQs per taker; ${open} are open`);
-    });
-    if (!outcome.created) return this.replay(outcome.rfq, command);
+    } catch (error) {
+      if (refusalReason(error) === null) throw error;
+      rows = [];
+    }
+    if (rows.length === 0) {
+      // No slot (the limit) or the client_ref was taken (its RFQ is given back, whatever the count).
+      const existing = await this.store.findByClientRef(taker.accountId, command.clientRef);
+      if (existing) return this.replay(existing, command);
+      throw new RfqError('RFQ_OPEN_LIMIT', `at most ${this.config.maxOpenRfqs} open RFQs per taker`);
+    }
 
-    const rfq = outcome.rfq;
+    const rfq = toRfqRecord(rows[0]);
     logger.event('info', 'rfq created', { rfq_id: rfq.id, account_id: rfq.accountId, legs: rfq.legs.length }, 'Rfq');
     await this.expiry.schedule(rfq.expiresAt);
     await this.transitions.created(rfq);

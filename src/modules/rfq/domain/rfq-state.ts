@@ -44,6 +44,15 @@ export function isRfqState(value: unknown): value is RfqState {
 /** States that count against MAX_OPEN_RFQS (design.md section 0: pending to submitting). */
 export const OPEN_STATES: readonly RfqState[] = ['pending', 'quoted', 'accepted', 'submitting'];
 
+export function isOpen(state: RfqState): boolean {
+  return OPEN_STATES.includes(state);
+}
+
+/** A move out of the open states frees one of the taker's MAX_OPEN_RFQS slots (accounts.open_rfqs). */
+export function freesSlot(from: RfqState, to: RfqState): boolean {
+  return isOpen(from) && !isOpen(to);
+}
+
 /**
  * States an RFQ has ended in: entering one sets `ended_at`, from which the live book keeps the
  * RFQ 24 h. `filled` counts (a later revert to `failed` ends it again, later).
