@@ -53,28 +53,30 @@ describe('RFQ races', () => {
   });
 
   it('at MAX_OPEN_RFQS, 20 concurrent creates of new client_refs: exactly the free slots are taken; an end frees one', async () => {
-    const limited = await env.start({ MAX_OPEN_RFQS: '5' });
+    const own = await Environment.create({ MAX_OPEN_RFQS: '5' });
+    const limited = await own.start();
+    const round = await listRound(limited, 'SOL', expirationIn(10));
     const who = await rfqTrader(limited, ['taker']);
     const maker = await rfqTrader(limited, ['quoter']);
     const connections: RpcClient[] = [who.client];
     try {
       for (let i = 0; i < 4; i++) connections.push(await resumeWs(limited, who.wallet, who.accountId, ['taker']));
-      const first = await who.client.result('rfq.create', { client_ref: clientRef(), legs: [leg(sol.symbol('150'), '1')] });
-      const replies = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => connections[i % connections.length].call('rfq.create', { client_ref: clientRef(), legs: [leg(sol.symbol('150'), '1')] })),
-      );
+      const legs = [leg(round.symbol('150'), '1')];
+      const first = await who.client.result('rfq.create', { client_ref: clientRef(), legs });
+      const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => connections[i % connections.length].call('rfq.create', { client_ref: clientRef(), legs })));
       expect(replies.filter((r) => r.result).length).toBe(4);
       for (const r of replies.filter((x) => x.error)) expectRfqError(r, 'RFQ_OPEN_LIMIT', true);
-      const count = () => sql(`SELECT open_rfqs, (SELECT count(*)::int FROM rfqs WHERE account_id = $1 AND state IN ('pending', 'quoted', 'accepted', 'submitting')) AS n FROM accounts WHERE id = $1`, [who.accountId]);
+      const count = () => limited.app.get(Database).dataSource.query(`SELECT open_rfqs, (SELECT count(*)::int FROM rfqs WHERE account_id = $1 AND state IN ('pending', 'quoted', 'accepted', 'submitting')) AS n FROM accounts WHERE id = $1`, [who.accountId]);
       expect(await count()).toEqual([{ open_rfqs: 5, n: 5 }]);
       await maker.client.result('rfq.maker.decline', { rfq_id: first.rfq_id, reason: 'size_limit' });
       expect(await count()).toEqual([{ open_rfqs: 4, n: 4 }]);
-      expect(await who.client.result('rfq.create', { client_ref: clientRef(), legs: [leg(sol.symbol('150'), '1')] })).toMatchObject({ state: 'pending' });
+      expect(await who.client.result('rfq.create', { client_ref: clientRef(), legs })).toMatchObject({ state: 'pending' });
       expect(await count()).toEqual([{ open_rfqs: 5, n: 5 }]);
     } finally {
       for (const c of connections) await c.close();
       await maker.client.close();
       await limited.close();
+      await own.destroy();
     }
   });
 
