@@ -31,6 +31,8 @@ interface LegworkRound {
   failures: number;
   commits: number;
   cpu: CpuReading;
+  /** CPU of the load generator (this process: the 32 clients, their signatures and JSON) in phase A. */
+  clientCpuSeconds: number;
   latencyP50: number;
   latencyP99: number;
   probes: number[];
@@ -152,12 +154,14 @@ export async function runF5(ctx: Context): Promise<FigureResult[]> {
       // Phase A: F5.
       const commits0 = await xactCommit(pg, ctx.env.database);
       const stopCpu = await ctx.meter.start(legwork.pid);
+      const client0 = process.cpuUsage();
       const t0 = performance.now();
       counting = true;
       await sleep(windowMs);
       counting = false;
       const seconds = (performance.now() - t0) / 1000;
       const cpu = await stopCpu();
+      const clientCpu = process.cpuUsage(client0);
       const commits1 = await xactCommit(pg, ctx.env.database);
       const lifecycles = completed;
 
@@ -205,6 +209,7 @@ export async function runF5(ctx: Context): Promise<FigureResult[]> {
         failures,
         commits: commits1 - commits0,
         cpu,
+        clientCpuSeconds: (clientCpu.user + clientCpu.system) / 1e6,
         latencyP50: latencies.percentile(50),
         latencyP99: latencies.percentile(99),
         probes: lateness.filter((x) => Number.isFinite(x)),
@@ -296,6 +301,7 @@ export async function runF5(ctx: Context): Promise<FigureResult[]> {
           script: { statements: script.statements, transactions: script.transactions, autocommit: script.autocommit, commits: script.commits },
           failures: rounds.map((x) => x.l.failures),
           lifecycle_p99_ms: median(rounds.map((x) => x.l.latencyP99)),
+          load_generator_cpu_ms_per_lifecycle: median(rounds.map((x) => (x.l.clientCpuSeconds * 1000) / Math.max(1, x.l.lifecycles))),
         },
         notes: [
           `quote lifetime ${quoteLifetime} s and RFQ_TTL_SECONDS ${quoteLifetime + 1} s so that each lifecycle's deferred expiry jobs run inside the window (steady state after a ${warmMs} ms warm-up); rate limits raised for the bench`,

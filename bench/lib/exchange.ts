@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { loadConfig } from '../../src/common/config/config';
-import { publicKeyFromSeed, signEd25519 } from '../../src/common/crypto/ed25519';
+import { Ed25519Signer, publicKeyFromSeed } from '../../src/common/crypto/ed25519';
 import { encodeBase64Signature } from '../../src/common/crypto/signature';
 import { encodeWallet } from '../../src/common/crypto/wallet';
 import { parseRfqSigned, parseRfqUnsigned } from '../../src/common/decimal/decimal';
@@ -52,6 +52,7 @@ export class Trader {
   rpc!: Rpc;
   readonly publicKey: Uint8Array;
   readonly wallet: string;
+  private readonly signer: Ed25519Signer;
   private readonly waiters = new Map<string, { events: Set<string>; resolve: (n: Notification & { at: number }) => void }>();
   /** Every notification of channel `rfq`, when `keep` is set (F6 probes). */
   onRfqEvent: ((n: Notification, at: number) => void) | null = null;
@@ -63,10 +64,12 @@ export class Trader {
   ) {
     this.publicKey = publicKeyFromSeed(seed);
     this.wallet = encodeWallet(this.publicKey);
+    this.signer = new Ed25519Signer(seed);
   }
 
+  /** The trader's signature, with its key object built once (as the SDK's keys do). */
   sign(bytes: Uint8Array): string {
-    return encodeBase64Signature(signEd25519(this.seed, bytes));
+    return encodeBase64Signature(this.signer.sign(bytes));
   }
 
   /** Connects to /client and resumes a session minted for this wallet. */

@@ -2,98 +2,94 @@
 \set taker :tbase + :client_id
 \set maker :mbase + :client_id
 SELECT lpad(to_hex(n), 32, '0') AS rid, lpad(to_hex(n), 64, '0') AS qid, '00000000-0000-4000-8000-' || lpad(to_hex(n), 12, '0') AS cref, (n + 1000000000000)::text AS nonce FROM (SELECT nextval('bench_pgbench_seq') AS n) s \gset
-START TRANSACTION;
-SELECT r.id, r.account_id, r.client_ref, r.legs, r.asset, r.expiry, r.state, r.created_at, r.updated_at, r.expires_at, r.max_quote_expires_at, r.quote_id, r.maker_account_id, r.maker_wallet, r.quote_nonce, r.bid, r.ask, r.issued_at, r.quote_expires_at, r.maker_signature, r.decline_reason, r.declined_by, r.accepted_side, r.failure_error, r.failure_message, r.fill_id, r.fill_price, r.fill_fee, r.filled_at, r.fill_reverted, r.ended_at FROM accounts a LEFT JOIN rfqs r ON r.account_id = a.id AND r.client_ref = :cref
-        WHERE a.id = :taker
-          FOR NO KEY UPDATE OF a;
-WITH open AS (SELECT count(*) AS n FROM rfqs WHERE account_id = :taker AND state = ANY(:c6::text[])),
+WITH slot AS (UPDATE accounts SET open_rfqs = open_rfqs + 1 WHERE id = :taker AND open_rfqs < :c6 RETURNING id),
               inserted AS (
                 INSERT INTO rfqs (id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at, max_quote_expires_at)
-                SELECT :rid, :taker, :cref, :c0::jsonb, :c1, :c2, 'pending', :c3, :c3, :c4, :c5 WHERE (SELECT n FROM open) < :c7
+                SELECT :rid, slot.id, :cref, :c0::jsonb, :c1, :c2, 'pending', :c3, :c3, :c4, :c5 FROM slot
                 ON CONFLICT (account_id, client_ref) DO NOTHING
                 RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
   max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
   fill_fee, filled_at, fill_reverted, ended_at),
               logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, 'created', 'pending', :c3 FROM inserted)
-         SELECT (SELECT n FROM open) AS open_rfqs, inserted.* FROM (SELECT 1) AS one LEFT JOIN inserted ON true;
-COMMIT;
+         SELECT inserted.*, CASE WHEN NOT EXISTS (SELECT 1 FROM inserted) THEN legwork_refuse('client_ref taken') END AS refused
+           FROM slot LEFT JOIN inserted ON true;
 SELECT id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
   max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
   fill_fee, filled_at, fill_reverted, ended_at FROM rfqs WHERE id = :rid;
-WITH moved AS (UPDATE rfqs SET state = :c9, updated_at = :c10, quote_id = :qid, maker_account_id = :maker, maker_wallet = :c11, quote_nonce = :nonce, bid = :c12, ask = :c13, issued_at = :c14, quote_expires_at = :c15, maker_signature = :c16 WHERE id = :rid AND state = :c8 AND expiry_deadline * 1000 > :c17::bigint RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
+WITH moved AS (UPDATE rfqs SET state = :c8, updated_at = :c9, quote_id = :qid, maker_account_id = :maker, maker_wallet = :c10, quote_nonce = :nonce, bid = :c11, ask = :c12, issued_at = :c13, quote_expires_at = :c14, maker_signature = :c15 WHERE id = :rid AND state = :c7 AND expiry_deadline * 1000 > :c16::bigint RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
   max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
   fill_fee, filled_at, fill_reverted, ended_at),
-            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :c10::bigint FROM moved), alongside AS (INSERT INTO maker_nonces (account_id, high_water) SELECT :maker, :nonce::numeric FROM moved
+            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :c9::bigint FROM moved), alongside AS (INSERT INTO maker_nonces (account_id, high_water) SELECT :maker, :nonce::numeric FROM moved
        ON CONFLICT (account_id) DO UPDATE SET high_water = EXCLUDED.high_water
        WHERE maker_nonces.high_water < EXCLUDED.high_water
        RETURNING high_water)
-       SELECT moved.*, CASE WHEN NOT EXISTS (SELECT 1 FROM alongside) THEN legwork_refuse(:c18) END AS refused FROM moved;
+       SELECT moved.*, CASE WHEN NOT EXISTS (SELECT 1 FROM alongside) THEN legwork_refuse(:c17) END AS refused FROM moved;
 SELECT id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
   max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
   fill_fee, filled_at, fill_reverted, ended_at FROM rfqs WHERE quote_id = :qid;
-WITH moved AS (UPDATE rfqs SET state = :c20, updated_at = :c21, accepted_side = :c22 WHERE id = :rid AND state = :c19 AND expiry_deadline * 1000 > :c23::bigint RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
+WITH moved AS (UPDATE rfqs SET state = :c19, updated_at = :c20, accepted_side = :c21 WHERE id = :rid AND state = :c18 AND expiry_deadline * 1000 > :c22::bigint RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
   max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
   fill_fee, filled_at, fill_reverted, ended_at),
-            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :c21::bigint FROM moved), alongside AS (INSERT INTO accepts (rfq_id, quote_id, side, fee, max_fee, taker_signature, expires_at, accepted_at)
-       SELECT id, :qid, :c24, :c25, :c26, :c27,
-              :c28, :c29 FROM moved)
+            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :c20::bigint FROM moved), alongside AS (INSERT INTO accepts (rfq_id, quote_id, side, fee, max_fee, taker_signature, expires_at, accepted_at)
+       SELECT id, :qid, :c23, :c24, :c25, :c26,
+              :c27, :c28 FROM moved)
        SELECT moved.* FROM moved;
-WITH moved AS (UPDATE rfqs SET state = :c31, updated_at = :c32 WHERE id = :rid AND state = :c30 RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
+WITH moved AS (UPDATE rfqs SET state = :c30, updated_at = :c31 WHERE id = :rid AND state = :c29 RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
   max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
   fill_fee, filled_at, fill_reverted, ended_at),
-            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :c32::bigint FROM moved)
+            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :c31::bigint FROM moved)
        SELECT moved.* FROM moved;
 START TRANSACTION;
 SELECT r.state, a.rfq_id, a.quote_id, a.side, a.fee, a.max_fee, a.taker_signature, a.expires_at, a.accepted_at,
               (SELECT coalesce(array_agg(i.symbol ORDER BY i.symbol) FILTER (WHERE i.settled), '{}')
-                 FROM (SELECT symbol, settled FROM instruments WHERE symbol = ANY(:c33::text[]) ORDER BY symbol FOR SHARE) i) AS settled
+                 FROM (SELECT symbol, settled FROM instruments WHERE symbol = ANY(:c32::text[]) ORDER BY symbol FOR SHARE) i) AS settled
          FROM rfqs r LEFT JOIN accepts a ON a.rfq_id = r.id
         WHERE r.id = :rid
           FOR UPDATE OF r;
-SELECT account_id, total, locked FROM balances WHERE account_id = ANY(:c34::bigint[]) ORDER BY account_id FOR UPDATE;
+SELECT account_id, total, locked FROM balances WHERE account_id = ANY(:c33::bigint[]) ORDER BY account_id FOR UPDATE;
 SELECT p.account_id, p.instrument, i.asset, i.expiry, i.strike, i.kind, p.quantity, p.avg_num, p.avg_den
          FROM positions p JOIN instruments i ON i.symbol = p.instrument
-        WHERE p.account_id = ANY(:c35::bigint[]) AND NOT p.settled AND p.quantity <> 0
+        WHERE p.account_id = ANY(:c34::bigint[]) AND NOT p.settled AND p.quantity <> 0
         ORDER BY p.account_id, p.instrument;
 WITH fill AS (
          INSERT INTO fills (rfq_id, quote_id, taker_account_id, maker_account_id, fee_account_id, side, price, fee, filled_at)
-         VALUES (:rid, :qid, :taker, :maker, :c36, :c37,
-                 :c38, :c39, :c40)
+         VALUES (:rid, :qid, :taker, :maker, :c35, :c36,
+                 :c37, :c38, :c39)
          RETURNING id
        ), legs AS (
          INSERT INTO fill_legs (fill_id, leg_index, instrument, quantity, premium, mark)
          SELECT fill.id, t.i - 1, t.instrument, t.quantity, t.premium, t.mark
-           FROM fill, unnest(:c41::text[], :c42::bigint[],
-                             :c43::bigint[], :c44::bigint[])
+           FROM fill, unnest(:c40::text[], :c41::bigint[],
+                             :c42::bigint[], :c43::bigint[])
                 WITH ORDINALITY AS t(instrument, quantity, premium, mark, i)
          RETURNING fill_id
        ), written AS (INSERT INTO positions (account_id, instrument, quantity, avg_num, avg_den, average_price, updated_at)
     SELECT v.account_id, v.instrument, v.delta, v.n, v.d, v.price, now()
-      FROM unnest(:c45::bigint[], :c46::text[],
-                  :c47::bigint[], :c48::numeric[],
-                  :c49::numeric[], :c50::bigint[])
+      FROM unnest(:c44::bigint[], :c45::text[],
+                  :c46::bigint[], :c47::numeric[],
+                  :c48::numeric[], :c49::bigint[])
            AS v(account_id, instrument, delta, n, d, price)
     ON CONFLICT (account_id, instrument) DO UPDATE
        SET quantity = positions.quantity + EXCLUDED.quantity, avg_num = EXCLUDED.avg_num, avg_den = EXCLUDED.avg_den,
            average_price = EXCLUDED.average_price, updated_at = now()
     RETURNING account_id, instrument, quantity
        ), balanced AS (UPDATE balances b SET total = v.total, locked = v.locked, updated_at = now()
-      FROM unnest(:c51::bigint[], :c52::bigint[],
-                  :c53::bigint[]) AS v(account_id, total, locked)
+      FROM unnest(:c50::bigint[], :c51::bigint[],
+                  :c52::bigint[]) AS v(account_id, total, locked)
      WHERE b.account_id = v.account_id
     RETURNING b.account_id)
        SELECT (SELECT id FROM fill) AS id, (SELECT count(*) FROM legs) AS legs, (SELECT count(*) FROM balanced) AS balances,
               (SELECT coalesce(json_agg(json_build_object('account_id', account_id, 'instrument', instrument, 'quantity', quantity::text)), '[]'::json) FROM written) AS positions \gset g6_4_
-WITH moved AS (UPDATE rfqs SET state = :c55, updated_at = :c56, ended_at = :c56, fill_id = :g6_4_id, fill_price = :c57, fill_fee = :c58, filled_at = :c59 WHERE id = :rid AND state = :c54 RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
+WITH moved AS (UPDATE rfqs SET state = :c54, updated_at = :c55, ended_at = :c55, fill_id = :g6_4_id, fill_price = :c56, fill_fee = :c57, filled_at = :c58 WHERE id = :rid AND state = :c53 RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
   max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
   fill_fee, filled_at, fill_reverted, ended_at),
-            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :c56::bigint FROM moved)
+            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :c55::bigint FROM moved), freed AS (UPDATE accounts SET open_rfqs = open_rfqs - 1 WHERE id = (SELECT account_id FROM moved))
        SELECT moved.* FROM moved;
 COMMIT;

@@ -4,7 +4,7 @@ describe('loadConfig', () => {
   it('gives the documented defaults on an empty environment (embedded mode)', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
-      port: 3000, host: '127.0.0.1', serviceName: 'Legwork', databaseUrl: null, dataDir: './.data', redisUrl: null,
+      port: 3000, host: '127.0.0.1', serviceName: 'Legwork', databaseUrl: null, databasePoolSize: 10, dataDir: './.data', redisUrl: null,
       sessionTtlSeconds: 86400, adminToken: null, rfqEnabled: true, takerFeeBps: 3, tradeFeeCapBps: 1250,
       takerFeeToleranceBps: 100, marketDataMaxAgeSeconds: 30, rfqTtlSeconds: 120, maxOpenRfqs: 50,
       rfqRatePerSecond: 50, rfqRateBurst: 100, lockUpsideBps: 10000, nonceRatePerMinute: 10, trustProxy: false, logLevel: 'info',
@@ -24,6 +24,7 @@ describe('loadConfig', () => {
     [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY'],
     [{ REDIS_URL: 'http://x' }, 'REDIS_URL'],
     [{ NONCE_RATE_PER_MINUTE: '-1' }, 'NONCE_RATE_PER_MINUTE'],
+    [{ DATABASE_POOL_SIZE: '0' }, 'DATABASE_POOL_SIZE'],
   ])('refuses %j naming %s', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`\\b${variable}\\b`));

@@ -9,6 +9,8 @@ export interface AppConfig {
   host: string;
   serviceName: string;
   databaseUrl: string | null;
+  /** Connections of the PostgreSQL pool (DATABASE_URL only; the embedded database has one). */
+  databasePoolSize: number;
   dataDir: string;
   redisUrl: string | null;
   /** Key prefix of everything this deployment keeps in Redis (queues, pub/sub, rate limits). */
@@ -107,6 +109,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     host,
     serviceName,
     databaseUrl,
+    databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     dataDir: present(env, 'DATA_DIR') ?? './.data',
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     redisPrefix,

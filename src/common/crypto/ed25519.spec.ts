@@ -1,6 +1,6 @@
 import nacl from 'tweetnacl';
 import { loadVector } from '../../../test/vectors';
-import { Ed25519Verifier, publicKeyFromSeed, signEd25519 } from './ed25519';
+import { Ed25519Signer, Ed25519Verifier, publicKeyFromSeed, signEd25519 } from './ed25519';
 import { decodeBase58Signature } from './signature';
 import { parseWallet } from './wallet';
 
@@ -101,5 +101,16 @@ describe('ed25519 (vectors/signin.json)', () => {
   it('refuses a seed that is not 32 bytes', () => {
     expect(() => signEd25519(new Uint8Array(31), message)).toThrow();
     expect(() => publicKeyFromSeed(new Uint8Array(64))).toThrow();
+  });
+});
+
+describe('Ed25519Signer', () => {
+  it('signs as signEd25519 does, with the key built once', () => {
+    const seed = Buffer.alloc(32, 7);
+    const signer = new Ed25519Signer(seed);
+    for (const message of [Buffer.from('a'), Buffer.alloc(1050, 3)]) {
+      expect(Buffer.from(signer.sign(message))).toEqual(Buffer.from(signEd25519(seed, message)));
+      expect(new Ed25519Verifier().verify(publicKeyFromSeed(seed), message, signer.sign(message))).toBe(true);
+    }
   });
 });

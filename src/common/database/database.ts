@@ -18,7 +18,7 @@ export class Database {
 
   static async open(config: AppConfig): Promise<Database> {
     if (config.databaseUrl) {
-      const dataSource = Database.dataSource(config.databaseUrl, 10);
+      const dataSource = Database.dataSource(config.databaseUrl, config.databasePoolSize);
       await dataSource.initialize();
       await Database.migrate(dataSource);
       return new Database(dataSource, false, async () => {});
