@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../common/database/database';
+import { httpDecimalSql, isoTimeSql } from '../../common/database/http-format.sql';
 import { formatHttp } from '../../common/decimal/decimal';
 import type { OptionKind } from '../instruments/domain/symbol';
 import type { AcceptSide } from './domain/funding';
@@ -43,9 +44,11 @@ interface PositionRow {
   kind: OptionKind;
   expiry: string;
   settled: boolean;
+  /** 8-dp text (httpDecimalSql) */
   quantity: string;
   average_price: string | null;
-  updated_at: Date;
+  /** ISO 8601 (isoTimeSql) */
+  updated_at: string;
 }
 
 /** The ledger's read models of the query API: RFQ positions and RFQ fills of one account. */
@@ -56,10 +59,15 @@ export class LedgerReads {
     private readonly store: LedgerStore,
   ) {}
 
-  /** Non-zero positions by expiry then instrument, with their average price (stored with the position: no replay of fills). */
+  /**
+   * Non-zero positions by expiry then instrument, with their average price (stored with the
+   * position: no replay of fills). One statement; PostgreSQL writes the HTTP forms (8-dp decimals,
+   * ISO time), so a row needs no bigint work here.
+   */
   async positions(accountId: number, status: PositionStatus, limit: number): Promise<RfqPositionRow[]> {
     const rows: PositionRow[] = await this.db.dataSource.query(
-      `SELECT p.account_id, p.instrument, i.asset, i.strike, i.kind, i.expiry, i.settled, p.quantity, p.average_price, p.updated_at
+      `SELECT p.account_id, p.instrument, i.asset, ${httpDecimalSql('i.strike')} AS strike, i.kind, i.expiry, i.settled,
+              ${httpDecimalSql('p.quantity')} AS quantity, ${httpDecimalSql('p.average_price')} AS average_price, ${isoTimeSql('p.updated_at')} AS updated_at
          FROM positions p JOIN instruments i ON i.symbol = p.instrument
         WHERE p.account_id = $1 AND p.quantity <> 0 AND ($2::text = 'all' OR i.settled = ($2::text = 'settled'))
         ORDER BY i.expiry, p.instrument COLLATE "C"
@@ -70,13 +78,13 @@ export class LedgerReads {
       account_id: Number(r.account_id),
       instrument: r.instrument,
       asset: r.asset,
-      strike: formatHttp(BigInt(r.strike)),
+      strike: r.strike,
       kind: r.kind,
       expiry: Number(r.expiry),
       settled: r.settled,
-      quantity: formatHttp(BigInt(r.quantity)),
-      average_price: r.average_price === null ? null : formatHttp(BigInt(r.average_price)),
-      updated_at: new Date(r.updated_at).toISOString(),
+      quantity: r.quantity,
+      average_price: r.average_price,
+      updated_at: r.updated_at,
     }));
   }
 
