@@ -5,13 +5,15 @@ import { AppModule } from './app.module';
 import type { AppConfig } from './common/config/config';
 import { HttpErrorFilter } from './common/http/http-error.filter';
 import { validationPipe } from './common/http/validation';
-import { logger, operationContext } from './common/logging/logger';
+import { logger } from './common/logging/logger';
 import { ApiDocuments } from './modules/docs/api-documents';
 import { buildOpenApiDocument } from './modules/docs/openapi';
 import { JsonRpcWsAdapter } from './modules/gateway/ws-adapter';
 import { MetricsService } from './modules/health/metrics.service';
 
 export const MAX_BODY_BYTES = 64 * 1024;
+/** A successful read slower than this is logged (faster ones are only counted in /metrics). */
+export const SLOW_REQUEST_MS = 1000;
 
 /** Builds the application (HTTP and /client on one Fastify server); the caller listens. */
 export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
@@ -29,12 +31,15 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   app.useGlobalPipes(validationPipe());
   const fastify = app.getHttpAdapter().getInstance();
   const metrics = app.get(MetricsService);
-  // Every request runs with its id as the operation id of the log lines it causes.
-  fastify.addHook('onRequest', (request, _reply, done) => operationContext.run({ operationId: request.id }, done));
   fastify.addHook('onResponse', (request, reply, done) => {
-    logger.event('info', 'http', { method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'Http');
+    const ms = reply.elapsedTime;
     // The route pattern (`/v1/admin/accounts/:account_id`), never the raw URL: bounded label values.
-    metrics.httpRequest(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
+    metrics.httpRequest(request.method, request.routeOptions.url, reply.statusCode, ms / 1000);
+    // Every request is counted and timed in /metrics; the log keeps every change (not a GET or
+    // HEAD), every failure and every slow request (docs/observability.md).
+    if (reply.statusCode >= 400 || (request.method !== 'GET' && request.method !== 'HEAD') || ms >= SLOW_REQUEST_MS) {
+      logger.event('info', 'http', { operation_id: request.id, method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(ms) }, 'Http');
+    }
     done();
   });
   // The API descriptions, generated from the code: /openapi.json, and the Swagger UI reference at /docs.

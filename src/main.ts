@@ -1,7 +1,10 @@
 import 'reflect-metadata';
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './common/config/config';
-import { logger } from './common/logging/logger';
+import { flushLogs, logger } from './common/logging/logger';
+
+// Log lines are written once per event-loop turn: the last ones go out at exit.
+process.on('exit', flushLogs);
 
 async function main(): Promise<void> {
   let config;

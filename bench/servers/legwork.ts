@@ -7,6 +7,9 @@ import { installPgTrace } from './pg-trace';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/common/config/config';
 import { Database } from '../../src/common/database/database';
+import { flushLogs } from '../../src/common/logging/logger';
+
+process.on('exit', flushLogs);
 
 /**
  * The Legwork server as `node dist/src/main.js` runs it (createApp + listen, from the compiled
@@ -64,6 +67,12 @@ function cacheSigningDomain(): void {
 async function main(): Promise<void> {
   if (process.env.BENCH_WS_DEDUPE === '1') dedupeWs();
   if (process.env.BENCH_EXP_DOMAIN_CACHE === '1') cacheSigningDomain();
+  if (process.env.BENCH_EXP_NO_ALS === '1') {
+    // Experiment: no AsyncLocalStorage (log lines lose their operation id); measures the promise-hook cost.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { operationContext } = require('../../src/common/logging/logger') as { operationContext: { run: (store: unknown, fn: (...a: unknown[]) => unknown, ...args: unknown[]) => unknown } };
+    operationContext.run = (_store, fn, ...args) => fn(...args);
+  }
   const trace = installPgTrace();
   const config = loadConfig(process.env);
   const app = await createApp(config);

@@ -1,4 +1,4 @@
-import { ValidationPipe, type ValidationError } from '@nestjs/common';
+import { type ArgumentMetadata, ValidationPipe, type ValidationError } from '@nestjs/common';
 import { AppError } from '../errors/app-error';
 
 function firstProblem(errors: ValidationError[], path = ''): string {
@@ -13,12 +13,41 @@ function firstProblem(errors: ValidationError[], path = ''): string {
   return 'invalid input';
 }
 
+/** Distinct valid query strings remembered per query DTO class (then forgotten all at once). */
+const QUERIES_REMEMBERED = 1000;
+
+/**
+ * ValidationPipe that remembers the outcome for a query string it has accepted: class-validator
+ * rebuilds a class's metadata on every call (about a tenth of a query API request's CPU), and a
+ * client polling its positions sends the same query string again and again. Query DTOs hold
+ * strings and are a pure function of the query string (no time- or state-dependent transforms),
+ * so a remembered instance is the instance validation would make; each request gets its own copy.
+ * Refusals and bodies are validated every time.
+ */
+export class QueryRememberingValidationPipe extends ValidationPipe {
+  private readonly accepted = new WeakMap<object, Map<string, object>>();
+
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const dto = metadata.metatype;
+    if (metadata.type !== 'query' || typeof dto !== 'function' || typeof value !== 'object' || value === null) return super.transform(value, metadata);
+    let seen = this.accepted.get(dto);
+    if (!seen) this.accepted.set(dto, (seen = new Map()));
+    const key = JSON.stringify(value);
+    const known = seen.get(key);
+    if (known) return Object.assign(Object.create(Object.getPrototypeOf(known) as object), known);
+    const instance = (await super.transform(value, metadata)) as object;
+    if (seen.size >= QUERIES_REMEMBERED) seen.clear();
+    seen.set(key, Object.freeze(Object.assign(Object.create(Object.getPrototypeOf(instance) as object), instance)));
+    return instance;
+  }
+}
+
 /**
  * Validates HTTP bodies and query strings against their DTO classes: unknown fields (and unknown
  * query parameters) are a 400, as is any field of the wrong shape; the message names the field.
  */
 export function validationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new QueryRememberingValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,

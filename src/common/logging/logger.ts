@@ -1,18 +1,60 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { LoggerService } from '@nestjs/common';
 import type { LogLevel } from '../config/config';
-
-/** The request or operation id of the work in progress, carried through async calls. */
-export const operationContext = new AsyncLocalStorage<{ operationId: string }>();
 
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
 /**
- * Structured JSON logs, one object a line on stdout: time, level, msg, context, the current
- * operation id, and any fields given. Used by Nest itself and by the services.
+ * Log lines written together: the lines of one event-loop turn go out in one write (a busy
+ * server logs a line per request: one write syscall each cost about 4 % of a query API request's
+ * CPU). `error` and `warn` lines are written at once with what is waiting; the rest by the end of
+ * the turn, and whatever is left at process exit.
+ */
+export class LineBatch {
+  private lines: string[] = [];
+  private scheduled = false;
+
+  constructor(
+    private readonly out: (text: string) => void,
+    private readonly maxLines = 512,
+  ) {}
+
+  push(line: string, urgent = false): void {
+    this.lines.push(line);
+    if (urgent || this.lines.length >= this.maxLines) {
+      this.flush();
+      return;
+    }
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(this.flush).unref();
+    }
+  }
+
+  readonly flush = (): void => {
+    this.scheduled = false;
+    if (this.lines.length === 0) return;
+    const text = this.lines.join('\n') + '\n';
+    this.lines = [];
+    this.out(text);
+  };
+}
+
+const stdoutLines = new LineBatch((text) => process.stdout.write(text));
+
+/** Writes the log lines still waiting (the entry point calls it at process exit). */
+export const flushLogs = (): void => stdoutLines.flush();
+
+/**
+ * Structured JSON logs, one object a line on stdout: time, level, msg, context, and the fields
+ * given. Used by Nest itself and by the services. A line about a request or a JSON-RPC call names
+ * it in its fields (`operation_id`): there is no implicit context (an AsyncLocalStorage costs a
+ * promise hook on every promise of the process, about a tenth of a query API request's CPU).
  */
 export class JsonLogger implements LoggerService {
-  constructor(private level: LogLevel = 'info', private readonly write: (line: string) => void = (line) => process.stdout.write(line + '\n')) {}
+  constructor(
+    private level: LogLevel = 'info',
+    private readonly write: (line: string, urgent: boolean) => void = (line, urgent) => stdoutLines.push(line, urgent),
+  ) {}
 
   setLevel(level: LogLevel): void {
     this.level = level;
@@ -39,9 +81,7 @@ export class JsonLogger implements LoggerService {
     if (RANK[level] < RANK[this.level]) return;
     const line: Record<string, unknown> = { time: new Date().toISOString(), level, msg };
     if (context) line.context = context;
-    const operationId = operationContext.getStore()?.operationId;
-    if (operationId) line.operation_id = operationId;
-    this.write(toJson({ ...line, ...fields }));
+    this.write(toJson({ ...line, ...fields }), RANK[level] >= RANK.warn);
   }
 
   private emit(level: LogLevel, message: unknown, rest: unknown[]): void {

@@ -47,6 +47,9 @@ export class AuthGuard implements CanActivate {
     const match = /^Bearer ([^\s]+)$/i.exec(header);
     if (!match) throw new AppError('AUTH_REQUIRED', 'authorization must be "Bearer <token>"');
     const token = match[1];
+    // A session token verified before needs no hashing (the admin token is never a session token).
+    const session = this.sessions.remembered(token);
+    if (session) return session;
     if (this.adminDigest && (access.kind === 'admin' || access.kind === 'reader') && timingSafeEqual(digest(token), this.adminDigest)) {
       return ADMIN_TOKEN_PRINCIPAL;
     }

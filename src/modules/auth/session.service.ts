@@ -87,6 +87,15 @@ export class SessionService {
     return sessionPrincipal(session.wallet, session.account_id, session.roles, scopeOf(session.roles));
   }
 
+  /** The principal of a token verified already and not expired (the cache of bearer tokens), else null. */
+  remembered(token: string): Principal | null {
+    const known = this.verified.get(token);
+    if (!known) return null;
+    if (known.expiresAtMs > Date.now()) return known.principal;
+    this.verified.delete(token);
+    return null;
+  }
+
   /**
    * The token's principal, or SESSION_INVALID. `remember: false` for a token presented once (a
    * session resume): it is verified but not kept in the cache of bearer tokens.
@@ -94,11 +103,8 @@ export class SessionService {
    */
   verify(token: unknown, options: { remember?: boolean } = {}): Principal {
     if (typeof token !== 'string' || token.length === 0 || token.length > 4096) throw new AppError('SESSION_INVALID', 'session token is invalid');
-    const known = this.verified.get(token);
-    if (known) {
-      if (known.expiresAtMs > Date.now()) return known.principal;
-      this.verified.delete(token);
-    }
+    const known = this.remembered(token);
+    if (known) return known;
     let claims: SessionClaims;
     try {
       claims = this.jwt.verify<SessionClaims>(token, {

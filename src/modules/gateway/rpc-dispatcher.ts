@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { AppError, type AppErrorCode, RfqError } from '../../common/errors/app-error';
-import { logger, operationContext } from '../../common/logging/logger';
+import { logger } from '../../common/logging/logger';
 import { RateLimiter } from '../../common/rate-limit/rate-limiter';
 import { checkAccess, type Principal } from '../auth/access';
 import { MetricsService } from '../health/metrics.service';
@@ -63,28 +63,27 @@ export class RpcDispatcher {
     return reply;
   }
 
-  private run(method: RegisteredMethod, request: RpcRequest, caller: CallerState): Promise<RpcReply> {
+  /** The method's access, RFQ switches and rate limit, then its handler; every failure mapped to a reply. */
+  private async run(method: RegisteredMethod, request: RpcRequest, caller: CallerState): Promise<RpcReply> {
     const operationId = randomUUID();
     const isRfq = method.name.startsWith('rfq.');
-    return operationContext.run({ operationId }, async () => {
-      try {
-        if (isRfq) await this.admitRfq(method.access, caller);
-        else if (checkAccess(method.access, caller.principal)) throw new AppError('AUTH_REQUIRED', 'sign in first');
-        const params = request.params;
-        if (typeof params !== 'object' || params === null || Array.isArray(params)) {
-          throw isRfq ? new RfqError('RFQ_VALUE_OUT_OF_RANGE', 'params must be an object') : new AppError('INVALID_PARAMS', 'params must be an object');
-        }
-        const result = await method.handler(params as Record<string, unknown>, {
-          principal: caller.principal,
-          clientIp: caller.clientIp,
-          operationId,
-          session: caller,
-        });
-        return success(request.id, result);
-      } catch (error) {
-        return isRfq ? this.rfqError(request, error, operationId) : this.appError(request, error, operationId);
+    try {
+      if (isRfq) await this.admitRfq(method.access, caller);
+      else if (checkAccess(method.access, caller.principal)) throw new AppError('AUTH_REQUIRED', 'sign in first');
+      const params = request.params;
+      if (typeof params !== 'object' || params === null || Array.isArray(params)) {
+        throw isRfq ? new RfqError('RFQ_VALUE_OUT_OF_RANGE', 'params must be an object') : new AppError('INVALID_PARAMS', 'params must be an object');
       }
-    });
+      const result = await method.handler(params as Record<string, unknown>, {
+        principal: caller.principal,
+        clientIp: caller.clientIp,
+        operationId,
+        session: caller,
+      });
+      return success(request.id, result);
+    } catch (error) {
+      return isRfq ? this.rfqError(request, error, operationId) : this.appError(request, error, operationId);
+    }
   }
 
   /** RFQ_ENABLED, then who may call (RFQ_WRONG_ROLE), then the account's token bucket. */
@@ -108,23 +107,23 @@ export class RpcDispatcher {
     else if (error instanceof AppError && error.code === 'INVALID_PARAMS') rfqError = new RfqError('RFQ_VALUE_OUT_OF_RANGE', error.message);
     else {
       // A fault (database or Redis down, a bug): retryable, never a stack trace to the client.
-      this.logFault(request, error);
+      this.logFault(request, error, operationId);
       rfqError = new RfqError('RFQ_NOT_READY', `internal error; quote operation_id ${operationId} to support`);
     }
-    logger.event('info', 'rpc failed', { method: request.method, error: rfqError.code, retryable: rfqError.retryable }, 'Rpc');
+    logger.event('info', 'rpc failed', { operation_id: operationId, method: request.method, error: rfqError.code, retryable: rfqError.retryable }, 'Rpc');
     return rfqFailure(request.id, rfqError, operationId);
   }
 
   private appError(request: RpcRequest, error: unknown, operationId: string): RpcReply {
     const name = error instanceof AppError ? APP_TO_RPC[error.code] : undefined;
     if (name && error instanceof AppError) return failure(request.id, name, error.message);
-    this.logFault(request, error);
+    this.logFault(request, error, operationId);
     const reply = failure(request.id, 'INTERNAL_ERROR', `internal error; quote operation_id ${operationId} to support`);
     (reply.error!.data as Record<string, unknown>).operation_id = operationId;
     return reply;
   }
 
-  private logFault(request: RpcRequest, error: unknown): void {
-    logger.event('error', 'rpc fault', { method: request.method, error: String(error), stack: (error as Error)?.stack }, 'Rpc');
+  private logFault(request: RpcRequest, error: unknown, operationId: string): void {
+    logger.event('error', 'rpc fault', { operation_id: operationId, method: request.method, error: String(error), stack: (error as Error)?.stack }, 'Rpc');
   }
 }

@@ -13,6 +13,9 @@ const REQUEST_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 /** Seconds, from 100 ms to 1 h: how long an RFQ waits for a quote or for its fill. */
 const LIFECYCLE_BUCKETS = [0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600, 1800, 3600];
 
+/** Labelled series kept for reuse per metric (the label values are bounded; this is a safety cap). */
+const SERIES_CACHE_MAX = 10_000;
+
 /** A label value taken from outside the code: bounded charset and length. */
 function safeLabel(value: string, fallback = 'other'): string {
   return /^[A-Za-z0-9_.:/-]{1,64}$/.test(value) ? value : fallback;
@@ -93,6 +96,10 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  /** Labelled children by label values: a call finds its series without hashing its labels each time. */
+  private readonly rpcSeries = new Map<string, { calls: Counter.Internal; duration: Histogram.Internal<'method'> }>();
+  private readonly httpSeries = new Map<string, { requests: Counter.Internal; duration: Histogram.Internal<'method' | 'route'> }>();
+
   constructor(jobs: JobRunner) {
     collectDefaultMetrics({ register: this.registry });
     new Gauge({
@@ -120,9 +127,16 @@ export class MetricsService {
    * request); `outcome` is `ok` or the error code name; `seconds` the handling time, when a method ran.
    */
   rpcCall(method: string, outcome: string, seconds?: number): void {
-    const m = safeLabel(method, 'unknown');
-    this.rpcCalls.inc({ method: m, outcome: safeLabel(outcome, 'error') });
-    if (seconds !== undefined) this.rpcDuration.observe({ method: m }, seconds);
+    const key = `${method} ${outcome}`;
+    let series = this.rpcSeries.get(key);
+    if (!series) {
+      const m = safeLabel(method, 'unknown');
+      series = { calls: this.rpcCalls.labels({ method: m, outcome: safeLabel(outcome, 'error') }), duration: this.rpcDuration.labels({ method: m }) };
+      // Label values are bounded (safeLabel, methods of the interface, error code names): so is this map.
+      if (this.rpcSeries.size < SERIES_CACHE_MAX) this.rpcSeries.set(key, series);
+    }
+    series.calls.inc();
+    if (seconds !== undefined) series.duration.observe(seconds);
   }
 
   wsConnected(): void {
@@ -136,8 +150,14 @@ export class MetricsService {
   /** One HTTP response; `route` is the route pattern (`/v1/admin/accounts/:account_id`), never the raw URL. */
   httpRequest(method: string, route: string | undefined, status: number, seconds: number): void {
     const r = route ?? 'unmatched';
-    this.httpRequests.inc({ method, route: r, status: String(status) });
-    this.httpDuration.observe({ method, route: r }, seconds);
+    const key = `${method} ${r} ${status}`;
+    let series = this.httpSeries.get(key);
+    if (!series) {
+      series = { requests: this.httpRequests.labels({ method, route: r, status: String(status) }), duration: this.httpDuration.labels({ method, route: r }) };
+      if (this.httpSeries.size < SERIES_CACHE_MAX) this.httpSeries.set(key, series);
+    }
+    series.requests.inc();
+    series.duration.observe(seconds);
   }
 
   /**
