@@ -76,6 +76,11 @@ async function main(): Promise<void> {
   const trace = installPgTrace();
   const config = loadConfig(process.env);
   const app = await createApp(config);
+  let rawBody: unknown = { rows: [] };
+  if (process.env.BENCH_EXP_RAW_ROUTE === '1') {
+    // Experiment: a plain Fastify route in the Legwork process (its hooks, no Nest): what the process costs apart from Nest.
+    app.getHttpAdapter().getInstance().get('/bench/raw', async () => rawBody);
+  }
   await app.listen(config.port, config.host);
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : 0;
@@ -134,6 +139,10 @@ async function main(): Promise<void> {
           send({ type: 'canned' });
           break;
         }
+        case 'raw-body':
+          rawBody = m.body;
+          send({ type: 'raw-body' });
+          break;
         case 'uncanned':
           dataSource.query = realQuery;
           send({ type: 'uncanned' });

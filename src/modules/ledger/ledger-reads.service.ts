@@ -36,20 +36,6 @@ export interface RfqFillRow {
   reverted: boolean;
 }
 
-interface PositionRow {
-  account_id: string;
-  instrument: string;
-  asset: string;
-  strike: string;
-  kind: OptionKind;
-  expiry: string;
-  settled: boolean;
-  /** 8-dp text (httpDecimalSql) */
-  quantity: string;
-  average_price: string | null;
-  /** ISO 8601 (isoTimeSql) */
-  updated_at: string;
-}
 
 /** The ledger's read models of the query API: RFQ positions and RFQ fills of one account. */
 @Injectable()
@@ -61,31 +47,21 @@ export class LedgerReads {
 
   /**
    * Non-zero positions by expiry then instrument, with their average price (stored with the
-   * position: no replay of fills). One statement; PostgreSQL writes the HTTP forms (8-dp decimals,
-   * ISO time), so a row needs no bigint work here.
+   * position: no replay of fills). One statement whose rows are the response rows: PostgreSQL
+   * writes the HTTP forms (8-dp decimals, ISO time) and gives ids and times as numbers (float8:
+   * exact below 2^53), so nothing is parsed, formatted or copied here.
    */
-  async positions(accountId: number, status: PositionStatus, limit: number): Promise<RfqPositionRow[]> {
-    const rows: PositionRow[] = await this.db.dataSource.query(
-      `SELECT p.account_id, p.instrument, i.asset, ${httpDecimalSql('i.strike')} AS strike, i.kind, i.expiry, i.settled,
-              ${httpDecimalSql('p.quantity')} AS quantity, ${httpDecimalSql('p.average_price')} AS average_price, ${isoTimeSql('p.updated_at')} AS updated_at
+  positions(accountId: number, status: PositionStatus, limit: number): Promise<RfqPositionRow[]> {
+    return this.db.dataSource.query(
+      `SELECT p.account_id::float8 AS account_id, p.instrument, i.asset, ${httpDecimalSql('i.strike')} AS strike, i.kind, i.expiry::float8 AS expiry,
+              i.settled, ${httpDecimalSql('p.quantity')} AS quantity, ${httpDecimalSql('p.average_price')} AS average_price,
+              ${isoTimeSql('p.updated_at')} AS updated_at
          FROM positions p JOIN instruments i ON i.symbol = p.instrument
         WHERE p.account_id = $1 AND p.quantity <> 0 AND ($2::text = 'all' OR i.settled = ($2::text = 'settled'))
         ORDER BY i.expiry, p.instrument COLLATE "C"
         LIMIT $3`,
       [accountId, status, limit],
     );
-    return rows.map((r) => ({
-      account_id: Number(r.account_id),
-      instrument: r.instrument,
-      asset: r.asset,
-      strike: r.strike,
-      kind: r.kind,
-      expiry: Number(r.expiry),
-      settled: r.settled,
-      quantity: r.quantity,
-      average_price: r.average_price,
-      updated_at: r.updated_at,
-    }));
   }
 
   /** Fills as taker or maker, newest first, after the cursor (a fill id); `next` when more remain. */
