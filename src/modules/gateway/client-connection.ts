@@ -8,6 +8,9 @@ const CHANNEL_BIT: Record<Channel, number> = { rfq: 1, rfq_maker: 2 };
 /** Past this much unsent data the client is a slow consumer and is cut off (design.md section 4). */
 export const SLOW_CONSUMER_BYTES = 1024 * 1024;
 
+/** The TCP socket under a ws WebSocket (ws keeps it as `_socket`; absent in tests with fake sockets). */
+type Corkable = { cork(): void; uncork(): void };
+
 /** One WebSocket client: its sign-in, its subscriptions, its notification sequence. */
 export class ClientConnection implements CallerState {
   principal: Principal | null = null;
@@ -17,6 +20,8 @@ export class ClientConnection implements CallerState {
   private channelBits = 0;
   missedPongs = 0;
   private seq = 0;
+  /** Frames sent in this turn of the event loop are held (corked) and written together at its end. */
+  private corked = false;
 
   constructor(
     readonly socket: WebSocket,
@@ -49,8 +54,26 @@ export class ClientConnection implements CallerState {
       this.socket.terminate();
       return false;
     }
+    this.holdUntilEndOfTurn();
     this.socket.send(JSON.stringify(value));
     return true;
+  }
+
+  /**
+   * The replies to a pipelined batch of frames, and the notifications of one broadcast, are sent
+   * in the same turn of the event loop: corking the socket writes them in one system call (one
+   * `writev`) instead of one each. Uncorked before the turn ends: no frame waits for a later one.
+   */
+  private holdUntilEndOfTurn(): void {
+    if (this.corked) return;
+    const tcp = (this.socket as unknown as { _socket?: Corkable })._socket;
+    if (!tcp) return;
+    this.corked = true;
+    tcp.cork();
+    process.nextTick(() => {
+      this.corked = false;
+      tcp.uncork();
+    });
   }
 
   /** A subscription notification with this connection's next `seq`. */

@@ -56,16 +56,19 @@ export class RpcDispatcher {
 
   /** Runs the request and counts it: method (`unknown` when not registered) and outcome, with its duration. */
   async dispatch(request: RpcRequest, caller: CallerState): Promise<RpcReply> {
-    const started = process.hrtime.bigint();
+    const started = performance.now();
     const method = this.registry.get(request.method);
     const reply = method ? await this.run(method, request, caller) : failure(request.id, 'METHOD_NOT_FOUND', `method ${JSON.stringify(request.method).slice(0, 80)} does not exist`);
-    this.metrics.rpcCall(method?.name ?? 'unknown', rpcOutcome(reply), Number(process.hrtime.bigint() - started) / 1e9);
+    this.metrics.rpcCall(method?.name ?? 'unknown', rpcOutcome(reply), (performance.now() - started) / 1000);
     return reply;
   }
 
-  /** The method's access, RFQ switches and rate limit, then its handler; every failure mapped to a reply. */
+  /**
+   * The method's access, RFQ switches and rate limit, then its handler; every failure mapped to a
+   * reply. A failure gets its operation id (a fresh UUID, in the reply and the log line) when it
+   * happens: a call that succeeds has nothing to quote.
+   */
   private async run(method: RegisteredMethod, request: RpcRequest, caller: CallerState): Promise<RpcReply> {
-    const operationId = randomUUID();
     const isRfq = method.name.startsWith('rfq.');
     try {
       if (isRfq) await this.admitRfq(method.access, caller);
@@ -74,14 +77,10 @@ export class RpcDispatcher {
       if (typeof params !== 'object' || params === null || Array.isArray(params)) {
         throw isRfq ? new RfqError('RFQ_VALUE_OUT_OF_RANGE', 'params must be an object') : new AppError('INVALID_PARAMS', 'params must be an object');
       }
-      const result = await method.handler(params as Record<string, unknown>, {
-        principal: caller.principal,
-        clientIp: caller.clientIp,
-        operationId,
-        session: caller,
-      });
+      const result = await method.handler(params as Record<string, unknown>, { principal: caller.principal, clientIp: caller.clientIp, session: caller });
       return success(request.id, result);
     } catch (error) {
+      const operationId = randomUUID();
       return isRfq ? this.rfqError(request, error, operationId) : this.appError(request, error, operationId);
     }
   }

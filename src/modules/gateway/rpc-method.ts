@@ -33,7 +33,6 @@ export interface RpcSession {
 export interface RpcContext {
   principal: Principal | null;
   clientIp: string;
-  operationId: string;
   session: RpcSession;
 }
 
