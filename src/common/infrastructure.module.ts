@@ -14,11 +14,13 @@ import { InMemoryRateLimiter, RateLimiter, RedisRateLimiter } from './rate-limit
 /** The shared Redis command connection, or null in the embedded default. */
 export const REDIS = Symbol('REDIS');
 
-function redisClient(url: string, purpose: string, options: { blocking?: boolean } = {}): Redis {
+function redisClient(url: string, purpose: string, options: { blocking?: boolean; pipelined?: boolean } = {}): Redis {
   const client = new Redis(url, {
     // Commands fail fast while Redis is down (health says 503), except BullMQ's blocking ones.
     maxRetriesPerRequest: options.blocking ? null : 1,
     enableOfflineQueue: true,
+    // Commands issued in one event-loop turn go out in one write (broadcasts, rate-limit scripts).
+    enableAutoPipelining: options.pipelined ?? false,
     connectionName: `legwork-${purpose}`,
     retryStrategy: (times) => Math.min(times * 200, 2000),
   });
@@ -44,7 +46,7 @@ function redisClient(url: string, purpose: string, options: { blocking?: boolean
     {
       provide: REDIS,
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => (config.redisUrl ? redisClient(config.redisUrl, 'commands') : null),
+      useFactory: (config: AppConfig) => (config.redisUrl ? redisClient(config.redisUrl, 'commands', { pipelined: true }) : null),
     },
     {
       provide: JobRunner,

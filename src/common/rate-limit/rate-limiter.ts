@@ -72,23 +72,32 @@ redis.call('HSET', KEYS[1], 't', tostring(tokens), 'a', tostring(now))
 redis.call('PEXPIRE', KEYS[1], math.ceil(burst / rate * 1000) + 1000)
 return ok`;
 
+/** The scripts as commands of the connection: EVALSHA (the script's hash, not its text, per call). */
+type Scripted = Redis & {
+  legworkHit(key: string, now: number, windowMs: number, limit: number, member: string): Promise<number>;
+  legworkTake(key: string, now: number, ratePerSecond: number, burst: number): Promise<number>;
+};
+
 export class RedisRateLimiter extends RateLimiter {
+  private readonly redis: Scripted;
+
   constructor(
-    private readonly redis: Redis,
+    redis: Redis,
     private readonly prefix: string,
   ) {
     super();
+    if (!('legworkHit' in redis)) redis.defineCommand('legworkHit', { numberOfKeys: 1, lua: HIT });
+    if (!('legworkTake' in redis)) redis.defineCommand('legworkTake', { numberOfKeys: 1, lua: TAKE });
+    this.redis = redis as Scripted;
   }
 
   async hit(key: string, limit: number, windowMs: number): Promise<boolean> {
     const member = `${Date.now()}-${Math.random().toString(36).slice(2)}`;
-    const result = await this.redis.eval(HIT, 1, `${this.prefix}:rl:${key}`, Date.now(), windowMs, limit, member);
-    return result === 1;
+    return (await this.redis.legworkHit(`${this.prefix}:rl:${key}`, Date.now(), windowMs, limit, member)) === 1;
   }
 
   async take(key: string, ratePerSecond: number, burst: number): Promise<boolean> {
     // Redis server time would be better across hosts; instances share one clock source (NTP) here.
-    const result = await this.redis.eval(TAKE, 1, `${this.prefix}:tb:${key}`, Date.now(), ratePerSecond, burst);
-    return result === 1;
+    return (await this.redis.legworkTake(`${this.prefix}:tb:${key}`, Date.now(), ratePerSecond, burst)) === 1;
   }
 }
