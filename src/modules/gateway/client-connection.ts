@@ -1,6 +1,7 @@
 import type { WebSocket } from 'ws';
 import type { Channel } from '../../common/broadcast/notifier';
 import type { Principal } from '../auth/access';
+import { frameText } from './json-rpc';
 import type { CallerState } from './rpc-dispatcher';
 
 const CHANNEL_BIT: Record<Channel, number> = { rfq: 1, rfq_maker: 2 };
@@ -55,7 +56,7 @@ export class ClientConnection implements CallerState {
       return false;
     }
     this.holdUntilEndOfTurn();
-    this.socket.send(JSON.stringify(value));
+    this.socket.send(frameText(value));
     return true;
   }
 

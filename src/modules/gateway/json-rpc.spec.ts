@@ -1,4 +1,4 @@
-import { MAX_BATCH, failure, isReply, parseFrame, parseRequest } from './json-rpc';
+import { JsonText, MAX_BATCH, failure, frameText, isReply, parseFrame, parseRequest, success } from './json-rpc';
 
 describe('parseFrame', () => {
   it('refuses text that is not JSON with -32700 and id null', () => {
@@ -30,5 +30,21 @@ describe('parseRequest', () => {
     const result = parseRequest(value);
     expect(isReply(result)).toBe(true);
     expect(result).toMatchObject({ jsonrpc: '2.0', id, error: { code: -32600, data: { error: 'INVALID_REQUEST' } } });
+  });
+});
+
+describe('frameText', () => {
+  it('is JSON.stringify for every frame, with a JsonText result put in as its text', () => {
+    const config = { service_name: 'Legwork', assets: [{ asset: 'SOL', index_price: '150' }], rfq: { enabled: true } };
+    const text = new JsonText(JSON.stringify(config));
+    for (const id of [1, 'a"b', null]) {
+      const frame = frameText(success(id, text));
+      expect(frame).toBe(JSON.stringify(success(id, config)));
+      expect(JSON.parse(frame)).toEqual({ jsonrpc: '2.0', id, result: config });
+    }
+    const batch = [success(1, text), failure(2, 'METHOD_NOT_FOUND', 'no'), success(3, { x: 1n.toString() })];
+    expect(frameText(batch)).toBe(JSON.stringify(batch));
+    const notification = { jsonrpc: '2.0', method: 'subscription', params: { channel: 'rfq', data: { seq: 1 } } };
+    expect(frameText(notification)).toBe(JSON.stringify(notification));
   });
 });

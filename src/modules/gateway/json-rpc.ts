@@ -44,6 +44,28 @@ export interface RpcReply {
   error?: RpcErrorBody;
 }
 
+/**
+ * A result already in JSON text, put into the reply frame as it is: a result many calls share
+ * (the market config) is serialized once, not per call. `toJSON` keeps any other serializer exact.
+ */
+export class JsonText {
+  constructor(readonly json: string) {}
+
+  toJSON(): unknown {
+    return JSON.parse(this.json);
+  }
+}
+
+/** The text of a frame (a reply, a batch of replies, a notification); a JsonText result goes in as it is. */
+export function frameText(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(frameText).join(',')}]`;
+  const reply = value as RpcReply | null;
+  if (reply !== null && typeof reply === 'object' && reply.result instanceof JsonText) {
+    return `{"jsonrpc":"2.0","id":${JSON.stringify(reply.id)},"result":${reply.result.json}}`;
+  }
+  return JSON.stringify(value);
+}
+
 export function success(id: RpcId, result: unknown): RpcReply {
   return { jsonrpc: '2.0', id, result };
 }

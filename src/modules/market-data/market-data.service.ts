@@ -62,10 +62,33 @@ const stamp = (row: StampedRow): Stamped => ({ value: BigInt(row.value), updated
  * command, cached per instance (reloaded on every `market-data.changed` broadcast), and turned
  * into Black-76 marks. `requireFresh` is the gate of accept and fill.
  */
+/** The result of `public/get_market_config` (design.md section 4). */
+export interface MarketConfig {
+  service_name: string;
+  quote_domain: string;
+  settlement_currency: 'USDC';
+  decimals: number;
+  payload_versions: { quote: number; accept: number };
+  assets: Array<{ asset: string; index_price: string; index_updated_at: number }>;
+  rfq: {
+    enabled: boolean;
+    max_legs: number;
+    max_open_rfqs: number;
+    rfq_ttl_seconds: number;
+    max_quote_lifetime_seconds: number;
+    taker_fee_bps: number;
+    trade_fee_cap_bps: number;
+    taker_fee_tolerance_bps: number;
+    market_data_max_age_seconds: number;
+  };
+}
+
 @Injectable()
 export class MarketDataService implements OnModuleInit, OnModuleDestroy {
   private indexes = new Map<string, Stamped>();
   private ivs = new Map<string, Stamped>();
+  /** marketConfig(), built once per change of the index prices. */
+  private config$: MarketConfig | null = null;
   private readonly sync: ViewSync<string>;
   /** Hex of SHA-256(SERVICE_NAME): fixed for the process, computed once. */
   private readonly quoteDomainHex: string;
@@ -205,8 +228,16 @@ export class MarketDataService implements OnModuleInit, OnModuleDestroy {
     });
   }
 
-  /** `public/get_market_config` (design.md section 4). */
-  marketConfig() {
+  /**
+   * `public/get_market_config` (design.md section 4). The same frozen object until an index price
+   * changes (it is the most frequent public read: clients poll it for the index prices).
+   */
+  marketConfig(): Readonly<MarketConfig> {
+    this.config$ ??= Object.freeze(this.buildMarketConfig());
+    return this.config$;
+  }
+
+  private buildMarketConfig(): MarketConfig {
     const c = this.config;
     return {
       service_name: c.serviceName,
@@ -240,6 +271,7 @@ export class MarketDataService implements OnModuleInit, OnModuleDestroy {
       [asset],
     );
     // Applied in one synchronous step; rows are never deleted, so setting them is the whole change.
+    this.config$ = null;
     if (asset === null) {
       this.indexes = new Map(indexRows.map((r) => [r.key, stamp(r)]));
       this.ivs = new Map(ivRows.map((r) => [r.key, stamp(r)]));

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import { AppError } from '../../common/errors/app-error';
 import { parseListParams } from '../instruments/domain/inputs';
+import { JsonText } from '../gateway/json-rpc';
 import { RpcMethod } from '../gateway/rpc-method';
 import { MarketDataService } from './market-data.service';
 
@@ -13,11 +14,16 @@ export class MarketRpc {
     private readonly clock: Clock,
   ) {}
 
+  /** The config's JSON text, made once per config object (the service keeps one until an index price changes). */
+  private configText: { config: object; text: JsonText } | null = null;
+
   @RpcMethod('public/get_market_config', { kind: 'public' })
-  getMarketConfig(params: Record<string, unknown>) {
+  getMarketConfig(params: Record<string, unknown>): JsonText {
     const extra = Object.keys(params)[0];
     if (extra !== undefined) throw new AppError('INVALID_PARAMS', `unknown param ${extra}`);
-    return this.market.marketConfig();
+    const config = this.market.marketConfig();
+    if (this.configText?.config !== config) this.configText = { config, text: new JsonText(JSON.stringify(config)) };
+    return this.configText.text;
   }
 
   /** params `{ asset?, expiry?, include_settled? }`; default: open instruments of every asset. */
