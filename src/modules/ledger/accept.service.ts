@@ -12,6 +12,7 @@ import { RfqTransitions } from '../rfq/rfq-transitions';
 import type { RfqCaller } from '../rfq/rfq.service';
 import { RfqStore } from '../rfq/rfq.store';
 import type { AcceptCommand } from './domain/accept-params';
+import type { AccountBook } from './domain/fill-check';
 import { type AcceptSide, fundingSides, toWireFunding } from './domain/funding';
 import { makerRequirement } from './domain/maker-funding';
 import { FillService } from './fill.service';
@@ -49,18 +50,20 @@ export class AcceptService {
   ) {}
 
   async accept(taker: RfqCaller, command: AcceptCommand): Promise<AcceptResult> {
-    const rfq = await this.rfqs.findByQuoteId(command.quoteId);
-    if (!rfq || rfq.accountId !== taker.accountId || !rfq.quote) {
+    // The RFQ and both parties' books in one read: the books are the frozen view of the funding checks.
+    const found = await this.store.quoteWithBooks(command.quoteId);
+    const rfq = found?.rfq;
+    if (!found || !rfq || rfq.accountId !== taker.accountId || !rfq.quote) {
       throw new RfqError('RFQ_NOT_FOUND', `no quote ${command.quoteId} on an RFQ of this account`);
     }
     try {
-      return await this.acceptQuote(taker, rfq, rfq.quote, command);
+      return await this.acceptQuote(taker, rfq, rfq.quote, command, found.books);
     } catch (error) {
       throw withIds(error, { rfqId: rfq.id, quoteId: rfq.quote.quoteId });
     }
   }
 
-  private async acceptQuote(taker: RfqCaller, rfq: RfqRecord, quote: StoredQuote, command: AcceptCommand): Promise<AcceptResult> {
+  private async acceptQuote(taker: RfqCaller, rfq: RfqRecord, quote: StoredQuote, command: AcceptCommand, books: Map<number, AccountBook>): Promise<AcceptResult> {
     const nowMs = this.clock.nowMs();
     const now = Math.floor(nowMs / 1000);
     // A quote is firm until its expires_at: at that instant it is expired (as for the expiry job).
@@ -76,7 +79,6 @@ export class AcceptService {
 
     const legs = this.risk.tradableLegs(rfq.legs, now);
     const makerId = quote.makerAccountId;
-    const books = await this.store.frozenBooks([taker.accountId, makerId]);
     const takerBook = books.get(taker.accountId)!;
     const makerBook = books.get(makerId)!;
     const indexByAsset = new Map([

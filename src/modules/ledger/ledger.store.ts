@@ -3,7 +3,9 @@ import type { EntityManager } from 'typeorm';
 import { Database } from '../../common/database/database';
 import { type SqlExecutor, sqlRows } from '../../common/database/sql';
 import type { OptionKind } from '../instruments/domain/symbol';
+import type { RfqRecord } from '../rfq/domain/rfq-record';
 import type { RfqState } from '../rfq/domain/rfq-state';
+import { RFQ_COLUMNS, type RfqRow, toRfqRecord } from '../rfq/rfq.store';
 import { FLAT, type PositionCost, type Ratio, addTrade, roundedAverage } from './domain/average-price';
 import type { AccountBook, LedgerRow } from './domain/fill-check';
 import { orientation } from './domain/fold';
@@ -156,6 +158,17 @@ const toFillLeg = (row: FillLegRow): FillLegRecord => ({
 
 const FILL_COLUMNS = 'id, rfq_id, quote_id, taker_account_id, maker_account_id, fee_account_id, side, price, fee, filled_at, reverted';
 
+/** A position row of a book as JSON (every number as text: exact). */
+type BookPositionJson = PositionRow;
+type BookBalanceJson = { account_id: string; total: string; locked: string };
+
+function toHeldPosition(r: PositionRow): HeldPosition {
+  return {
+    instrument: r.instrument, asset: r.asset, expiry: Number(r.expiry), strike: BigInt(r.strike), kind: r.kind, quantity: BigInt(r.quantity),
+    average: r.avg_num === null || r.avg_den === null ? null : { n: BigInt(r.avg_num), d: BigInt(r.avg_den) },
+  };
+}
+
 /** The key of a position in maps: account and instrument. */
 export const positionKey = (accountId: number, instrument: string) => `${accountId} ${instrument}`;
 
@@ -234,12 +247,7 @@ export class LedgerStore {
         ORDER BY p.account_id, p.instrument`,
       [accountIds.map(String)],
     );
-    for (const r of rows) {
-      out.get(Number(r.account_id))!.push({
-        instrument: r.instrument, asset: r.asset, expiry: Number(r.expiry), strike: BigInt(r.strike), kind: r.kind, quantity: BigInt(r.quantity),
-        average: r.avg_num === null || r.avg_den === null ? null : { n: BigInt(r.avg_num), d: BigInt(r.avg_den) },
-      });
-    }
+    for (const r of rows) out.get(Number(r.account_id))!.push(toHeldPosition(r));
     return out;
   }
 
@@ -253,35 +261,30 @@ export class LedgerStore {
   }
 
   /**
-   * Balance rows and open positions of the accounts, read once: one statement, so one snapshot
-   * (no transaction needed for a consistent view).
+   * rfq.accept's read, one statement (so one snapshot, and one round trip): the RFQ holding the
+   * quote, and the books (balance row, open positions) of its taker and its maker, frozen for the
+   * funding view. Null when no RFQ holds that quote.
    */
-  async frozenBooks(accountIds: readonly number[]): Promise<Map<number, AccountBook>> {
-    const ids = [...new Set(accountIds)].map(String);
-    const rows: Array<PositionRow & { total: string | null; locked: string | null }> = await this.sql.query(
-      `SELECT b.account_id, b.total, b.locked, NULL AS instrument, NULL AS asset, NULL AS expiry, NULL AS strike, NULL AS kind,
-              NULL AS quantity, NULL AS avg_num, NULL AS avg_den
-         FROM balances b WHERE b.account_id = ANY($1::bigint[])
-       UNION ALL
-       SELECT p.account_id, NULL, NULL, p.instrument, i.asset, i.expiry, i.strike, i.kind, p.quantity, p.avg_num, p.avg_den
-         FROM positions p JOIN instruments i ON i.symbol = p.instrument
-        WHERE p.account_id = ANY($1::bigint[]) AND NOT p.settled AND p.quantity <> 0`,
-      [ids],
+  async quoteWithBooks(quoteId: string): Promise<{ rfq: RfqRecord; books: Map<number, AccountBook> } | null> {
+    const rows: Array<RfqRow & { balances: BookBalanceJson[]; positions: BookPositionJson[] }> = await this.sql.query(
+      `WITH r AS (SELECT ${RFQ_COLUMNS} FROM rfqs WHERE quote_id = $1)
+       SELECT r.*,
+              (SELECT coalesce(json_agg(json_build_object('account_id', b.account_id::text, 'total', b.total::text, 'locked', b.locked::text)), '[]'::json)
+                 FROM balances b WHERE b.account_id IN (r.account_id, r.maker_account_id)) AS balances,
+              (SELECT coalesce(json_agg(json_build_object('account_id', p.account_id::text, 'instrument', p.instrument, 'asset', i.asset,
+                        'expiry', i.expiry::text, 'strike', i.strike::text, 'kind', i.kind, 'quantity', p.quantity::text,
+                        'avg_num', p.avg_num::text, 'avg_den', p.avg_den::text) ORDER BY p.instrument), '[]'::json)
+                 FROM positions p JOIN instruments i ON i.symbol = p.instrument
+                WHERE p.account_id IN (r.account_id, r.maker_account_id) AND NOT p.settled AND p.quantity <> 0) AS positions
+         FROM r`,
+      [quoteId],
     );
-    const books = new Map<number, AccountBook>(accountIds.map((id) => [id, { balance: null, positions: [] }]));
-    for (const r of rows) {
-      const book = books.get(Number(r.account_id))!;
-      if (r.instrument === null) {
-        book.balance = { total: BigInt(r.total!), locked: BigInt(r.locked!) };
-        continue;
-      }
-      (book.positions as HeldPosition[]).push({
-        instrument: r.instrument, asset: r.asset, expiry: Number(r.expiry), strike: BigInt(r.strike), kind: r.kind, quantity: BigInt(r.quantity),
-        average: r.avg_num === null || r.avg_den === null ? null : { n: BigInt(r.avg_num), d: BigInt(r.avg_den) },
-      });
-    }
-    for (const book of books.values()) (book.positions as HeldPosition[]).sort((a, b) => (a.instrument < b.instrument ? -1 : a.instrument > b.instrument ? 1 : 0));
-    return books;
+    if (rows.length === 0) return null;
+    const rfq = toRfqRecord(rows[0]);
+    const books = new Map<number, AccountBook>([rfq.accountId, rfq.quote?.makerAccountId ?? rfq.accountId].map((id) => [id, { balance: null, positions: [] }]));
+    for (const b of rows[0].balances) books.get(Number(b.account_id))!.balance = { total: BigInt(b.total), locked: BigInt(b.locked) };
+    for (const p of rows[0].positions) (books.get(Number(p.account_id))!.positions as HeldPosition[]).push(toHeldPosition(p));
+    return { rfq, books };
   }
 
   /** Creates the ledger row of an account that has none (the fee account's first fee). */
