@@ -28,6 +28,8 @@ export class QueryRememberingValidationPipe extends ValidationPipe {
   private readonly accepted = new WeakMap<object, Map<string, object>>();
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    // A custom parameter decorator's value (the principal) is not validated: no need to ask.
+    if (metadata.type === 'custom') return value;
     const dto = metadata.metatype;
     if (metadata.type !== 'query' || typeof dto !== 'function' || typeof value !== 'object' || value === null) return super.transform(value, metadata);
     let seen = this.accepted.get(dto);

@@ -29,8 +29,16 @@ export class AuthGuard implements CanActivate {
     this.adminDigest = config.adminToken ? digest(config.adminToken) : null;
   }
 
+  /** Each handler's declared access, read from its metadata once. */
+  private readonly accessOf = new WeakMap<object, Access | undefined>();
+
   canActivate(context: ExecutionContext): boolean {
-    const access = this.reflector.getAllAndOverride<Access | undefined>(ACCESS, [context.getHandler(), context.getClass()]);
+    const handler = context.getHandler();
+    let access = this.accessOf.get(handler);
+    if (access === undefined && !this.accessOf.has(handler)) {
+      access = this.reflector.getAllAndOverride<Access | undefined>(ACCESS, [handler, context.getClass()]);
+      this.accessOf.set(handler, access);
+    }
     if (!access) throw new AppError('FORBIDDEN', 'this route declares no access rule');
     if (access.kind === 'public') return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
