@@ -6,10 +6,12 @@ import { httpLoad } from '../lib/http-load';
 import { CpuMeter } from '../lib/cpu';
 
 /**
- * Experiment (`node bench/.build/bench/experiments/raw-route.js`, after `npm run bench` built it):
- * a plain Fastify route inside the Legwork server process (BENCH_EXP_RAW_ROUTE=1: its Fastify
- * instance with the hooks Nest and Legwork add, no Nest controller) against the bare F1 server,
- * the same 50-row body: how much of F1a's gap is the process around Nest rather than Nest.
+ * Experiment (`node bench/.build/bench/experiments/raw-route.js`, after `npm run bench` built it),
+ * the same 50-row body from three servers against the bare F1 server (Fastify alone):
+ * - a bare Nest application with one controller route (bench/servers/bare-nest.ts): the framework's floor;
+ * - a plain Fastify route inside the Legwork server process (BENCH_EXP_RAW_ROUTE=1: its Fastify
+ *   instance with the hooks Nest and Legwork add, no Nest controller): the process around Nest.
+ * CPU per request of each server process, 3 rounds.
  */
 async function main() {
   const postgresUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -23,19 +25,28 @@ async function main() {
   const body = { rows };
   const legwork = await ServerProcess.start('legwork-raw', 'legwork', env.appEnv({ BENCH_EXP_RAW_ROUTE: '1' }), { logFile: join(tmpdir(), 'raw.log') });
   const bare = await ServerProcess.start('bare-http', 'bare-http', {}, { logFile: join(tmpdir(), 'bare.log') });
+  const nest = await ServerProcess.start('bare-nest', 'bare-nest', {}, { logFile: join(tmpdir(), 'bare-nest.log') });
   await legwork.request({ type: 'raw-body', body });
   await bare.request({ type: 'canned', body });
-  const urlL = `http://127.0.0.1:${legwork.port}/bench/raw`;
-  const urlB = `http://127.0.0.1:${bare.port}/query/rfq-positions`;
-  for (const u of [urlL, urlB]) await httpLoad(u, { connections: 16, seconds: 1 });
+  await nest.request({ type: 'canned', body });
+  const targets = [
+    { name: 'bare Fastify', url: `http://127.0.0.1:${bare.port}/query/rfq-positions`, server: bare },
+    { name: 'bare Nest controller', url: `http://127.0.0.1:${nest.port}/query/rfq-positions`, server: nest },
+    { name: 'Legwork process, plain Fastify route', url: `http://127.0.0.1:${legwork.port}/bench/raw`, server: legwork },
+  ];
+  for (const t of targets) await httpLoad(t.url, { connections: 16, seconds: 1 });
   for (let r = 0; r < 3; r++) {
-    const b = await httpLoad(urlB, { connections: 16, seconds: 3, measure: () => meter.start(bare.pid) });
-    const l = await httpLoad(urlL, { connections: 16, seconds: 3, measure: () => meter.start(legwork.pid) });
-    const cpu = (x: any) => ((x.measured.server / x.requests) * 1000).toFixed(4);
-    console.log(`round ${r}: legwork-process raw route ${Math.round(l.rps)}/s (${cpu(l)} ms cpu/req) vs bare ${Math.round(b.rps)}/s (${cpu(b)})`);
+    const line: string[] = [];
+    let base = 0;
+    for (const t of targets) {
+      const x = await httpLoad(t.url, { connections: 16, seconds: 3, measure: () => meter.start(t.server.pid) });
+      const cpu = (((x.measured as { server: number }).server / x.requests) * 1000);
+      if (t.server === bare) base = cpu;
+      line.push(`${t.name} ${Math.round(x.rps)}/s, ${cpu.toFixed(4)} ms CPU/req (bare/this ${(base / cpu).toFixed(3)})`);
+    }
+    console.log(`round ${r + 1}: ${line.join('; ')}`);
   }
-  await legwork.stop();
-  await bare.stop();
+  for (const s of [legwork, bare, nest]) await s.stop();
   await meter.close();
   await env.destroy();
   process.exit(0);

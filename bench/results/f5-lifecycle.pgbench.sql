@@ -27,10 +27,19 @@ WITH moved AS (UPDATE rfqs SET state = :c8, updated_at = :c9, quote_id = :qid, m
        WHERE maker_nonces.high_water < EXCLUDED.high_water
        RETURNING high_water)
        SELECT moved.*, CASE WHEN NOT EXISTS (SELECT 1 FROM alongside) THEN legwork_refuse(:c17) END AS refused FROM moved;
-SELECT id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
+WITH r AS (SELECT id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
   max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
-  fill_fee, filled_at, fill_reverted, ended_at FROM rfqs WHERE quote_id = :qid;
+  fill_fee, filled_at, fill_reverted, ended_at FROM rfqs WHERE quote_id = :qid)
+       SELECT r.*,
+              (SELECT coalesce(json_agg(json_build_object('account_id', b.account_id::text, 'total', b.total::text, 'locked', b.locked::text)), '[]'::json)
+                 FROM balances b WHERE b.account_id IN (r.account_id, r.maker_account_id)) AS balances,
+              (SELECT coalesce(json_agg(json_build_object('account_id', p.account_id::text, 'instrument', p.instrument, 'asset', i.asset,
+                        'expiry', i.expiry::text, 'strike', i.strike::text, 'kind', i.kind, 'quantity', p.quantity::text,
+                        'avg_num', p.avg_num::text, 'avg_den', p.avg_den::text) ORDER BY p.instrument), '[]'::json)
+                 FROM positions p JOIN instruments i ON i.symbol = p.instrument
+                WHERE p.account_id IN (r.account_id, r.maker_account_id) AND NOT p.settled AND p.quantity <> 0) AS positions
+         FROM r;
 WITH moved AS (UPDATE rfqs SET state = :c19, updated_at = :c20, accepted_side = :c21 WHERE id = :rid AND state = :c18 AND expiry_deadline * 1000 > :c22::bigint RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
   max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
