@@ -65,7 +65,9 @@ async function main(): Promise<void> {
   const meter = await CpuMeter.open({ postgresUrl, database: env.database, redisUrl });
   const ctx: Context = {
     quick,
-    rounds: 3,
+    // The full run takes 5 rounds: on two shared cores a round moves by tens of percent, and the
+    // median of 5 is steadier than of 3 (the brief asks at least 3; the quick CI run keeps 3).
+    rounds: quick ? 3 : 5,
     windowMs: quick ? 1000 : 3000,
     env,
     meter,

@@ -82,7 +82,7 @@ export async function runF3(ctx: Context): Promise<FigureResult[]> {
 
   const kept: Partial<Record<'legwork' | 'bare-ws', ServerProcess>> = {};
   const measure = async (name: string, script: 'legwork' | 'bare-ws', r: number): Promise<Measure> => {
-    // A fresh server per round (the quick run keeps one of each for its three rounds).
+    // A fresh server per round (the quick run keeps one of each for its rounds).
     const start = () =>
       ServerProcess.start(`${name}-${r}`, script, script === 'legwork' ? env : {}, {
         logFile: join(ctx.logDir, `f3-${name}-${r}.log`),
