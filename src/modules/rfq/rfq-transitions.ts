@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { Notifier, type Notification } from '../../common/broadcast/notifier';
 import { Clock } from '../../common/clock';
 import { Database } from '../../common/database/database';
@@ -72,11 +71,6 @@ export interface RfqMove {
    * this reason. A required companion write without a transaction.
    */
   unlessAlongside?: string;
-  /**
-   * Runs inside the move's transaction after the conditional UPDATE matched, with the moved row.
-   * Throw to roll the whole move back (the error reaches the caller of `move`).
-   */
-  within?: (m: EntityManager, moved: RfqRecord) => Promise<void>;
 }
 
 /**
@@ -96,20 +90,14 @@ export class RfqTransitions {
   /**
    * Moves the RFQ from `from` to `to` and announces it. null when the RFQ was not in `from`
    * (someone else moved it first, or it does not exist) or its deadline had come
-   * (`deadlineAfterMs`): nothing changed. Without `within` the move, with its event row and any
-   * `alongside` write, is one statement, atomic on its own (no BEGIN / COMMIT round trips).
+   * (`deadlineAfterMs`): nothing changed. The move, with its event row and any `alongside` write,
+   * is one statement, atomic on its own (no BEGIN / COMMIT round trips). A caller that needs the
+   * move inside its own transaction uses `moveWithin`.
    */
   async move(move: RfqMove): Promise<RfqRecord | null> {
-    const within = move.within;
     let moved: RfqRecord | null;
     try {
-      moved = within
-        ? await this.db.dataSource.transaction(async (m) => {
-            const record = await this.moveWithin(m, move);
-            if (record) await within(m, record);
-            return record;
-          })
-        : await this.moveWithin(this.db.dataSource, move);
+      moved = await this.moveWithin(this.db.dataSource, move);
     } catch (error) {
       throw refusal(error) ?? error;
     }
