@@ -10,6 +10,7 @@ import { InProcessJobRunner } from './jobs/in-process-job-runner';
 import { JobRunner } from './jobs/job-runner';
 import { logger } from './logging/logger';
 import { InMemoryRateLimiter, RateLimiter, RedisRateLimiter } from './rate-limit/rate-limiter';
+import { quitRedis } from './redis/close';
 
 /** The shared Redis command connection, or null in the embedded default. */
 export const REDIS = Symbol('REDIS');
@@ -89,7 +90,7 @@ export class InfrastructureModule implements BeforeApplicationShutdown, OnApplic
 
   async onApplicationShutdown(): Promise<void> {
     await this.broadcaster.close();
-    await this.redis?.quit().catch(() => undefined);
+    if (this.redis) await quitRedis(this.redis);
     await this.database.close();
   }
 }

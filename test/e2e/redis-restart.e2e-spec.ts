@@ -86,4 +86,13 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs = 15000): Promis
     expect((await client.call('public/get_nonce', { wallet: new TestWallet().address })).result).toBeDefined();
     await client.close();
   }, 60_000);
+
+  it('an instance shuts down in seconds while Redis is down (no wait on a reconnecting connection)', async () => {
+    const other = await env.start();
+    await stopRedis();
+    const started = Date.now();
+    await other.close();
+    expect(Date.now() - started).toBeLessThan(12_000);
+    await startRedis();
+  }, 40_000);
 });

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type Redis from 'ioredis';
 import { logger } from '../logging/logger';
+import { quitRedis } from '../redis/close';
 
 /** A message to every instance: a topic (what changed, for whom) and a JSON payload. */
 export interface Broadcast {
@@ -76,6 +77,6 @@ export class RedisBroadcaster extends Broadcaster {
 
   async close(): Promise<void> {
     this.emitter.removeAllListeners();
-    await this.subscriber.quit().catch(() => undefined);
+    await quitRedis(this.subscriber);
   }
 }

@@ -4,6 +4,10 @@ import { isDependencyDown } from '../errors/dependency';
 import { logger } from '../logging/logger';
 import { DEFAULT_ATTEMPTS, type EnqueueOptions, type JobProcessor, JobRunner } from './job-runner';
 import { QUEUES, type JobPayloads, type QueueName } from './queues';
+import { closeWithin, quitRedis } from '../redis/close';
+
+/** How long a shutdown waits for running jobs before it disconnects the workers. */
+const WORKER_CLOSE_MS = 5000;
 
 /**
  * Production: BullMQ on Redis. Every instance runs a worker per queue, so the instances share the
@@ -72,9 +76,20 @@ export class BullMqJobRunner extends JobRunner {
     return depths;
   }
 
+  /**
+   * Lets the running jobs finish (at most WORKER_CLOSE_MS), then closes the queues and the
+   * connection. A worker whose Redis connection is reconnecting may never finish closing: it is
+   * disconnected instead (its job, if any, is retried by BullMQ or the sweep).
+   */
   async close(): Promise<void> {
-    await Promise.all(this.workers.map((w) => w.close()));
-    await Promise.all([...this.queues.values()].map((q) => q.close()));
-    await this.connection.quit().catch(() => undefined);
+    const graceful = await closeWithin(
+      () => Promise.all(this.workers.map((w) => w.close())),
+      WORKER_CLOSE_MS,
+      () => Promise.all(this.workers.map((w) => w.disconnect().catch(() => undefined))),
+      1000,
+    );
+    if (!graceful) logger.event('warn', 'job workers did not stop in time: disconnected', { after_ms: WORKER_CLOSE_MS }, 'Jobs');
+    await closeWithin(() => Promise.all([...this.queues.values()].map((q) => q.close())), 2000, () => Promise.all([...this.queues.values()].map((q) => q.disconnect())));
+    await quitRedis(this.connection);
   }
 }

@@ -1,0 +1,32 @@
+import type Redis from 'ioredis';
+
+/** Resolves `true` when `promise` settles within `ms`, else `false` (it is left to settle or not). */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  const settled = promise.then(
+    () => true as const,
+    () => true as const,
+  );
+  const inTime = await Promise.race([settled, timedOut]);
+  clearTimeout(timer);
+  return inTime;
+}
+
+/**
+ * Runs `close`, and `fallback` when it has not settled within `ms` (a shutdown must end even when a
+ * dependency is in the middle of reconnecting); the fallback gets `fallbackMs` (default `ms`), no
+ * more. True when `close` settled in time.
+ */
+export async function closeWithin(close: () => Promise<unknown>, ms: number, fallback: () => unknown, fallbackMs = ms): Promise<boolean> {
+  if (await settlesWithin(Promise.resolve().then(close), ms)) return true;
+  await settlesWithin(Promise.resolve().then(fallback), fallbackMs);
+  return false;
+}
+
+/** QUIT, or a plain disconnect when Redis does not answer within `ms` (down, or reconnecting). */
+export function quitRedis(redis: Redis, ms = 2000): Promise<boolean> {
+  return closeWithin(() => redis.quit(), ms, () => redis.disconnect());
+}
