@@ -12,6 +12,12 @@ export const SLOW_CONSUMER_BYTES = 1024 * 1024;
 /** The TCP socket under a ws WebSocket (ws keeps it as `_socket`; absent in tests with fake sockets). */
 type Corkable = { cork(): void; uncork(): void };
 
+/**
+ * At most this many frames are held before they are written: after a stall, a backlog of requests
+ * is answered in writes of this many replies, so the first reply does not wait for the last.
+ */
+const MAX_HELD_FRAMES = 32;
+
 /** One WebSocket client: its sign-in, its subscriptions, its notification sequence. */
 export class ClientConnection implements CallerState {
   principal: Principal | null = null;
@@ -21,8 +27,8 @@ export class ClientConnection implements CallerState {
   private channelBits = 0;
   missedPongs = 0;
   private seq = 0;
-  /** Frames sent in this turn of the event loop are held (corked) and written together at its end. */
-  private corked = false;
+  /** Frames held (corked) in this turn of the event loop, written together at its end; 0: not corked. */
+  private held = 0;
 
   constructor(
     readonly socket: WebSocket,
@@ -63,16 +69,23 @@ export class ClientConnection implements CallerState {
   /**
    * The replies to a pipelined batch of frames, and the notifications of one broadcast, are sent
    * in the same turn of the event loop: corking the socket writes them in one system call (one
-   * `writev`) instead of one each. Uncorked before the turn ends: no frame waits for a later one.
+   * `writev`) instead of one each, MAX_HELD_FRAMES at a time. Uncorked before the turn ends: no
+   * frame waits for a later turn.
    */
   private holdUntilEndOfTurn(): void {
-    if (this.corked) return;
     const tcp = (this.socket as unknown as { _socket?: Corkable })._socket;
     if (!tcp) return;
-    this.corked = true;
+    if (this.held > 0) {
+      if (++this.held <= MAX_HELD_FRAMES) return;
+      tcp.uncork(); // write what is held, keep holding
+      tcp.cork();
+      this.held = 1;
+      return;
+    }
+    this.held = 1;
     tcp.cork();
     process.nextTick(() => {
-      this.corked = false;
+      this.held = 0;
       tcp.uncork();
     });
   }
