@@ -5,6 +5,7 @@ import type { BalanceRow } from '../ledger/balances.service';
 import type { RfqFillRow, RfqPositionRow } from '../ledger/ledger-reads.service';
 import { AccountQueryDto } from './dto/account-query.dto';
 import { RfqFillsQueryDto, RfqPositionsQueryDto } from './dto/rfq-query.dto';
+import { BALANCE_ROW, QueryResponse, RFQ_FILL_ROW, RFQ_POSITION_ROW } from './query-responses';
 import { type CursorRows, QueryService, type Rows } from './query.service';
 
 /** The HTTP query API (interface.md section 4.1, design.md section 8). */
@@ -14,6 +15,7 @@ export class QueryController {
 
   @Get('balances')
   @ReaderAccess()
+  @QueryResponse(BALANCE_ROW, { cursor: false })
   balances(@Query() query: AccountQueryDto, @CurrentPrincipal() principal: Principal): Promise<Rows<BalanceRow>> {
     return this.query.balances(principal, query.account_id);
   }
@@ -26,12 +28,14 @@ export class QueryController {
 
   @Get('rfq-positions')
   @ReaderAccess()
+  @QueryResponse(RFQ_POSITION_ROW, { cursor: false })
   rfqPositions(@Query() query: RfqPositionsQueryDto, @CurrentPrincipal() principal: Principal): Promise<CursorRows<RfqPositionRow>> {
     return this.query.rfqPositions(principal, query);
   }
 
   @Get('rfq-fills')
   @ReaderAccess()
+  @QueryResponse(RFQ_FILL_ROW, { cursor: true })
   rfqFills(@Query() query: RfqFillsQueryDto, @CurrentPrincipal() principal: Principal): Promise<CursorRows<RfqFillRow>> {
     return this.query.rfqFills(principal, query);
   }

@@ -1,0 +1,60 @@
+import Fastify from 'fastify';
+import type { BalanceRow } from '../ledger/balances.service';
+import type { RfqFillRow, RfqPositionRow } from '../ledger/ledger-reads.service';
+import { BALANCE_ROW, RFQ_FILL_ROW, RFQ_POSITION_ROW, rowsSchema } from './query-responses';
+
+/** The body as Fastify writes it with the route's response schema (its compiled serializer). */
+async function written(schema: object, body: unknown): Promise<string> {
+  const app = Fastify();
+  app.get('/', { schema: { response: { 200: schema } } }, async () => body);
+  const res = await app.inject({ method: 'GET', url: '/' });
+  await app.close();
+  expect(res.statusCode).toBe(200);
+  return res.payload;
+}
+
+const position = (over: Partial<RfqPositionRow> = {}): RfqPositionRow => ({
+  account_id: 9007199254740991,
+  instrument: 'SOL-27NOV26-150-C',
+  asset: 'SOL',
+  strike: '150.00000000',
+  kind: 'call',
+  expiry: 1795766400,
+  settled: false,
+  quantity: '-12.50000000',
+  average_price: '3.14159265',
+  updated_at: '2026-11-24T03:10:11.123Z',
+  ...over,
+});
+
+describe('query response schemas (the serializer Fastify compiles from them)', () => {
+  it('writes rfq-positions rows exactly as JSON.stringify would, null average_price and an empty page included', async () => {
+    for (const rows of [[position(), position({ average_price: null, kind: 'put', settled: true, quantity: '0.00000001' })], []]) {
+      const body = { rows };
+      expect(await written(rowsSchema(RFQ_POSITION_ROW, false), body)).toBe(JSON.stringify(body));
+    }
+  });
+
+  it('writes rfq-fills rows with their legs, with and without next_cursor', async () => {
+    const fill: RfqFillRow = {
+      fill_id: '18446744073709551', rfq_id: '42', quote_id: 'q"\\\u00e9\u2028', role: 'maker', side: 'sell',
+      legs: [{ instrument: 'SOL-27NOV26-150-C', quantity: '10.00000000' }, { instrument: 'SOL-27NOV26-160-C', quantity: '-10.00000000' }],
+      price: '-0.12345678', fee: '0.00000000', filled_at: 1795766399, reverted: true,
+    };
+    for (const body of [{ rows: [fill] }, { rows: [fill], next_cursor: '18446744073709551' }]) {
+      expect(await written(rowsSchema(RFQ_FILL_ROW, true), body)).toBe(JSON.stringify(body));
+    }
+  });
+
+  it('writes balance rows exactly as JSON.stringify would', async () => {
+    const row: BalanceRow = { account_id: 0, currency: 'USDC', available: '0.00000000', locked: '1.50000000', total: '1.50000000', updated_at: '1970-01-01T00:00:00.000Z' };
+    expect(await written(rowsSchema(BALANCE_ROW, false), { rows: [row] })).toBe(JSON.stringify({ rows: [row] }));
+  });
+
+  it('lists every field as required and allows no other', () => {
+    for (const schema of [BALANCE_ROW, RFQ_POSITION_ROW, RFQ_FILL_ROW]) {
+      expect([...schema.required].sort()).toEqual(Object.keys(schema.properties).sort());
+      expect(schema.additionalProperties).toBe(false);
+    }
+  });
+});
