@@ -1,10 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsArray, IsIn, IsOptional, IsString } from 'class-validator';
 import { ROLES, type Role } from '../../auth/access';
+import { HTTP_DECIMAL, ISO_TIME } from '../../../common/http/api-fields';
 import type { AccountView } from '../accounts.service';
 
 const WALLET = { description: 'Solana wallet address: base58 of a 32-byte ed25519 public key (canonical, not of small order)', example: '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T' };
-const HTTP_DECIMAL = (description: string) => ({ description: `${description}; decimal string with 8 decimal places`, example: '1250.00000000', pattern: '^-?[0-9]+\\.[0-9]{8}$' });
 
 /** `POST /v1/admin/accounts`: the wallet is checked by AccountsService (canonical, 32 bytes, not small order). */
 export class CreateAccountDto {
@@ -52,7 +52,7 @@ export class AccountViewDto implements AccountView {
   @ApiProperty({ enum: ROLES, isArray: true })
   roles: Role[];
 
-  @ApiProperty({ format: 'date-time', description: 'ISO 8601 UTC' })
+  @ApiProperty(ISO_TIME)
   created_at: string;
 }
 
@@ -73,7 +73,7 @@ export class BalanceRowDto {
   @ApiProperty(HTTP_DECIMAL('Total balance'))
   total: string;
 
-  @ApiProperty({ format: 'date-time', description: 'ISO 8601 UTC' })
+  @ApiProperty(ISO_TIME)
   updated_at: string;
 }
 
