@@ -88,7 +88,7 @@ export function keyIdOf(publicKey: Uint8Array): string {
 
 /** The wire form of a receipt (section 14). */
 export interface ReceiptView {
-  journal_seq: string;
+  journal_seq: number;
   kind: ReceiptKind;
   payload: string;
   hash: string;
