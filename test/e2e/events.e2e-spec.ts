@@ -155,3 +155,57 @@ describe('Event replay: account_seq, rfq.subscribe { since }', () => {
     expect(closed.data.account_seq).toBeUndefined();
   });
 });
+
+/** Two instances on one database and Redis: the client of a dead instance resumes on the other. */
+(process.env.DATABASE_URL && process.env.REDIS_URL ? describe : describe.skip)('Event replay across instances', () => {
+  let env: Environment;
+  let a: TestApp;
+  let b: TestApp;
+
+  beforeAll(async () => {
+    env = await Environment.create({ RFQ_RATE_PER_SECOND: '100000', RFQ_RATE_BURST: '100000', MAX_OPEN_RFQS: '5000' });
+    a = await env.start();
+    b = await env.start();
+  });
+  afterAll(async () => {
+    await a?.close().catch(() => undefined);
+    await b?.close();
+    await env?.destroy();
+  });
+
+  it('an instance killed while a client is subscribed: the client resumes on another instance without a gap', async () => {
+    const round = await listRound(b, 'SOL', expirationIn(10));
+    const taker = await rfqTrader(b, ['taker']);
+    const maker = await rfqTrader(b, ['quoter']);
+    const onA = await resumeWs(a, taker.wallet, taker.accountId, ['taker']);
+    await onA.result('rfq.subscribe', {});
+    let stop = false;
+    let made = 0;
+    // The account's moves go on through instance B the whole time.
+    const load = (async () => {
+      while (!stop) {
+        const rfq = await taker.client.result('rfq.create', { client_ref: clientRef(), legs: [leg(round.symbol('150'), '1')] });
+        await maker.client.result('rfq.maker.decline', { rfq_id: rfq.rfq_id, reason: 'size_limit' });
+        made += 1;
+      }
+    })();
+    await receivedUpTo(onA, 5);
+    // Kill A: its sockets are cut without a close handshake, then the app goes.
+    onA.socket.terminate();
+    await a.close();
+    const last = received(onA).map(([s]) => s).pop()!;
+    await sleep(200); // events committed meanwhile are missed by the dead connection
+    expect(made).toBeGreaterThan(last);
+    const onB = await resumeWs(b, taker.wallet, taker.accountId, ['taker']);
+    await onB.result('rfq.subscribe', { since: last });
+    await sleep(300);
+    stop = true;
+    await load;
+    const latest = made; // one `declined` per round trip of the load
+    expect(await receivedUpTo(onB, latest)).toEqual(range(last + 1, latest));
+    expect(received(onA).map(([s]) => s)).toEqual(range(1, last));
+    await onB.close();
+    await taker.client.close();
+    await maker.client.close();
+  });
+});
