@@ -1,4 +1,5 @@
 import { Database } from '../../src/common/database/database';
+import { EventRetention } from '../../src/modules/rfq/event-retention';
 import type { RpcClient } from './clients';
 import { Environment, type TestApp } from './harness';
 import { type RfqTrader, type Round, clientRef, expectRfqError, expirationIn, leg, listRound, resumeWs, rfqTrader, sleep } from './rfq-support';
@@ -141,6 +142,16 @@ describe('Event replay: account_seq, rfq.subscribe { since }', () => {
     expect(received(client)).toEqual([]);
     expect((await client.result('rfq.subscribe', { since: 2 })).account_seq).toBe(4);
     expect(await receivedUpTo(client, 4)).toEqual([3, 4]);
+  });
+
+  it('events older than 7 days are pruned by the retention sweep; newer ones stay', async () => {
+    const taker = await rfqTrader(app, ['taker']);
+    await declines(taker, 3);
+    const db = app.app.get(Database).dataSource;
+    await db.query(`UPDATE account_events SET at = at - 8 * 86400 WHERE account_id = $1 AND account_seq <= 2`, [taker.accountId]);
+    expect(await app.app.get(EventRetention).prune()).toBeGreaterThanOrEqual(2);
+    const left = await db.query(`SELECT account_seq FROM account_events WHERE account_id = $1 ORDER BY account_seq`, [taker.accountId]);
+    expect(left.map((r: any) => Number(r.account_seq))).toEqual([3]);
   });
 
   it('the broadcasts created and closed carry no account_seq', async () => {
