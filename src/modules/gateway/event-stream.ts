@@ -70,10 +70,19 @@ export class EventStream {
         // The first channel: the stream starts at `since` (or now) and replays up to `latest`.
         this.channels.add(channel);
         this.cursor = since ?? latest;
-        while (this.cursor < latest) {
+        // The next page is read while this one is sent: the database's time hides behind the sending.
+        let next: Promise<StreamEvent[]> | null = this.cursor < latest ? this.source.range(this.cursor, latest, PAGE) : null;
+        while (next) {
+          const page = await next;
+          const last = page.length > 0 ? page[page.length - 1].accountSeq : latest;
+          next = page.length > 0 && last < latest ? this.source.range(last, latest, PAGE) : null;
           const at: number = this.cursor;
-          for (const event of await this.source.range(at, latest, PAGE)) this.handle(event);
-          if (this.cursor === at) break; // nothing continued it (pruned meanwhile): the gap read takes over
+          for (const event of page) this.handle(event);
+          if (this.cursor === at) {
+            // Nothing continued it (pruned meanwhile): the gap read takes over.
+            next?.catch(() => undefined);
+            break;
+          }
         }
       } else {
         // The other channel joins a running stream: its own events up to the cursor, then live with the rest.
