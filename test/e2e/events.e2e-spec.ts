@@ -2,7 +2,7 @@ import { Database } from '../../src/common/database/database';
 import { EventRetention } from '../../src/modules/rfq/event-retention';
 import type { RpcClient } from './clients';
 import { Environment, type TestApp } from './harness';
-import { type RfqTrader, type Round, clientRef, expectRfqError, expirationIn, leg, listRound, resumeWs, rfqTrader, sleep } from './rfq-support';
+import { type RfqTrader, type Round, clientRef, expectRfqError, expirationIn, leg, listRound, resumeWs, rfqTrader, sessionToken, sleep } from './rfq-support';
 
 /**
  * design.md section 13: every event of an account is stored with a gapless account_seq, and
@@ -152,6 +152,22 @@ describe('Event replay: account_seq, rfq.subscribe { since }', () => {
     expect(await app.app.get(EventRetention).prune()).toBeGreaterThanOrEqual(2);
     const left = await db.query(`SELECT account_seq FROM account_events WHERE account_id = $1 ORDER BY account_seq`, [taker.accountId]);
     expect(left.map((r: any) => Number(r.account_seq))).toEqual([3]);
+  });
+
+  it('signing in as another account on the same connection ends its subscriptions', async () => {
+    const a = await rfqTrader(app, ['taker']);
+    const b = await rfqTrader(app, ['taker']);
+    const client = await connect(a);
+    await client.result('rfq.subscribe', {});
+    await declines(a, 1);
+    expect(await receivedUpTo(client, 1)).toEqual([1]);
+    await client.result('public/session_resume', { session_token: sessionToken(b.wallet.address, b.accountId, ['taker']) });
+    await declines(a, 1);
+    await declines(b, 1);
+    await sleep(300);
+    expect(received(client)).toEqual([[1, 'declined']]);
+    expect((await client.result('rfq.subscribe', { since: 0 })).account_seq).toBe(1);
+    expect(await receivedUpTo(client, 1)).toEqual([1, 1]); // b's first event, replayed
   });
 
   it('the broadcasts created and closed carry no account_seq', async () => {

@@ -40,6 +40,12 @@ export class ClientConnection implements CallerState {
   ) {}
 
   signIn(principal: Principal): void {
+    if (this.stream && principal.accountId !== this.accountId) {
+      // Subscriptions are the account's that made them: signing in as another account ends them.
+      this.stream.close();
+      this.stream = null;
+      this.channelBits = 0;
+    }
     this.principal = principal;
     this.onChange(this);
   }
