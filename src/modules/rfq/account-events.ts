@@ -27,10 +27,11 @@ const SNAPSHOT = `(SELECT jsonb_object_agg(e.key, CASE jsonb_typeof(e.value) WHE
  */
 export function accountEventCtes(makerHears: string, at: string): string {
   return `,
+    snap AS (SELECT m.account_id, m.maker_account_id, m.id, m.state, ${SNAPSHOT} AS rfq FROM moved m),
     targets AS (
-      SELECT m.account_id, 'rfq'::text AS channel, m.id AS rfq_id, m.state AS event, ${SNAPSHOT} AS rfq FROM moved m
+      SELECT s.account_id, 'rfq'::text AS channel, s.id AS rfq_id, s.state AS event, s.rfq FROM snap s
       UNION ALL
-      SELECT m.maker_account_id, 'rfq_maker', m.id, m.state, ${SNAPSHOT} FROM moved m WHERE (${makerHears}) AND m.maker_account_id IS NOT NULL
+      SELECT s.maker_account_id, 'rfq_maker', s.id, s.state, s.rfq FROM snap s WHERE (${makerHears}) AND s.maker_account_id IS NOT NULL
     ),
     seqs AS (
       INSERT INTO account_event_seqs AS s (account_id, last_seq)
