@@ -22,9 +22,9 @@ import { acceptAndFill, acceptParams, fillsOf, marketData, pair, quoted, waitFor
 const run = promisify(execFile);
 const ROOT = join(__dirname, '..', '..');
 
-async function verifyJournalCli(url: string): Promise<{ code: number; out: string }> {
+async function cli(args: string[]): Promise<{ code: number; out: string }> {
   try {
-    const { stdout } = await run('node', [join(ROOT, 'dist-tools/src/cli.js'), 'verify-journal', '--url', url], { cwd: ROOT, timeout: 60_000 });
+    const { stdout } = await run('node', [join(ROOT, 'dist-tools/src/cli.js'), ...args], { cwd: ROOT, timeout: 60_000 });
     return { code: 0, out: stdout };
   } catch (error: any) {
     return { code: error.code ?? -1, out: `${error.stdout ?? ''}${error.stderr ?? ''}` };
@@ -136,12 +136,20 @@ describe('Fill receipts and the journal', () => {
     for (const r of rows) verifyReceipt(r.receipt, { keys: k, fill: r });
     verifyReceipt(row.revert_receipt, { keys: k, fill: row });
 
-    const ok = await verifyJournalCli(app.url);
+    // `cli fills` as the reverted RFQ's taker: every row's receipt checked, the revert's too.
+    const fills = await cli(['fills', '--url', app.url, '--seed', Buffer.from(reverted.taker.wallet.seed).toString('hex'), '--no-cache']);
+    expect(fills.code).toBe(0);
+    const lines = fills.out.split('\n').filter((l) => /^\s*\d+ /.test(l));
+    expect(lines).toHaveLength(8);
+    expect(lines.every((l) => / verified #\d+/.test(l))).toBe(true);
+    expect(lines.filter((l) => /verified #\d+, revert #\d+/.test(l))).toHaveLength(1);
+
+    const ok = await cli(['verify-journal', '--url', app.url]);
     expect(ok).toEqual({ code: 0, out: `journal ok: ${before + 65} receipts, head journal_seq ${all.head.journal_seq} hash ${all.head.hash}\n` });
 
     // History rewritten in the database: the next link no longer holds, and the CLI names it.
     await app.app.get(Database).dataSource.query(`UPDATE receipts SET hash = repeat('f', 64) WHERE journal_seq = 10`);
-    const broken = await verifyJournalCli(app.url);
+    const broken = await cli(['verify-journal', '--url', app.url]);
     expect(broken.code).toBe(1);
     expect(broken.out).toMatch(/^journal BROKEN at journal_seq 11: prev_hash [0-9a-f]{64} is not the hash f{64} of journal_seq 10/);
   }, 120_000);
