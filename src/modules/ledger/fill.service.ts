@@ -163,10 +163,20 @@ export class FillService implements OnModuleInit {
       });
       if (!moved) throw new Error(`rfq ${rfq.id} left submitting under its own row lock`);
       // The receipt last: the journal head is locked from here to COMMIT (design.md 14, docs/receipts.md).
-      moved.fill!.receipt = { ...(await this.journal.append(m, {
-        kind: 0, fillId, rfqId: rfq.id, quoteId: quote.quoteId, takerAccountId: taker, makerWallet: quote.makerWallet,
-        side: accept.side, price: decision.cash.price, fee: decision.fee, at: now, legs,
-      })) };
+      const receipt = await this.journal.append(m, {
+        kind: 0,
+        fillId,
+        rfqId: rfq.id,
+        quoteId: quote.quoteId,
+        takerAccountId: taker,
+        makerWallet: quote.makerWallet,
+        side: accept.side,
+        price: decision.cash.price,
+        fee: decision.fee,
+        at: now,
+        legs,
+      });
+      moved.fill!.receipt = { ...receipt }; // the `filled` events carry it
       logger.event('info', 'rfq filled', { rfq_id: rfq.id, fill_id: fillId, side: accept.side, price: decision.cash.price.toString(), fee: decision.fee.toString() }, 'Ledger');
       return { moved, from: 'submitting', seconds: moved.updatedAt - accept.acceptedAt };
     });

@@ -91,8 +91,17 @@ export class RevertService {
       if (!record) throw new Error(`rfq ${rfqId} left filled under its own row lock`);
       // The revert's receipt (kind 1) repeats the fill's terms at the revert's time; last, as a fill's is.
       await this.journal.append(m, {
-        kind: 1, fillId: fill.fillId, rfqId, quoteId: fill.quoteId, takerAccountId: taker, makerWallet: rfq.quote!.makerWallet,
-        side: fill.side, price: fill.price, fee: fill.fee, at: now, legs: fill.legs,
+        kind: 1,
+        fillId: fill.fillId,
+        rfqId,
+        quoteId: fill.quoteId,
+        takerAccountId: taker,
+        makerWallet: rfq.quote!.makerWallet,
+        side: fill.side,
+        price: fill.price,
+        fee: fill.fee,
+        at: now,
+        legs: fill.legs,
       });
       logger.event('info', 'rfq fill reverted', { rfq_id: rfqId, fill_id: fill.fillId }, 'Ledger');
       return record;
