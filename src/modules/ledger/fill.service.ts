@@ -110,6 +110,8 @@ export class FillService implements OnModuleInit {
       const indexByAsset = new Map([
         ...this.risk.indexFor([...positions.get(taker)!, ...positions.get(maker)!], now, true),
         ...legs.map((l) => [l.asset, l.index] as const),
+        // Locks at the index rows share-locked above, which a concurrent reprice waits for (collateral.sql.ts).
+        ...locked.indexes,
       ]);
       const decision = checkFill({
         side: accept.side,
