@@ -6,6 +6,8 @@
  * throughout (invariants after every test). The last test races fills against index updates.
  */
 import { formatRfq } from '../../src/common/decimal/decimal';
+import { Database } from '../../src/common/database/database';
+import { repriceAsset } from '../../src/modules/ledger/collateral.sql';
 import { Http } from './clients';
 import { Environment, type TestApp } from './harness';
 import { type Rows, appRows, expectInvariants } from './invariants';
@@ -148,9 +150,9 @@ describe('Live collateral: locks follow the market, shortfalls are refused and s
     const makers = [writer, other];
     const takers = [buyer, second];
     await deposit(app, writer.accountId, '20000');
-    const quotes = await Promise.all(
-      [0, 1, 2, 3, 4, 5].map((i) => quoted(takers[i % 2], makers[i % 2], race.expiry, [leg(race.symbol(i % 2 ? '120' : '100'), '1')], { bid: '9', ask: '10' })),
-    );
+    // Quoted one by one (a maker's quote nonces must rise in order); accepted all at once.
+    const quotes = [];
+    for (const i of [0, 1, 2, 3, 4, 5]) quotes.push(await quoted(takers[i % 2], makers[i % 2], race.expiry, [leg(race.symbol(i % 2 ? '120' : '100'), '1')], { bid: '9', ask: '10' }));
     const indexes = ['110', '95', '180', '130', '260', '105'];
     const fills = quotes.map(async (q, i) => {
       const taker = takers[i % 2];
@@ -160,6 +162,22 @@ describe('Live collateral: locks follow the market, shortfalls are refused and s
     const updates = indexes.map((index, i) => new Promise((resolve) => setTimeout(resolve, i * 15)).then(() => marketData(app, 'LR', index, '0.6')));
     const outcomes = await Promise.all([...fills, ...updates]);
     expect(outcomes.slice(0, 6).filter((o) => o === 'filled').length).toBeGreaterThanOrEqual(1);
+  });
+
+  it("an update written by another instance whose broadcast has not arrived: a fill here locks at the database's index, not its cache", async () => {
+    const race = await listRound(app, 'LS', expirationIn(11), ['100']);
+    await marketData(app, 'LS', '100', '0.6');
+    // What another instance's update does in the database; this instance's cache still says 100.
+    await app.app.get(Database).dataSource.transaction(async (m) => {
+      await m.query(`UPDATE index_prices SET index_price = 300000000, updated_at = now() WHERE asset = 'LS'`);
+      await repriceAsset(m, 'LS', 10_000);
+    });
+    const q = await quoted(buyer, writer, race.expiry, [leg(race.symbol('100'), '1')], { bid: '9', ask: '10' });
+    expect((await acceptAndFill(buyer, q, 'buy')).state).toBe('filled');
+    // Every lock at the stored index (300: the short call 100 locks 500; at the cached 100 it would lock 100),
+    // checked before this instance's cache catches up.
+    await expectInvariants(rows);
+    await marketData(app, 'LS', '300', '0.6');
   });
 });
 
