@@ -8,7 +8,10 @@
  * times 10000 (so U is whole), payoff(S) = sum of q * intrinsic(S) exact in `numeric`, the group's
  * lock = ceil(max(0, -min payoff) / 10^10) by integer division (a numeric quotient is rounded to a
  * few digits and `ceil` of it could lose the last micro-unit), summed per account. An asset with
- * no index row stresses to its highest strike, as lock.ts does.
+ * no index row stresses to its highest strike, as lock.ts does. A lock beyond the bigint column
+ * (10^13 USDC: only absurd sizes at an absurd index) is written as the column's maximum rather
+ * than failing the market-data update of every account; the account is then far under water
+ * and refused everything but fills that reduce its risk.
  *
  * Ordering against fills, reverts and settlements: each of them share-locks every `index_prices`
  * row (`INDEX_SHARE`) before it locks balance rows, and computes its locks at the index it read
@@ -48,7 +51,7 @@ export function locksCte(accounts: string, bps: string): string {
     ), group_locks AS (
       SELECT account_id, div(greatest(-min(payoff), 0) + 9999999999, 10000000000) AS lock FROM payoffs GROUP BY account_id, asset, expiry
     ), locks AS (
-      SELECT account_id, sum(lock)::bigint AS locked FROM group_locks GROUP BY account_id
+      SELECT account_id, least(sum(lock), 9223372036854775807)::bigint AS locked FROM group_locks GROUP BY account_id
     )`;
 }
 
