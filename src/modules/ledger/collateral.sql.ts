@@ -2,12 +2,16 @@
  * Live collateral in SQL (design.md section 12): the portfolio lock of section 6 computed by
  * PostgreSQL for many accounts in one statement, and the locks that order it against the fills.
  *
- * The formula is lock.ts's, term by term (lock.sql.e2e-spec.ts checks both agree on the vectors
- * and on random portfolios): per (account, asset, expiry) group of open positions, stress points
- * S in {0, every strike, U = max(index, highest strike) * (10000 + LOCK_UPSIDE_BPS)} in micro-units
- * times 10000 (so U is whole), payoff(S) = sum of q * intrinsic(S) exact in `numeric`, the group's
- * lock = ceil(max(0, -min payoff) / 10^10) by integer division (a numeric quotient is rounded to a
- * few digits and `ceil` of it could lose the last micro-unit), summed per account. An asset with
+ * The formula is lock.ts's (lock-sql.e2e-spec.ts checks both agree on the vectors and on random
+ * portfolios): per (account, asset, expiry) group of open positions, the worst payoff over
+ * S in {0, every strike, U = max(index, highest strike) * (1 + LOCK_UPSIDE_BPS / 10000)}, exact in
+ * `numeric`, in micro^2 units times 10000 (so U is whole); the group's lock = ceil(max(0, -worst)
+ * / 10^10) by integer division (a numeric quotient is rounded to a few digits and `ceil` of it
+ * could lose the last micro-unit), summed per account. The payoff at each strike comes from
+ * running sums in strike order (one sort, no join of points with positions): with Q = quantity,
+ * P = put quantity, K = strike, sums over the group ("<=": strikes up to K_j, peers included),
+ *   payoff(K_j) = K_j * (sum<= Q - sum P) - sum<= Q*K + sum P*K,
+ *   payoff(0)   = sum P*K,   payoff(U) = sum (Q - P) * U - sum (Q - P) * K   (calls only). An asset with
  * no index row stresses to its highest strike, as lock.ts does. A lock beyond the bigint column
  * (10^13 USDC: only absurd sizes at an absurd index) is written as the column's maximum rather
  * than failing the market-data update of every account; the account is then far under water
@@ -32,38 +36,42 @@ import type { Bps } from './domain/fees';
 export function locksCte(accounts: string, bps: string): string {
   return `held AS (${accounts}),
     open AS (
-      SELECT p.account_id, i.asset, i.expiry, i.strike, i.strike::numeric * 10000 AS k, i.kind, p.quantity::numeric AS q
-        FROM held h JOIN positions p ON p.account_id = h.account_id JOIN instruments i ON i.symbol = p.instrument
-       WHERE NOT p.settled AND p.quantity <> 0
-    ), groups AS (
-      SELECT o.account_id, o.asset, o.expiry, greatest(max(o.strike), coalesce(min(x.index_price), 0))::numeric * (10000 + ${bps}::numeric) AS u
-        FROM open o LEFT JOIN index_prices x ON x.asset = o.asset
-       GROUP BY o.account_id, o.asset, o.expiry
-    ), points AS (
-      SELECT account_id, asset, expiry, 0::numeric AS s FROM groups
-      UNION SELECT account_id, asset, expiry, u FROM groups
-      UNION SELECT account_id, asset, expiry, k FROM open
-    ), payoffs AS (
-      SELECT pt.account_id, pt.asset, pt.expiry,
-             sum(o.q * CASE WHEN o.kind = 'call' THEN greatest(pt.s - o.k, 0) ELSE greatest(o.k - pt.s, 0) END) AS payoff
-        FROM points pt JOIN open o ON o.account_id = pt.account_id AND o.asset = pt.asset AND o.expiry = pt.expiry
-       GROUP BY pt.account_id, pt.asset, pt.expiry, pt.s
+      SELECT p.account_id, i.asset, i.expiry, i.strike AS k, x.index_price AS ix, p.quantity::numeric AS q,
+             CASE WHEN i.kind = 'put' THEN p.quantity::numeric ELSE 0 END AS pq
+        FROM positions p JOIN instruments i ON i.symbol = p.instrument LEFT JOIN index_prices x ON x.asset = i.asset
+       WHERE p.account_id IN (SELECT account_id FROM held) AND NOT p.settled AND p.quantity <> 0
+    ), at_strikes AS (
+      SELECT account_id, asset, expiry, k, ix, q, pq, k * (sum(q) OVER le - sum(pq) OVER g) - sum(q * k) OVER le AS part
+        FROM open
+      WINDOW g AS (PARTITION BY account_id, asset, expiry), le AS (g ORDER BY k)
     ), group_locks AS (
-      SELECT account_id, div(greatest(-min(payoff), 0) + 9999999999, 10000000000) AS lock FROM payoffs GROUP BY account_id, asset, expiry
+      SELECT account_id, least((min(part) + sum(pq * k)) * 10000, sum(pq * k) * 10000,
+                               sum(q - pq) * greatest(max(k), coalesce(min(ix), 0)) * (10000 + ${bps}::numeric) - sum((q - pq) * k) * 10000) AS worst
+        FROM at_strikes GROUP BY account_id, asset, expiry
     ), locks AS (
-      SELECT account_id, least(sum(lock), 9223372036854775807)::bigint AS locked FROM group_locks GROUP BY account_id
+      SELECT account_id, least(sum(div(greatest(-worst, 0) + 9999999999, 10000000000)), 9223372036854775807)::bigint AS locked
+        FROM group_locks GROUP BY account_id
     )`;
 }
 
-/** The accounts holding an open position in asset `$1` (indexes instruments_open_asset, positions_open). */
-const HOLDERS_OF_ASSET = `SELECT DISTINCT p.account_id FROM instruments i JOIN positions p ON p.instrument = i.symbol
-  WHERE i.asset = $1 AND NOT i.settled AND NOT p.settled AND p.quantity <> 0`;
+/**
+ * The accounts whose lock can depend on the index of asset `$1` (indexes instruments_open_asset,
+ * positions_open): those with a group (an expiry of the asset) that is net short calls. The index
+ * enters a lock only through U, and beyond the highest strike a group's payoff has the slope of
+ * its net call quantity: when that is >= 0, payoff(U) >= payoff(highest strike) and U never sets
+ * the worst case. Put writers, long holders and covered call spreads are not recomputed.
+ */
+const HOLDERS_OF_ASSET = `SELECT DISTINCT account_id FROM (
+    SELECT p.account_id FROM instruments i JOIN positions p ON p.instrument = i.symbol
+     WHERE i.asset = $1 AND i.kind = 'call' AND NOT i.settled AND NOT p.settled AND p.quantity <> 0
+     GROUP BY p.account_id, i.expiry HAVING sum(p.quantity) < 0) s`;
 
 /**
  * Reprices, in the caller's transaction (the market-data update's, after its index write), the
- * lock of every account with an open position in `asset` at the latest index of every asset:
- * one statement, however many accounts. Rows whose lock is unchanged are not written. Answers
- * how many accounts held the asset and how many locks changed.
+ * lock of every account with open positions in `asset` whose lock can depend on its index (net
+ * short calls in an expiry), at the latest index of every asset: one statement, however many
+ * accounts. Rows whose lock is unchanged are not written. Answers how many accounts were
+ * recomputed and how many locks changed.
  */
 export async function repriceAsset(sql: SqlExecutor, asset: string, lockUpsideBps: Bps): Promise<{ accounts: number; changed: number }> {
   const [row]: Array<{ accounts: string; changed: string }> = await sql.query(
