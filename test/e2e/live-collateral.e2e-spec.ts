@@ -11,7 +11,7 @@ import { repriceAsset } from '../../src/modules/ledger/collateral.sql';
 import { Http } from './clients';
 import { Environment, type TestApp } from './harness';
 import { type Rows, appRows, expectInvariants } from './invariants';
-import { type RfqTrader, type Round, expirationIn, leg, listRound, rfqTrader } from './rfq-support';
+import { type RfqTrader, type Round, expirationIn, leg, listRound, rfqTrader, sessionToken } from './rfq-support';
 import { M, acceptAndFill, acceptParams, balanceOf, deposit, marketData, quoted, waitForState, withdraw } from './support/ledger';
 
 describe('Live collateral: locks follow the market, shortfalls are refused and shown', () => {
@@ -162,6 +162,16 @@ describe('Live collateral: locks follow the market, shortfalls are refused and s
     const updates = indexes.map((index, i) => new Promise((resolve) => setTimeout(resolve, i * 15)).then(() => marketData(app, 'LR', index, '0.6')));
     const outcomes = await Promise.all([...fills, ...updates]);
     expect(outcomes.slice(0, 6).filter((o) => o === 'filled').length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('GET /v1/admin/risk is an admin read, described in /openapi.json', async () => {
+    expect((await new Http(app.url).get('/v1/admin/risk')).status).toBe(401);
+    expect((await new Http(app.url).as(sessionToken(writer.wallet.address, writer.accountId, ['taker', 'quoter'])).get('/v1/admin/risk')).status).toBe(403);
+    expect((await new Http(app.url).as(sessionToken(writer.wallet.address, writer.accountId, ['admin'])).get('/v1/admin/risk')).status).toBe(200);
+    const spec = (await new Http(app.url).get('/openapi.json')).body;
+    const schema = spec.paths['/v1/admin/risk'].get.responses['200'].content['application/json'].schema;
+    expect(schema.$ref).toMatch(/RiskReportDto$/);
+    expect(Object.keys(spec.components.schemas.RiskReportDto.properties)).toEqual(['accounts', 'totals']);
   });
 
   it("an update written by another instance whose broadcast has not arrived: a fill here locks at the database's index, not its cache", async () => {
