@@ -1,25 +1,43 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { refreshLockGroups } from '../src/modules/ledger/collateral.sql';
 
 /**
- * Live collateral (design.md section 12). The lookup paths of the reprice that follows each
- * market-data update, and of the risk report:
+ * Live collateral (design.md section 12).
  *
- * - `instruments_open_asset`: the unsettled instruments of an asset (the update's asset);
- * - `positions_open`: the open positions of those instruments (the accounts to reprice), without
- *   the settled and flat rows that pile up over time;
+ * - `lock_groups`: one row per (account, asset, expiry) group of open positions, the part of its
+ *   lock that does not depend on the index (collateral.sql.ts): a market-data update reprices
+ *   from these rows, not from every position. Written by fills, reverts and settlements; filled
+ *   in here from the open positions. `lock_groups_short_calls`: the groups an update of an asset
+ *   reprices (net short calls: the only ones whose lock depends on the index).
  * - `balances_under_collateralized`: the accounts with `available < 0` (normally none), so that
  *   `GET /v1/admin/risk` and the metrics scrape read only them.
+ *
+ * Stored locks are left as they are: a group whose lock depends on the index is repriced by the
+ * next market-data update of its asset (the others do not depend on it).
  */
 export class LiveCollateral1763800000014 implements MigrationInterface {
   name = 'LiveCollateral1763800000014';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`CREATE INDEX instruments_open_asset ON instruments (asset) WHERE NOT settled`);
-    await q.query(`CREATE INDEX positions_open ON positions (instrument, account_id) WHERE NOT settled AND quantity <> 0`);
+    await q.query(`
+      CREATE TABLE lock_groups (
+        account_id  bigint NOT NULL REFERENCES accounts (id),
+        asset       text NOT NULL,
+        expiry      bigint NOT NULL,
+        worst       numeric NOT NULL CHECK (worst <= 0),
+        call_q      numeric NOT NULL,
+        call_qk     numeric NOT NULL,
+        top_strike  bigint NOT NULL,
+        PRIMARY KEY (account_id, asset, expiry)
+      )`);
+    await q.query(`CREATE INDEX lock_groups_short_calls ON lock_groups (asset, account_id) WHERE call_q < 0`);
     await q.query(`CREATE INDEX balances_under_collateralized ON balances (account_id) WHERE total < locked`);
+    const held: Array<{ account_id: string }> = await q.query(`SELECT DISTINCT account_id FROM positions WHERE NOT settled AND quantity <> 0`);
+    await refreshLockGroups(q, held.map((r) => Number(r.account_id)));
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const index of ['balances_under_collateralized', 'positions_open', 'instruments_open_asset']) await q.query(`DROP INDEX IF EXISTS ${index}`);
+    await q.query(`DROP INDEX IF EXISTS balances_under_collateralized`);
+    await q.query(`DROP TABLE IF EXISTS lock_groups`);
   }
 }

@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { Database } from '../../src/common/database/database';
-import { repriceAsset } from '../../src/modules/ledger/collateral.sql';
+import { refreshLockGroups, repriceAsset } from '../../src/modules/ledger/collateral.sql';
 import type { FigureResult } from '../lib/report';
 import { median } from '../lib/stats';
 import { type Context, alternate } from './context';
@@ -13,8 +13,8 @@ const INDEXES = [150_000_000n, 300_000_000n];
 
 /**
  * F8: live collateral (design.md section 12). The reprice that follows one market-data update,
- * as the app runs it inside the update's transaction (the index upsert, then `repriceAsset`: one
- * statement computing and writing every lock on the asset), with 10,000 accounts holding
+ * as the app runs it inside the update's transaction (the index row update, then `repriceAsset`:
+ * one statement computing every lock on the asset from the group summaries and writing it), with 10,000 accounts holding
  * positions in the asset (each short 1 to 5 calls 150; half of them also long 1 call 200, the
  * other half also short 1 put 100: one or two groups of two strikes), against one set-based `UPDATE` of the same 10,000 balance rows, in the same run on the
  * same database. Measured in the bench process over one pg connection each; medians of rounds.
@@ -40,7 +40,7 @@ export async function runF8(ctx: Context): Promise<FigureResult[]> {
       const done = await repriceAsset(sql, ASSET, 10_000);
       await client.query('COMMIT');
       const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-      if (done.accounts !== ACCOUNTS || done.changed !== ACCOUNTS) throw new Error(`reprice touched ${done.accounts} accounts, changed ${done.changed}: expected ${ACCOUNTS}`);
+      if (done.changed !== ACCOUNTS) throw new Error(`reprice changed ${done.changed} locks: expected ${ACCOUNTS}`);
       return ms;
     };
     let bump = 0;
@@ -129,6 +129,8 @@ export async function seed(client: Client): Promise<{ first: number; last: numbe
       WHERE p.quantity <> 0`,
     [list.map(String)],
   );
-  await client.query('ANALYZE accounts, balances, positions, instruments, index_prices');
+  // The group summaries, as the fills that made these positions would have left them.
+  await refreshLockGroups({ query: async (text: string, params?: unknown[]) => (await client.query(text, params)).rows }, list);
+  await client.query('ANALYZE accounts, balances, positions, instruments, index_prices, lock_groups');
   return { first: list[0], last: list[list.length - 1] };
 }

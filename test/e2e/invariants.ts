@@ -14,7 +14,9 @@
  *   (f) every position's stored average cost (exact fraction and rounded price) is the replay of
  *       those fills in fill order (the query API reads it without replaying);
  *   (g) every account's open_rfqs is the number of its RFQs in pending, quoted, accepted or
- *       submitting (the MAX_OPEN_RFQS slots).
+ *       submitting (the MAX_OPEN_RFQS slots);
+ *   (h) every lock_groups row (the index-free part of a group's lock that market-data updates
+ *       reprice from) equals its recomputation from the open positions, and every open group has one.
  *
  * `violations` lists what is broken (empty when all hold); `expectInvariants` fails a test on any.
  */
@@ -22,6 +24,7 @@ import type { TestApp } from './harness';
 import { Database } from '../../src/common/database/database';
 import { FLAT, type PositionCost, addTrade, roundedAverage } from '../../src/modules/ledger/domain/average-price';
 import { orientation } from '../../src/modules/ledger/domain/fold';
+import { staleLockGroups } from '../../src/modules/ledger/collateral.sql';
 import { type LockPosition, portfolioLock } from '../../src/modules/ledger/domain/lock';
 
 /** Runs SQL and answers rows: the app's own DataSource, or a pg Client wrapped by `pgRows`. */
@@ -63,6 +66,7 @@ export async function violations(rows: Rows, { lockUpsideBps = 10_000 }: { lockU
     const want = portfolioLock(open.get(r.account_id) ?? [], { indexByAsset: index, lockUpsideBps });
     if (BigInt(r.locked) !== want) out.push(`(c) account ${r.account_id}: locked ${r.locked} != ${want}, the lock of its positions at the latest index`);
   }
+  for (const line of await staleLockGroups({ query: rows })) out.push(`(h) ${line}`);
 
   for (const r of await rows(`
     WITH folded AS (

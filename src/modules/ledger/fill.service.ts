@@ -13,6 +13,7 @@ import { RfqStore } from '../rfq/rfq.store';
 import { allocatePremium } from './domain/average-price';
 import { checkFill } from './domain/fill-check';
 import { type LegTrade, legTrades, positionsAfter } from './domain/fold';
+import { refreshLockGroups } from './collateral.sql';
 import { LedgerStore, type PositionWrite } from './ledger.store';
 import { RiskService } from './risk.service';
 
@@ -154,6 +155,8 @@ export class FillService implements OnModuleInit {
           { accountId: feeAccount, row: { total: fee.total + decision.cash.feeAccount, locked: fee.locked } },
         ],
       );
+      // The group summaries the next market-data update reprices from (collateral.sql.ts).
+      await refreshLockGroups(m, [taker, maker]);
       const moved = await this.transitions.moveWithin(m, {
         rfqId: rfq.id,
         from: 'submitting',

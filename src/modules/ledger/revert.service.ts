@@ -8,7 +8,7 @@ import { RfqStore } from '../rfq/rfq.store';
 import { revertOutcome } from './domain/fill-check';
 import { FLAT } from './domain/average-price';
 import { type PositionDelta, positionDeltas, reverseDeltas } from './domain/fold';
-import { shareIndexPrices } from './collateral.sql';
+import { refreshLockGroups, shareIndexPrices } from './collateral.sql';
 import { LedgerStore, type PositionWrite, positionKey } from './ledger.store';
 import { RiskService } from './risk.service';
 
@@ -77,6 +77,7 @@ export class RevertService {
       const undo = (accountId: number, list: PositionDelta[]): PositionWrite[] =>
         reverseDeltas(list).map((d) => ({ accountId, instrument: d.instrument, delta: d.quantity, position: replayed.get(positionKey(accountId, d.instrument)) ?? FLAT }));
       await this.store.writePositions(m, [...undo(taker, deltas.taker), ...undo(maker, deltas.maker)]);
+      await refreshLockGroups(m, [taker, maker]);
       await this.store.setBalances(m, [
         { accountId: taker, row: decision.taker },
         { accountId: maker, row: decision.maker },

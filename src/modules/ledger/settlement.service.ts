@@ -13,7 +13,7 @@ import { InstrumentsService } from '../instruments/instruments.service';
 import { RfqExpiry } from '../rfq/rfq-expiry';
 import { portfolioLock } from './domain/lock';
 import { settlementPayments } from './domain/settlement';
-import { shareIndexPrices } from './collateral.sql';
+import { refreshLockGroups, shareIndexPrices } from './collateral.sql';
 import { LedgerStore } from './ledger.store';
 import { RiskService } from './risk.service';
 
@@ -162,6 +162,7 @@ export class SettlementService implements OnModuleInit {
         row: { total: balances.get(id)!.total + received.get(id)!, locked: portfolioLock(open.get(id)!, { indexByAsset: indexes, lockUpsideBps: this.risk.params.lockUpsideBps }) },
       }));
       if (rows.length > 0) await this.store.setBalances(m, rows);
+      await refreshLockGroups(m, accounts);
       logger.event('info', 'expiration settled', { asset, expiry, price: price.toString(), positions: payments.length }, 'Ledger');
       return { fresh: true, price, settledAt: settled_at, positions: payments.length };
     });

@@ -163,7 +163,7 @@ export class MarketDataService implements OnModuleInit, OnModuleDestroy {
       }
       // Live collateral (design.md section 12): every lock on the asset follows the new index before this commits.
       const repriced = await repriceAsset(m, u.asset, this.config.lockUpsideBps);
-      logger.event('debug', 'locks repriced', { asset: u.asset, accounts: repriced.accounts, changed: repriced.changed }, 'MarketData');
+      logger.event('debug', 'locks repriced', { asset: u.asset, changed: repriced.changed }, 'MarketData');
       return touched.size;
     });
     await this.sync.refresh(u.asset).catch(() => undefined); // logged; retried by the sync
