@@ -6,6 +6,7 @@
  * throughout (invariants after every test). The last test races fills against index updates.
  */
 import { formatRfq } from '../../src/common/decimal/decimal';
+import { LiveCollateral1763800000014 } from '../../migrations/1763800000014-LiveCollateral';
 import { Database } from '../../src/common/database/database';
 import { repriceAsset } from '../../src/modules/ledger/collateral.sql';
 import { Http } from './clients';
@@ -172,6 +173,21 @@ describe('Live collateral: locks follow the market, shortfalls are refused and s
     const schema = spec.paths['/v1/admin/risk'].get.responses['200'].content['application/json'].schema;
     expect(schema.$ref).toMatch(/RiskReportDto$/);
     expect(Object.keys(spec.components.schemas.RiskReportDto.properties)).toEqual(['accounts', 'totals']);
+  });
+
+  it('the migration fills lock_groups in from the open positions as the fills left them', async () => {
+    const stored = `SELECT account_id::text, asset, expiry::text, worst::text, call_q::text, call_qk::text, top_strike::text FROM lock_groups ORDER BY 1, 2, 3`;
+    const before = await rows(stored);
+    expect(before.length).toBeGreaterThan(3);
+    const runner = app.app.get(Database).dataSource.createQueryRunner();
+    try {
+      const migration = new LiveCollateral1763800000014();
+      await migration.down(runner);
+      await migration.up(runner);
+    } finally {
+      await runner.release();
+    }
+    expect(await rows(stored)).toEqual(before);
   });
 
   it("an update written by another instance whose broadcast has not arrived: a fill here locks at the database's index, not its cache", async () => {
