@@ -166,7 +166,18 @@ describe('Live collateral: locks follow the market, shortfalls are refused and s
       const done = await waitForState(taker, q.rfqId, ['filled', 'failed']);
       return done.state === 'filled' ? 'filled' : `failed ${done.failure?.error}`;
     });
-    const updates = indexes.map((index, i) => new Promise((resolve) => setTimeout(resolve, i * 15)).then(() => marketData(app, 'LR', index, '0.6')));
+    // And updates of a second asset in which the same makers are short calls: two reprices over
+    // the same balance rows at once (they take turns, never deadlock).
+    const twin = await listRound(app, 'LT', expirationIn(11), ['100']);
+    await marketData(app, 'LT', '100', '0.6');
+    for (const [i, maker] of makers.entries()) {
+      const q = await quoted(takers[i], maker, twin.expiry, [leg(twin.symbol('100'), '1')], { bid: '9', ask: '10' });
+      expect((await acceptAndFill(takers[i], q, 'buy')).state).toBe('filled');
+    }
+    const updates = indexes.flatMap((index, i) => [
+      new Promise((resolve) => setTimeout(resolve, i * 15)).then(() => marketData(app, 'LR', index, '0.6')),
+      new Promise((resolve) => setTimeout(resolve, i * 15)).then(() => marketData(app, 'LT', index, '0.6')),
+    ]);
     const outcomes = await Promise.all([...fills, ...updates]);
     expect(outcomes.slice(0, 6)).toEqual(Array(6).fill('filled'));
   });

@@ -37,6 +37,8 @@ import type { SqlExecutor } from '../../common/database/sql';
 import type { Bps } from './domain/fees';
 
 const I64_MAX = '9223372036854775807';
+/** Advisory-lock key of the reprices ("LWRP" << 32). */
+const REPRICE_LOCK = (0x4c575250n << 32n).toString();
 
 /**
  * The group summaries of the accounts `accounts` (an SQL array expression of ids), from their open
@@ -98,6 +100,10 @@ export async function refreshLockGroups(sql: SqlExecutor, accountIds: readonly n
  * unchanged are not written. Answers how many locks changed.
  */
 export async function repriceAsset(sql: SqlExecutor, asset: string, lockUpsideBps: Bps): Promise<{ changed: number }> {
+  // Reprices of two assets update the balance rows of the accounts holding both, in no set order:
+  // one at a time (until commit), so they cannot deadlock. Taken after the index row, which no
+  // holder of this lock waits for.
+  await sql.query('SELECT pg_advisory_xact_lock($1::bigint)', [REPRICE_LOCK]);
   const [row]: Array<{ changed: string }> = await sql.query(
     `WITH locks AS (
        SELECT g.account_id, least(sum(${groupLock('g', 'x.index_price', '$2')}), ${I64_MAX})::bigint AS locked
