@@ -73,7 +73,7 @@ describe('RfqTransitions.announce (design.md section 5, Events)', () => {
     const sent = await announced({ ...base, state: 'expired', quote }, 'quoted');
     expect(sent[0]).toMatchObject({ channel: 'rfq', accountId: 7, data: { event: 'expired' } });
     const event = { rfq_id: base.id, quote_id: quote.quoteId, state: 'expired', side: null, fill: null };
-    expect(sent[1]).toEqual({ channel: 'rfq_maker', accountId: 9, data: { event: 'expired', ...event, rfq: event } });
+    expect(sent[1]).toEqual({ channel: 'rfq_maker', accountId: 9, data: { event: 'expired', rfq: event } });
     expect(sent).toHaveLength(2);
   });
 

@@ -222,9 +222,9 @@ export class RfqTransitions {
       notifications.push({ channel: 'rfq_maker', exceptAccountId: except ?? undefined, data: { event: 'closed', rfq: closedRfqView(moved) } });
     } else if (['accepted', 'filled', 'failed', 'expired'].includes(moved.state)) {
       const event = makerQuoteEvent(moved);
-      // `rfq` carries the same object, so every notification has the { seq, event, rfq } shape.
+      // { seq, event, rfq } like every notification; `rfq` is the maker's view of its quote.
       if (event && moved.quote) {
-        notifications.push({ channel: 'rfq_maker', accountId: moved.quote.makerAccountId, data: { event: moved.state, ...event, rfq: event } });
+        notifications.push({ channel: 'rfq_maker', accountId: moved.quote.makerAccountId, data: { event: moved.state, rfq: event } });
       }
     }
     return notifications;

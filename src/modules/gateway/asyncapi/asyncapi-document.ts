@@ -134,14 +134,7 @@ const NOTIFICATIONS: Record<'rfq' | 'rfq_maker', Record<string, JsonSchema>> = {
         'rfq_maker',
         eventData(
           { type: 'string', enum: ['accepted', 'filled', 'failed', 'expired'] },
-          {
-            rfq_id: ref('RfqId'),
-            quote_id: ref('QuoteId'),
-            state: ref('RfqState'),
-            side: { oneOf: [ref('Side'), { type: 'null' }] },
-            fill: { oneOf: [ref('RfqFill'), { type: 'null' }] },
-            rfq: ref('MakerQuoteEvent'),
-          },
+          { rfq: ref('MakerQuoteEvent') },
         ),
       ),
     },
