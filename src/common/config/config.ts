@@ -29,7 +29,14 @@ export interface AppConfig {
   rfqRateBurst: number;
   lockUpsideBps: number;
   nonceRatePerMinute: number;
-  trustProxy: boolean;
+  /** Trusted proxies in front (0: none, X-Forwarded-For ignored); TRUST_PROXY true = 1 (design.md section 10). */
+  trustProxy: number;
+  /** Sign-in attempts per client IP per minute: public/auth, public/session_resume, POST /v1/auth/session. */
+  authRatePerMinute: number;
+  /** Open WebSocket connections per client IP. */
+  maxConnectionsPerIp: number;
+  /** When set, /metrics requires `Authorization: Bearer <METRICS_TOKEN>`. */
+  metricsToken: string | null;
   logLevel: LogLevel;
   /** Period of the expiry / stuck-fill / settlement sweep, milliseconds (5 s by design). */
   sweepIntervalMs: number;
@@ -71,6 +78,14 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(name, `must be true or false, got ${JSON.stringify(raw)}`);
 }
 
+/** `false`/`0`: no proxy; `true`: one; a number N: N trusted proxies in front. */
+function trustedHops(env: Env, name: string): number {
+  const raw = present(env, name);
+  if (raw === undefined || raw === 'false') return 0;
+  if (raw === 'true') return 1;
+  return int(env, name, 0, 0, 32);
+}
+
 function url(env: Env, name: string, protocols: string[]): string | null {
   const raw = present(env, name);
   if (raw === undefined) return null;
@@ -103,6 +118,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const redisPrefix = present(env, 'REDIS_PREFIX') ?? 'legwork';
   if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(redisPrefix)) throw new ConfigError('REDIS_PREFIX', 'must be 1 to 64 of A-Z a-z 0-9 _ . : -');
   const host = present(env, 'HOST') ?? '127.0.0.1';
+  const metricsToken = present(env, 'METRICS_TOKEN') ?? null;
+  if (metricsToken !== null && metricsToken.length < 32) throw new ConfigError('METRICS_TOKEN', 'must be at least 32 characters');
 
   return {
     port: int(env, 'PORT', 3000, 0, 65535),
@@ -127,7 +144,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
     rfqRateBurst: int(env, 'RFQ_RATE_BURST', 100, 1, 1_000_000),
     lockUpsideBps: int(env, 'LOCK_UPSIDE_BPS', 10000, 0, 1_000_000),
     nonceRatePerMinute: int(env, 'NONCE_RATE_PER_MINUTE', 10, 1, 1_000_000),
-    trustProxy: bool(env, 'TRUST_PROXY', false),
+    trustProxy: trustedHops(env, 'TRUST_PROXY'),
+    authRatePerMinute: int(env, 'AUTH_RATE_PER_MINUTE', 30, 1, 1_000_000),
+    maxConnectionsPerIp: int(env, 'MAX_CONNECTIONS_PER_IP', 50, 1, 1_000_000),
+    metricsToken,
     logLevel,
     sweepIntervalMs: int(env, 'SWEEP_INTERVAL_MS', 5000, 100, 600_000),
     wsPingIntervalMs: int(env, 'WS_PING_INTERVAL_MS', 20000, 50, 600_000),

@@ -1,10 +1,14 @@
 import type { WebSocket } from 'ws';
 import type { Channel } from '../../common/broadcast/notifier';
-import type { Principal } from '../auth/access';
+import type { Lapse, Principal } from '../auth/access';
 import { frameText } from './json-rpc';
 import type { CallerState } from './rpc-dispatcher';
 
 const CHANNEL_BIT: Record<Channel, number> = { rfq: 1, rfq_maker: 2 };
+export const CHANNELS = Object.keys(CHANNEL_BIT) as Channel[];
+
+/** Requests of one connection being handled at once; over it a request is refused at once (1005). */
+export const MAX_IN_FLIGHT = 64;
 
 /** Past this much unsent data the client is a slow consumer and is cut off (design.md section 4). */
 export const SLOW_CONSUMER_BYTES = 1024 * 1024;
@@ -29,6 +33,8 @@ export class ClientConnection implements CallerState {
   private seq = 0;
   /** Frames held (corked) in this turn of the event loop, written together at its end; 0: not corked. */
   private held = 0;
+  /** Requests received and not yet answered (MAX_IN_FLIGHT). */
+  inFlight = 0;
 
   constructor(
     readonly socket: WebSocket,
@@ -46,6 +52,22 @@ export class ClientConnection implements CallerState {
     this.onChange(this);
   }
 
+  unsubscribe(channel: Channel): void {
+    this.channelBits &= ~CHANNEL_BIT[channel];
+  }
+
+  /**
+   * The sign-in ended (its token's `exp`, or a revoke): the connection is as before sign-in, its
+   * subscriptions dropped, and it is told why (design.md section 10).
+   */
+  lapse(reason: Lapse): void {
+    if (!this.principal) return;
+    this.principal = null;
+    this.channelBits = 0;
+    this.onChange(this);
+    this.notify('session', { event: reason });
+  }
+
   subscribed(channel: Channel): boolean {
     return (this.channelBits & CHANNEL_BIT[channel]) !== 0;
   }
@@ -54,15 +76,24 @@ export class ClientConnection implements CallerState {
     return this.principal?.accountId ?? null;
   }
 
-  /** Sends a JSON value; false (and the connection is cut) when the client is not keeping up. */
+  /**
+   * Sends a JSON value; false when the client is not keeping up: a frame that would take the
+   * unsent buffer past SLOW_CONSUMER_BYTES closes the connection (1008) instead of being queued.
+   */
   send(value: unknown): boolean {
     if (this.socket.readyState !== this.socket.OPEN) return false;
-    if (this.socket.bufferedAmount > SLOW_CONSUMER_BYTES) {
-      this.socket.terminate();
+    const text = frameText(value);
+    const buffered = this.socket.bufferedAmount;
+    // text.length is a lower bound of the UTF-8 size and 3x an upper one: measured only near the limit.
+    if (buffered + text.length * 3 > SLOW_CONSUMER_BYTES && buffered + Buffer.byteLength(text) > SLOW_CONSUMER_BYTES) {
+      this.socket.close(1008, 'slow consumer');
+      // The close frame waits behind the unsent data of a client that does not read: cut it.
+      const cut = setTimeout(() => this.socket.terminate(), 1000);
+      cut.unref?.();
       return false;
     }
     this.holdUntilEndOfTurn();
-    this.socket.send(frameText(value));
+    this.socket.send(text);
     return true;
   }
 
@@ -91,7 +122,7 @@ export class ClientConnection implements CallerState {
   }
 
   /** A subscription notification with this connection's next `seq`. */
-  notify(channel: Channel, data: Record<string, unknown>): void {
+  notify(channel: Channel | 'session', data: Record<string, unknown>): void {
     this.send({ jsonrpc: '2.0', method: 'subscription', params: { channel, data: { seq: ++this.seq, ...data } } });
   }
 }
