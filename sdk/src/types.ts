@@ -261,7 +261,7 @@ export interface RfqNotification {
 export type MakerNotification =
   | { seq: number; event: 'created'; rfq: OpenRfq }
   | { seq: number; event: 'closed'; rfq: OpenRfq & { state: RfqState } }
-  | ({ seq: number; event: 'accepted' | 'filled' | 'failed' | 'expired'; rfq: MakerQuoteEvent } & MakerQuoteEvent);
+  | { seq: number; event: 'accepted' | 'filled' | 'failed' | 'expired'; rfq: MakerQuoteEvent };
 
 /** The notification type of each channel. */
 export interface ChannelData {

@@ -94,6 +94,17 @@ describe('abuse limits (design.md section 10)', () => {
     await client.close();
   });
 
+  it('an HTTP body nested 20,000 deep is a client error, never a fault', async () => {
+    const deep = '['.repeat(20_000) + ']'.repeat(20_000);
+    for (const path of ['/v1/auth/nonce', '/v1/auth/session']) {
+      const res = await new Http(app.url).from(freshIp()).request('POST', path, `{"wallet":${deep}}`);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: expect.stringMatching(/deeper than 16/) });
+    }
+    const admin = await new Http(app.url).admin().request('POST', '/v1/admin/accounts', `{"wallet":"x","roles":${deep}}`);
+    expect(admin.status).toBe(400);
+  });
+
   it('MAX_CONNECTIONS_PER_IP: the upgrade over it is answered 429', async () => {
     const ip = freshIp();
     const open = await Promise.all([1, 2, 3].map(() => RpcClient.connect(app.wsUrl, { 'x-forwarded-for': ip })));

@@ -166,7 +166,7 @@ describe('SDK end to end: sign-in → create → respond → accept → filled �
     expect(filled.rfq).toMatchObject({ state: 'filled', accepted_side: 'buy', fill: { side: 'buy', price: formatRfq(ask), reverted: false } });
     const fill = filled.rfq.fill!;
     const makerFilled = await next<MakerNotification>(makerEvents, (n) => n.event === 'filled' && n.rfq.rfq_id === rfq.rfq_id);
-    expect(makerFilled).toMatchObject({ event: 'filled', rfq_id: rfq.rfq_id, quote_id: q.quote_id, state: 'filled', side: 'buy', fill: { fill_id: fill.fill_id, price: fill.price } });
+    expect(makerFilled).toMatchObject({ event: 'filled', rfq: { rfq_id: rfq.rfq_id, quote_id: q.quote_id, state: 'filled', side: 'buy', fill: { fill_id: fill.fill_id, price: fill.price } } });
     expect(await takerClient.getRfq(rfq.rfq_id)).toMatchObject({ state: 'filled', fill });
 
     // Positions over GET /query/rfq-positions with each side's own session token.

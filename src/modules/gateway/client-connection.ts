@@ -12,6 +12,8 @@ export const MAX_IN_FLIGHT = 64;
 
 /** Past this much unsent data the client is a slow consumer and is cut off (design.md section 4). */
 export const SLOW_CONSUMER_BYTES = 1024 * 1024;
+/** How long a slow consumer's socket may hold its unsent data and close frame before it is cut. */
+const SLOW_CONSUMER_GRACE_MS = 5000;
 
 /** The TCP socket under a ws WebSocket (ws keeps it as `_socket`; absent in tests with fake sockets). */
 type Corkable = { cork(): void; uncork(): void };
@@ -88,7 +90,7 @@ export class ClientConnection implements CallerState {
     if (buffered + text.length * 3 > SLOW_CONSUMER_BYTES && buffered + Buffer.byteLength(text) > SLOW_CONSUMER_BYTES) {
       this.socket.close(1008, 'slow consumer');
       // The close frame waits behind the unsent data of a client that does not read: cut it.
-      const cut = setTimeout(() => this.socket.terminate(), 1000);
+      const cut = setTimeout(() => this.socket.terminate(), SLOW_CONSUMER_GRACE_MS);
       cut.unref?.();
       return false;
     }

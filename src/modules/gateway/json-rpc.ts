@@ -17,20 +17,7 @@ export const MAX_BATCH = 20;
 /** `params` nested deeper than this is invalid params (design.md section 10); params itself is level 1. */
 export const MAX_PARAMS_DEPTH = 16;
 
-/**
- * Whether a JSON value nests deeper than `limit` levels (the value itself is level 1). Stops at
- * `limit + 1`: its recursion is bounded whatever the input's depth.
- */
-export function deeperThan(value: unknown, limit: number, level = 1): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  if (level > limit) return true;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) if (deeperThan(value[i], limit, level + 1)) return true;
-    return false;
-  }
-  for (const key in value) if (deeperThan((value as Record<string, unknown>)[key], limit, level + 1)) return true;
-  return false;
-}
+export { deeperThan } from '../../common/json-depth';
 
 /** Non-RFQ failure codes (design.md section 4). */
 export const RPC_CODES = {

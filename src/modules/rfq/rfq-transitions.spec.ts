@@ -81,7 +81,7 @@ describe('RfqTransitions.announce (design.md section 5, Events)', () => {
     for (const [state, from] of [['accepted', 'quoted'], ['filled', 'submitting'], ['failed', 'accepted']] as const) {
       const sent = await announced({ ...base, state, quote, acceptedSide: 'buy' }, from);
       expect(sent.map((n) => [n.channel, n.data.event, n.accountId])).toEqual([['rfq', state, 7], ['rfq_maker', state, 9]]);
-      expect(sent[1].data).toMatchObject({ side: 'buy', quote_id: quote.quoteId });
+      expect(sent[1].data).toEqual({ event: state, rfq: expect.objectContaining({ side: 'buy', quote_id: quote.quoteId }) });
     }
     const sent = await announced({ ...base, state: 'submitting', quote, acceptedSide: 'buy' }, 'accepted');
     expect(sent.map((n) => n.channel)).toEqual(['rfq']);
