@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import WebSocket from 'ws';
 import { Http, RpcClient, TestWallet, freshIp } from './clients';
 import { createAccount, signInWs } from './factories';
@@ -151,6 +152,21 @@ describe('abuse limits (design.md section 10)', () => {
     expect(docs.headers.get('content-security-policy')).toMatch(/script-src 'self'/);
     expect(docs.headers.get('content-security-policy')).not.toMatch(/script-src[^;]*unsafe/);
   });
+
+  it('a client that does not finish its headers is cut after 10 s (slowloris)', async () => {
+    const { port } = new URL(app.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    const started = Date.now();
+    socket.write('GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ');
+    let answer = '';
+    socket.on('data', (d) => (answer += d));
+    await new Promise((resolve) => socket.once('close', resolve));
+    const seconds = (Date.now() - started) / 1000;
+    expect(seconds).toBeGreaterThanOrEqual(9.5);
+    expect(seconds).toBeLessThan(13);
+    expect(answer === '' || answer.startsWith('HTTP/1.1 408')).toBe(true);
+  }, 20_000);
 
   it('the sweep deletes expired sign-in nonces (none older than 10 minutes remain)', async () => {
     const rows = appRows(app);
