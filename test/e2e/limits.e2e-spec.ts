@@ -4,7 +4,7 @@ import { Http, RpcClient, TestWallet, freshIp } from './clients';
 import { createAccount, signInWs } from './factories';
 import { Environment, type TestApp } from './harness';
 import { appRows } from './invariants';
-import { type Round, clientRef, expectRfqError, expirationIn, leg, listRound, rfqTrader, signedQuote, terms } from './rfq-support';
+import { type Round, clientRef, expectRfqError, expirationIn, leg, listRound, pauseRound, rfqTrader, signedQuote, terms } from './rfq-support';
 
 /** design.md section 10: the limits that hold against abuse, each refused with its code, never a fault. */
 describe('abuse limits (design.md section 10)', () => {
@@ -203,6 +203,23 @@ describe('what failures reveal, /metrics behind METRICS_TOKEN', () => {
     const ok = await fetch(`${app.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
     expect(ok.status).toBe(200);
     expect(await ok.text()).toMatch(/# TYPE/);
+  });
+
+  it('rfq.maker.respond checks the signature before the legs are tradable (design.md 5, as accept)', async () => {
+    const [taker, maker, other] = await Promise.all([rfqTrader(app, ['taker']), rfqTrader(app, ['quoter']), rfqTrader(app, ['quoter'])]);
+    const rfq = await taker.client.result('rfq.create', { client_ref: clientRef(), legs: [leg(round.symbol('150'), '1')] });
+    await pauseRound(app, round, true);
+    try {
+      const forged = signedQuote(other.wallet, rfq, terms(7), round.expiry).params; // signed by another wallet
+      expectRfqError(await maker.client.call('rfq.maker.respond', forged), 'RFQ_INVALID_SIGNATURE');
+      const genuine = signedQuote(maker.wallet, rfq, terms(8), round.expiry).params;
+      expectRfqError(await maker.client.call('rfq.maker.respond', genuine), 'RFQ_INVALID_INSTRUMENT', true);
+    } finally {
+      await pauseRound(app, round, false);
+    }
+    const genuine = signedQuote(maker.wallet, rfq, terms(9), round.expiry).params;
+    expect((await maker.client.call('rfq.maker.respond', genuine)).result).toMatchObject({ rfq_id: rfq.rfq_id, state: 'quoted' });
+    for (const t of [taker, maker, other]) await t.client.close();
   });
 
   it('respond and decline on an RFQ no longer pending do not name its state', async () => {
