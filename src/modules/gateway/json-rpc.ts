@@ -15,7 +15,7 @@ export interface RpcRequest {
 export const MAX_BATCH = 20;
 
 /** `params` nested deeper than this is invalid params (design.md section 10); params itself is level 1. */
-export const MAX_PARAMS_DEPTH = 16;
+export { MAX_JSON_DEPTH as MAX_PARAMS_DEPTH } from '../../common/json-depth';
 
 export { deeperThan } from '../../common/json-depth';
 
