@@ -158,8 +158,8 @@ describe(`JSON-RPC gateway fuzz: ${FRAMES} frames, seed ${SEED}`, () => {
         if (failures.length >= 20) break;
         const bytes = Buffer.from(text, 'utf8');
         counts.frames++;
-        if (process.env.FUZZ_PROGRESS && counts.frames % 50_000 === 0) {
-          process.stdout.write(`fuzz progress: ${counts.frames} frames at ${((performance.now() - started) / 1000).toFixed(1)} s, cpu ${((process.cpuUsage(cpuBefore).user + process.cpuUsage(cpuBefore).system) / 1e6).toFixed(1)} s, failures ${failures.length}\n`);
+        if (process.env.FUZZ_PROGRESS && counts.frames % 25_000 === 0) {
+          process.stdout.write(`fuzz progress: ${counts.frames} frames at ${((performance.now() - started) / 1000).toFixed(1)} s, cpu ${((process.cpuUsage(cpuBefore).user + process.cpuUsage(cpuBefore).system) / 1e6).toFixed(1)} s, failures ${failures.length}, ok ${counts.errors.get('ok') ?? 0}, wrong role ${counts.errors.get('RFQ_WRONG_ROLE') ?? 0}\n`);
         }
         if (bytes.length > MAX_FRAME_BYTES) {
           counts.tooBig++; // ws closes the socket (1009) before the gateway sees it
