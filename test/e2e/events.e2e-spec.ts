@@ -86,7 +86,11 @@ describe('Event replay: account_seq, rfq.subscribe { since }', () => {
   it('1,000 stored events are replayed in order, then the stream is live', async () => {
     const taker = await rfqTrader(app, ['taker']);
     // Quick to make: 1,000 RFQs that expire in one sweep give 1,000 `expired` events.
-    const rfqs = await Promise.all(range(1, 1000).map(() => taker.client.call('rfq.create', { client_ref: clientRef(), legs: [leg(round.symbol('150'), '1')] })));
+    // In batches of 50: a connection has at most 64 requests in flight (design.md 10).
+    const rfqs = [];
+    for (let i = 0; i < 1000; i += 50) {
+      rfqs.push(...(await Promise.all(range(1, 50).map(() => taker.client.call('rfq.create', { client_ref: clientRef(), legs: [leg(round.symbol('150'), '1')] })))));
+    }
     expect(rfqs.every((r) => r.result?.state === 'pending')).toBe(true);
     await app.app.get(Database).dataSource.query(`UPDATE rfqs SET expires_at = 1 WHERE account_id = $1`, [taker.accountId]);
     const until = Date.now() + 30_000;

@@ -77,7 +77,7 @@ describe('Fill receipts and the journal', () => {
     const makerEvent = await maker.client.next(on('rfq_maker', 'filled', q.rfqId));
     const receipt = takerEvent.data.rfq.fill.receipt;
     expect(receipt).toEqual({ journal_seq: expect.any(Number), kind: 0, payload: expect.any(String), hash: expect.stringMatching(/^[0-9a-f]{64}$/), key_id: (await keys())[0].key_id, signature: expect.any(String) });
-    expect(makerEvent.data.fill.receipt).toEqual(receipt);
+    expect(makerEvent.data.rfq.fill.receipt).toEqual(receipt);
     expect(makerEvent.data.account_seq).toEqual(expect.any(Number));
 
     // Byte for byte: the payload a third party rebuilds from the fill and the journal.

@@ -68,9 +68,15 @@ export class ClientConnection implements CallerState {
     this.stream ??= new EventStream(source, (c, data) => {
       if (this.subscribed(c)) this.notify(c, data);
     });
-    const latest = await this.stream.open(channel, since);
+    // Subscribed before the replay starts, so the filter above lets the replayed events through.
+    const was = this.subscribed(channel);
     this.subscribe(channel);
-    return latest;
+    try {
+      return await this.stream.open(channel, since);
+    } catch (error) {
+      if (!was) this.unsubscribe(channel);
+      throw error;
+    }
   }
 
   /** A live account event (it carries account_seq): through the stream, which orders and dedupes. */
