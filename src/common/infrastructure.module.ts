@@ -5,6 +5,7 @@ import { APP_CONFIG, type AppConfig } from './config/config';
 import { Database } from './database/database';
 import { Broadcaster, InProcessBroadcaster, RedisBroadcaster } from './broadcast/broadcaster';
 import { Notifier } from './broadcast/notifier';
+import { ViewVersions } from './broadcast/view-versions';
 import { BullMqJobRunner } from './jobs/bullmq-job-runner';
 import { InProcessJobRunner } from './jobs/in-process-job-runner';
 import { JobRunner } from './jobs/job-runner';
@@ -68,12 +69,17 @@ function redisClient(url: string, purpose: string, options: { blocking?: boolean
       },
     },
     {
+      provide: ViewVersions,
+      inject: [Database],
+      useFactory: (database: Database) => new ViewVersions(database.dataSource),
+    },
+    {
       provide: RateLimiter,
       inject: [APP_CONFIG, REDIS],
       useFactory: (config: AppConfig, redis: Redis | null) => (redis ? new RedisRateLimiter(redis, config.redisPrefix) : new InMemoryRateLimiter()),
     },
   ],
-  exports: [Clock, Notifier, Database, REDIS, JobRunner, Broadcaster, RateLimiter],
+  exports: [Clock, Notifier, Database, REDIS, JobRunner, Broadcaster, ViewVersions, RateLimiter],
 })
 export class InfrastructureModule implements BeforeApplicationShutdown, OnApplicationShutdown {
   constructor(

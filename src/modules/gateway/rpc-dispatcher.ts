@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import { ViewVersions } from '../../common/broadcast/view-versions';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { AppError, type AppErrorCode, RfqError } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
@@ -24,6 +25,9 @@ const APP_TO_RPC: Partial<Record<AppErrorCode, RpcErrorName>> = {
   SESSION_INVALID: 'SESSION_INVALID',
   RATE_LIMITED: 'RATE_LIMITED',
 };
+
+/** rfq.* methods that only read (or subscribe): served even when the views are unconfirmed. */
+const RFQ_READS: ReadonlySet<string> = new Set(['rfq.get', 'rfq.list', 'rfq.subscribe', 'rfq.maker.poll', 'rfq.maker.subscribe']);
 
 /** The 1200 reply of an rfq.* failure: the typed RFQ error of interface.md 7.2. */
 export function rfqFailure(id: RpcRequest['id'], error: RfqError, operationId: string): RpcReply {
@@ -52,6 +56,7 @@ export class RpcDispatcher {
     private readonly limiter: RateLimiter,
     private readonly metrics: MetricsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly views: ViewVersions,
   ) {}
 
   /** Runs the request and counts it: method (`unknown` when not registered) and outcome, with its duration. */
@@ -71,7 +76,7 @@ export class RpcDispatcher {
   private async run(method: RegisteredMethod, request: RpcRequest, caller: CallerState): Promise<RpcReply> {
     const isRfq = method.name.startsWith('rfq.');
     try {
-      if (isRfq) await this.admitRfq(method.access, caller);
+      if (isRfq) await this.admitRfq(method.name, method.access, caller);
       else if (checkAccess(method.access, caller.principal)) throw new AppError('AUTH_REQUIRED', 'sign in first');
       const params = request.params;
       if (typeof params !== 'object' || params === null || Array.isArray(params)) {
@@ -85,14 +90,18 @@ export class RpcDispatcher {
     }
   }
 
-  /** RFQ_ENABLED, then who may call (RFQ_WRONG_ROLE), then the account's token bucket. */
-  private async admitRfq(access: Parameters<typeof checkAccess>[0], caller: CallerState): Promise<void> {
+  /** RFQ_ENABLED, then who may call (RFQ_WRONG_ROLE), then the views' freshness for writes, then the account's token bucket. */
+  private async admitRfq(name: string, access: Parameters<typeof checkAccess>[0], caller: CallerState): Promise<void> {
     if (!this.config.rfqEnabled) throw new RfqError('RFQ_NOT_ENABLED', 'RFQ trading is not enabled');
     const denial = checkAccess(access, caller.principal);
     if (denial === 'AUTH_REQUIRED') throw new RfqError('RFQ_WRONG_ROLE', 'sign in with an account first');
     if (denial === 'FORBIDDEN') {
       const role = access.kind === 'account' && access.role ? `the ${access.role} role` : 'an account';
       throw new RfqError('RFQ_WRONG_ROLE', `this method needs ${role}`);
+    }
+    // design.md section 11: never trade on an instrument or market view that could not be confirmed.
+    if (!RFQ_READS.has(name) && this.views.stale().length > 0) {
+      throw new RfqError('RFQ_NOT_READY', 'this instance could not confirm its instrument and market data for 30 s; retry (another instance may serve you)');
     }
     const accountId = caller.principal?.accountId;
     if (accountId != null && !(await this.limiter.take(`rfq:${accountId}`, this.config.rfqRatePerSecond, this.config.rfqRateBurst))) {

@@ -2,6 +2,7 @@ import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/com
 import type { EntityManager } from 'typeorm';
 import { Broadcaster } from '../../common/broadcast/broadcaster';
 import { ViewSync } from '../../common/broadcast/view-sync';
+import { ViewVersions, bumpViewVersion } from '../../common/broadcast/view-versions';
 import { Clock } from '../../common/clock';
 import { Database } from '../../common/database/database';
 import { AppError } from '../../common/errors/app-error';
@@ -93,8 +94,9 @@ export class InstrumentsService implements OnModuleInit, OnModuleDestroy {
     broadcaster: Broadcaster,
     private readonly jobs: JobRunner,
     private readonly clock: Clock,
+    versions: ViewVersions,
   ) {
-    this.sync = new ViewSync(broadcaster, INSTRUMENTS_CHANGED, (round) => this.load(round), roundOf);
+    this.sync = new ViewSync(broadcaster, INSTRUMENTS_CHANGED, (round) => this.load(round), roundOf, versions);
   }
 
   /** Listen first, then load everything: no change can fall between the load and the listening. */
@@ -166,6 +168,7 @@ export class InstrumentsService implements OnModuleInit, OnModuleDestroy {
           listing.instruments.map((i) => i.kind),
         ],
       );
+      if (rows.length > 0) await bumpViewVersion(m, INSTRUMENTS_CHANGED);
       return rows.length;
     });
     await this.announce({ asset, expiry: expiration }, () =>
@@ -213,6 +216,7 @@ export class InstrumentsService implements OnModuleInit, OnModuleDestroy {
         `UPDATE instruments SET paused = $1 WHERE expiry = $2 AND ($3::text IS NULL OR asset = $3::text)`,
         [paused, expiration, asset],
       );
+      await bumpViewVersion(m, INSTRUMENTS_CHANGED);
       return count;
     });
     logger.event('info', paused ? 'round paused' : 'round resumed', { expiration, asset, instruments }, 'Instruments');

@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { Broadcaster } from '../../common/broadcast/broadcaster';
 import { ViewSync } from '../../common/broadcast/view-sync';
+import { ViewVersions, bumpViewVersion } from '../../common/broadcast/view-versions';
 import { Clock } from '../../common/clock';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { Database } from '../../common/database/database';
@@ -99,12 +100,13 @@ export class MarketDataService implements OnModuleInit, OnModuleDestroy {
     private readonly clock: Clock,
     private readonly instruments: InstrumentsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    versions: ViewVersions,
   ) {
     this.quoteDomainHex = signingDomain(config.serviceName).toString('hex');
     this.sync = new ViewSync(broadcaster, MARKET_DATA_CHANGED, (asset) => this.load(asset), (payload) => {
       const asset = (payload as { asset?: unknown } | null)?.asset;
       return typeof asset === 'string' ? asset : null;
-    });
+    }, versions);
   }
 
   onModuleInit(): Promise<void> {
@@ -160,6 +162,7 @@ export class MarketDataService implements OnModuleInit, OnModuleDestroy {
         );
         for (const r of rows) touched.add(r.symbol);
       }
+      await bumpViewVersion(m, MARKET_DATA_CHANGED);
       return touched.size;
     });
     await this.sync.refresh(u.asset).catch(() => undefined); // logged; retried by the sync
