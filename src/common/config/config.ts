@@ -31,7 +31,7 @@ export interface AppConfig {
   nonceRatePerMinute: number;
   trustProxy: boolean;
   logLevel: LogLevel;
-  /** Period of the expiry / stuck-fill / settlement sweep, milliseconds (5 s by design). */
+  /** Period of the expiry / stuck-fill / settlement sweep, milliseconds (at most 5 s by design; 2 s so a dead instance's work moves within 10 s: design.md section 11). */
   sweepIntervalMs: number;
   /** Period of the server's WebSocket pings, milliseconds (20 s by design). */
   wsPingIntervalMs: number;
@@ -129,7 +129,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     nonceRatePerMinute: int(env, 'NONCE_RATE_PER_MINUTE', 10, 1, 1_000_000),
     trustProxy: bool(env, 'TRUST_PROXY', false),
     logLevel,
-    sweepIntervalMs: int(env, 'SWEEP_INTERVAL_MS', 5000, 100, 600_000),
+    sweepIntervalMs: int(env, 'SWEEP_INTERVAL_MS', 2000, 100, 600_000),
     wsPingIntervalMs: int(env, 'WS_PING_INTERVAL_MS', 20000, 50, 600_000),
   };
 }
