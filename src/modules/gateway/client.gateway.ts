@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Inject, type BeforeApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
 import { type OnGatewayConnection, type OnGatewayInit, WebSocketGateway } from '@nestjs/websockets';
@@ -8,10 +9,14 @@ import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { clientIp } from '../../common/http/client-ip';
 import { MetricsService } from '../health/metrics.service';
 import { ClientConnection } from './client-connection';
-import { type RpcReply, failure, isReply, parseFrame, parseRequest } from './json-rpc';
-import { RpcDispatcher, rpcOutcome } from './rpc-dispatcher';
+import { RfqError } from '../../common/errors/app-error';
+import { type RpcReply, type RpcRequest, failure, isReply, parseFrame, parseRequest } from './json-rpc';
+import { RpcDispatcher, rfqFailure, rpcOutcome } from './rpc-dispatcher';
 
 export const MAX_FRAME_BYTES = 64 * 1024;
+/** SIGTERM: how long the calls in flight get to be answered before the sockets close (design.md section 11). */
+export const DRAIN_CALLS_MS = 5000;
+const SHUTTING_DOWN = 'this instance is shutting down: reconnect (to another instance) and call again';
 
 const CONNECTION = Symbol('legwork.connection');
 type SocketWithConnection = WebSocket & { [CONNECTION]: ClientConnection };
@@ -33,6 +38,10 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
   private readonly byAccount = new Map<number, ClientConnection[]>();
   private heartbeat: NodeJS.Timeout | null = null;
   private unsubscribe: (() => void) | null = null;
+  /** Set on shutdown: no new connection or call is taken, the ones in flight are answered. */
+  private draining = false;
+  /** Frames being handled (their replies not sent yet). */
+  private inFlight = 0;
 
   constructor(
     private readonly dispatcher: RpcDispatcher,
@@ -65,6 +74,10 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
   })();
 
   handleConnection(socket: WebSocket, request: IncomingMessage): void {
+    if (this.draining) {
+      socket.close(1001, 'server shutting down');
+      return;
+    }
     const connection = new ClientConnection(
       socket,
       clientIp(request.headers['x-forwarded-for'], request.socket.remoteAddress, this.config.trustProxy),
@@ -80,6 +93,32 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
   }
 
   private async onFrame(connection: ClientConnection, data: RawData, isBinary: boolean): Promise<void> {
+    if (this.draining) return this.refuseWhileDraining(connection, data, isBinary);
+    this.inFlight += 1;
+    try {
+      await this.answerFrame(connection, data, isBinary);
+    } finally {
+      this.inFlight -= 1;
+    }
+  }
+
+  /**
+   * A call that arrives during the drain is answered, not run: rfq.* with RFQ_NOT_READY
+   * (retryable), any other with INTERNAL_ERROR, both saying to reconnect. The client knows it
+   * was not done and may repeat it on another instance.
+   */
+  private refuseWhileDraining(connection: ClientConnection, data: RawData, isBinary: boolean): void {
+    const frame = isBinary ? null : parseFrame(data.toString());
+    const requests = frame?.kind === 'single' ? [frame.request] : frame?.kind === 'batch' ? frame.requests : [];
+    const replies = requests.map((value) => {
+      const request = parseRequest(value);
+      if (isReply(request)) return request;
+      return refusal(request);
+    });
+    if (replies.length > 0) connection.send(frame?.kind === 'batch' ? replies : replies[0]);
+  }
+
+  private async answerFrame(connection: ClientConnection, data: RawData, isBinary: boolean): Promise<void> {
     if (isBinary) {
       connection.send(this.refused(failure(null, 'PARSE_ERROR', 'frames must be text')));
       return;
@@ -163,9 +202,15 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
     return this.connections.size;
   }
 
-  /** Graceful shutdown: stop taking connections, close every socket with 1001 (going away). */
+  /**
+   * Graceful shutdown (design.md section 11): take no new connection or call, answer the calls in
+   * flight (at most DRAIN_CALLS_MS), then close every socket with 1001 (going away).
+   */
   async beforeApplicationShutdown(): Promise<void> {
+    this.draining = true;
     this.stop();
+    const callsDeadline = Date.now() + DRAIN_CALLS_MS;
+    while (this.inFlight > 0 && Date.now() < callsDeadline) await new Promise((r) => setTimeout(r, 10));
     for (const connection of this.connections) connection.socket.close(1001, 'server shutting down');
     const deadline = Date.now() + 2000;
     while (this.connections.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
@@ -182,4 +227,9 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
     this.unsubscribe?.();
     this.unsubscribe = null;
   }
+}
+
+function refusal(request: RpcRequest): RpcReply {
+  if (request.method.startsWith('rfq.')) return rfqFailure(request.id, new RfqError('RFQ_NOT_READY', SHUTTING_DOWN), randomUUID());
+  return failure(request.id, 'INTERNAL_ERROR', SHUTTING_DOWN);
 }
