@@ -171,7 +171,7 @@ async function main(): Promise<void> {
     const drained = await waitFor(async () => (await openAccepted(db)) === 0, 30_000, 'accepted RFQs finished').catch(() => -1);
     const outcome = await acceptedOutcome(db);
     const seen = outcomes.filter((x) => x.accepted).map((x) => x.rfqId!);
-    const { rows: ends } = await db.query(`SELECT id, state FROM rfqs WHERE id = ANY($1::uuid[])`, [seen]);
+    const { rows: ends } = await db.query(`SELECT id, state FROM rfqs WHERE id::text = ANY($1::text[])`, [seen]);
     const endOf = new Map(ends.map((r: { id: string; state: string }) => [r.id, r.state]));
     const lost = seen.filter((id) => !['filled', 'failed'].includes(endOf.get(id) ?? 'missing')).length + outcome.open;
     const broken = await violations(pgRows(db));
