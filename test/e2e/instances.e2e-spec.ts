@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
+import { Http } from './clients';
 import { ADMIN_TOKEN, JWT_SECRET } from './harness';
 import { expectInvariants, pgRows } from './invariants';
 import { expirationIn, symbolOf } from './factories';
@@ -186,6 +187,10 @@ const enabled = !!process.env.DATABASE_URL && hasBinaries();
     await sleep(1500);
     await redis.stop();
     await waitFor(async () => (await healthStatus(a)) === 503, 10_000, 'health 503');
+    // While Redis is down: rfq.* writes are refused as retryable, queries are served from PostgreSQL.
+    const refused = await taker.call('rfq.create', { client_ref: randomUUID(), legs: [{ instrument: call, quantity: '1' }] });
+    expect(refused.error?.data).toMatchObject({ error: 'RFQ_NOT_READY', retryable: true });
+    expect((await new Http(a.url).as(taker.token!).get('/query/balances')).status).toBe(200);
     await sleep(2500);
     await redis.start();
     const back = Date.now();
@@ -213,6 +218,10 @@ const enabled = !!process.env.DATABASE_URL && hasBinaries();
     await db.end().catch(() => undefined);
     await pg.stop('fast');
     await waitFor(async () => (await healthStatus(a)) === 503, 10_000, 'health 503');
+    // While PostgreSQL is down: rfq.* writes are refused as retryable, queries answer 503.
+    const refused = await taker.call('rfq.create', { client_ref: randomUUID(), legs: [{ instrument: call, quantity: '1' }] });
+    expect(refused.error?.data).toMatchObject({ error: 'RFQ_NOT_READY', retryable: true });
+    expect((await new Http(a.url).as(taker.token!).get('/query/balances')).status).toBe(503);
     await sleep(2000);
     await pg.start();
     const back = Date.now();
