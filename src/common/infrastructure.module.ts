@@ -12,6 +12,7 @@ import { JobRunner } from './jobs/job-runner';
 import { logger } from './logging/logger';
 import { InMemoryRateLimiter, RateLimiter, RedisRateLimiter } from './rate-limit/rate-limiter';
 import { quitRedis } from './redis/close';
+import { ShutdownState } from './shutdown-state';
 
 /** The shared Redis command connection, or null in the embedded default. */
 export const REDIS = Symbol('REDIS');
@@ -40,6 +41,7 @@ function redisClient(url: string, purpose: string, options: { blocking?: boolean
   providers: [
     Clock,
     Notifier,
+    ShutdownState,
     {
       provide: Database,
       inject: [APP_CONFIG],
@@ -79,7 +81,7 @@ function redisClient(url: string, purpose: string, options: { blocking?: boolean
       useFactory: (config: AppConfig, redis: Redis | null) => (redis ? new RedisRateLimiter(redis, config.redisPrefix) : new InMemoryRateLimiter()),
     },
   ],
-  exports: [Clock, Notifier, Database, REDIS, JobRunner, Broadcaster, ViewVersions, RateLimiter],
+  exports: [Clock, Notifier, ShutdownState, Database, REDIS, JobRunner, Broadcaster, ViewVersions, RateLimiter],
 })
 export class InfrastructureModule implements BeforeApplicationShutdown, OnApplicationShutdown {
   constructor(

@@ -166,6 +166,15 @@ const enabled = !!process.env.DATABASE_URL && hasBinaries();
     const t = await onInstance(b, taker);
     const reply = t.call('rfq.list', {}, 8000);
     const exit = b.stop('SIGTERM');
+    // Readiness while it drains: 503 `draining`, so a balancer sends nobody new (polled until the port closes).
+    const seen: string[] = [];
+    for (let i = 0; i < 500; i++) {
+      const res = await fetch(`${b.url}/health`).then(async (r) => `${r.status} ${((await r.json()) as { status: string }).status}`, () => 'closed');
+      if (seen[seen.length - 1] !== res) seen.push(res);
+      if (res === 'closed') break;
+    }
+    expect(seen).toContain('503 draining');
+    expect(seen.slice(seen.indexOf('503 draining'))).toEqual(['503 draining', 'closed']);
     const answered = await reply.then((r) => r, (e) => String(e));
     expect(answered).toMatchObject({ jsonrpc: '2.0' }); // a reply (result, or RFQ_NOT_READY if it came after the drain began), never silence
     expect(await t.client!.closed).toBe(1001);

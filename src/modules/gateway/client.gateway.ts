@@ -10,6 +10,7 @@ import { clientIp } from '../../common/http/client-ip';
 import { MetricsService } from '../health/metrics.service';
 import { ClientConnection } from './client-connection';
 import { RfqError } from '../../common/errors/app-error';
+import { ShutdownState } from '../../common/shutdown-state';
 import { type RpcReply, type RpcRequest, failure, isReply, parseFrame, parseRequest } from './json-rpc';
 import { RpcDispatcher, rfqFailure, rpcOutcome } from './rpc-dispatcher';
 
@@ -48,6 +49,7 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
     private readonly broadcaster: Broadcaster,
     private readonly metrics: MetricsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly shutdown: ShutdownState,
   ) {}
 
   afterInit(server: WebSocketServer): void {
@@ -208,6 +210,7 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
    */
   async beforeApplicationShutdown(): Promise<void> {
     this.draining = true;
+    this.shutdown.begin();
     this.stop();
     const callsDeadline = Date.now() + DRAIN_CALLS_MS;
     while (this.inFlight > 0 && Date.now() < callsDeadline) await new Promise((r) => setTimeout(r, 10));
