@@ -5,7 +5,7 @@ import { ADMIN_TOKEN, JWT_SECRET } from './harness';
 import { expectInvariants, pgRows } from './invariants';
 import { expirationIn, symbolOf } from './factories';
 import { acceptedOutcome, adminOf, healthStatus, openAccepted } from '../fleet/checks';
-import { Fleet, type Instance, PrivatePostgres, PrivateRedis, buildApp, hasBinaries, sleep, waitFor } from '../fleet/fleet';
+import { Fleet, Instance, PrivatePostgres, freePort, PrivateRedis, buildApp, hasBinaries, sleep, waitFor } from '../fleet/fleet';
 import { FleetTrader, acceptFor, lifecycle, quoteFor } from '../fleet/traders';
 
 /**
@@ -161,6 +161,22 @@ const enabled = !!process.env.DATABASE_URL && hasBinaries();
     await m.disconnect();
     await c.start();
   }, 90_000);
+
+  it('expires within 10 s of its deadline an RFQ whose instance was killed with SIGKILL', async () => {
+    // A fourth instance with a 3 s RFQ time-to-live creates the RFQ (the deadline is set at
+    // creation), then dies: the expiry is the survivors' (the delayed job in Redis, or the sweep).
+    const d = new Instance('instance-ttl', await freePort(), { ...fleet.env, RFQ_TTL_SECONDS: '3' }, fleet.logDir);
+    await d.start();
+    const t = await onInstance(d, taker);
+    const rfq = await t.result('rfq.create', { client_ref: randomUUID(), legs: [{ instrument: call, quantity: '1' }] });
+    await d.stop('SIGKILL');
+    const due = rfq.expires_at * 1000;
+    await waitFor(async () => (await db.query(`SELECT state FROM rfqs WHERE id = $1`, [rfq.rfq_id])).rows[0].state === 'expired', 15_000, 'expired');
+    const late = Date.now() - due;
+    process.stdout.write(`RFQ of a killed instance expired ${late} ms after its deadline\n`);
+    expect(late).toBeLessThan(10_000);
+    await t.disconnect();
+  }, 60_000);
 
   it('answers the calls in flight on SIGTERM, closes sockets with 1001 and exits 0', async () => {
     const t = await onInstance(b, taker);
