@@ -60,7 +60,7 @@ const log = (text: string) => process.stdout.write(`[chaos ${new Date().toISOStr
 
 async function main(): Promise<void> {
   const o = options(process.argv.slice(2));
-  if (!hasBinaries()) throw new Error('needs redis-server and PostgreSQL 15 binaries (/usr/lib/postgresql/15/bin)');
+  if (!hasBinaries()) throw new Error('needs redis-server and the PostgreSQL server binaries (the newest /usr/lib/postgresql/<version>/bin, or PG_BIN)');
   const hardLimit = setTimeout(() => {
     log('hard time limit reached: giving up');
     process.exit(2);

@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chownSync, mkdtempSync, openSync, closeSync, rmSync, readFileSync } from 'node:fs';
+import { chownSync, closeSync, existsSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -12,7 +12,14 @@ import { join, resolve } from 'node:path';
  */
 
 export const ROOT = resolve(__dirname, '..', '..', ...(__dirname.includes(`${join('chaos', '.build')}`) ? ['..', '..'] : []));
-const PG_BIN = '/usr/lib/postgresql/15/bin';
+/** The newest PostgreSQL server binaries installed (Debian layout), or PG_BIN. */
+const PG_BIN = process.env.PG_BIN ?? newestPostgresBin();
+
+function newestPostgresBin(): string {
+  const root = '/usr/lib/postgresql';
+  const versions = existsSync(root) ? readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
+  return join(root, versions[0] ?? '15', 'bin');
+}
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
