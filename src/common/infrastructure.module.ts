@@ -93,7 +93,9 @@ export class InfrastructureModule implements BeforeApplicationShutdown, OnApplic
 
   /** Finish the jobs in flight before the connections they need are closed. */
   async beforeApplicationShutdown(): Promise<void> {
+    const started = Date.now();
     await this.jobs.close();
+    logger.event('info', 'shutdown: jobs stopped', { ms: Date.now() - started }, 'Jobs');
   }
 
   async onApplicationShutdown(): Promise<void> {

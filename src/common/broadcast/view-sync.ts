@@ -13,7 +13,8 @@ import type { VersionedView, ViewVersions } from './view-versions';
  * the view also reloads in full whenever the subscription is made again, and the version check
  * reloads it when the database's version of its topic (bumped by every writer in the change's
  * transaction: bumpViewVersion) is ahead of the one it was loaded at; a view not confirmed for
- * 30 s stops rfq.* writes. A cache opts in by passing `versions` and bumping its topic's version.
+ * 30 s stops rfq.* writes. A cache opts in by passing `versions`, bumping its topic's version in
+ * every change's transaction and passing that version to `publish`.
  */
 export class ViewSync<Part> implements VersionedView {
   private reloads: Promise<void> = Promise.resolve();
@@ -38,7 +39,9 @@ export class ViewSync<Part> implements VersionedView {
   /** Listens for changes and loads everything. */
   async start(): Promise<void> {
     this.unsubscribe = this.broadcaster.subscribe((message) => {
-      if (message.topic === this.topic) void this.refresh(this.partOf(message.payload)).catch(() => undefined);
+      if (message.topic !== this.topic) return;
+      const { payload, version } = unwrap(message.payload);
+      void this.refreshHeard(this.partOf(payload), version).catch(() => undefined);
     });
     if (this.versions) {
       // Whatever was published while the subscription was down is unheard: read it all again.
@@ -78,9 +81,23 @@ export class ViewSync<Part> implements VersionedView {
     this.confirmedAtMs = Math.max(this.confirmedAtMs, atMs);
   }
 
-  /** Tells every instance to reload `payload`'s part. */
-  publish(payload: unknown): Promise<void> {
-    return this.broadcaster.publish(this.topic, payload);
+  /** Tells every instance to reload `payload`'s part; `version`: what bumpViewVersion answered for the change. */
+  publish(payload: unknown, version: bigint | null = null): Promise<void> {
+    return this.broadcaster.publish(this.topic, version === null ? payload : { [VERSIONED]: version.toString(), part: payload });
+  }
+
+  /**
+   * A broadcast heard: reload its part. When it names the version right after the one the view
+   * holds, every change up to it is now loaded (the earlier ones already were; this one just
+   * was, read after its commit), so the view holds that version; any other order leaves the
+   * version alone and the check reloads in full.
+   */
+  private refreshHeard(part: Part | null, version: bigint | null): Promise<void> {
+    if (part === null) return this.refresh(null);
+    return this.enqueue(async () => {
+      await this.load(part);
+      if (version !== null && this.loadedVersion !== null && version === this.loadedVersion + 1n) this.loadedVersion = version;
+    });
   }
 
   /** `version` was read before the load began, so the view holds at least that version's rows. */
@@ -108,4 +125,15 @@ export class ViewSync<Part> implements VersionedView {
     }, 1000);
     this.retryTimer.unref?.();
   }
+}
+
+/** The key of a versioned broadcast payload: `{ [VERSIONED]: "<version>", part: <payload> }`. */
+const VERSIONED = 'view_version';
+
+function unwrap(payload: unknown): { payload: unknown; version: bigint | null } {
+  if (typeof payload === 'object' && payload !== null && typeof (payload as Record<string, unknown>)[VERSIONED] === 'string') {
+    const p = payload as { [VERSIONED]: string; part: unknown };
+    return { payload: p.part, version: BigInt(p[VERSIONED]) };
+  }
+  return { payload, version: null };
 }

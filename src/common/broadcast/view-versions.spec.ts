@@ -75,3 +75,35 @@ describe('ViewVersions', () => {
     view.stop();
   });
 });
+
+describe('ViewSync with versioned broadcasts', () => {
+  let now = 0;
+  const clock = () => now;
+
+  it('a broadcast of the next version keeps the view current without a full reload; a gap leaves it to the check', async () => {
+    const table = fakeTable();
+    const versions = new ViewVersions(table, 60_000, clock);
+    const broadcaster = new InProcessBroadcaster();
+    const loads: Array<string | null> = [];
+    const view = new ViewSync<string>(broadcaster, 't', async (part) => void loads.push(part), (p) => (p as { part: string }).part, versions);
+    await view.start();
+    const heard = () => new Promise((r) => setImmediate(() => setImmediate(r)));
+
+    table.rows.set('t', 1n);
+    await view.publish({ part: 'A' }, 1n);
+    await heard();
+    expect(loads).toEqual([null, 'A']);
+    expect(view.loadedVersion).toBe(1n);
+    await versions.check();
+    expect(loads).toEqual([null, 'A']); // current: no full reload
+
+    table.rows.set('t', 3n); // change 2 was never heard
+    await view.publish({ part: 'B' }, 3n);
+    await heard();
+    expect(view.loadedVersion).toBe(1n);
+    await versions.check();
+    expect(loads).toEqual([null, 'A', 'B', null]);
+    expect(view.loadedVersion).toBe(3n);
+    view.stop();
+  });
+});

@@ -1,5 +1,5 @@
 import { logger } from '../logging/logger';
-import type { SqlExecutor } from '../database/sql';
+import { type SqlExecutor, sqlRows } from '../database/sql';
 
 /**
  * How often every instance compares its views' versions with the database (design.md section 11:
@@ -11,16 +11,20 @@ export const VIEW_CHECK_INTERVAL_MS = 2000;
 export const VIEW_STALE_AFTER_MS = 30_000;
 
 /**
- * Bumps the version of a view topic. Call it inside the transaction of the change, so the new
- * version commits if and only if the change does; instances that missed the change's broadcast
- * see the new version at their next check and reload.
+ * Bumps the version of a view topic and answers the new one. Call it inside the transaction of
+ * the change, so the new version commits if and only if the change does; instances that missed
+ * the change's broadcast see the new version at their next check and reload. Pass the version to
+ * ViewSync.publish: an instance that hears it right after the one it holds stays current
+ * without a full reload.
  */
-export async function bumpViewVersion(m: SqlExecutor, topic: string): Promise<void> {
-  await m.query(
+export async function bumpViewVersion(m: SqlExecutor, topic: string): Promise<bigint> {
+  const rows = await sqlRows<{ version: string }>(
+    m,
     `INSERT INTO view_versions (topic, version) VALUES ($1, 1)
-     ON CONFLICT (topic) DO UPDATE SET version = view_versions.version + 1`,
+     ON CONFLICT (topic) DO UPDATE SET version = view_versions.version + 1 RETURNING version`,
     [topic],
   );
+  return BigInt(rows[0].version);
 }
 
 /** What the checker needs of a view (ViewSync implements it). */

@@ -125,7 +125,7 @@ export class MarketDataService implements OnModuleInit, OnModuleDestroy {
     const receivedMs = this.clock.nowMs();
     const u = parseMarketUpdate(input);
     const at = new Date(receivedMs);
-    const set = await this.db.dataSource.transaction(async (m) => {
+    const written = await this.db.dataSource.transaction(async (m) => {
       const [{ listed }]: Array<{ listed: boolean }> = await m.query(`SELECT EXISTS (SELECT 1 FROM instruments WHERE asset = $1) AS listed`, [u.asset]);
       if (!listed) throw new AppError('NOT_FOUND', `no instruments are listed for ${u.asset}`);
       const symbols = [...u.ivs.keys()];
@@ -162,17 +162,16 @@ export class MarketDataService implements OnModuleInit, OnModuleDestroy {
         );
         for (const r of rows) touched.add(r.symbol);
       }
-      await bumpViewVersion(m, MARKET_DATA_CHANGED);
-      return touched.size;
+      return { touched: touched.size, version: await bumpViewVersion(m, MARKET_DATA_CHANGED) };
     });
     await this.sync.refresh(u.asset).catch(() => undefined); // logged; retried by the sync
     try {
-      await this.sync.publish({ asset: u.asset });
+      await this.sync.publish({ asset: u.asset }, written.version);
     } catch (error) {
       logger.event('error', 'market data change not announced', { asset: u.asset, error: String(error) }, 'MarketData');
       throw new AppError('UNAVAILABLE', 'the market data is saved but could not be announced to every instance; repeat the command');
     }
-    return { asset: u.asset, index_price: formatHttp(u.indexPrice), updated_at: Math.floor(receivedMs / 1000), instruments: set };
+    return { asset: u.asset, index_price: formatHttp(u.indexPrice), updated_at: Math.floor(receivedMs / 1000), instruments: written.touched };
   }
 
   /** The asset's latest index price, fresh or not; null when none was ever set. */
