@@ -9,7 +9,7 @@
  * doubled RFQ or broken invariant; stops by itself (hard limit: the run + 120 s).
  */
 import { Client } from 'pg';
-import { ADMIN_TOKEN, JWT_SECRET } from '../test/e2e/harness';
+import { ADMIN_TOKEN, EXCHANGE_SIGNING_KEY, JWT_SECRET } from '../test/e2e/harness';
 import { violations, pgRows } from '../test/e2e/invariants';
 import { formatSymbol } from '../src/modules/instruments/domain/symbol';
 import { acceptedOutcome, adminOf, openAccepted } from '../test/fleet/checks';
@@ -73,7 +73,7 @@ async function main(): Promise<void> {
   const [pg, redis] = await Promise.all([PrivatePostgres.start(), PrivateRedis.start()]);
   pg.psql('CREATE DATABASE legwork');
   const fleet = new Fleet({
-    DATABASE_URL: pg.url('legwork'), REDIS_URL: redis.url, REDIS_PREFIX: 'legwork_chaos', JWT_SECRET, ADMIN_TOKEN, TRUST_PROXY: 'true',
+    DATABASE_URL: pg.url('legwork'), REDIS_URL: redis.url, REDIS_PREFIX: 'legwork_chaos', JWT_SECRET, ADMIN_TOKEN, EXCHANGE_SIGNING_KEY, TRUST_PROXY: 'true',
     MARKET_DATA_MAX_AGE_SECONDS: '86400', LOG_LEVEL: 'warn', DATABASE_POOL_SIZE: '5',
     MAX_OPEN_RFQS: '10000', RFQ_RATE_PER_SECOND: '1000', RFQ_RATE_BURST: '1000', NONCE_RATE_PER_MINUTE: '10000', AUTH_RATE_PER_MINUTE: '10000',
   });

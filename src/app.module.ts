@@ -9,6 +9,7 @@ import { DocsModule } from './modules/docs/docs.module';
 import { GatewayModule } from './modules/gateway/gateway.module';
 import { HealthModule } from './modules/health/health.module';
 import { InstrumentsModule } from './modules/instruments/instruments.module';
+import { JournalModule } from './modules/journal/journal.module';
 import { LedgerModule } from './modules/ledger/ledger.module';
 import { MarketDataModule } from './modules/market-data/market-data.module';
 import { QueryModule } from './modules/query/query.module';
@@ -26,6 +27,7 @@ export class AppModule {
         AuthModule,
         InstrumentsModule,
         MarketDataModule,
+        JournalModule,
         LedgerModule,
         RfqModule,
         QueryModule,

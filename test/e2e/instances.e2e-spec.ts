@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Client } from 'pg';
 import { Http } from './clients';
-import { ADMIN_TOKEN, JWT_SECRET } from './harness';
+import { ADMIN_TOKEN, EXCHANGE_SIGNING_KEY, JWT_SECRET } from './harness';
 import { expectInvariants, pgRows } from './invariants';
 import { expirationIn, symbolOf } from './factories';
 import { acceptedOutcome, adminOf, healthStatus, openAccepted } from '../fleet/checks';
@@ -50,7 +50,7 @@ const enabled = !!process.env.DATABASE_URL && hasBinaries();
     [pg, redis] = await Promise.all([PrivatePostgres.start(), PrivateRedis.start()]);
     pg.psql('CREATE DATABASE legwork');
     fleet = new Fleet({
-      DATABASE_URL: pg.url('legwork'), REDIS_URL: redis.url, REDIS_PREFIX: 'legwork_fleet', JWT_SECRET, ADMIN_TOKEN,
+      DATABASE_URL: pg.url('legwork'), REDIS_URL: redis.url, REDIS_PREFIX: 'legwork_fleet', JWT_SECRET, ADMIN_TOKEN, EXCHANGE_SIGNING_KEY,
       TRUST_PROXY: 'true', MARKET_DATA_MAX_AGE_SECONDS: '3600', LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn', DATABASE_POOL_SIZE: '5',
       MAX_OPEN_RFQS: '1000', RFQ_RATE_PER_SECOND: '1000', RFQ_RATE_BURST: '1000', NONCE_RATE_PER_MINUTE: '1000', AUTH_RATE_PER_MINUTE: '1000',
     });

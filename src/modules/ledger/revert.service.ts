@@ -2,12 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import { AppError } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
+import { JournalStore } from '../journal/journal.store';
 import type { RfqRecord } from '../rfq/domain/rfq-record';
 import { RfqTransitions } from '../rfq/rfq-transitions';
 import { RfqStore } from '../rfq/rfq.store';
 import { revertOutcome } from './domain/fill-check';
 import { FLAT } from './domain/average-price';
 import { type PositionDelta, positionDeltas, reverseDeltas } from './domain/fold';
+import { refreshLockGroups, shareIndexPrices } from './collateral.sql';
 import { LedgerStore, type PositionWrite, positionKey } from './ledger.store';
 import { RiskService } from './risk.service';
 
@@ -34,6 +36,7 @@ export class RevertService {
     private readonly store: LedgerStore,
     private readonly risk: RiskService,
     private readonly clock: Clock,
+    private readonly journal: JournalStore,
   ) {}
 
   async revert(rfqId: string): Promise<RevertResult> {
@@ -52,6 +55,8 @@ export class RevertService {
       if (settled.length > 0) throw new AppError('CONFLICT', `the round of ${settled[0]} has settled; its fills stand`);
 
       const { takerAccountId: taker, makerAccountId: maker, feeAccountId } = fill;
+      // Index rows before balance rows, as a fill takes them: the locks below are at these prices (collateral.sql.ts).
+      const indexes = await shareIndexPrices(m);
       const balances = await this.store.balances(m, [taker, maker, feeAccountId], true);
       const positions = await this.store.openPositions(m, [taker, maker]);
       const decision = revertOutcome({
@@ -62,7 +67,7 @@ export class RevertService {
         taker: { balance: balances.get(taker) ?? null, positions: positions.get(taker)! },
         maker: { balance: balances.get(maker) ?? null, positions: positions.get(maker)! },
         feeAccount: balances.get(feeAccountId) ?? { total: 0n, locked: 0n },
-        indexByAsset: this.risk.indexFor([...positions.get(taker)!, ...positions.get(maker)!, ...fill.legs], now, false),
+        indexByAsset: indexes,
         lockUpsideBps: this.risk.params.lockUpsideBps,
       });
       if (!decision.ok) throw new AppError('CONFLICT', decision.message);
@@ -74,6 +79,7 @@ export class RevertService {
       const undo = (accountId: number, list: PositionDelta[]): PositionWrite[] =>
         reverseDeltas(list).map((d) => ({ accountId, instrument: d.instrument, delta: d.quantity, position: replayed.get(positionKey(accountId, d.instrument)) ?? FLAT }));
       await this.store.writePositions(m, [...undo(taker, deltas.taker), ...undo(maker, deltas.maker)]);
+      await refreshLockGroups(m, [taker, maker]);
       await this.store.setBalances(m, [
         { accountId: taker, row: decision.taker },
         { accountId: maker, row: decision.maker },
@@ -87,6 +93,20 @@ export class RevertService {
         changes: { failure: { error: 'RFQ_TX_FAILED', message: 'the fill was reverted by an admin' }, fillReverted: true },
       });
       if (!record) throw new Error(`rfq ${rfqId} left filled under its own row lock`);
+      // The revert's receipt (kind 1) repeats the fill's terms at the revert's time; last, as a fill's is.
+      await this.journal.append(m, {
+        kind: 1,
+        fillId: fill.fillId,
+        rfqId,
+        quoteId: fill.quoteId,
+        takerAccountId: taker,
+        makerWallet: rfq.quote!.makerWallet,
+        side: fill.side,
+        price: fill.price,
+        fee: fill.fee,
+        at: now,
+        legs: fill.legs,
+      });
       logger.event('info', 'rfq fill reverted', { rfq_id: rfqId, fill_id: fill.fillId }, 'Ledger');
       return record;
     });
