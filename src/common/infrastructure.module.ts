@@ -5,12 +5,14 @@ import { APP_CONFIG, type AppConfig } from './config/config';
 import { Database } from './database/database';
 import { Broadcaster, InProcessBroadcaster, RedisBroadcaster } from './broadcast/broadcaster';
 import { Notifier } from './broadcast/notifier';
+import { ViewVersions } from './broadcast/view-versions';
 import { BullMqJobRunner } from './jobs/bullmq-job-runner';
 import { InProcessJobRunner } from './jobs/in-process-job-runner';
 import { JobRunner } from './jobs/job-runner';
 import { logger } from './logging/logger';
 import { InMemoryRateLimiter, RateLimiter, RedisRateLimiter } from './rate-limit/rate-limiter';
 import { quitRedis } from './redis/close';
+import { ShutdownState } from './shutdown-state';
 
 /** The shared Redis command connection, or null in the embedded default. */
 export const REDIS = Symbol('REDIS');
@@ -39,6 +41,7 @@ function redisClient(url: string, purpose: string, options: { blocking?: boolean
   providers: [
     Clock,
     Notifier,
+    ShutdownState,
     {
       provide: Database,
       inject: [APP_CONFIG],
@@ -68,12 +71,17 @@ function redisClient(url: string, purpose: string, options: { blocking?: boolean
       },
     },
     {
+      provide: ViewVersions,
+      inject: [Database],
+      useFactory: (database: Database) => new ViewVersions(database.dataSource),
+    },
+    {
       provide: RateLimiter,
       inject: [APP_CONFIG, REDIS],
       useFactory: (config: AppConfig, redis: Redis | null) => (redis ? new RedisRateLimiter(redis, config.redisPrefix) : new InMemoryRateLimiter()),
     },
   ],
-  exports: [Clock, Notifier, Database, REDIS, JobRunner, Broadcaster, RateLimiter],
+  exports: [Clock, Notifier, ShutdownState, Database, REDIS, JobRunner, Broadcaster, ViewVersions, RateLimiter],
 })
 export class InfrastructureModule implements BeforeApplicationShutdown, OnApplicationShutdown {
   constructor(
@@ -85,7 +93,9 @@ export class InfrastructureModule implements BeforeApplicationShutdown, OnApplic
 
   /** Finish the jobs in flight before the connections they need are closed. */
   async beforeApplicationShutdown(): Promise<void> {
+    const started = Date.now();
     await this.jobs.close();
+    logger.event('info', 'shutdown: jobs stopped', { ms: Date.now() - started }, 'Jobs');
   }
 
   async onApplicationShutdown(): Promise<void> {

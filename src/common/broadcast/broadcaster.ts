@@ -18,6 +18,11 @@ export type BroadcastListener = (message: Broadcast) => void;
 export abstract class Broadcaster {
   abstract publish(topic: string, payload: unknown): Promise<void>;
   abstract subscribe(listener: BroadcastListener): () => void;
+  /**
+   * Called each time the subscription is made again after it was lost (messages published in
+   * between were not heard: listeners reload from the database). Never called in-process.
+   */
+  abstract onResubscribe(listener: () => void): () => void;
   abstract close(): Promise<void>;
 }
 
@@ -35,6 +40,10 @@ export class InProcessBroadcaster extends Broadcaster {
     return () => this.emitter.off('message', listener);
   }
 
+  onResubscribe(): () => void {
+    return () => undefined;
+  }
+
   async close(): Promise<void> {
     this.emitter.removeAllListeners();
   }
@@ -43,6 +52,7 @@ export class InProcessBroadcaster extends Broadcaster {
 export class RedisBroadcaster extends Broadcaster {
   private readonly emitter = new EventEmitter().setMaxListeners(0);
   private readonly channel: string;
+  private started = false;
 
   /** `publisher` is shared; `subscriber` is a dedicated connection (it enters subscriber mode). */
   constructor(
@@ -60,10 +70,18 @@ export class RedisBroadcaster extends Broadcaster {
         logger.event('error', 'unreadable broadcast', { error: String(error) }, 'Broadcaster');
       }
     });
+    // ioredis resubscribes on every reconnection (a Redis restart, `CLIENT KILL TYPE pubsub`),
+    // sending SUBSCRIBE right after 'ready': listeners reload once that has gone out.
+    subscriber.on('ready', () => {
+      if (!this.started) return;
+      logger.event('warn', 'broadcast subscription restored', {}, 'Broadcaster');
+      setImmediate(() => this.emitter.emit('resubscribed'));
+    });
   }
 
   async start(): Promise<void> {
     await this.subscriber.subscribe(this.channel);
+    this.started = true;
   }
 
   async publish(topic: string, payload: unknown): Promise<void> {
@@ -75,7 +93,13 @@ export class RedisBroadcaster extends Broadcaster {
     return () => this.emitter.off('message', listener);
   }
 
+  onResubscribe(listener: () => void): () => void {
+    this.emitter.on('resubscribed', listener);
+    return () => this.emitter.off('resubscribed', listener);
+  }
+
   async close(): Promise<void> {
+    this.started = false;
     this.emitter.removeAllListeners();
     await quitRedis(this.subscriber);
   }

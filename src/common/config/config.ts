@@ -43,7 +43,7 @@ export interface AppConfig {
    * in embedded mode when unset: the key is generated once and kept in DATA_DIR.
    */
   exchangeSigningKey: Buffer | null;
-  /** Period of the expiry / stuck-fill / settlement sweep, milliseconds (5 s by design). */
+  /** Period of the expiry / stuck-fill / settlement sweep, milliseconds (at most 5 s by design; 2 s so a dead instance's work moves within 10 s: design.md section 11). */
   sweepIntervalMs: number;
   /** Period of the server's WebSocket pings, milliseconds (20 s by design). */
   wsPingIntervalMs: number;
@@ -159,7 +159,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     metricsToken,
     logLevel,
     exchangeSigningKey: signingKey === undefined ? null : Buffer.from(signingKey, 'hex'),
-    sweepIntervalMs: int(env, 'SWEEP_INTERVAL_MS', 5000, 100, 600_000),
+    sweepIntervalMs: int(env, 'SWEEP_INTERVAL_MS', 2000, 100, 600_000),
     wsPingIntervalMs: int(env, 'WS_PING_INTERVAL_MS', 20000, 50, 600_000),
   };
 }

@@ -8,6 +8,20 @@ import { closeWithin, quitRedis } from '../redis/close';
 
 /** How long a shutdown waits for running jobs before it disconnects the workers. */
 const WORKER_CLOSE_MS = 5000;
+/**
+ * A job's lock, renewed by its worker every half of it (design.md section 11: a dead instance's
+ * jobs are taken over within 10 s). A job whose instance died is found stalled at the first
+ * check after the lock lapses, at most LOCK + STALLED_CHECK = 7 s after the death, and run
+ * again by a live instance. BullMQ's defaults (30 s + 30 s) took up to a minute.
+ */
+export const JOB_LOCK_MS = 5000;
+export const STALLED_CHECK_MS = 2000;
+/**
+ * A worker that merely missed a renewal (a long event-loop stall) is taken for dead too: the job
+ * then runs twice, which the processors tolerate (idempotent). More than BullMQ's default of 1,
+ * so a job that stalls once or twice is not failed for it.
+ */
+const MAX_STALLED = 5;
 
 /**
  * Production: BullMQ on Redis. Every instance runs a worker per queue, so the instances share the
@@ -48,7 +62,14 @@ export class BullMqJobRunner extends JobRunner {
     const worker = new Worker(
       name,
       async (job) => processor(job.data as JobPayloads[Q], { attempt: job.attemptsMade + 1, jobId: job.id ?? '' }),
-      { connection: this.connection, prefix: this.prefix, concurrency: options.concurrency ?? 8 },
+      {
+        connection: this.connection,
+        prefix: this.prefix,
+        concurrency: options.concurrency ?? 8,
+        lockDuration: JOB_LOCK_MS,
+        stalledInterval: STALLED_CHECK_MS,
+        maxStalledCount: MAX_STALLED,
+      },
     );
     worker.on('failed', (job, error) =>
       logger.event(job && job.attemptsMade >= (job.opts.attempts ?? 1) ? 'error' : 'warn', 'job attempt failed', {

@@ -1,6 +1,7 @@
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { Broadcaster } from '../../common/broadcast/broadcaster';
 import { ViewSync } from '../../common/broadcast/view-sync';
+import { ViewVersions } from '../../common/broadcast/view-versions';
 import { Database } from '../../common/database/database';
 import { sqlRows } from '../../common/database/sql';
 import { type AccountAccessState, type Lapse, type Principal, type Role, currentPrincipal } from '../auth/access';
@@ -33,11 +34,19 @@ export class AccountAccess implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly db: Database,
     broadcaster: Broadcaster,
+    versions: ViewVersions,
   ) {
-    this.sync = new ViewSync(broadcaster, ACCOUNT_ACCESS_CHANGED, (id) => this.load(id), (payload) => {
-      const id = (payload as { account_id?: unknown } | null)?.account_id;
-      return typeof id === 'number' && Number.isSafeInteger(id) ? id : null;
-    });
+    // Versioned (design.md 11): a change whose broadcast was lost is reloaded at the next check.
+    this.sync = new ViewSync(
+      broadcaster,
+      ACCOUNT_ACCESS_CHANGED,
+      (id) => this.load(id),
+      (payload) => {
+        const id = (payload as { account_id?: unknown } | null)?.account_id;
+        return typeof id === 'number' && Number.isSafeInteger(id) ? id : null;
+      },
+      versions,
+    );
   }
 
   async onModuleInit(): Promise<void> {
@@ -83,10 +92,14 @@ export class AccountAccess implements OnModuleInit, OnModuleDestroy {
     return current;
   }
 
-  /** After a committed change of an account's roles or revocation: reload here, then tell every instance. */
-  async changed(accountId: number): Promise<void> {
+  /**
+   * After a committed change of an account's roles or revocation: reload here, then tell every
+   * instance. `version`: what bumpViewVersion(ACCOUNT_ACCESS_CHANGED) answered in the change's
+   * transaction (an instance that misses the broadcast sees it at its next version check).
+   */
+  async changed(accountId: number, version: bigint): Promise<void> {
     await this.sync.refresh(accountId);
-    await this.sync.publish({ account_id: accountId });
+    await this.sync.publish({ account_id: accountId }, version);
   }
 
   /** Reads one account (or every cached one: null) into the cache; tells the listeners of each change. */

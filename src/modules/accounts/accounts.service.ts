@@ -1,10 +1,11 @@
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { bumpViewVersion } from '../../common/broadcast/view-versions';
 import { Database } from '../../common/database/database';
-import { sqlRows } from '../../common/database/sql';
+import { type SqlExecutor, sqlRows } from '../../common/database/sql';
 import { AppError } from '../../common/errors/app-error';
 import { FEE_ACCOUNT_WALLET, WalletError, parseWallet } from '../../common/crypto/wallet';
 import { ROLES, type Role } from '../auth/access';
-import { AccountAccess } from './account-access.service';
+import { ACCOUNT_ACCESS_CHANGED, AccountAccess } from './account-access.service';
 
 export interface Account {
   id: number;
@@ -73,26 +74,31 @@ export class AccountsService implements OnApplicationBootstrap {
       throw error;
     }
     const parsedRoles = parseRoles(roles ?? []);
-    const rows: AccountRow[] = await this.db.dataSource.query(
-      `INSERT INTO accounts (wallet, roles) VALUES ($1, $2) ON CONFLICT (wallet) DO NOTHING RETURNING id, wallet, roles, created_at, sessions_revoked_at`,
-      [wallet, parsedRoles],
+    const { rows, version } = await this.accessChange((m) =>
+      sqlRows<AccountRow>(
+        m,
+        `INSERT INTO accounts (wallet, roles) VALUES ($1, $2) ON CONFLICT (wallet) DO NOTHING RETURNING id, wallet, roles, created_at, sessions_revoked_at`,
+        [wallet, parsedRoles],
+      ),
     );
     if (rows.length === 0) throw new AppError('CONFLICT', 'this wallet has an account already');
     const account = toAccount(rows[0]);
-    await this.access.changed(account.id);
+    await this.access.changed(account.id, version!);
     return account;
   }
 
   async setRoles(accountId: number, roles: unknown): Promise<Account> {
     const parsedRoles = parseRoles(roles);
-    const rows = await sqlRows<AccountRow>(
-      this.db.dataSource,
-      `UPDATE accounts SET roles = $2 WHERE id = $1 AND wallet <> $3 RETURNING id, wallet, roles, created_at, sessions_revoked_at`,
-      [accountId, parsedRoles, FEE_ACCOUNT_WALLET],
+    const { rows, version } = await this.accessChange((m) =>
+      sqlRows<AccountRow>(
+        m,
+        `UPDATE accounts SET roles = $2 WHERE id = $1 AND wallet <> $3 RETURNING id, wallet, roles, created_at, sessions_revoked_at`,
+        [accountId, parsedRoles, FEE_ACCOUNT_WALLET],
+      ),
     );
     if (rows.length === 0) throw new AppError('NOT_FOUND', `account ${accountId} not found`);
     // Every instance's sessions of the account act with the new roles within 1 s (design.md 10).
-    await this.access.changed(accountId);
+    await this.access.changed(accountId, version!);
     return toAccount(rows[0]);
   }
 
@@ -101,14 +107,27 @@ export class AccountsService implements OnApplicationBootstrap {
    * back) is refused from then on, and its live sessions end on every instance (design.md 10).
    */
   async revokeSessions(accountId: number): Promise<{ account_id: number; revoked_at: number }> {
-    const rows = await sqlRows<{ sessions_revoked_at: string }>(
-      this.db.dataSource,
-      `UPDATE accounts SET sessions_revoked_at = GREATEST(COALESCE(sessions_revoked_at, 0), $2) WHERE id = $1 AND wallet <> $3 RETURNING sessions_revoked_at`,
-      [accountId, Math.floor(Date.now() / 1000), FEE_ACCOUNT_WALLET],
+    const { rows, version } = await this.accessChange((m) =>
+      sqlRows<{ sessions_revoked_at: string }>(
+        m,
+        `UPDATE accounts SET sessions_revoked_at = GREATEST(COALESCE(sessions_revoked_at, 0), $2) WHERE id = $1 AND wallet <> $3 RETURNING sessions_revoked_at`,
+        [accountId, Math.floor(Date.now() / 1000), FEE_ACCOUNT_WALLET],
+      ),
     );
     if (rows.length === 0) throw new AppError('NOT_FOUND', `account ${accountId} not found`);
-    await this.access.changed(accountId);
+    await this.access.changed(accountId, version!);
     return { account_id: accountId, revoked_at: Number(rows[0].sessions_revoked_at) };
+  }
+
+  /**
+   * A write of accounts' roles or revocation and the bump of the access view's version in one
+   * transaction (design.md 11): the version commits if and only if a row changed.
+   */
+  private accessChange<Row>(write: (m: SqlExecutor) => Promise<Row[]>): Promise<{ rows: Row[]; version: bigint | null }> {
+    return this.db.dataSource.transaction(async (m) => {
+      const rows = await write(m);
+      return { rows, version: rows.length > 0 ? await bumpViewVersion(m, ACCOUNT_ACCESS_CHANGED) : null };
+    });
   }
 
   async get(accountId: number): Promise<Account> {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Inject, type BeforeApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
 import { type OnGatewayConnection, type OnGatewayInit, WebSocketGateway } from '@nestjs/websockets';
@@ -7,14 +8,20 @@ import { NOTIFY_TOPIC, type Notification, type NotifyPayload, notificationsOf } 
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { clientIp } from '../../common/http/client-ip';
 import { MetricsService } from '../health/metrics.service';
+import { RfqError } from '../../common/errors/app-error';
+import { logger } from '../../common/logging/logger';
+import { ShutdownState } from '../../common/shutdown-state';
 import { AccountAccess } from '../accounts/account-access.service';
 import { type AccountAccessState, checkAccess, currentPrincipal } from '../auth/access';
 import { CHANNELS, ClientConnection, MAX_IN_FLIGHT } from './client-connection';
-import { type RpcReply, failure, isReply, parseFrame, parseRequest } from './json-rpc';
-import { RpcDispatcher, rpcOutcome } from './rpc-dispatcher';
+import { type RpcReply, type RpcRequest, failure, isReply, parseFrame, parseRequest } from './json-rpc';
+import { RpcDispatcher, rfqFailure, rpcOutcome } from './rpc-dispatcher';
 import { RpcRegistry } from './rpc-registry';
 
 export const MAX_FRAME_BYTES = 64 * 1024;
+/** SIGTERM: how long the calls in flight get to be answered before the sockets close (design.md section 11). */
+export const DRAIN_CALLS_MS = 5000;
+const SHUTTING_DOWN = 'this instance is shutting down: reconnect (to another instance) and call again';
 /** How often signed-in connections are checked for their token's `exp` (design.md 10: lapse at exp). */
 const LAPSE_CHECK_MS = 500;
 /** The method whose access a channel's subscription needs (a role change drops what it no longer allows). */
@@ -47,6 +54,10 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
   private lapseCheck: NodeJS.Timeout | null = null;
   private unsubscribe: (() => void) | null = null;
   private unwatchAccess: (() => void) | null = null;
+  /** Set on shutdown: no new connection or call is taken, the ones in flight are answered. */
+  private draining = false;
+  /** Frames being handled (their replies not sent yet). */
+  private inFlight = 0;
 
   constructor(
     private readonly dispatcher: RpcDispatcher,
@@ -55,6 +66,7 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
     private readonly access: AccountAccess,
     private readonly registry: RpcRegistry,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly shutdown: ShutdownState,
   ) {}
 
   /** The client IP of an upgrade request (section 10), kept on the request for handleConnection. */
@@ -129,6 +141,10 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
   })();
 
   handleConnection(socket: WebSocket, request: IncomingMessage): void {
+    if (this.draining) {
+      socket.close(1001, 'server shutting down');
+      return;
+    }
     const ip = this.ipOf(request);
     const connection = new ClientConnection(socket, ip, this.indexer);
     this.perIp.set(ip, (this.perIp.get(ip) ?? 0) + 1);
@@ -142,6 +158,32 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
   }
 
   private async onFrame(connection: ClientConnection, data: RawData, isBinary: boolean): Promise<void> {
+    if (this.draining) return this.refuseWhileDraining(connection, data, isBinary);
+    this.inFlight += 1;
+    try {
+      await this.answerFrame(connection, data, isBinary);
+    } finally {
+      this.inFlight -= 1;
+    }
+  }
+
+  /**
+   * A call that arrives during the drain is answered, not run: rfq.* with RFQ_NOT_READY
+   * (retryable), any other with INTERNAL_ERROR, both saying to reconnect. The client knows it
+   * was not done and may repeat it on another instance.
+   */
+  private refuseWhileDraining(connection: ClientConnection, data: RawData, isBinary: boolean): void {
+    const frame = isBinary ? null : parseFrame(data.toString());
+    const requests = frame?.kind === 'single' ? [frame.request] : frame?.kind === 'batch' ? frame.requests : [];
+    const replies = requests.map((value) => {
+      const request = parseRequest(value);
+      if (isReply(request)) return request;
+      return refusal(request);
+    });
+    if (replies.length > 0) connection.send(frame?.kind === 'batch' ? replies : replies[0]);
+  }
+
+  private async answerFrame(connection: ClientConnection, data: RawData, isBinary: boolean): Promise<void> {
     if (isBinary) {
       connection.send(this.refused(failure(null, 'PARSE_ERROR', 'frames must be text')));
       return;
@@ -272,9 +314,18 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
     return this.connections.size;
   }
 
-  /** Graceful shutdown: stop taking connections, close every socket with 1001 (going away). */
+  /**
+   * Graceful shutdown (design.md section 11): take no new connection or call, answer the calls in
+   * flight (at most DRAIN_CALLS_MS), then close every socket with 1001 (going away).
+   */
   async beforeApplicationShutdown(): Promise<void> {
+    this.draining = true;
+    this.shutdown.begin();
     this.stop();
+    const started = Date.now();
+    const callsDeadline = started + DRAIN_CALLS_MS;
+    while (this.inFlight > 0 && Date.now() < callsDeadline) await new Promise((r) => setTimeout(r, 10));
+    logger.event(this.inFlight > 0 ? 'warn' : 'info', 'drain: calls in flight answered', { ms: Date.now() - started, unanswered: this.inFlight, connections: this.connections.size }, 'Gateway');
     for (const connection of this.connections) connection.socket.close(1001, 'server shutting down');
     const deadline = Date.now() + 2000;
     while (this.connections.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
@@ -295,4 +346,9 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
     this.unsubscribe?.();
     this.unsubscribe = null;
   }
+}
+
+function refusal(request: RpcRequest): RpcReply {
+  if (request.method.startsWith('rfq.')) return rfqFailure(request.id, new RfqError('RFQ_NOT_READY', SHUTTING_DOWN), randomUUID());
+  return failure(request.id, 'INTERNAL_ERROR', SHUTTING_DOWN);
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import { ViewVersions } from '../../common/broadcast/view-versions';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { AppError, type AppErrorCode, RfqError } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
@@ -29,6 +30,9 @@ const APP_TO_RPC: Partial<Record<AppErrorCode, RpcErrorName>> = {
   RATE_LIMITED: 'RATE_LIMITED',
 };
 
+/** rfq.* methods that only read (or subscribe): served even when the views are unconfirmed. */
+const RFQ_READS: ReadonlySet<string> = new Set(['rfq.get', 'rfq.list', 'rfq.subscribe', 'rfq.maker.poll', 'rfq.maker.subscribe']);
+
 /** The 1200 reply of an rfq.* failure: the typed RFQ error of interface.md 7.2. */
 export function rfqFailure(id: RpcRequest['id'], error: RfqError, operationId: string): RpcReply {
   const data: Record<string, unknown> = { error: error.code, message: error.message, operation_id: operationId, retryable: error.retryable };
@@ -57,6 +61,7 @@ export class RpcDispatcher {
     private readonly metrics: MetricsService,
     private readonly access: AccountAccess,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly views: ViewVersions,
   ) {}
 
   /**
@@ -92,7 +97,7 @@ export class RpcDispatcher {
     const isRfq = method.name.startsWith('rfq.');
     try {
       const principal = await this.principalOf(caller);
-      if (isRfq) await this.admitRfq(method.access, principal);
+      if (isRfq) await this.admitRfq(method.name, method.access, principal);
       else if (checkAccess(method.access, principal)) throw new AppError('AUTH_REQUIRED', 'sign in first');
       const params = request.params;
       if (typeof params !== 'object' || params === null || Array.isArray(params)) {
@@ -111,14 +116,18 @@ export class RpcDispatcher {
     }
   }
 
-  /** RFQ_ENABLED, then who may call (RFQ_WRONG_ROLE), then the account's token bucket. */
-  private async admitRfq(access: Parameters<typeof checkAccess>[0], principal: Principal | null): Promise<void> {
+  /** RFQ_ENABLED, then who may call (RFQ_WRONG_ROLE), then the views' freshness for writes, then the account's token bucket. */
+  private async admitRfq(name: string, access: Parameters<typeof checkAccess>[0], principal: Principal | null): Promise<void> {
     if (!this.config.rfqEnabled) throw new RfqError('RFQ_NOT_ENABLED', 'RFQ trading is not enabled');
     const denial = checkAccess(access, principal);
     if (denial === 'AUTH_REQUIRED') throw new RfqError('RFQ_WRONG_ROLE', 'sign in with an account first');
     if (denial === 'FORBIDDEN') {
       const role = access.kind === 'account' && access.role ? `the ${access.role} role` : 'an account';
       throw new RfqError('RFQ_WRONG_ROLE', `this method needs ${role}`);
+    }
+    // design.md section 11: never trade on an instrument or market view that could not be confirmed.
+    if (!RFQ_READS.has(name) && this.views.stale().length > 0) {
+      throw new RfqError('RFQ_NOT_READY', 'this instance could not confirm its instrument and market data for 30 s; retry (another instance may serve you)');
     }
     const accountId = principal?.accountId;
     if (accountId != null && !(await this.limiter.take(`rfq:${accountId}`, this.config.rfqRatePerSecond, this.config.rfqRateBurst))) {

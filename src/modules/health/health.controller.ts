@@ -5,6 +5,7 @@ import type Redis from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { Database, withTimeout } from '../../common/database/database';
 import { REDIS } from '../../common/infrastructure.module';
+import { ShutdownState } from '../../common/shutdown-state';
 import { Public } from '../auth/access';
 
 const DEPENDENCY_STATES = ['up', 'down', 'embedded', 'in-process'] as const;
@@ -12,8 +13,8 @@ type DependencyState = (typeof DEPENDENCY_STATES)[number];
 
 /** Body of GET /health and GET /health/ready. */
 export class HealthStatus {
-  @ApiProperty({ enum: ['ok', 'degraded'], description: '`degraded` (with status 503) when a dependency is down' })
-  status: 'ok' | 'degraded';
+  @ApiProperty({ enum: ['ok', 'degraded', 'draining'], description: '`degraded` (with status 503) when a dependency is down; `draining` (503) once the instance is shutting down (SIGTERM)' })
+  status: 'ok' | 'degraded' | 'draining';
 
   @ApiProperty({ example: 'Legwork' })
   service: string;
@@ -30,7 +31,7 @@ export class LiveStatus {
   status: 'ok';
 }
 
-/** Readiness: 200 when the database and Redis answer, 503 when one is down. Liveness: the process answers. */
+/** Readiness: 200 when the database and Redis answer, 503 when one is down or the instance is draining. Liveness: the process answers. */
 @ApiTags('operations')
 @Controller()
 export class HealthController {
@@ -38,6 +39,7 @@ export class HealthController {
     private readonly database: Database,
     @Inject(REDIS) private readonly redis: Redis | null,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly shutdown: ShutdownState,
   ) {}
 
   @Get('health')
@@ -70,8 +72,9 @@ export class HealthController {
   private async check(reply: FastifyReply): Promise<HealthStatus> {
     const [db, redis] = await Promise.all([this.databaseState(), this.redisState()]);
     const ok = db !== 'down' && redis !== 'down';
-    void reply.status(ok ? 200 : 503);
-    return { status: ok ? 'ok' : 'degraded', service: this.config.serviceName, database: db, redis };
+    const draining = this.shutdown.draining;
+    void reply.status(ok && !draining ? 200 : 503);
+    return { status: draining ? 'draining' : ok ? 'ok' : 'degraded', service: this.config.serviceName, database: db, redis };
   }
 
   private async databaseState(): Promise<DependencyState> {

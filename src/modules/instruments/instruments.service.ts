@@ -2,6 +2,7 @@ import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/com
 import type { EntityManager } from 'typeorm';
 import { Broadcaster } from '../../common/broadcast/broadcaster';
 import { ViewSync } from '../../common/broadcast/view-sync';
+import { ViewVersions, bumpViewVersion } from '../../common/broadcast/view-versions';
 import { Clock } from '../../common/clock';
 import { Database } from '../../common/database/database';
 import { AppError } from '../../common/errors/app-error';
@@ -93,8 +94,9 @@ export class InstrumentsService implements OnModuleInit, OnModuleDestroy {
     broadcaster: Broadcaster,
     private readonly jobs: JobRunner,
     private readonly clock: Clock,
+    versions: ViewVersions,
   ) {
-    this.sync = new ViewSync(broadcaster, INSTRUMENTS_CHANGED, (round) => this.load(round), roundOf);
+    this.sync = new ViewSync(broadcaster, INSTRUMENTS_CHANGED, (round) => this.load(round), roundOf, versions);
   }
 
   /** Listen first, then load everything: no change can fall between the load and the listening. */
@@ -132,7 +134,7 @@ export class InstrumentsService implements OnModuleInit, OnModuleDestroy {
     const now = this.clock.now();
     const listing = planListing(input, now);
     const { asset, expiration } = listing;
-    const created = await this.db.dataSource.transaction(async (m) => {
+    const written = await this.db.dataSource.transaction(async (m) => {
       await lockRound(m, expiration);
       const inserted: unknown[] = await m.query(
         `INSERT INTO expirations (asset, expiry, utc_date) VALUES ($1, $2, $3::date) ON CONFLICT DO NOTHING RETURNING asset`,
@@ -166,12 +168,13 @@ export class InstrumentsService implements OnModuleInit, OnModuleDestroy {
           listing.instruments.map((i) => i.kind),
         ],
       );
-      return rows.length;
+      const version = rows.length > 0 ? await bumpViewVersion(m, INSTRUMENTS_CHANGED) : null;
+      return { created: rows.length, version };
     });
-    await this.announce({ asset, expiry: expiration }, () =>
+    await this.announce({ asset, expiry: expiration }, written.version, () =>
       this.jobs.enqueue(QUEUES.settlement, { asset, expiration }, { delayMs: (expiration - now) * 1000, jobId: jobIds.settlement(asset, expiration) }),
     );
-    return { asset, expiration, created };
+    return { asset, expiration, created: written.created };
   }
 
   /** POST /v1/admin/instruments/pause-by-expiration: every instrument at the expiration (of the asset, when given). */
@@ -190,13 +193,16 @@ export class InstrumentsService implements OnModuleInit, OnModuleDestroy {
    * announcement cannot be published (the write stands; announcing again is safe).
    */
   changed(round: Round): Promise<void> {
-    return this.announce(round);
+    return this.announce(round, null);
   }
 
-  /** `alsoDo` (a job to enqueue) runs beside the publication; either failing is UNAVAILABLE. */
-  private async announce(round: Round, alsoDo?: () => Promise<void>): Promise<void> {
+  /**
+   * `version`: the one the change's transaction bumped to (null: unknown). `alsoDo` (a job to
+   * enqueue) runs beside the publication; either failing is UNAVAILABLE.
+   */
+  private async announce(round: Round, version: bigint | null, alsoDo?: () => Promise<void>): Promise<void> {
     await this.sync.refresh(round).catch(() => undefined); // logged; retried by the sync
-    const results = await Promise.allSettled([alsoDo?.(), this.sync.publish(round)]);
+    const results = await Promise.allSettled([alsoDo?.(), this.sync.publish(round, version)]);
     const failure = results.find((r) => r.status === 'rejected');
     if (failure) {
       logger.event('error', 'instruments change not announced', { ...round, error: String(failure.reason) }, 'Instruments');
@@ -207,16 +213,16 @@ export class InstrumentsService implements OnModuleInit, OnModuleDestroy {
   private async setPaused(input: PauseInput, paused: boolean): Promise<PauseResult> {
     const expiration = parseUnixSeconds(input.expiration, 'expiration');
     const asset = input.asset === undefined || input.asset === null ? null : parseAsset(input.asset);
-    const instruments = await this.db.dataSource.transaction(async (m) => {
+    const { instruments, version } = await this.db.dataSource.transaction(async (m) => {
       await lockRound(m, expiration);
       const [, count]: [unknown[], number] = await m.query(
         `UPDATE instruments SET paused = $1 WHERE expiry = $2 AND ($3::text IS NULL OR asset = $3::text)`,
         [paused, expiration, asset],
       );
-      return count;
+      return { instruments: count, version: await bumpViewVersion(m, INSTRUMENTS_CHANGED) };
     });
     logger.event('info', paused ? 'round paused' : 'round resumed', { expiration, asset, instruments }, 'Instruments');
-    await this.announce({ asset, expiry: expiration });
+    await this.announce({ asset, expiry: expiration }, version);
     return { expiration, asset, paused, instruments };
   }
 

@@ -7,12 +7,22 @@ import { FillService } from './fill.service';
 import { LedgerStore } from './ledger.store';
 import { SettlementService } from './settlement.service';
 
-/** An RFQ left accepted or submitting this long gets its fill job again (design.md section 5). */
-export const STUCK_FILL_SECONDS = 10;
 /**
- * … and this long, the sweep runs the fill itself, as a last attempt: longer than a job's whole
- * retry schedule and than BullMQ's stalled-job lock (30 s), so it only catches a job that is gone
- * for good (a BullMQ job id that finished or failed cannot be enqueued again).
+ * An RFQ left accepted or submitting this long gets its fill job again (design.md section 5; a
+ * job lost with Redis, or never enqueued because its instance died after the commit). Section
+ * 11 wants such a fill done within 10 s, so it is well under the 10 s of section 5.
+ */
+export const STUCK_FILL_SECONDS = 3;
+/**
+ * … and this long, the sweep runs the fill itself once per pass, beside any job (a fill is
+ * idempotent: the move to submitting and the fill's row lock let one of them through). This
+ * rescues a fill whose job is held by a dead instance or cannot be enqueued (Redis down). Not a
+ * final attempt: a failing check (stale market data) is left to the job's retries.
+ */
+export const RESCUE_FILL_SECONDS = 6;
+/**
+ * … and this long, the sweep's fill is the final attempt: longer than a job's whole retry
+ * schedule (about 23 s), so it only gives up a fill no job will run again.
  */
 export const ABANDONED_FILL_SECONDS = 60;
 /** A due round whose index is stale is tried again this often (design.md section 7). */
@@ -56,12 +66,12 @@ export class LedgerSweep implements OnApplicationBootstrap, BeforeApplicationShu
     const now = this.clock.now();
     for (const { id, updatedAt } of await this.store.stuckFills(now - STUCK_FILL_SECONDS, BATCH)) {
       if (this.periodic.stopped) return;
-      if (updatedAt <= now - ABANDONED_FILL_SECONDS) {
-        logger.event('warn', 'fill abandoned by its job; the sweep fills it', { rfq_id: id }, 'Ledger');
-        await this.fills.fill(id, { final: true }).catch((error) => logger.event('error', 'sweep fill failed', { rfq_id: id, error: String(error) }, 'Ledger'));
-      } else {
-        await this.fills.enqueue(id);
+      if (updatedAt <= now - RESCUE_FILL_SECONDS) {
+        const final = updatedAt <= now - ABANDONED_FILL_SECONDS;
+        logger.event('warn', 'fill left by its job; the sweep fills it', { rfq_id: id, final }, 'Ledger');
+        await this.fills.fill(id, { final }).catch((error) => logger.event(final ? 'error' : 'warn', 'sweep fill failed', { rfq_id: id, error: String(error) }, 'Ledger'));
       }
+      if (updatedAt > now - ABANDONED_FILL_SECONDS) await this.fills.enqueue(id);
     }
     const nowMs = this.clock.nowMs();
     for (const { asset, expiry } of await this.store.dueRounds(now, BATCH)) {

@@ -1,4 +1,5 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { bumpViewVersion } from '../../common/broadcast/view-versions';
 import { Clock } from '../../common/clock';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { type SqlExecutor, sqlRows } from '../../common/database/sql';
@@ -9,7 +10,7 @@ import { QUEUES } from '../../common/jobs/queues';
 import { logger } from '../../common/logging/logger';
 import { parseAsset, parsePositiveAmount, parseUnixSeconds } from '../instruments/domain/inputs';
 import type { OptionKind } from '../instruments/domain/symbol';
-import { InstrumentsService } from '../instruments/instruments.service';
+import { INSTRUMENTS_CHANGED, InstrumentsService } from '../instruments/instruments.service';
 import { RfqExpiry } from '../rfq/rfq-expiry';
 import { portfolioLock } from './domain/lock';
 import { settlementPayments } from './domain/settlement';
@@ -146,6 +147,7 @@ export class SettlementService implements OnModuleInit {
       }
       await m.query(`UPDATE positions SET settled = true, updated_at = now() WHERE instrument = ANY($1::text[]) AND NOT settled`, [instruments.map((i) => i.symbol)]);
       await m.query(`UPDATE instruments SET settled = true, settlement_price = $3 WHERE asset = $1 AND expiry = $2`, [asset, expiry, price.toString()]);
+      await bumpViewVersion(m, INSTRUMENTS_CHANGED);
       const [{ settled_at }] = await sqlRows<{ settled_at: Date }>(
         m,
         `UPDATE expirations SET settled = true, settlement_price = $3, settled_at = now() WHERE asset = $1 AND expiry = $2 RETURNING settled_at`,

@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { Broadcaster } from '../../common/broadcast/broadcaster';
 import { ViewSync } from '../../common/broadcast/view-sync';
+import { ViewVersions, bumpViewVersion } from '../../common/broadcast/view-versions';
 import { Clock } from '../../common/clock';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { Database } from '../../common/database/database';
@@ -100,12 +101,13 @@ export class MarketDataService implements OnModuleInit, OnModuleDestroy {
     private readonly clock: Clock,
     private readonly instruments: InstrumentsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    versions: ViewVersions,
   ) {
     this.quoteDomainHex = signingDomain(config.serviceName).toString('hex');
     this.sync = new ViewSync(broadcaster, MARKET_DATA_CHANGED, (asset) => this.load(asset), (payload) => {
       const asset = (payload as { asset?: unknown } | null)?.asset;
       return typeof asset === 'string' ? asset : null;
-    });
+    }, versions);
   }
 
   onModuleInit(): Promise<void> {
@@ -124,7 +126,7 @@ export class MarketDataService implements OnModuleInit, OnModuleDestroy {
     const receivedMs = this.clock.nowMs();
     const u = parseMarketUpdate(input);
     const at = new Date(receivedMs);
-    const set = await this.db.dataSource.transaction(async (m) => {
+    const written = await this.db.dataSource.transaction(async (m) => {
       const [{ listed }]: Array<{ listed: boolean }> = await m.query(`SELECT EXISTS (SELECT 1 FROM instruments WHERE asset = $1) AS listed`, [u.asset]);
       if (!listed) throw new AppError('NOT_FOUND', `no instruments are listed for ${u.asset}`);
       const symbols = [...u.ivs.keys()];
@@ -164,16 +166,16 @@ export class MarketDataService implements OnModuleInit, OnModuleDestroy {
       // Live collateral (design.md section 12): every lock on the asset follows the new index before this commits.
       const repriced = await repriceAsset(m, u.asset, this.config.lockUpsideBps);
       logger.event('debug', 'locks repriced', { asset: u.asset, changed: repriced.changed }, 'MarketData');
-      return touched.size;
+      return { touched: touched.size, version: await bumpViewVersion(m, MARKET_DATA_CHANGED) };
     });
     await this.sync.refresh(u.asset).catch(() => undefined); // logged; retried by the sync
     try {
-      await this.sync.publish({ asset: u.asset });
+      await this.sync.publish({ asset: u.asset }, written.version);
     } catch (error) {
       logger.event('error', 'market data change not announced', { asset: u.asset, error: String(error) }, 'MarketData');
       throw new AppError('UNAVAILABLE', 'the market data is saved but could not be announced to every instance; repeat the command');
     }
-    return { asset: u.asset, index_price: formatHttp(u.indexPrice), updated_at: Math.floor(receivedMs / 1000), instruments: set };
+    return { asset: u.asset, index_price: formatHttp(u.indexPrice), updated_at: Math.floor(receivedMs / 1000), instruments: written.touched };
   }
 
   /** The asset's latest index price, fresh or not; null when none was ever set. */
