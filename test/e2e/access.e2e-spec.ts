@@ -1,3 +1,5 @@
+import { Database } from '../../src/common/database/database';
+import { ACCOUNT_ACCESS_CHANGED } from '../../src/modules/accounts/account-access.service';
 import { Http, RpcClient, freshIp } from './clients';
 import { createAccount, signInHttp, signInWs } from './factories';
 import { Environment, type TestApp } from './harness';
@@ -63,6 +65,21 @@ describe('access follows the account (design.md section 10)', () => {
     const grantMs = await within(async () => (await client.call('rfq.maker.poll', {})).result !== undefined);
     expect(grantMs).toBeLessThan(1000);
     process.stdout.write(`role change seen${shared ? ' on the other instance' : ''}: bearer ${httpMs} ms, live session ${wsMs} ms (removed), ${grantMs} ms (granted)\n`);
+    await client.close();
+  });
+
+  it('a role change whose broadcast never came (written with its version bump only) reaches a live session within 6 s', async () => {
+    const { wallet, accountId } = await createAccount(a, ['quoter']);
+    const { client } = await signInWs(b, wallet);
+    expect((await client.call('rfq.maker.poll', {})).result).toBeDefined();
+    // design.md 11: the version check, not the broadcast, must carry this change to every instance.
+    const db = a.app.get(Database).dataSource;
+    await db.transaction(async (m) => {
+      await m.query(`UPDATE accounts SET roles = '{}' WHERE id = $1`, [accountId]);
+      await m.query(`UPDATE view_versions SET version = version + 1 WHERE topic = $1`, [ACCOUNT_ACCESS_CHANGED]);
+    });
+    const ms = await within(async () => (await client.call('rfq.maker.poll', {})).error?.data?.error === 'RFQ_WRONG_ROLE', 6000);
+    process.stdout.write(`silent role change seen by a live session after ${ms} ms\n`);
     await client.close();
   });
 
