@@ -1,0 +1,143 @@
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { call, describeError, token } from './api';
+import { AccountsPage } from './pages/accounts';
+import { OverviewPage } from './pages/overview';
+import { RfqsPage } from './pages/rfqs';
+import { RoundsPage } from './pages/rounds';
+import { ConfirmDialog, type PendingAction, formValues } from './ui';
+import { walletProvider, walletSignIn } from './wallet';
+import './styles.css';
+
+const PAGES = [
+  ['overview', 'Overview'],
+  ['rounds', 'Rounds'],
+  ['accounts', 'Accounts'],
+  ['rfqs', 'RFQs'],
+] as const;
+type Page = (typeof PAGES)[number][0];
+
+const pageFromHash = (): Page => {
+  const name = location.hash.replace(/^#\/?/, '');
+  return (PAGES.find(([p]) => p === name)?.[0] ?? 'overview') as Page;
+};
+
+/** The admin token, or an admin account's wallet through the browser wallet. */
+function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
+  const [error, setError] = useState<string | null>(null);
+  const [hasWallet, setHasWallet] = useState(walletProvider() !== null);
+  useEffect(() => {
+    // Wallet extensions inject their provider after the page's scripts may have run.
+    const timer = window.setTimeout(() => setHasWallet(walletProvider() !== null), 500);
+    return () => window.clearTimeout(timer);
+  }, []);
+
+  const useToken = async (candidate: string) => {
+    try {
+      // An admin read decides: the token is good when the server takes it.
+      await call('overview', { bearer: candidate });
+      token.set(candidate);
+      onSignedIn();
+    } catch (e) {
+      setError(`Sign-in refused (${describeError(e)})`);
+    }
+  };
+  const withWallet = async () => {
+    setError(null);
+    try {
+      const session = await walletSignIn(walletProvider()!);
+      if (!session.roles.includes('admin')) return setError(`The wallet ${session.wallet} is not an admin's (roles: ${session.roles.join(', ') || 'none'})`);
+      await useToken(session.session_token);
+    } catch (e) {
+      setError(`Wallet sign-in failed (${describeError(e)})`);
+    }
+  };
+  return (
+    <main class="signin">
+      <h1>Legwork operator console</h1>
+      <form
+        onSubmit={(event) => {
+          const { admin_token } = formValues(event);
+          void useToken(admin_token.trim());
+        }}
+        aria-label="Sign in with the admin token"
+      >
+        <label>
+          Admin token <input name="admin_token" type="password" autoComplete="off" required size={40} />
+        </label>
+        <button type="submit">Sign in</button>
+      </form>
+      {hasWallet && (
+        <p>
+          <button onClick={withWallet} data-testid="wallet-signin">
+            Sign in with wallet
+          </button>
+        </p>
+      )}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+    </main>
+  );
+}
+
+function App() {
+  const [signedIn, setSignedIn] = useState(token.get() !== null);
+  const [page, setPage] = useState<Page>(pageFromHash());
+  const [pending, setPending] = useState<PendingAction | null>(null);
+  const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
+  useEffect(() => {
+    const onHash = () => setPage(pageFromHash());
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+  if (!signedIn) return <SignIn onSignedIn={() => setSignedIn(true)} />;
+  const notify = (text: string, error = false) => setMessage({ text, error });
+  return (
+    <>
+      <header class="top">
+        <span class="brand">Legwork console</span>
+        <nav aria-label="Pages">
+          {PAGES.map(([p, label]) => (
+            <a key={p} href={`#/${p}`} aria-current={page === p ? 'page' : undefined}>
+              {label}
+            </a>
+          ))}
+          <a href="/docs/json-rpc">JSON-RPC reference</a>
+        </nav>
+        <button
+          class="link"
+          onClick={() => {
+            token.clear();
+            setSignedIn(false);
+          }}
+        >
+          Sign out
+        </button>
+      </header>
+      <main id="page" data-page={page}>
+        <h1 class="page-title">{PAGES.find(([p]) => p === page)![1]}</h1>
+        {message && (
+          <p class={message.error ? 'error' : 'notice'} role="status" data-testid="notice">
+            {message.text}
+          </p>
+        )}
+        {page === 'overview' && <OverviewPage />}
+        {page === 'rounds' && <RoundsPage confirm={setPending} notify={notify} />}
+        {page === 'accounts' && <AccountsPage confirm={setPending} notify={notify} />}
+        {page === 'rfqs' && <RfqsPage confirm={setPending} />}
+      </main>
+      <ConfirmDialog
+        action={pending}
+        onDone={(text, error) => {
+          setPending(null);
+          if (text) notify(text, error);
+        }}
+      />
+    </>
+  );
+}
+
+render(<App />, document.getElementById('root')!);

@@ -1,0 +1,340 @@
+/// <reference lib="dom" />
+/**
+ * The operator console (docs/console.md) in a real headless Chromium against the real app
+ * (PostgreSQL and Redis when DATABASE_URL / REDIS_URL are set): sign-in, rounds (pause, market
+ * data), accounts (create, deposit, payoff chart), a fill made by SDK clients appearing live, a
+ * revert, axe-core, and the rule that the console calls only documented routes. One browser for
+ * the whole file; the steps run in order on one page.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Browser, Page } from 'puppeteer-core';
+import { Client } from 'pg';
+import { Keypair, LegworkClient, LegworkHttp, MICRO, type MakerNotification, type OpenRfq, buildQuote, parseRfqSigned, signAccept } from '../../sdk/src';
+import { ENDPOINTS } from '../../console/src/endpoints';
+import { Http, TestWallet, freshIp } from './clients';
+import { buildConsole, hasChromium, launch, screenshot, seriousViolations } from './console/browser';
+import { createAccount } from './factories';
+import { ADMIN_TOKEN, Environment, type TestApp } from './harness';
+import { clientRef, expectRfqError, leg, listRound, rfqTrader, type Round, sessionToken } from './rfq-support';
+
+const sessionFor = (wallet: string, accountId: number) => sessionToken(wallet, accountId, ['taker']);
+
+const DAY = 86_400;
+const now = () => Math.floor(Date.now() / 1000);
+const describeBrowser = hasChromium ? describe : describe.skip;
+if (!hasChromium) console.warn('SKIPPED: the console browser tests need Debian chromium at /usr/bin/chromium (apt-get install -y chromium)');
+
+describeBrowser('operator console at /console, in headless Chromium', () => {
+  let env: Environment;
+  let app: TestApp;
+  let browser: Browser;
+  let page: Page;
+  let sol: Round;
+  let eth: Round;
+  const clients: LegworkClient[] = [];
+  const cspViolations: string[] = [];
+  const axe: Record<string, string[]> = {};
+  let takerAccountId: number;
+  let filledRfqId: string;
+
+  const goto = async (hash: string) => {
+    await page.evaluate((h) => (location.hash = h), hash);
+    await page.waitForSelector(`main[data-page="${hash.replace('#/', '')}"]`);
+  };
+  const textOf = (selector: string) => page.$eval(selector, (el) => el.textContent ?? '');
+  const waitText = (selector: string, text: string, timeout = 10_000) =>
+    page.waitForFunction((s, t) => [...document.querySelectorAll(s)].some((el) => (el.textContent ?? '').includes(t)), { timeout }, selector, text);
+  const confirmDialog = async () => {
+    await page.waitForSelector('[role="dialog"] [data-testid="confirm"]');
+    await page.click('[role="dialog"] [data-testid="confirm"]');
+    await page.waitForSelector('[role="dialog"]', { hidden: true });
+  };
+
+  beforeAll(async () => {
+    buildConsole();
+    env = await Environment.create();
+    app = await env.start();
+    const admin = new Http(app.url).admin();
+    sol = await listRound(app, 'SOL', (Math.floor(now() / DAY) + 7) * DAY + 8 * 3600, ['140', '150', '160']);
+    eth = await listRound(app, 'ETH', (Math.floor(now() / DAY) + 14) * DAY + 8 * 3600, ['2900', '3000']);
+    await listRound(app, 'BTC', (Math.floor(now() / DAY) + 21) * DAY + 8 * 3600, ['90000']);
+    for (const asset of ['SOL', 'ETH', 'BTC']) expect((await admin.post('/v1/admin/market-data', { asset, index_price: asset === 'SOL' ? '150' : '3000', iv: '0.8' })).status).toBe(200);
+    browser = await launch();
+    page = await browser.newPage();
+    page.on('console', (message) => {
+      if (/Content[- ]Security[- ]Policy/i.test(message.text())) cspViolations.push(message.text());
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const c of clients) await c.close().catch(() => undefined);
+    await browser?.close();
+    await app?.close();
+    await env?.destroy();
+  });
+
+  it('serves the built console with a CSP of its own scripts, styles and origin only', async () => {
+    const response = await fetch(`${app.url}/console/`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/html');
+    const csp = response.headers.get('content-security-policy')!;
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("connect-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    const html = await response.text();
+    expect(html).not.toMatch(/https?:\/\//); // nothing loaded from outside the server
+    expect((await fetch(`${app.url}/console/app.js`)).headers.get('content-security-policy')).toBe(csp);
+  });
+
+  it('signs in with the admin token (a wrong one is refused) and shows the overview', async () => {
+    await page.goto(`${app.url}/console/`);
+    await page.type('input[name="admin_token"]', 'not-the-token');
+    await page.click('form button[type="submit"]');
+    await waitText('[role="alert"]', '401');
+    await page.$eval('input[name="admin_token"]', (el) => ((el as HTMLInputElement).value = ''));
+    await page.type('input[name="admin_token"]', ADMIN_TOKEN);
+    await page.click('form button[type="submit"]');
+    await page.waitForSelector('main[data-page="overview"]');
+    await page.waitForSelector('[data-testid="health"]');
+    const health = await textOf('[data-testid="health"]');
+    expect(health).toContain(process.env.DATABASE_URL ? 'up' : 'embedded');
+    expect(health).toContain(process.env.REDIS_URL ? 'up' : 'in-process');
+    await page.waitForSelector('[data-testid="rfq-states"] tr[data-state="pending"]');
+    await page.waitForSelector('.chart canvas');
+    axe.overview = await seriousViolations(page);
+    await screenshot(page, 'overview');
+  }, 30_000);
+
+  it('rounds: pauses a round with a confirmation, shows it paused, and rfq.create on it is refused', async () => {
+    await goto('#/rounds');
+    const id = `${eth.asset}-${eth.expiry}`;
+    await page.waitForSelector(`[data-testid="state-${id}"]`);
+    expect(await textOf(`[data-testid="state-${id}"]`)).toBe('trading');
+    await page.click(`li[data-round="${id}"] .row button:not(.link):not(.danger)`);
+    await confirmDialog();
+    await waitText(`[data-testid="state-${id}"]`, 'paused');
+    // The server agrees: an RFQ on the paused round is refused.
+    const taker = await rfqTrader(app, ['taker']);
+    const reply = await taker.client.call('rfq.create', { client_ref: clientRef(), legs: [leg(eth.symbol('3000'), '1')] });
+    expectRfqError(reply, 'RFQ_INVALID_INSTRUMENT', true);
+    await taker.client.close();
+    // Strikes of the round open under it.
+    await page.click(`li[data-round="${id}"] button.link`);
+    await waitText(`li[data-round="${id}"] table.strikes`, `${eth.symbol('3000')} (paused)`);
+  }, 30_000);
+
+  it('rounds: stale market data is shown stale; posting market data resets the age', async () => {
+    // BTC's price made an hour old in the database (what a stopped feed leaves behind).
+    const db = new Client({ connectionString: app.config.databaseUrl ?? undefined });
+    if (app.config.databaseUrl) {
+      await db.connect();
+      await db.query(`UPDATE index_prices SET updated_at = now() - interval '1 hour' WHERE asset = 'BTC'`);
+      await db.end();
+      await waitText('[data-testid="age-BTC"]', 'stale');
+    }
+    await page.waitForFunction(() => Number(document.querySelector('[data-testid="age-ETH"]')?.getAttribute('data-age')) >= 2, { timeout: 10_000 });
+    await page.type('form[aria-label="Post market data"] input[name="asset"]', 'ETH');
+    await page.type('form[aria-label="Post market data"] input[name="index_price"]', '3010.5');
+    await page.click('form[aria-label="Post market data"] button[type="submit"]');
+    await waitText('[data-testid="notice"]', 'Market data of ETH posted');
+    await page.waitForFunction(() => Number(document.querySelector('[data-testid="age-ETH"]')?.getAttribute('data-age')) <= 1, { timeout: 5000 });
+    await waitText('tr[data-asset="ETH"]', '3010.5');
+    axe.rounds = await seriousViolations(page);
+    await screenshot(page, 'rounds');
+  }, 30_000);
+
+  it('accounts: creates an account and deposits to it', async () => {
+    await goto('#/accounts');
+    const wallet = new TestWallet();
+    await page.type('form[aria-label="Create an account"] input[name="wallet"]', wallet.address);
+    await page.click('form[aria-label="Create an account"] input[name="role-quoter"]');
+    await page.click('form[aria-label="Create an account"] button[type="submit"]');
+    await waitText('[data-testid="notice"]', 'created');
+    await page.waitForSelector('[data-testid="account"]');
+    expect(await textOf('[data-testid="account"]')).toContain(wallet.address);
+    await page.type('form[aria-label="Deposit"] input[name="amount"]', '1250.75');
+    await page.click('form[aria-label="Deposit"] button[type="submit"]');
+    await waitText('[data-testid="balance-total"]', '1250.75');
+    // The server agrees.
+    const found = await new Http(app.url).admin().get(`/v1/admin/accounts?wallet=${wallet.address}`);
+    expect(found.body.accounts).toEqual([expect.objectContaining({ wallet: wallet.address, roles: ['taker', 'quoter'] })]);
+    const account = await new Http(app.url).admin().get(`/v1/admin/accounts/${found.body.accounts[0].account_id}`);
+    expect(account.body.balance.total).toBe('1250.75000000');
+  }, 30_000);
+
+  it('RFQs: a fill made by SDK clients appears live, with its events; accounts: the payoff chart of its positions', async () => {
+    await goto('#/rfqs');
+    await page.waitForSelector('[data-testid="rfq-table"]');
+    const admin = new LegworkHttp(app.url, ADMIN_TOKEN);
+    const account = async (roles: string[], deposit: string) => {
+      const keypair = Keypair.generate();
+      const created = await admin.createAccount({ wallet: keypair.wallet, roles });
+      await admin.deposit(created.account_id, { amount: deposit, reference: `console-${randomUUID()}` });
+      const client = await LegworkClient.connect(app.wsUrl, { wsOptions: { headers: { 'x-forwarded-for': freshIp() } } });
+      clients.push(client);
+      await client.signIn(keypair);
+      return { keypair, accountId: created.account_id, client };
+    };
+    await admin.marketData({ asset: 'SOL', index_price: '150', iv: '0.8' });
+    const taker = await account(['taker'], '1000');
+    const maker = await account(['quoter'], '10000');
+    takerAccountId = taker.accountId;
+    const instruments = await taker.client.getInstruments({ asset: 'SOL', expiry: sol.expiry });
+    const config = await taker.client.getMarketConfig();
+    const makerEvents = maker.client.notifications('rfq_maker');
+    await maker.client.subscribeMaker();
+    const legs = [leg(sol.symbol('150'), '10'), leg(sol.symbol('160'), '-10')];
+    const rfq = await taker.client.createRfq({ legs });
+    filledRfqId = rfq.rfq_id;
+    // The console shows it pending before any quote.
+    await page.waitForSelector(`tr[data-rfq="${rfq.rfq_id}"]`, { timeout: 5000 });
+    let created: { rfq: OpenRfq } | undefined;
+    for await (const n of makerEvents as AsyncIterable<MakerNotification>) {
+      if (n.event === 'created' && (n as { rfq: OpenRfq }).rfq.rfq_id === rfq.rfq_id) {
+        created = n as { rfq: OpenRfq };
+        break;
+      }
+    }
+    const marks = legs.map((l) => parseRfqSigned(instruments.find((i) => i.symbol === l.instrument)!.mark_price!));
+    const mid = legs.reduce((sum, l, i) => sum + (parseRfqSigned(l.quantity) * marks[i]) / MICRO, 0n);
+    const issuedAt = now();
+    const built = buildQuote(maker.keypair, { rfq: created!.rfq, quoteNonce: BigInt(Date.now()) * 1000n, bid: mid - mid / 100n, ask: mid + mid / 100n, issuedAt, expiresAt: Math.min(issuedAt + 30, created!.rfq.max_quote_expires_at), instruments, domain: config.quote_domain });
+    await maker.client.respond(built.params);
+    const started = Date.now();
+    await taker.client.accept(signAccept(taker.keypair, { rfqId: rfq.rfq_id, quoteId: built.quoteId, side: 'buy', expiresAt: issuedAt + 20 }));
+    await page.waitForSelector(`tr[data-rfq="${rfq.rfq_id}"][data-state="filled"]`, { timeout: 10_000 });
+    console.log(`console: the fill showed in the RFQ table ${Date.now() - started} ms after rfq.accept was sent`);
+    await page.click(`tr[data-rfq="${rfq.rfq_id}"] button.link`);
+    await waitText('[data-testid="rfq-events"]', 'filled');
+    const events = await textOf('[data-testid="rfq-events"]');
+    expect(events.indexOf('quoted')).toBeLessThan(events.indexOf('filled'));
+    axe.rfqs = await seriousViolations(page);
+    await screenshot(page, 'rfqs');
+
+    await goto('#/accounts');
+    await page.type('form[aria-label="Find an account"] input[name="q"]', String(takerAccountId));
+    await page.click('form[aria-label="Find an account"] button[type="submit"]');
+    const payoff = `[data-testid="payoff-SOL-${sol.expiry}"]`;
+    await page.waitForSelector(`${payoff} canvas`, { timeout: 10_000 });
+    // A drawn line: the canvas has non-blank pixels.
+    const inked = await page.$eval(`${payoff} canvas`, (canvas) => {
+      const c = canvas as HTMLCanvasElement;
+      const data = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+      let n = 0;
+      for (let i = 3; i < data.length; i += 4) if (data[i] > 0) n++;
+      return n;
+    });
+    expect(inked).toBeGreaterThan(500);
+    await waitText('[data-testid="fills"]', 'buy');
+    axe.accounts = await seriousViolations(page);
+    await screenshot(page, 'accounts');
+  }, 60_000);
+
+  it('RFQs: reverts a fill after a confirmation', async () => {
+    await goto('#/rfqs');
+    await page.waitForSelector(`tr[data-rfq="${filledRfqId}"] button.danger`);
+    await page.click(`tr[data-rfq="${filledRfqId}"] button.danger`);
+    await confirmDialog();
+    await page.waitForSelector(`tr[data-rfq="${filledRfqId}"][data-state="failed"]`, { timeout: 5000 });
+    expect(await textOf(`tr[data-rfq="${filledRfqId}"]`)).toContain('(reverted)');
+  }, 20_000);
+
+  it('the admin reads behind it: admin only, typed 400s for bad input, and the counts of what just happened', async () => {
+    const anonymous = new Http(app.url);
+    const admin = anonymous.admin();
+    for (const path of ['/v1/admin/overview', '/v1/admin/rfqs', '/v1/admin/market-data', `/v1/admin/rfqs/${filledRfqId}/events`]) expect((await anonymous.get(path)).status).toBe(401);
+    const taker = await rfqTrader(app, ['taker']);
+    expect((await new Http(app.url).as(sessionFor(taker.wallet.address, taker.accountId)).get('/v1/admin/overview')).status).toBe(403);
+    await taker.client.close();
+    for (const [path, message] of [
+      ['/v1/admin/rfqs?state=open', 'state'],
+      ['/v1/admin/rfqs?limit=0', 'limit'],
+      ['/v1/admin/rfqs?limit=201', 'limit'],
+      ['/v1/admin/rfqs?before=XYZ', 'before'],
+      ['/v1/admin/rfqs?colour=red', 'colour'],
+      ['/v1/admin/rfqs/not-an-id/events', 'rfq_id'],
+      ['/v1/admin/accounts?wallet=0OIl', 'wallet'],
+      ['/v1/admin/accounts', 'wallet'],
+    ]) {
+      const res = await admin.get(path);
+      expect([path, res.status]).toEqual([path, 400]);
+      expect(res.body.error).toContain(message);
+    }
+    expect((await admin.get(`/v1/admin/rfqs/${'0'.repeat(32)}/events`)).status).toBe(404);
+    const overview = (await admin.get('/v1/admin/overview')).body;
+    expect(overview.rfqs_by_state).toMatchObject({ failed: 1, filled: 0 }); // the fill reverted above
+    expect(overview.fills_per_minute).toHaveLength(30);
+    expect(overview.fills_per_minute.reduce((n: number, p: { fills: number }) => n + p.fills, 0)).toBe(1); // reverted fills still count as fills made
+    expect(Object.keys(overview.queues).sort()).toEqual(['rfq-expiry', 'rfq-fill', 'settlement']);
+    const page1 = (await admin.get('/v1/admin/rfqs?limit=1')).body.rfqs;
+    expect(page1).toEqual([expect.objectContaining({ rfq_id: filledRfqId, state: 'failed', fill_reverted: true, accepted_side: 'buy' })]);
+    expect((await admin.get(`/v1/admin/rfqs?before=${filledRfqId}`)).body.rfqs.map((r: { rfq_id: string }) => r.rfq_id)).not.toContain(filledRfqId);
+    expect((await admin.get(`/v1/admin/rfqs?state=failed&account_id=${takerAccountId}`)).body.rfqs).toHaveLength(1);
+  });
+
+  it('has no serious or critical axe-core violations on any page, and no CSP violation', () => {
+    expect(Object.keys(axe).sort()).toEqual(['accounts', 'overview', 'rfqs', 'rounds']);
+    expect(axe).toEqual({ overview: [], rounds: [], accounts: [], rfqs: [] });
+    expect(cspViolations).toEqual([]);
+  });
+
+  it('calls only documented routes: every endpoint it knows, and every call it made, is in /openapi.json', async () => {
+    const openapi = (await new Http(app.url).get('/openapi.json')).body;
+    const documented = (method: string, path: string) => Boolean(openapi.paths[path]?.[method.toLowerCase()]);
+    const known = Object.values(ENDPOINTS).map(([method, path]) => `${method} ${path}`);
+    expect(known.filter((call) => !documented(...(call.split(' ') as [string, string])))).toEqual([]);
+    const made: string[] = await page.evaluate(() => [...(window as any).__consoleCalls]);
+    expect(made.length).toBeGreaterThan(10);
+    expect(made.filter((call) => !known.includes(call))).toEqual([]);
+  });
+
+  it('signs in with a browser wallet (window.solana) of an admin account', async () => {
+    const wallet = new TestWallet();
+    await createAccount(app, ['admin'], wallet);
+    const walletPage = await browser.newPage();
+    try {
+      await walletPage.exposeFunction('__legworkSign', (bytes: number[]) => [...wallet.sign(Uint8Array.from(bytes))]);
+      await walletPage.evaluateOnNewDocument((address: string) => {
+        (window as any).solana = {
+          connect: async () => ({ publicKey: { toBase58: () => address } }),
+          signMessage: async (message: Uint8Array) => ({ signature: Uint8Array.from(await (window as any).__legworkSign([...message])) }),
+        };
+      }, wallet.address);
+      await walletPage.goto(`${app.url}/console/#/overview`);
+      await walletPage.waitForSelector('[data-testid="wallet-signin"]');
+      await walletPage.click('[data-testid="wallet-signin"]');
+      await walletPage.waitForSelector('[data-testid="health"]', { timeout: 10_000 });
+      const stored = await walletPage.evaluate(() => sessionStorage.getItem('legwork.console.token'));
+      expect(stored).not.toBe(ADMIN_TOKEN);
+      expect(stored?.split('.')).toHaveLength(3); // the session JWT of the wallet's sign-in
+    } finally {
+      await walletPage.close();
+    }
+  }, 30_000);
+
+  it('the JSON-RPC reference page: every method and channel of /asyncapi.json, linked from /docs', async () => {
+    const asyncapi = (await new Http(app.url).get('/asyncapi.json')).body;
+    const openapi = (await new Http(app.url).get('/openapi.json')).body;
+    expect(openapi.info.description).toContain('/docs/json-rpc');
+    const response = await page.goto(`${app.url}/docs/json-rpc`);
+    expect(response!.status()).toBe(200);
+    expect(response!.headers()['content-security-policy']).toContain("style-src 'self'");
+    const methods = Object.values<any>(asyncapi.operations).filter((o) => o['x-jsonrpc-method']).map((o) => o['x-jsonrpc-method']);
+    expect(methods.length).toBeGreaterThan(10);
+    for (const method of methods) {
+      const id = method.replace(/[^A-Za-z0-9]+/g, '-');
+      const section = await page.$eval(`section#${id}`, (el) => ({ text: el.textContent ?? '', tables: el.querySelectorAll('table').length, pre: el.querySelectorAll('pre').length }));
+      expect(section.text).toContain(method);
+      for (const heading of ['Params', 'Result', 'Errors', 'Example exchange']) expect(section.text).toContain(heading);
+      expect(section.pre).toBe(3); // request, result, error
+      expect(section.text).toContain(`"method": "${method}"`);
+    }
+    expect(await page.$$eval('section.channel', (s) => s.length)).toBe(2);
+    expect(await textOf('#channel-rfq_maker_events, #channel-rfq-maker-events')).toContain('created');
+    // The example of rfq.create's request carries the schema's own example values.
+    expect(await textOf('section#rfq-create')).toContain('client_ref');
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'json-rpc-reference');
+  }, 30_000);
+});
