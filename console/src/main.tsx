@@ -89,7 +89,8 @@ function App() {
   const [pending, setPending] = useState<PendingAction | null>(null);
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
   useEffect(() => {
-    const onHash = () => setPage(pageFromHash());
+    // A notice belongs to the page it was given on.
+    const onHash = () => (setPage(pageFromHash()), setMessage(null));
     window.addEventListener('hashchange', onHash);
     return () => window.removeEventListener('hashchange', onHash);
   }, []);

@@ -74,6 +74,8 @@ describeBrowser('operator console at /console, in headless Chromium', () => {
   });
 
   it('serves the built console with a CSP of its own scripts, styles and origin only', async () => {
+    const bare = await fetch(`${app.url}/console`, { redirect: 'manual' });
+    expect([bare.status, bare.headers.get('location')]).toEqual([302, '/console/']);
     const response = await fetch(`${app.url}/console/`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/html');
@@ -103,7 +105,6 @@ describeBrowser('operator console at /console, in headless Chromium', () => {
     await page.waitForSelector('[data-testid="rfq-states"] tr[data-state="pending"]');
     await page.waitForSelector('.chart canvas');
     axe.overview = await seriousViolations(page);
-    await screenshot(page, 'overview');
   }, 30_000);
 
   it('rounds: pauses a round with a confirmation, shows it paused, and rfq.create on it is refused', async () => {
@@ -271,7 +272,12 @@ describeBrowser('operator console at /console, in headless Chromium', () => {
     expect(page1).toEqual([expect.objectContaining({ rfq_id: filledRfqId, state: 'failed', fill_reverted: true, accepted_side: 'buy' })]);
     expect((await admin.get(`/v1/admin/rfqs?before=${filledRfqId}`)).body.rfqs.map((r: { rfq_id: string }) => r.rfq_id)).not.toContain(filledRfqId);
     expect((await admin.get(`/v1/admin/rfqs?state=failed&account_id=${takerAccountId}`)).body.rfqs).toHaveLength(1);
-  });
+    // The overview shows the same, live.
+    await goto('#/overview');
+    await waitText('[data-testid="fills-total"]', '1 fills');
+    await waitText('[data-testid="rfq-states"] tr[data-state="failed"]', '1');
+    await screenshot(page, 'overview');
+  }, 20_000);
 
   it('has no serious or critical axe-core violations on any page, and no CSP violation', () => {
     expect(Object.keys(axe).sort()).toEqual(['accounts', 'overview', 'rfqs', 'rounds']);
@@ -335,6 +341,8 @@ describeBrowser('operator console at /console, in headless Chromium', () => {
     // The example of rfq.create's request carries the schema's own example values.
     expect(await textOf('section#rfq-create')).toContain('client_ref');
     expect(await seriousViolations(page)).toEqual([]);
-    await screenshot(page, 'json-rpc-reference');
+    await page.setViewport({ width: 1280, height: 2000 });
+    await screenshot(page, 'json-rpc-reference', false); // the top of a long page
+    await page.setViewport({ width: 1280, height: 900 });
   }, 30_000);
 });

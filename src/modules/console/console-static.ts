@@ -42,12 +42,15 @@ export async function serveConsole(app: NestFastifyApplication): Promise<void> {
     prefix: '/console/',
     decorateReply: false,
     index: ['index.html'],
-    redirect: true,
     // @fastify/static 10 hands the Fastify reply here.
     setHeaders: (reply: { header(name: string, value: string): unknown }) => {
       reply.header('content-security-policy', CONSOLE_CSP);
       reply.header('x-frame-options', 'DENY');
       reply.header('cache-control', 'no-cache');
     },
+  });
+  // The address people type: relative asset paths need the trailing slash.
+  fastify.get('/console', (_request, reply) => {
+    void reply.redirect('/console/', 302);
   });
 }

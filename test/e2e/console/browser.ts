@@ -27,8 +27,8 @@ export async function launch(): Promise<Browser> {
  * Takes a full-page PNG and checks it is a picture of something; with CONSOLE_SCREENSHOTS=1 it
  * is also written to docs/console/<name>.png (the images docs/console.md shows).
  */
-export async function screenshot(page: Page, name: string): Promise<Buffer> {
-  const bytes = Buffer.from(await page.screenshot({ fullPage: true, type: 'png' }));
+export async function screenshot(page: Page, name: string, fullPage = true): Promise<Buffer> {
+  const bytes = Buffer.from(await page.screenshot({ fullPage, type: 'png' }));
   expect(bytes.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
   expect(bytes.length).toBeGreaterThan(10_000);
   if (process.env.CONSOLE_SCREENSHOTS === '1') {
