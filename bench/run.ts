@@ -10,6 +10,7 @@ import { runF2 } from './figures/f2';
 import { runF3 } from './figures/f3';
 import { runF4 } from './figures/f4';
 import { runF5 } from './figures/f5';
+import { runF9 } from './figures/f9';
 
 /**
  * `npm run bench [-- --quick] [-- --only F2,F4] [-- --profile]`: every figure next to its baseline,
@@ -36,6 +37,7 @@ const FIGURES: Array<{ ids: string[]; run: (ctx: Context) => Promise<FigureResul
       ['F6', 'expiry lateness p99 under F5 load', 'bare BullMQ delayed jobs', '<= max(2x baseline p99, 100 ms)'],
     ],
   },
+  { ids: ['F9'], run: runF9, titles: [['F9', 'replay of 10,000 stored events, events/s', 'bare ws server, same frames', '>= 0.50']] },
 ];
 
 process.on('unhandledRejection', (error) => process.stderr.write(`unhandled rejection (ignored): ${String((error as Error)?.stack ?? error)}\n`));

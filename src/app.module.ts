@@ -10,6 +10,7 @@ import { ConsoleModule } from './modules/console/console.module';
 import { GatewayModule } from './modules/gateway/gateway.module';
 import { HealthModule } from './modules/health/health.module';
 import { InstrumentsModule } from './modules/instruments/instruments.module';
+import { JournalModule } from './modules/journal/journal.module';
 import { LedgerModule } from './modules/ledger/ledger.module';
 import { MarketDataModule } from './modules/market-data/market-data.module';
 import { QueryModule } from './modules/query/query.module';
@@ -27,6 +28,7 @@ export class AppModule {
         AuthModule,
         InstrumentsModule,
         MarketDataModule,
+        JournalModule,
         LedgerModule,
         RfqModule,
         QueryModule,

@@ -45,6 +45,7 @@ export class BenchEnv {
       REDIS_URL: this.redisUrl,
       REDIS_PREFIX: this.redisPrefix,
       JWT_SECRET,
+      EXCHANGE_SIGNING_KEY: '5e'.repeat(32),
       ADMIN_TOKEN,
       LOG_LEVEL: 'info',
       TRUST_PROXY: 'true',

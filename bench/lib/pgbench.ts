@@ -27,6 +27,20 @@ export interface Script {
 }
 
 const TX_BEGIN = /^\s*(START TRANSACTION|BEGIN)\b/i;
+/** The fill's receipt write (JournalStore.append): its chain values differ on every run. */
+const RECEIPT_WRITE = /INSERT INTO receipts\b/;
+
+/**
+ * The receipt write of a traced fill, for pgbench: the server computes journal_seq, hash and
+ * prev_hash in Node from the head it locked, so the traced values would repeat (a primary-key
+ * conflict on the second run). Here the statement takes them from the head in SQL (hash =
+ * SHA-256 of the payload and the number, as unique as the server's), and keeps the traced kind,
+ * payload, key, signature and time; the fill id is the run's own. Same rows, same locks.
+ */
+function receiptWrite(names: Array<string | null>): string {
+  const [, kind, fill, payload, , , key, signature, at] = names.map((n) => (n === null ? 'NULL' : `:${n}`));
+  return `WITH h AS (SELECT journal_seq + 1 AS seq, hash AS prev FROM journal_head WHERE id = 1), receipt AS (INSERT INTO receipts (journal_seq, kind, fill_id, payload, hash, prev_hash, key_id, signature, at) SELECT h.seq, ${kind}, ${fill}, ${payload}, encode(sha256(${payload}::bytea || convert_to(h.seq::text, 'UTF8')), 'hex'), h.prev, ${key}, ${signature}, ${at} FROM h RETURNING journal_seq, hash) UPDATE journal_head SET journal_seq = r.journal_seq, hash = r.hash FROM receipt r WHERE id = 1`;
+}
 const TX_END = /^\s*(COMMIT|ROLLBACK)\b/i;
 
 /**
@@ -94,10 +108,12 @@ export function buildScript(trace: TracedStatement[], d: Dynamics, sequence: str
         defines[name] = text;
         return name;
       });
-      let sql = s.text.replace(/\$(\d+)/g, (_m, n: string) => {
-        const name = names[Number(n) - 1];
-        return name === null ? 'NULL' : `:${name}`;
-      });
+      let sql = RECEIPT_WRITE.test(s.text)
+        ? receiptWrite(names)
+        : s.text.replace(/\$(\d+)/g, (_m, n: string) => {
+            const name = names[Number(n) - 1];
+            return name === null ? 'NULL' : `:${name}`;
+          });
       sql = sql.replace(/\s+$/, '');
       if (!sql.endsWith(';')) sql += ';';
       const prefix = `g${u}_${k}_`;

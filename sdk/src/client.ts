@@ -147,6 +147,8 @@ export class LegworkClient extends EventEmitter<LegworkClientEvents> {
   private reconnecting = false;
   private nextId = 1;
   private lastSeq = 0;
+  /** The last account_seq handed to the application, per channel: the `since` of a re-subscribe (design.md 13). */
+  private readonly lastAccountSeq = new Map<Channel, number>();
   private readonly pending = new Map<number, Entry>();
   private readonly waiting: Frame[] = [];
   private readonly channels = new Set<Channel>();
@@ -347,6 +349,13 @@ export class LegworkClient extends EventEmitter<LegworkClientEvents> {
       }
       if (seq > this.lastSeq) this.lastSeq = seq;
     }
+    const accountSeq = (data as { account_seq?: unknown }).account_seq;
+    if (typeof accountSeq === 'number' && (channel === 'rfq' || channel === 'rfq_maker')) {
+      // Delivered already (a replay overlapping what came before the reconnection): once only.
+      const last = this.lastAccountSeq.get(channel);
+      if (last !== undefined && accountSeq <= last) return;
+      this.lastAccountSeq.set(channel, accountSeq);
+    }
     this.emit('notification', channel, data as Record<string, unknown>);
     for (const sink of this.sinks.get(channel) ?? []) {
       if (sink.waiter) {
@@ -466,10 +475,26 @@ export class LegworkClient extends EventEmitter<LegworkClientEvents> {
     return this.call<Page<RfqView>>('rfq.list', clean(params));
   }
 
-  /** `rfq.subscribe`: taker events on channel `rfq` (kept across reconnections). */
-  async subscribeRfq(): Promise<SubscribeResult> {
-    const result = await this.call<SubscribeResult>('rfq.subscribe', {});
-    this.channels.add('rfq');
+  /**
+   * `rfq.subscribe`: taker events on channel `rfq`, kept across reconnections: after one, the
+   * client re-subscribes with the last `account_seq` it delivered, so each event reaches the
+   * application once, in order. `since` (an account_seq the application kept, e.g. across
+   * restarts) replays the stored events after it first.
+   */
+  subscribeRfq(options: { since?: number } = {}): Promise<SubscribeResult> {
+    return this.subscribeChannel('rfq', options.since);
+  }
+
+  /** The last `account_seq` delivered on `channel` (undefined before the first account event). */
+  lastDelivered(channel: Channel): number | undefined {
+    return this.lastAccountSeq.get(channel);
+  }
+
+  private async subscribeChannel(channel: Channel, since: number | undefined): Promise<SubscribeResult> {
+    if (since !== undefined) this.lastAccountSeq.set(channel, since);
+    const result = await this.call<SubscribeResult>(SUBSCRIBE_METHOD[channel], since === undefined ? {} : { since });
+    this.channels.add(channel);
+    if (since === undefined && typeof result.account_seq === 'number') this.lastAccountSeq.set(channel, Math.max(this.lastAccountSeq.get(channel) ?? 0, result.account_seq));
     return result;
   }
 
@@ -495,11 +520,9 @@ export class LegworkClient extends EventEmitter<LegworkClientEvents> {
     return this.call<DeclineResult>('rfq.maker.decline', { rfq_id: rfqId, reason });
   }
 
-  /** `rfq.maker.subscribe` (quoter role): quoter events on channel `rfq_maker` (kept across reconnections). */
-  async subscribeMaker(): Promise<SubscribeResult> {
-    const result = await this.call<SubscribeResult>('rfq.maker.subscribe', {});
-    this.channels.add('rfq_maker');
-    return result;
+  /** `rfq.maker.subscribe` (quoter role): quoter events on channel `rfq_maker`, kept across reconnections as `subscribeRfq`'s. */
+  subscribeMaker(options: { since?: number } = {}): Promise<SubscribeResult> {
+    return this.subscribeChannel('rfq_maker', options.since);
   }
 
   // Connection
@@ -641,12 +664,20 @@ export class LegworkClient extends EventEmitter<LegworkClientEvents> {
       }
     }
     for (const channel of [...this.channels]) {
+      // From the last event delivered: what was sent while away is replayed, nothing twice.
+      const since = this.lastAccountSeq.get(channel);
       try {
-        await this.request(SUBSCRIBE_METHOD[channel], {}, true);
+        await this.request(SUBSCRIBE_METHOD[channel], since === undefined ? {} : { since }, true);
       } catch (error) {
         if (!(error instanceof LegworkRpcError)) throw error;
-        this.channels.delete(channel);
         this.emit('resumeError', error);
+        // Older than the stored events (7 days): live from now; the application re-reads its state.
+        const live = since === undefined ? null : await this.request<SubscribeResult>(SUBSCRIBE_METHOD[channel], {}, true).catch((e: Error) => {
+          if (!(e instanceof LegworkRpcError)) throw e;
+          return null;
+        });
+        if (live) this.lastAccountSeq.set(channel, live.account_seq);
+        else this.channels.delete(channel);
       }
     }
     return session;

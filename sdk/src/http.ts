@@ -1,5 +1,6 @@
 import { HttpError } from './errors';
 import { type Keypair, messageToSign } from './keys';
+import type { ExchangeKeyInfo, JournalRow } from './receipts';
 import type { AuthResult, BalanceRow, CursorRows, Instrument, NonceResult, RfqFillRow, RfqPositionRow, Role } from './types';
 
 /** Query values: undefined ones are left out. */
@@ -122,6 +123,16 @@ export class LegworkHttp {
   /** `GET /query/rfq-positions`: net RFQ contracts per instrument (`status` default `open`). */
   rfqPositions(options: { status?: 'open' | 'settled' | 'all'; limit?: number; accountId?: number } = {}): Promise<CursorRows<RfqPositionRow>> {
     return this.get<CursorRows<RfqPositionRow>>('/query/rfq-positions', { account_id: options.accountId, limit: options.limit, status: options.status });
+  }
+
+  /** `GET /v1/exchange/keys` (public): the keys that sign fill receipts. */
+  exchangeKeys(): Promise<{ keys: ExchangeKeyInfo[] }> {
+    return this.get<{ keys: ExchangeKeyInfo[] }>('/v1/exchange/keys', {});
+  }
+
+  /** `GET /v1/exchange/journal` (public): the receipt chain after `after` (at most `limit`, 1 to 1000) and its head. */
+  journal(options: { after?: number; limit?: number } = {}): Promise<{ rows: JournalRow[]; head: { journal_seq: number; hash: string } }> {
+    return this.get('/v1/exchange/journal', { after: options.after, limit: options.limit });
   }
 
   /** `GET /query/rfq-fills`: fills as taker or maker, newest first; pass `next_cursor` as `after`. */

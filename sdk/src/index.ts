@@ -15,4 +15,5 @@ export * from './payloads';
 export * from './errors';
 export * from './http';
 export * from './client';
+export * from './receipts';
 export type * from './types';

@@ -2,6 +2,7 @@
  * Wire shapes of the Legwork interface (interface.md; design.md sections 2 to 8). Decimals are
  * strings on the wire: convert with the helpers of `decimal.ts`.
  */
+import type { Receipt } from './receipts';
 
 /** RFQ states (interface.md 2.1). */
 export type RfqState = 'pending' | 'quoted' | 'accepted' | 'submitting' | 'filled' | 'declined' | 'expired' | 'failed';
@@ -85,6 +86,8 @@ export interface FillView {
   fee: string;
   filled_at: number;
   reverted: boolean;
+  /** The exchange's signed receipt, in `filled` events (verify with `verifyReceipt`). */
+  receipt?: Receipt;
 }
 
 /** The taker's view of an RFQ: result of `rfq.create`, `rfq.get`, items of `rfq.list`, `rfq` events. */
@@ -195,6 +198,8 @@ export interface AcceptResult {
 export interface SubscribeResult {
   channel: Channel;
   subscribed: true;
+  /** The account's latest account_seq at the time of the call. */
+  account_seq: number;
 }
 
 /** A nonce for sign-in (`public/get_nonce`, `POST /v1/auth/nonce`). */
@@ -253,6 +258,8 @@ export type RfqEventName = 'quoted' | 'declined' | 'expired' | 'accepted' | 'sub
 export interface RfqNotification {
   /** Per connection, +1 per notification (a gap means a lost notification). */
   seq: number;
+  /** Per account, +1 per event, kept across connections (design.md 13). */
+  account_seq: number;
   event: RfqEventName;
   rfq: RfqView;
 }
@@ -261,7 +268,7 @@ export interface RfqNotification {
 export type MakerNotification =
   | { seq: number; event: 'created'; rfq: OpenRfq }
   | { seq: number; event: 'closed'; rfq: OpenRfq & { state: RfqState } }
-  | ({ seq: number; event: 'accepted' | 'filled' | 'failed' | 'expired'; rfq: MakerQuoteEvent } & MakerQuoteEvent);
+  | ({ seq: number; account_seq: number; event: 'accepted' | 'filled' | 'failed' | 'expired'; rfq: MakerQuoteEvent } & MakerQuoteEvent);
 
 /** The notification type of each channel. */
 export interface ChannelData {
@@ -335,5 +342,7 @@ export interface RfqFillRow {
   fee: string;
   filled_at: number | string;
   reverted: boolean;
+  receipt: Receipt | null;
+  revert_receipt: Receipt | null;
   [key: string]: unknown;
 }

@@ -164,6 +164,39 @@ describe('LegworkClient against an in-test JSON-RPC server', () => {
     }
   });
 
+  it('re-subscribes with the last account_seq delivered: events sent while away reach the application once, in order', async () => {
+    const client = await LegworkClient.connect(server.url, fast);
+    try {
+      await client.signIn(Keypair.generate());
+      await client.subscribeRfq();
+      const iterator = client.notifications('rfq');
+      const event = (n: number) => ({ event: 'declined', account_seq: n, rfq: { rfq_id: `r${n}` } });
+      for (const n of [1, 2, 3]) {
+        server.stored.push(event(n));
+        server.notify(server.current, 'rfq', event(n));
+      }
+      const seen: number[] = [];
+      for (let i = 0; i < 3; i++) seen.push(((await iterator.next()).value as any).account_seq);
+      assert.equal(client.lastDelivered('rfq'), 3);
+
+      const reconnected = new Promise<any>((resolve) => client.once('reconnected', resolve));
+      server.current.socket.terminate();
+      for (const n of [4, 5, 6]) server.stored.push(event(n)); // committed while the client is away
+      server.overlap = true; // and the replay starts one early: 3 again
+      await reconnected;
+      const resubscribe = server.calls.filter((c) => c.method === 'rfq.subscribe').pop()!;
+      assert.deepEqual(resubscribe.params, { since: 3 });
+      server.notify(server.current, 'rfq', event(6)); // live, racing the replay: a duplicate
+      server.notify(server.current, 'rfq', event(7));
+      for (let i = 0; i < 4; i++) seen.push(((await iterator.next()).value as any).account_seq);
+      assert.deepEqual(seen, [1, 2, 3, 4, 5, 6, 7]);
+    } finally {
+      server.overlap = false;
+      server.stored.length = 0;
+      await client.close();
+    }
+  });
+
   it('signs in again with the remembered key when the session cannot be resumed', async () => {
     const client = await LegworkClient.connect(server.url, fast);
     try {

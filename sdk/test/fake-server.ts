@@ -27,6 +27,10 @@ export class FakeServer {
   /** Session tokens the server accepts for public/session_resume. */
   readonly tokens = new Set<string>();
   private tokenSeq = 0;
+  /** The account's stored events on `rfq` (design.md 13): rfq.subscribe { since } replays those after it. */
+  readonly stored: Array<Record<string, unknown> & { account_seq: number }> = [];
+  /** Replay from one before `since` too (a server overlapping what was delivered: the client must drop it). */
+  overlap = false;
   private readonly nonces = new Map<string, string>();
 
   private constructor(readonly wss: WebSocketServer) {
@@ -115,9 +119,14 @@ export class FakeServer {
       case 'public/session_resume':
         if (!this.tokens.has(params.session_token)) return fail(1004, 'SESSION_INVALID', 'session token bad');
         return ok({ wallet: 'w', account_id: 7, roles: ['taker', 'quoter'], session_token: params.session_token });
-      case 'rfq.subscribe':
+      case 'rfq.subscribe': {
         conn.channels.add('rfq');
-        return ok({ channel: 'rfq', subscribed: true });
+        const since = params?.since;
+        if (typeof since === 'number') {
+          for (const event of this.stored) if (event.account_seq > since - (this.overlap ? 1 : 0)) this.notify(conn, 'rfq', event);
+        }
+        return ok({ channel: 'rfq', subscribed: true, account_seq: this.stored.length ? this.stored[this.stored.length - 1].account_seq : 0 });
+      }
       case 'rfq.maker.subscribe':
         conn.channels.add('rfq_maker');
         return ok({ channel: 'rfq_maker', subscribed: true });

@@ -120,7 +120,7 @@ describe('JSON-RPC gateway at /client', () => {
     const reply = await other.call('rfq.maker.subscribe', {});
     if (reply.error?.code !== -32601) {
       expect(reply.error).toMatchObject({ code: 1200, data: { error: 'RFQ_WRONG_ROLE', retryable: false, operation_id: expect.any(String) } });
-      expect((await signed.call('rfq.maker.subscribe', {})).result).toEqual({ channel: 'rfq_maker', subscribed: true });
+      expect((await signed.call('rfq.maker.subscribe', {})).result).toEqual({ channel: 'rfq_maker', subscribed: true, account_seq: 0 });
     }
     await signed.close();
     await other.close();

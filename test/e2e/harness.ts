@@ -10,6 +10,8 @@ import { logger } from '../../src/common/logging/logger';
 
 export const ADMIN_TOKEN = 'e2e-admin-token-0123456789abcdef0123456789';
 export const JWT_SECRET = 'e2e-jwt-secret-0123456789abcdef0123456789abcdef';
+/** The exchange's receipt-signing seed in e2e runs on PostgreSQL (required there; design.md section 0). */
+export const EXCHANGE_SIGNING_KEY = '5e'.repeat(32);
 
 /**
  * A fresh, isolated place to run the app: its own PostgreSQL database when DATABASE_URL is set
@@ -44,6 +46,7 @@ export class Environment {
       const url = new URL(base);
       url.pathname = `/${tag}`;
       env.DATABASE_URL = url.toString();
+      env.EXCHANGE_SIGNING_KEY = EXCHANGE_SIGNING_KEY;
       environment.cleanups.push(async () => {
         const c = new Client({ connectionString: base });
         await c.connect();

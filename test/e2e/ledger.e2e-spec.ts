@@ -94,7 +94,8 @@ describe('Ledger: accept, fill, positions, revert, settlement', () => {
       expect(Math.abs(call * 1 - 2 * put - 2.25)).toBeLessThanOrEqual(0.000003);
 
       const legs = [{ instrument: sol.symbol('150'), quantity: '1.00000000' }, { instrument: sol.symbol('140', 'put'), quantity: '-2.00000000' }];
-      const fillRow = { fill_id: filled.fill.fill_id, rfq_id: q.rfqId, quote_id: q.quoteId, side: 'buy', legs, price: '2.25000000', filled_at: filled.fill.filled_at, reverted: false };
+      const fillRow = { fill_id: filled.fill.fill_id, rfq_id: q.rfqId, quote_id: q.quoteId, side: 'buy', legs, price: '2.25000000', filled_at: filled.fill.filled_at, reverted: false,
+        receipt: expect.objectContaining({ kind: 0, hash: expect.stringMatching(/^[0-9a-f]{64}$/) }), revert_receipt: null };
       expect(await fillsOf(app, taker.accountId)).toEqual([{ ...fillRow, role: 'taker', fee: http8(fee) }]);
       expect(await fillsOf(app, maker.accountId)).toEqual([{ ...fillRow, role: 'maker', fee: '0.00000000' }]);
 

@@ -99,6 +99,7 @@ describe('RFQ: create, quote, decline, list, subscribe', () => {
       const quoted = await taker.client.next(on('rfq', 'quoted', rfq.rfq_id));
       expect(quoted.data).toEqual({
         seq: expect.any(Number),
+        account_seq: expect.any(Number),
         event: 'quoted',
         rfq: {
           ...rfq,
@@ -274,9 +275,9 @@ describe('RFQ: create, quote, decline, list, subscribe', () => {
     });
 
     it('subscribe results', async () => {
-      expect(await taker.client.result('rfq.subscribe', {})).toEqual({ channel: 'rfq', subscribed: true });
-      expect(await q1.client.result('rfq.maker.subscribe', {})).toEqual({ channel: 'rfq_maker', subscribed: true });
-      expect(await q1.client.result('rfq.subscribe', {})).toEqual({ channel: 'rfq', subscribed: true });
+      expect(await taker.client.result('rfq.subscribe', {})).toEqual({ channel: 'rfq', subscribed: true, account_seq: expect.any(Number) });
+      expect(await q1.client.result('rfq.maker.subscribe', {})).toEqual({ channel: 'rfq_maker', subscribed: true, account_seq: expect.any(Number) });
+      expect(await q1.client.result('rfq.subscribe', {})).toEqual({ channel: 'rfq', subscribed: true, account_seq: expect.any(Number) });
     });
   });
 

@@ -38,6 +38,7 @@ import {
   setting,
   wsUrlOf,
 } from './common';
+import { journalLines, receiptStatus, walkJournal } from './verify';
 import { balanceLines, cashText, fillLines, instrumentLines, positionLines, rfqLines, table } from './format';
 
 const USAGE = `usage: npm run -s cli -- <command> [flags]
@@ -53,7 +54,9 @@ commands
              [--timeout SECONDS]               (default 60)
   positions [--status open|settled|all]        your net RFQ positions
   balances                                     your USDC balance
-  fills                                        your fills, newest first
+  fills                                        your fills, newest first, each receipt verified
+  verify-journal                               walks the server's whole receipt journal (no sign-in):
+                                               prints the head, or the first broken link (exit 1)
 
 flags
   --url URL      exchange base URL        (env LEGWORK_URL, default http://127.0.0.1:3000)
@@ -379,6 +382,11 @@ async function main(): Promise<number> {
     keypair = fresh.keypair;
     generated = fresh.seedHex;
   }
+  if (command === 'verify-journal') {
+    const walk = await walkJournal(new LegworkHttp(url));
+    print(flags, walk, () => journalLines(walk));
+    return walk.check.ok ? 0 : 1;
+  }
   const session = new Session(url, keypair, command === 'sign-in' ? undefined : token, flags['no-cache'] ? null : TokenCache.default());
   try {
     switch (command) {
@@ -410,7 +418,9 @@ async function main(): Promise<number> {
       }
       case 'fills': {
         const { rows } = await session.http((http) => http.rfqFills());
-        print(flags, rows, () => fillLines(rows));
+        const { keys } = await new LegworkHttp(url).exchangeKeys();
+        const checked = rows.map((row) => ({ ...row, receipt_status: receiptStatus(row, keys) }));
+        print(flags, checked, () => fillLines(checked));
         return 0;
       }
       default:

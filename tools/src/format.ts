@@ -59,8 +59,8 @@ export function balanceLines(rows: BalanceRow[]): string[] {
 export function fillLines(rows: RfqFillRow[]): string[] {
   if (rows.length === 0) return ['(no fills)'];
   return table(
-    ['fill', 'rfq', 'role', 'side', 'price', 'fee', 'legs', 'reverted'],
-    rows.map((r) => [String(r.fill_id), r.rfq_id, r.role, r.side, amount(String(r.price)), amount(String(r.fee)), describeLegs(r.legs.map((l) => ({ instrument: l.instrument, quantity: amount(l.quantity) }))), r.reverted ? 'yes' : '']),
+    ['fill', 'rfq', 'role', 'side', 'price', 'fee', 'legs', 'reverted', 'receipt'],
+    rows.map((r) => [String(r.fill_id), r.rfq_id, r.role, r.side, amount(String(r.price)), amount(String(r.fee)), describeLegs(r.legs.map((l) => ({ instrument: l.instrument, quantity: amount(l.quantity) }))), r.reverted ? 'yes' : '', String(r.receipt_status ?? '')]),
     [4, 5],
   );
 }

@@ -25,13 +25,16 @@ describe('loadConfig', () => {
     [{ REDIS_URL: 'http://x' }, 'REDIS_URL'],
     [{ NONCE_RATE_PER_MINUTE: '-1' }, 'NONCE_RATE_PER_MINUTE'],
     [{ DATABASE_POOL_SIZE: '0' }, 'DATABASE_POOL_SIZE'],
+    [{ EXCHANGE_SIGNING_KEY: 'ab' }, 'EXCHANGE_SIGNING_KEY'],
+    [{ DATABASE_URL: 'postgres://localhost/x', JWT_SECRET: 'x'.repeat(32) }, 'EXCHANGE_SIGNING_KEY'],
   ])('refuses %j naming %s', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`\\b${variable}\\b`));
   });
 
   it('requires a JWT secret with a database URL', () => {
-    const config = loadConfig({ DATABASE_URL: 'postgres://localhost/x', JWT_SECRET: 'x'.repeat(32), TRUST_PROXY: 'true' });
+    const config = loadConfig({ DATABASE_URL: 'postgres://localhost/x', JWT_SECRET: 'x'.repeat(32), TRUST_PROXY: 'true', EXCHANGE_SIGNING_KEY: '11'.repeat(32) });
+    expect(config.exchangeSigningKey?.toString('hex')).toBe('11'.repeat(32));
     expect(config.databaseUrl).toBe('postgres://localhost/x');
     expect(config.trustProxy).toBe(true);
   });

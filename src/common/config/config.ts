@@ -31,6 +31,11 @@ export interface AppConfig {
   nonceRatePerMinute: number;
   trustProxy: boolean;
   logLevel: LogLevel;
+  /**
+   * EXCHANGE_SIGNING_KEY: the 32-byte ed25519 seed that signs fill receipts (design.md 14). null
+   * in embedded mode when unset: the key is generated once and kept in DATA_DIR.
+   */
+  exchangeSigningKey: Buffer | null;
   /** Period of the expiry / stuck-fill / settlement sweep, milliseconds (5 s by design). */
   sweepIntervalMs: number;
   /** Period of the server's WebSocket pings, milliseconds (20 s by design). */
@@ -103,6 +108,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const redisPrefix = present(env, 'REDIS_PREFIX') ?? 'legwork';
   if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(redisPrefix)) throw new ConfigError('REDIS_PREFIX', 'must be 1 to 64 of A-Z a-z 0-9 _ . : -');
   const host = present(env, 'HOST') ?? '127.0.0.1';
+  const signingKey = present(env, 'EXCHANGE_SIGNING_KEY');
+  if (signingKey !== undefined && !/^[0-9a-fA-F]{64}$/.test(signingKey)) throw new ConfigError('EXCHANGE_SIGNING_KEY', 'must be 64 hex characters (a 32-byte ed25519 seed)');
+  // Several instances must sign with one key, and a key in one instance's disk is no one's: required.
+  if (signingKey === undefined && databaseUrl) throw new ConfigError('EXCHANGE_SIGNING_KEY', 'is required (64 hex characters) when DATABASE_URL is set');
 
   return {
     port: int(env, 'PORT', 3000, 0, 65535),
@@ -129,6 +138,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     nonceRatePerMinute: int(env, 'NONCE_RATE_PER_MINUTE', 10, 1, 1_000_000),
     trustProxy: bool(env, 'TRUST_PROXY', false),
     logLevel,
+    exchangeSigningKey: signingKey === undefined ? null : Buffer.from(signingKey, 'hex'),
     sweepIntervalMs: int(env, 'SWEEP_INTERVAL_MS', 5000, 100, 600_000),
     wsPingIntervalMs: int(env, 'WS_PING_INTERVAL_MS', 20000, 50, 600_000),
   };

@@ -1,6 +1,7 @@
 import type { WebSocket } from 'ws';
 import type { Channel } from '../../common/broadcast/notifier';
 import type { Principal } from '../auth/access';
+import { type EventSource, EventStream, type StreamEvent } from './event-stream';
 import { frameText } from './json-rpc';
 import type { CallerState } from './rpc-dispatcher';
 
@@ -29,6 +30,8 @@ export class ClientConnection implements CallerState {
   private seq = 0;
   /** Frames held (corked) in this turn of the event loop, written together at its end; 0: not corked. */
   private held = 0;
+  /** The account's event stream, from the first subscribe (design.md 13). */
+  private stream: EventStream | null = null;
 
   constructor(
     readonly socket: WebSocket,
@@ -37,6 +40,12 @@ export class ClientConnection implements CallerState {
   ) {}
 
   signIn(principal: Principal): void {
+    if (this.stream && principal.accountId !== this.accountId) {
+      // Subscriptions are the account's that made them: signing in as another account ends them.
+      this.stream.close();
+      this.stream = null;
+      this.channelBits = 0;
+    }
     this.principal = principal;
     this.onChange(this);
   }
@@ -44,6 +53,22 @@ export class ClientConnection implements CallerState {
   subscribe(channel: Channel): void {
     this.channelBits |= CHANNEL_BIT[channel];
     this.onChange(this);
+  }
+
+  async openStream(channel: Channel, since: number | null, source: EventSource): Promise<number> {
+    this.stream ??= new EventStream(source, (c, data) => this.notify(c, data));
+    const latest = await this.stream.open(channel, since);
+    this.subscribe(channel);
+    return latest;
+  }
+
+  /** A live account event (it carries account_seq): through the stream, which orders and dedupes. */
+  liveEvent(event: StreamEvent): void {
+    this.stream?.live(event);
+  }
+
+  closeStream(): void {
+    this.stream?.close();
   }
 
   subscribed(channel: Channel): boolean {

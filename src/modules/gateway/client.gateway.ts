@@ -147,10 +147,18 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
 
   private forget(connection: ClientConnection): void {
     if (this.connections.delete(connection)) this.metrics.wsDisconnected();
+    connection.closeStream();
     this.unindex(connection);
   }
 
   private deliver(notification: Notification): void {
+    const accountSeq = notification.data.account_seq;
+    if (notification.accountId !== undefined && typeof accountSeq === 'number') {
+      // An account event: each connection's stream sends it in account_seq order, once.
+      const event = { accountSeq, channel: notification.channel, data: notification.data };
+      for (const connection of this.byAccount.get(notification.accountId) ?? []) connection.liveEvent(event);
+      return;
+    }
     const targets = notification.accountId !== undefined ? (this.byAccount.get(notification.accountId) ?? []) : this.connections;
     for (const connection of targets) {
       if (!connection.subscribed(notification.channel)) continue;

@@ -1,5 +1,6 @@
 import { SetMetadata, applyDecorators } from '@nestjs/common';
 import { ACCESS, type Access, type Principal } from '../auth/access';
+import type { EventSource } from './event-stream';
 import type { Channel } from '../../common/broadcast/notifier';
 
 export const RPC_METHOD = 'legwork:rpc-method';
@@ -28,6 +29,11 @@ export interface RpcSession {
   /** The connection is now signed in as this principal. */
   signIn(principal: Principal): void;
   subscribe(channel: Channel): void;
+  /**
+   * Subscribes `channel` with the account's event stream (design.md 13): replays the stored events
+   * after `since`, then the live ones, each once, in order. The latest account_seq.
+   */
+  openStream(channel: Channel, since: number | null, source: EventSource): Promise<number>;
 }
 
 export interface RpcContext {

@@ -6,6 +6,7 @@ import { JobRunner } from '../../common/jobs/job-runner';
 import { QUEUES, jobIds } from '../../common/jobs/queues';
 import { logger } from '../../common/logging/logger';
 import { AccountsService } from '../accounts/accounts.service';
+import { JournalStore } from '../journal/journal.store';
 import type { RfqRecord } from '../rfq/domain/rfq-record';
 import type { RfqState } from '../rfq/domain/rfq-state';
 import { RfqTransitions } from '../rfq/rfq-transitions';
@@ -40,6 +41,7 @@ export class FillService implements OnModuleInit {
     private readonly accounts: AccountsService,
     private readonly jobs: JobRunner,
     private readonly clock: Clock,
+    private readonly journal: JournalStore,
   ) {}
 
   onModuleInit(): void {
@@ -160,6 +162,21 @@ export class FillService implements OnModuleInit {
         changes: { fill: { fillId, price: decision.cash.price, fee: decision.fee, filledAt: now } },
       });
       if (!moved) throw new Error(`rfq ${rfq.id} left submitting under its own row lock`);
+      // The receipt last: the journal head is locked from here to COMMIT (design.md 14, docs/receipts.md).
+      const receipt = await this.journal.append(m, {
+        kind: 0,
+        fillId,
+        rfqId: rfq.id,
+        quoteId: quote.quoteId,
+        takerAccountId: taker,
+        makerWallet: quote.makerWallet,
+        side: accept.side,
+        price: decision.cash.price,
+        fee: decision.fee,
+        at: now,
+        legs,
+      });
+      moved.fill!.receipt = { ...receipt }; // the `filled` events carry it
       logger.event('info', 'rfq filled', { rfq_id: rfq.id, fill_id: fillId, side: accept.side, price: decision.cash.price.toString(), fee: decision.fee.toString() }, 'Ledger');
       return { moved, from: 'submitting', seconds: moved.updatedAt - accept.acceptedAt };
     });

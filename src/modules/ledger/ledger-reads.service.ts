@@ -4,6 +4,8 @@ import { httpDecimalSql, isoTimeSql } from '../../common/database/http-format.sq
 import { formatHttp } from '../../common/decimal/decimal';
 import type { OptionKind } from '../instruments/domain/symbol';
 import type { AcceptSide } from './domain/funding';
+import type { ReceiptView } from '../journal/domain/receipt';
+import { JournalStore } from '../journal/journal.store';
 import { LedgerStore } from './ledger.store';
 
 export type PositionStatus = 'open' | 'settled' | 'all';
@@ -34,6 +36,8 @@ export interface RfqFillRow {
   fee: string;
   filled_at: number;
   reverted: boolean;
+  receipt: ReceiptView | null;
+  revert_receipt: ReceiptView | null;
 }
 
 
@@ -43,6 +47,7 @@ export class LedgerReads {
   constructor(
     private readonly db: Database,
     private readonly store: LedgerStore,
+    private readonly journal: JournalStore,
   ) {}
 
   /**
@@ -68,6 +73,7 @@ export class LedgerReads {
   async fills(accountId: number, after: string | null, limit: number): Promise<{ rows: RfqFillRow[]; next: string | null }> {
     const found = await this.store.fillsOf(accountId, after, limit);
     const page = found.slice(0, limit);
+    const receipts = await this.journal.receiptsOf(page.map((f) => f.fillId));
     const rows = page.map((f): RfqFillRow => {
       const role = f.takerAccountId === accountId ? 'taker' : 'maker';
       return {
@@ -81,6 +87,8 @@ export class LedgerReads {
         fee: formatHttp(role === 'taker' ? f.fee : 0n),
         filled_at: f.filledAt,
         reverted: f.reverted,
+        receipt: receipts.get(f.fillId)?.fill ?? null,
+        revert_receipt: receipts.get(f.fillId)?.revert ?? null,
       };
     });
     return { rows, next: found.length > limit ? page[page.length - 1].fillId : null };

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
 import { AuthModule } from '../auth/auth.module';
 import { InstrumentsModule } from '../instruments/instruments.module';
+import { JournalModule } from '../journal/journal.module';
 import { MarketDataModule } from '../market-data/market-data.module';
 import { RfqModule } from '../rfq/rfq.module';
 import { AcceptRpc } from './accept.rpc';
@@ -20,7 +21,7 @@ import { SettlementService } from './settlement.service';
  * positions, and the read models of the query API.
  */
 @Module({
-  imports: [AccountsModule, AuthModule, InstrumentsModule, MarketDataModule, RfqModule],
+  imports: [AccountsModule, AuthModule, InstrumentsModule, JournalModule, MarketDataModule, RfqModule],
   providers: [BalancesService, LedgerStore, RiskService, AcceptService, AcceptRpc, FillService, RevertService, SettlementService, LedgerSweep, LedgerReads],
   exports: [BalancesService, RevertService, SettlementService, LedgerReads],
 })

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import { AppError } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
+import { JournalStore } from '../journal/journal.store';
 import type { RfqRecord } from '../rfq/domain/rfq-record';
 import { RfqTransitions } from '../rfq/rfq-transitions';
 import { RfqStore } from '../rfq/rfq.store';
@@ -34,6 +35,7 @@ export class RevertService {
     private readonly store: LedgerStore,
     private readonly risk: RiskService,
     private readonly clock: Clock,
+    private readonly journal: JournalStore,
   ) {}
 
   async revert(rfqId: string): Promise<RevertResult> {
@@ -87,6 +89,20 @@ export class RevertService {
         changes: { failure: { error: 'RFQ_TX_FAILED', message: 'the fill was reverted by an admin' }, fillReverted: true },
       });
       if (!record) throw new Error(`rfq ${rfqId} left filled under its own row lock`);
+      // The revert's receipt (kind 1) repeats the fill's terms at the revert's time; last, as a fill's is.
+      await this.journal.append(m, {
+        kind: 1,
+        fillId: fill.fillId,
+        rfqId,
+        quoteId: fill.quoteId,
+        takerAccountId: taker,
+        makerWallet: rfq.quote!.makerWallet,
+        side: fill.side,
+        price: fill.price,
+        fee: fill.fee,
+        at: now,
+        legs: fill.legs,
+      });
       logger.event('info', 'rfq fill reverted', { rfq_id: rfqId, fill_id: fill.fillId }, 'Ledger');
       return record;
     });

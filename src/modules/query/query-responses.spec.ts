@@ -40,8 +40,10 @@ describe('query response schemas (the serializer Fastify compiles from them)', (
       fill_id: '18446744073709551', rfq_id: '42', quote_id: 'q"\\\u00e9\u2028', role: 'maker', side: 'sell',
       legs: [{ instrument: 'SOL-27NOV26-150-C', quantity: '10.00000000' }, { instrument: 'SOL-27NOV26-160-C', quantity: '-10.00000000' }],
       price: '-0.12345678', fee: '0.00000000', filled_at: 1795766399, reverted: true,
+      receipt: { journal_seq: 7, kind: 0, payload: 'AAEC', hash: 'ab'.repeat(32), key_id: 'e667e8d6b484d58c', signature: 'c2ln' },
+      revert_receipt: { journal_seq: 9, kind: 1, payload: 'AAED', hash: 'cd'.repeat(32), key_id: 'e667e8d6b484d58c', signature: 'c2lo' },
     };
-    for (const body of [{ rows: [fill] }, { rows: [fill], next_cursor: '18446744073709551' }]) {
+    for (const body of [{ rows: [fill] }, { rows: [fill], next_cursor: '18446744073709551' }, { rows: [{ ...fill, revert_receipt: null }] }]) {
       expect(await written(rowsSchema(RFQ_FILL_ROW, true), body)).toBe(JSON.stringify(body));
     }
   });

@@ -3,6 +3,7 @@ import { RouteSchema } from '@nestjs/platform-fastify';
 import { ApiOkResponse } from '@nestjs/swagger';
 import { HTTP_DECIMAL, ISO_TIME } from '../../common/http/api-fields';
 import type { BalanceRow } from '../ledger/balances.service';
+import type { ReceiptView } from '../journal/domain/receipt';
 import type { RfqFillRow, RfqPositionRow } from '../ledger/ledger-reads.service';
 
 /** The JSON Schema subset the query bodies use. */
@@ -10,7 +11,8 @@ type FieldSchema =
   | { type: 'string' | 'number' | 'boolean'; enum?: readonly string[]; description?: string; example?: string; pattern?: string; format?: string }
   | { type: readonly ['string', 'null']; description?: string }
   | { type: 'array'; items: FieldSchema }
-  | JsonObjectSchema;
+  | JsonObjectSchema
+  | (Omit<JsonObjectSchema, 'type'> & { type: readonly ['object', 'null']; description?: string });
 
 interface JsonObjectSchema {
   type: 'object';
@@ -53,6 +55,16 @@ export const RFQ_POSITION_ROW = objectSchema<RfqPositionRow>({
   updated_at: isoTime,
 });
 
+/** A signed fill receipt (design.md 14; how to verify one: docs/receipts.md). */
+const RECEIPT = objectSchema<ReceiptView>({
+  journal_seq: { type: 'number' },
+  kind: { type: 'number', description: '0 fill, 1 revert' },
+  payload: { type: 'string', description: 'base64 of the 1,072-byte StrategyFillReceipt' },
+  hash: { type: 'string', description: 'hex SHA-256 of the payload' },
+  key_id: { type: 'string', description: 'the signing key, as in GET /v1/exchange/keys' },
+  signature: { type: 'string', description: 'base64 ed25519 signature of the payload' },
+});
+
 export const RFQ_FILL_ROW = objectSchema<RfqFillRow>({
   fill_id: { type: 'string' },
   rfq_id: { type: 'string' },
@@ -64,6 +76,8 @@ export const RFQ_FILL_ROW = objectSchema<RfqFillRow>({
   fee: httpDecimal('Taker fee (0 for the maker)'),
   filled_at: { type: 'number', description: 'unix seconds' },
   reverted: { type: 'boolean' },
+  receipt: RECEIPT,
+  revert_receipt: { ...RECEIPT, type: ['object', 'null'], description: 'The revert\'s receipt (kind 1); null unless reverted' },
 });
 
 /** `{ rows }`, or `{ rows, next_cursor }` when `cursor` (CursorRows, interface.md 2.2). */

@@ -7,7 +7,8 @@ import { logger } from '../../common/logging/logger';
 import { MetricsService } from '../health/metrics.service';
 import type { DeclineReason, RfqFailure, RfqRecord, Side, StoredQuote } from './domain/rfq-record';
 import { type RfqState, canMove, freesSlot, isEnded } from './domain/rfq-state';
-import { closedRfqView, makerQuoteEvent, openRfqView, rfqView } from './domain/rfq-view';
+import { closedRfqView, openRfqView } from './domain/rfq-view';
+import { ACCOUNT_SEQS_COLUMN, accountEventCtes, accountEventData, makerHears, withAccountSeqs } from './account-events';
 import { RFQ_COLUMNS, type RfqRow, toRfqRecord } from './rfq.store';
 
 /** Column values a move may set besides state, updated_at and ended_at. */
@@ -156,15 +157,17 @@ export class RfqTransitions {
     const refuse = move.alongside && move.unlessAlongside ? `, CASE WHEN NOT EXISTS (SELECT 1 FROM alongside) THEN legwork_refuse(${param(move.unlessAlongside)}) END AS refused` : '';
     // The conditional move and its event row in one statement (one round trip): the INSERT reads
     // the UPDATE's RETURNING, so no event (and no `alongside` row) is written when nothing moved.
-    const rows = await sqlRows<RfqRow>(
+    // The account events of the move (design.md 13) are stored, numbered, by the same statement.
+    const events = accountEventCtes(makerHears(move.from, move.to) ? 'true' : 'false', '$4::bigint');
+    const rows = await sqlRows<RfqRow & { account_seqs: Record<string, string> | null }>(
       m,
       `WITH moved AS (UPDATE rfqs SET ${sets.join(', ')} WHERE ${conditions.join(' AND ')} RETURNING ${RFQ_COLUMNS}),
-            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, $4::bigint FROM moved)${slot}${alongside}
-       SELECT moved.*${refuse} FROM moved`,
+            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, $4::bigint FROM moved)${slot}${alongside}${events}
+       SELECT moved.*${refuse}, ${ACCOUNT_SEQS_COLUMN} FROM moved`,
       params,
     );
     if (rows.length === 0) return null;
-    return toRfqRecord(rows[0]);
+    return withAccountSeqs(toRfqRecord(rows[0]), rows[0].account_seqs);
   }
 
   /**
@@ -191,7 +194,7 @@ export class RfqTransitions {
    * (the UPDATE re-checks state and deadline on the row it locks). The moves made.
    */
   async expireDue(now: number, limit: number): Promise<MovedRfq[]> {
-    const rows = await sqlRows<RfqRow>(
+    const rows = await sqlRows<RfqRow & { account_seqs: Record<string, string> | null }>(
       this.db.dataSource,
       `WITH due AS (SELECT id FROM rfqs WHERE state IN ('pending', 'quoted') AND expiry_deadline <= $1 ORDER BY expiry_deadline, id LIMIT $2),
             moved AS (UPDATE rfqs SET state = 'expired', updated_at = $1, ended_at = $1
@@ -199,13 +202,13 @@ export class RfqTransitions {
                        RETURNING ${RFQ_COLUMNS}),
             logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, 'expired', 'expired', $1::bigint FROM moved),
             freed AS (UPDATE accounts a SET open_rfqs = a.open_rfqs - n.count
-                        FROM (SELECT account_id, count(*) AS count FROM moved GROUP BY account_id) n WHERE a.id = n.account_id)
-       SELECT * FROM moved ORDER BY id`,
+                        FROM (SELECT account_id, count(*) AS count FROM moved GROUP BY account_id) n WHERE a.id = n.account_id)${accountEventCtes('true', '$1::bigint')}
+       SELECT moved.*, ${ACCOUNT_SEQS_COLUMN} FROM moved ORDER BY id`,
       [now, limit],
     );
     // Only a quoted RFQ holds a quote: that is the state it left.
     const moves = rows.map((row): MovedRfq => {
-      const moved = toRfqRecord(row);
+      const moved = withAccountSeqs(toRfqRecord(row), row.account_seqs);
       return { moved, from: moved.quote ? 'quoted' : 'pending' };
     });
     await this.announceAll(moves);
@@ -216,16 +219,13 @@ export class RfqTransitions {
     this.metrics.rfqMoved(from, moved.state, seconds ?? (moved.state === 'quoted' ? moved.updatedAt - moved.createdAt : undefined));
     // accepted or submitting → failed is a check at fill that failed (a revert moves from filled).
     if (moved.state === 'failed' && from !== 'filled' && moved.failure) this.metrics.ledgerFailure(moved.failure.error);
-    const notifications: Notification[] = [{ channel: 'rfq', accountId: moved.accountId, data: { event: moved.state, rfq: rfqView(moved) } }];
+    const notifications: Notification[] = [{ channel: 'rfq', accountId: moved.accountId, data: accountEventData('rfq', moved, moved.accountSeqs?.rfq)! }];
     if (from === 'pending') {
       const except = moved.state === 'quoted' ? moved.quote?.makerAccountId : moved.state === 'declined' ? moved.declinedBy : moved.accountId;
       notifications.push({ channel: 'rfq_maker', exceptAccountId: except ?? undefined, data: { event: 'closed', rfq: closedRfqView(moved) } });
-    } else if (['accepted', 'filled', 'failed', 'expired'].includes(moved.state)) {
-      const event = makerQuoteEvent(moved);
-      // `rfq` carries the same object, so every notification has the { seq, event, rfq } shape.
-      if (event && moved.quote) {
-        notifications.push({ channel: 'rfq_maker', accountId: moved.quote.makerAccountId, data: { event: moved.state, ...event, rfq: event } });
-      }
+    } else if (makerHears(from, moved.state) && moved.quote) {
+      const data = accountEventData('rfq_maker', moved, moved.accountSeqs?.rfq_maker);
+      if (data) notifications.push({ channel: 'rfq_maker', accountId: moved.quote.makerAccountId, data });
     }
     return notifications;
   }

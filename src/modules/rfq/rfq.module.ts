@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
 import { AuthModule } from '../auth/auth.module';
 import { InstrumentsModule } from '../instruments/instruments.module';
+import { AccountEventsStore } from './account-events';
+import { EventRetention } from './event-retention';
 import { QuoteService } from './quote.service';
 import { RfqExpiry } from './rfq-expiry';
 import { RfqRpc } from './rfq.rpc';
@@ -15,7 +17,7 @@ import { RfqTransitions } from './rfq-transitions';
  */
 @Module({
   imports: [AccountsModule, InstrumentsModule, AuthModule],
-  providers: [RfqStore, RfqTransitions, RfqExpiry, RfqService, QuoteService, RfqRpc],
-  exports: [RfqStore, RfqTransitions, RfqExpiry, RfqService],
+  providers: [AccountEventsStore, EventRetention, RfqStore, RfqTransitions, RfqExpiry, RfqService, QuoteService, RfqRpc],
+  exports: [AccountEventsStore, RfqStore, RfqTransitions, RfqExpiry, RfqService],
 })
 export class RfqModule {}

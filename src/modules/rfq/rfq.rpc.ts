@@ -10,6 +10,9 @@ import {
   parseRespondParams,
   parseSubscribeParams,
 } from './domain/rfq-params';
+import type { Channel } from '../../common/broadcast/notifier';
+import { type EventSource, SinceOutOfRange } from '../gateway/event-stream';
+import { AccountEventsStore, accountEventData } from './account-events';
 import { QuoteService } from './quote.service';
 import { type RfqCaller, RfqService } from './rfq.service';
 
@@ -28,7 +31,30 @@ export class RfqRpc {
   constructor(
     private readonly rfqs: RfqService,
     private readonly quotes: QuoteService,
+    private readonly events: AccountEventsStore,
   ) {}
+
+  /** Subscribes the connection to `channel` through the account's event stream (design.md 13). */
+  private async subscribeStream(channel: Channel, params: Params, context: RpcContext) {
+    const { since } = parseSubscribeParams(params);
+    const accountId = rfqCaller(context).accountId;
+    const source: EventSource = {
+      bounds: () => this.events.bounds(accountId),
+      range: async (after, upTo, limit) =>
+        (await this.events.range(accountId, after, upTo, limit)).map((e) => ({
+          accountSeq: e.accountSeq,
+          channel: e.channel,
+          data: accountEventData(e.channel, e.record, e.accountSeq) ?? { event: e.record.state, account_seq: e.accountSeq },
+        })),
+    };
+    try {
+      const latest = await context.session.openStream(channel, since, source);
+      return { channel, subscribed: true, account_seq: latest };
+    } catch (error) {
+      if (error instanceof SinceOutOfRange) throw new RfqError('RFQ_VALUE_OUT_OF_RANGE', error.message);
+      throw error;
+    }
+  }
 
   @RpcMethod('rfq.create', { kind: 'account', role: 'taker' })
   create(params: Params, context: RpcContext) {
@@ -47,9 +73,7 @@ export class RfqRpc {
 
   @RpcMethod('rfq.subscribe', { kind: 'account' })
   subscribe(params: Params, context: RpcContext) {
-    parseSubscribeParams(params);
-    context.session.subscribe('rfq');
-    return { channel: 'rfq', subscribed: true };
+    return this.subscribeStream('rfq', params, context);
   }
 
   @RpcMethod('rfq.maker.poll', { kind: 'account', role: 'quoter' })
@@ -69,8 +93,6 @@ export class RfqRpc {
 
   @RpcMethod('rfq.maker.subscribe', { kind: 'account', role: 'quoter' })
   makerSubscribe(params: Params, context: RpcContext) {
-    parseSubscribeParams(params);
-    context.session.subscribe('rfq_maker');
-    return { channel: 'rfq_maker', subscribed: true };
+    return this.subscribeStream('rfq_maker', params, context);
   }
 }

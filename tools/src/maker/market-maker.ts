@@ -4,6 +4,11 @@
  * RFQ from the exchange's marks (`pricing.ts`) and answers with a signed two-sided quote or a
  * decline. One RFQ at a time, so quote nonces reach the server in increasing order.
  *
+ * Its own quote events (accepted, filled, failed, expired) carry `account_seq`: after a
+ * reconnection the SDK re-subscribes from the last one delivered, so each reaches `listen` once,
+ * in order, whatever was sent while away (design.md 13). Every fill's receipt is verified against
+ * the exchange's published key. `created` is a broadcast, not replayed: the poll catches up.
+ *
  * Used by `npm run maker` (tools/src/maker.ts) and in-process by `npm run demo`.
  */
 import { EventEmitter } from 'node:events';
@@ -13,8 +18,10 @@ import {
   type FillView,
   type Instrument,
   type Keypair,
+  type ExchangeKeyInfo,
   LegworkClient,
   type LegworkClientOptions,
+  LegworkHttp,
   type MakerNotification,
   type MarketConfig,
   type MakerQuoteEvent,
@@ -23,6 +30,7 @@ import {
   type Side,
   buildQuote,
   formatRfq,
+  verifyReceipt,
 } from '@legwork/sdk';
 import { type LogLine, clock, describeLegs, logger, nowSeconds, reason, short, wsUrlOf } from '../common';
 import { DEFAULT_POLICY, type Freshness, type PricingPolicy, priceRfq } from './pricing';
@@ -70,6 +78,8 @@ export class ReferenceMaker extends EventEmitter<MakerEvents> {
   private client: LegworkClient | null = null;
   private session: AuthResult | null = null;
   private domain: string | undefined;
+  /** The exchange's receipt keys (GET /v1/exchange/keys), read at start. */
+  private exchangeKeys: ExchangeKeyInfo[] = [];
   private nonce: bigint;
   private readonly instruments = new Map<string, Instrument>();
   private instrumentsAt = 0;
@@ -110,8 +120,9 @@ export class ReferenceMaker extends EventEmitter<MakerEvents> {
       if (!session.roles.includes('quoter')) throw new Error(`account ${session.account_id} (wallet ${session.wallet}) lacks the quoter role (roles: ${session.roles.join(', ') || 'none'})`);
       this.domain = (await client.getMarketConfig()).quote_domain; // sign for this deployment's service name
       await this.refreshMarket();
+      this.exchangeKeys = (await new LegworkHttp(this.options.url).exchangeKeys()).keys;
       client.on('reconnected', () => {
-        this.log('reconnected: catching up with rfq.maker.poll');
+        this.log(`reconnected: quote events replayed after account_seq ${client.lastDelivered('rfq_maker') ?? 'none'}; catching up with rfq.maker.poll`);
         this.catchUp();
       });
       client.on('gap', (gap) => {
@@ -168,11 +179,23 @@ export class ReferenceMaker extends EventEmitter<MakerEvents> {
     }
   }
 
+  /** The fill's receipt checked against the fill as heard and the exchange's key. */
+  private receiptText(e: MakerQuoteEvent): string {
+    const receipt = e.fill?.receipt;
+    if (!e.fill || !receipt) return 'no receipt';
+    try {
+      verifyReceipt(receipt, { keys: this.exchangeKeys, fill: { ...e.fill, rfq_id: e.rfq_id, quote_id: e.quote_id } });
+      return `receipt #${receipt.journal_seq} verified`;
+    } catch (error) {
+      return `receipt NOT VERIFIED: ${reason(error)}`;
+    }
+  }
+
   private onQuoteEvent(event: 'accepted' | 'filled' | 'failed' | 'expired', e: MakerQuoteEvent): void {
     const mine = this.quotes.get(e.rfq_id);
     const side = e.side ? `taker ${e.side === 'buy' ? 'buys' : 'sells'}` : '';
     if (event === 'accepted') this.log(`accepted rfq ${short(e.rfq_id)} quote ${short(e.quote_id)}: ${side} at ${sidePrice(mine, e.side)}`);
-    else if (event === 'filled') this.log(`filled   rfq ${short(e.rfq_id)}: ${side} at ${fillText(e.fill)}${mine ? ` (our ${e.side === 'buy' ? 'ask' : 'bid'})` : ''}`);
+    else if (event === 'filled') this.log(`filled   rfq ${short(e.rfq_id)}: ${side} at ${fillText(e.fill)}${mine ? ` (our ${e.side === 'buy' ? 'ask' : 'bid'})` : ''}; ${this.receiptText(e)}`);
     else if (event === 'failed') this.log(`failed   rfq ${short(e.rfq_id)} quote ${short(e.quote_id)}${e.fill?.reverted ? ' (fill reverted)' : ''}`);
     else this.log(`expired  rfq ${short(e.rfq_id)}: our quote ${short(e.quote_id)} was not accepted in time`);
     if (event !== 'accepted') this.quotes.delete(e.rfq_id);

@@ -92,10 +92,12 @@ const notification = (channel: string, data: JsonSchema): JsonSchema =>
     ['method', 'params'],
   );
 const SEQ: JsonSchema = { type: 'integer', minimum: 1, description: 'Increases by one per notification on each connection: a gap is a lost notification' };
-const eventData = (event: JsonSchema, rest: Record<string, JsonSchema>): JsonSchema => ({
+const ACCOUNT_SEQ: JsonSchema = { type: 'integer', minimum: 1, description: 'Per account, +1 per event with no gap, kept 7 days: the `since` of rfq.subscribe / rfq.maker.subscribe after a reconnect (design.md 13)' };
+/** `account`: an event addressed to one account, numbered with account_seq (not the broadcasts created and closed). */
+const eventData = (event: JsonSchema, rest: Record<string, JsonSchema>, account = false): JsonSchema => ({
   type: 'object',
-  properties: { seq: SEQ, event, ...rest },
-  required: ['seq', 'event', ...Object.keys(rest)],
+  properties: { seq: SEQ, ...(account ? { account_seq: ACCOUNT_SEQ } : {}), event, ...rest },
+  required: ['seq', ...(account ? ['account_seq'] : []), 'event', ...Object.keys(rest)],
   additionalProperties: false,
 });
 
@@ -107,7 +109,7 @@ const NOTIFICATIONS: Record<'rfq' | 'rfq_maker', Record<string, JsonSchema>> = {
       title: 'RFQ event (taker)',
       summary: 'Every state move of one of the subscriber’s RFQs',
       contentType: 'application/json',
-      payload: notification('rfq', eventData({ type: 'string', enum: ['quoted', 'declined', 'expired', 'accepted', 'submitting', 'filled', 'failed'] }, { rfq: ref('RfqView') })),
+      payload: notification('rfq', eventData({ type: 'string', enum: ['quoted', 'declined', 'expired', 'accepted', 'submitting', 'filled', 'failed'] }, { rfq: ref('RfqView') }, true)),
     },
   },
   rfq_maker: {
@@ -142,6 +144,7 @@ const NOTIFICATIONS: Record<'rfq' | 'rfq_maker', Record<string, JsonSchema>> = {
             fill: { oneOf: [ref('RfqFill'), { type: 'null' }] },
             rfq: ref('MakerQuoteEvent'),
           },
+          true,
         ),
       ),
     },

@@ -25,11 +25,13 @@ const params = (properties: Record<string, JsonSchema>, required: string[] = [])
   additionalProperties: false,
 });
 const NO_PARAMS = params({});
+/** design.md 13: replay the stored events after `since`, then go live. */
+const SUBSCRIBE_PARAMS = params({ since: { type: 'integer', minimum: 0, description: 'The last account_seq received: the stored events after it are sent first, then the live ones (kept 7 days)' } });
 const page = { type: 'integer', minimum: 1, maximum: 100, default: 100, description: 'Page size' };
 const subscribed = (channel: string): JsonSchema => ({
   type: 'object',
-  properties: { channel: { const: channel }, subscribed: { const: true } },
-  required: ['channel', 'subscribed'],
+  properties: { channel: { const: channel }, subscribed: { const: true }, account_seq: { type: 'integer', minimum: 0, description: "The account's latest account_seq at the time of the call" } },
+  required: ['channel', 'subscribed', 'account_seq'],
   additionalProperties: false,
 });
 const itemsPage = (item: string): JsonSchema => ({
@@ -148,7 +150,7 @@ export const METHOD_SCHEMAS: Record<RpcMethodName, MethodSchema> = {
   },
   'rfq.subscribe': {
     summary: "Subscribe this connection to the taker's RFQ events (channel rfq)",
-    params: NO_PARAMS,
+    params: SUBSCRIBE_PARAMS,
     result: subscribed('rfq'),
     errors: [],
   },
@@ -201,7 +203,7 @@ export const METHOD_SCHEMAS: Record<RpcMethodName, MethodSchema> = {
   },
   'rfq.maker.subscribe': {
     summary: "Subscribe this connection to the quoters' RFQ events (channel rfq_maker)",
-    params: NO_PARAMS,
+    params: SUBSCRIBE_PARAMS,
     result: subscribed('rfq_maker'),
     errors: [],
   },

@@ -143,7 +143,14 @@ export function parseListParams(params: Params): ListRfqsQuery {
   return { states, cursor: cursor(params), limit: pageLimit(params) };
 }
 
-export const parseSubscribeParams = noParams;
+/** rfq.subscribe and rfq.maker.subscribe: `since`, an account_seq to replay after (design.md 13). */
+export function parseSubscribeParams(params: Params): { since: number | null } {
+  onlyKeys(params, ['since']);
+  const since = params.since;
+  if (since === undefined || since === null) return { since: null };
+  if (typeof since !== 'number' || !Number.isSafeInteger(since) || since < 0) throw outOfRange('since must be an account_seq: an integer >= 0');
+  return { since };
+}
 
 // rfq.maker.*
 

@@ -22,6 +22,8 @@ export interface RfqFillView {
   fee: string;
   filled_at: number;
   reverted: boolean;
+  /** The fill's signed receipt: in `filled` events (design.md 14). */
+  receipt?: Record<string, unknown>;
 }
 
 /** Result of rfq.create and rfq.get, items of rfq.list, `data.rfq` of `rfq` events (the taker's view). */
@@ -66,7 +68,9 @@ export function legsView(rfq: Pick<RfqRecord, 'legs'>): StoredLeg[] {
 export function fillView(rfq: RfqRecord): RfqFillView | null {
   if (!rfq.fill || !rfq.acceptedSide) return null;
   const f = rfq.fill;
-  return { fill_id: f.fillId, side: rfq.acceptedSide, price: formatRfq(f.price), fee: formatRfq(f.fee), filled_at: f.filledAt, reverted: f.reverted };
+  const view: RfqFillView = { fill_id: f.fillId, side: rfq.acceptedSide, price: formatRfq(f.price), fee: formatRfq(f.fee), filled_at: f.filledAt, reverted: f.reverted };
+  if (f.receipt) view.receipt = f.receipt;
+  return view;
 }
 
 export function rfqView(rfq: RfqRecord): RfqView {

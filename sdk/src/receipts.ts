@@ -1,0 +1,205 @@
+import { createHash } from 'node:crypto';
+import { decodeWallet, encodeWallet, verifySignature } from './keys';
+import { signingDomain } from './payloads';
+
+/**
+ * Fill receipts and the journal (design.md section 14): decode a StrategyFillReceipt, verify its
+ * signature and layout and that it is the receipt of a given fill, and check a journal segment's
+ * links. How and what it proves: docs/receipts.md.
+ */
+
+export const RECEIPT_SIZE = 1_072;
+const TAG = 'STRATEGY_FILL';
+const LEGS_OFFSET = 240;
+const ZERO_HASH = '0'.repeat(64);
+
+/** A receipt as the exchange sends it (`rfq.fill.receipt`, `/query/rfq-fills` rows). */
+export interface Receipt {
+  journal_seq: number;
+  kind: 0 | 1;
+  payload: string;
+  hash: string;
+  key_id: string;
+  signature: string;
+}
+
+/** A key of `GET /v1/exchange/keys`. */
+export interface ExchangeKeyInfo {
+  key_id: string;
+  public_key: string;
+  from: number;
+}
+
+/** The fields of a decoded receipt (money in bigint micro-units). */
+export interface DecodedReceipt {
+  kind: 0 | 1;
+  domain: string;
+  journalSeq: bigint;
+  prevHash: string;
+  rfqId: string;
+  quoteId: string;
+  taker: string;
+  maker: string;
+  side: 'buy' | 'sell';
+  price: bigint;
+  fee: bigint;
+  at: number;
+  fillId: bigint;
+  legs: Array<{ instrument: string; strike: bigint; kind: 'call' | 'put'; quantity: bigint }>;
+}
+
+export class ReceiptError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ReceiptError';
+  }
+}
+
+/** Decodes the 1,072 bytes, refusing anything off the layout (a byte that must be zero, a bad tag). */
+export function decodeReceipt(payload: Uint8Array): DecodedReceipt {
+  const b = Buffer.from(payload);
+  if (b.length !== RECEIPT_SIZE) throw new ReceiptError(`a receipt is ${RECEIPT_SIZE} bytes, got ${b.length}`);
+  if (b.toString('ascii', 0, 13) !== TAG || b[13] !== 1) throw new ReceiptError('not a version 1 STRATEGY_FILL receipt');
+  const kind = b[14];
+  const count = b[15];
+  if (kind > 1) throw new ReceiptError(`kind ${kind} is neither fill (0) nor revert (1)`);
+  if (count < 1 || count > 13) throw new ReceiptError(`leg count ${count} is not 1 to 13`);
+  if (b[200] > 1 || !b.subarray(201, 208).every((x) => x === 0)) throw new ReceiptError('side bytes off the layout');
+  const legs: DecodedReceipt['legs'] = [];
+  for (let i = 0; i < 13; i++) {
+    const slot = b.subarray(LEGS_OFFSET + i * 64, LEGS_OFFSET + (i + 1) * 64);
+    if (i >= count) {
+      if (!slot.every((x) => x === 0)) throw new ReceiptError(`unused leg slot ${i} is not zero`);
+      continue;
+    }
+    const end = slot.indexOf(0);
+    const symbol = slot.toString('ascii', 0, end < 0 || end > 32 ? 32 : end);
+    if (!slot.subarray(symbol.length, 32).every((x) => x === 0) || slot[40] > 1 || !slot.subarray(41, 48).every((x) => x === 0) || !slot.subarray(56, 64).every((x) => x === 0)) {
+      throw new ReceiptError(`leg slot ${i} is off the layout`);
+    }
+    legs.push({ instrument: symbol, strike: slot.readBigUInt64LE(32), kind: slot[40] === 0 ? 'call' : 'put', quantity: slot.readBigInt64LE(48) });
+  }
+  return {
+    kind: kind as 0 | 1,
+    domain: b.subarray(16, 48).toString('hex'),
+    journalSeq: b.readBigUInt64LE(48),
+    prevHash: b.subarray(56, 88).toString('hex'),
+    rfqId: b.subarray(88, 104).toString('hex'),
+    quoteId: b.subarray(104, 136).toString('hex'),
+    taker: encodeWallet(b.subarray(136, 168)),
+    maker: encodeWallet(b.subarray(168, 200)),
+    side: b[200] === 0 ? 'buy' : 'sell',
+    price: b.readBigInt64LE(208),
+    fee: b.readBigInt64LE(216),
+    at: Number(b.readBigInt64LE(224)),
+    fillId: b.readBigUInt64LE(232),
+    legs,
+  };
+}
+
+/** A decimal of the wire (RFQ form, or the 8-place HTTP form) in micro-units. */
+function micro(text: string | number | bigint): bigint {
+  if (typeof text === 'bigint') return text;
+  const m = /^(-?)(\d+)(?:\.(\d{1,8}))?$/.exec(String(text));
+  if (!m) throw new ReceiptError(`${text} is not a decimal`);
+  const frac = (m[3] ?? '').padEnd(8, '0');
+  if (frac.slice(6) !== '00') throw new ReceiptError(`${text} has more than 6 decimal places`);
+  const value = BigInt(m[2]) * 1_000_000n + BigInt(frac.slice(0, 6));
+  return m[1] === '-' ? -value : value;
+}
+
+/** A fill as a client has it: an `rfq.fill` of an event, or a `/query/rfq-fills` row (with rfq_id and legs). */
+export interface FillToMatch {
+  fill_id: string;
+  side: 'buy' | 'sell';
+  price: string;
+  fee?: string;
+  filled_at: number | string;
+  rfq_id?: string;
+  quote_id?: string;
+  role?: 'taker' | 'maker';
+  legs?: ReadonlyArray<{ instrument: string; quantity: string }>;
+}
+
+export interface VerifyReceiptOptions {
+  /** `GET /v1/exchange/keys`. */
+  keys: readonly ExchangeKeyInfo[];
+  /** The service the receipt must be for (its domain); default Legwork. */
+  serviceName?: string;
+  /** The fill the receipt must be of; its revert receipt when `kind` is 1. */
+  fill?: FillToMatch;
+}
+
+/**
+ * Verifies a receipt: the payload is on the layout, its SHA-256 is `hash`, the exchange key
+ * `key_id` signed it, `journal_seq` and `kind` are the payload's, the domain is the service's,
+ * and (with `fill`) it is that fill's: same fill id, side, price, fee (taker rows), time (fills),
+ * RFQ, quote and legs. The decoded receipt; throws ReceiptError naming the first mismatch.
+ */
+export function verifyReceipt(receipt: Receipt, options: VerifyReceiptOptions): DecodedReceipt {
+  const payload = Buffer.from(receipt.payload, 'base64');
+  if (payload.toString('base64') !== receipt.payload) throw new ReceiptError('payload is not canonical base64');
+  const decoded = decodeReceipt(payload);
+  if (createHash('sha256').update(payload).digest('hex') !== receipt.hash) throw new ReceiptError('hash is not the SHA-256 of the payload');
+  const key = options.keys.find((k) => k.key_id === receipt.key_id);
+  if (!key) throw new ReceiptError(`key ${receipt.key_id} is not one of the exchange's keys`);
+  const publicKey = decodeWallet(key.public_key);
+  if (createHash('sha256').update(publicKey).digest().subarray(0, 8).toString('hex') !== key.key_id) throw new ReceiptError('key_id is not the public key\'s');
+  if (!verifySignature(publicKey, payload, Buffer.from(receipt.signature, 'base64'))) throw new ReceiptError('signature does not verify with the exchange key');
+  if (decoded.journalSeq !== BigInt(receipt.journal_seq)) throw new ReceiptError('journal_seq differs from the payload\'s');
+  if (decoded.kind !== receipt.kind) throw new ReceiptError('kind differs from the payload\'s');
+  if (decoded.domain !== Buffer.from(signingDomain(options.serviceName)).toString('hex')) throw new ReceiptError('the receipt is for another service (domain)');
+  const fill = options.fill;
+  if (fill) {
+    const differs = (field: string) => new ReceiptError(`${field} differs from the fill's`);
+    if (decoded.fillId !== BigInt(fill.fill_id)) throw differs('fill_id');
+    if (decoded.side !== fill.side) throw differs('side');
+    if (decoded.price !== micro(fill.price)) throw differs('price');
+    if (fill.fee !== undefined && fill.role !== 'maker' && decoded.fee !== micro(fill.fee)) throw differs('fee');
+    if (decoded.kind === 0 && decoded.at !== Number(fill.filled_at)) throw differs('filled_at');
+    if (fill.rfq_id !== undefined && decoded.rfqId !== fill.rfq_id) throw differs('rfq_id');
+    if (fill.quote_id !== undefined && decoded.quoteId !== fill.quote_id) throw differs('quote_id');
+    if (fill.legs !== undefined) {
+      if (fill.legs.length !== decoded.legs.length) throw differs('leg count');
+      fill.legs.forEach((leg, i) => {
+        if (leg.instrument !== decoded.legs[i].instrument || micro(leg.quantity) !== decoded.legs[i].quantity) throw differs(`legs[${i}]`);
+      });
+    }
+  }
+  return decoded;
+}
+
+/** A row of `GET /v1/exchange/journal`. */
+export interface JournalRow {
+  journal_seq: number;
+  kind: 0 | 1;
+  hash: string;
+  prev_hash: string;
+  at: number;
+}
+
+export type JournalCheck =
+  | { ok: true; head: { journal_seq: number; hash: string } }
+  | { ok: false; journal_seq: number; problem: string };
+
+/**
+ * Checks a journal segment: numbers continue `after` one by one, and each row's prev_hash is the
+ * hash of the row before (`after.hash` for the first; zero before journal_seq 1). The last row as
+ * the head, or the first broken link.
+ */
+export function verifyJournalSegment(rows: readonly JournalRow[], after: { journal_seq: number; hash: string } = { journal_seq: 0, hash: ZERO_HASH }): JournalCheck {
+  let previous = after;
+  for (const row of rows) {
+    if (row.journal_seq !== previous.journal_seq + 1) return { ok: false, journal_seq: previous.journal_seq + 1, problem: `journal_seq ${previous.journal_seq + 1} is missing (next is ${row.journal_seq})` };
+    if (row.prev_hash !== previous.hash) return { ok: false, journal_seq: row.journal_seq, problem: `prev_hash ${row.prev_hash} is not the hash ${previous.hash} of journal_seq ${previous.journal_seq}` };
+    if (!/^[0-9a-f]{64}$/.test(row.hash)) return { ok: false, journal_seq: row.journal_seq, problem: 'hash is not 64 hex characters' };
+    previous = { journal_seq: row.journal_seq, hash: row.hash };
+  }
+  return { ok: true, head: previous };
+}
+
+/** Checks a receipt's row in the journal: the row's hash and prev_hash are the receipt's. */
+export function receiptInJournal(receipt: Receipt, row: JournalRow): boolean {
+  const decoded = decodeReceipt(Buffer.from(receipt.payload, 'base64'));
+  return row.journal_seq === receipt.journal_seq && row.hash === receipt.hash && row.prev_hash === decoded.prevHash;
+}

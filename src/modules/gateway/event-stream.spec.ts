@@ -1,0 +1,100 @@
+import type { Channel } from '../../common/broadcast/notifier';
+import { type EventSource, EventStream, SinceOutOfRange, type StreamEvent } from './event-stream';
+
+/** An account's stored events, with reads that can be held to let live events race them. */
+class Store implements EventSource {
+  readonly events: StreamEvent[] = [];
+  oldest = 1;
+  gate: Promise<void> | null = null;
+  reads = 0;
+
+  add(channel: Channel = 'rfq'): StreamEvent {
+    const event = { accountSeq: this.events.length + 1, channel, data: { account_seq: this.events.length + 1 } };
+    this.events.push(event);
+    return event;
+  }
+  async bounds() {
+    return { latest: this.events.length, oldest: this.events.length ? this.oldest : null };
+  }
+  async range(after: number, upTo: number, limit: number) {
+    this.reads += 1;
+    if (this.gate) await this.gate;
+    return this.events.filter((e) => e.accountSeq > after && e.accountSeq <= upTo && e.accountSeq >= this.oldest).slice(0, limit);
+  }
+}
+
+function streamOf(store: Store, gapWaitMs = 20) {
+  const sent: Array<[Channel, number]> = [];
+  const stream = new EventStream(store, (channel, data) => sent.push([channel, data.account_seq as number]), gapWaitMs);
+  return { stream, sent, seqs: () => sent.map(([, s]) => s) };
+}
+const flush = () => new Promise((r) => setTimeout(r, 0));
+
+describe('EventStream', () => {
+  it('replays after since, then live; a live event committed during the replay is sent once, in order', async () => {
+    const store = new Store();
+    for (let i = 0; i < 5; i++) store.add();
+    const { stream, seqs } = streamOf(store);
+    let open!: () => void;
+    store.gate = new Promise((r) => (open = r));
+    const opening = stream.open('rfq', 2);
+    await flush();
+    // 5 (already stored: a duplicate of the replay) and 6, 7 arrive live while the replay is held.
+    stream.live(store.events[4]);
+    stream.live(store.add());
+    stream.live(store.add());
+    open();
+    expect(await opening).toBe(5);
+    expect(seqs()).toEqual([3, 4, 5, 6, 7]);
+  });
+
+  it('holds a live event that arrives ahead of a missing number, then reads the gap', async () => {
+    const store = new Store();
+    const { stream, seqs } = streamOf(store);
+    await stream.open('rfq', null);
+    store.add();
+    const second = store.add();
+    stream.live(second); // 1's broadcast was lost on the way
+    expect(seqs()).toEqual([]);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(seqs()).toEqual([1, 2]);
+    stream.live(store.events[0]); // late: dropped
+    expect(seqs()).toEqual([1, 2]);
+    stream.close();
+  });
+
+  it('counts the other channel without sending it; a channel joining later replays its own events', async () => {
+    const store = new Store();
+    store.add('rfq');
+    store.add('rfq_maker');
+    store.add('rfq');
+    const { stream, sent } = streamOf(store);
+    await stream.open('rfq', 0);
+    expect(sent).toEqual([['rfq', 1], ['rfq', 3]]);
+    await stream.open('rfq_maker', 0);
+    stream.live(store.add('rfq_maker'));
+    expect(sent).toEqual([['rfq', 1], ['rfq', 3], ['rfq_maker', 2], ['rfq_maker', 4]]);
+  });
+
+  it('refuses since after the latest or before what is stored, and stays closed', async () => {
+    const store = new Store();
+    for (let i = 0; i < 4; i++) store.add();
+    store.oldest = 3;
+    const { stream, seqs } = streamOf(store);
+    await expect(stream.open('rfq', 5)).rejects.toThrow(SinceOutOfRange);
+    await expect(stream.open('rfq', 1)).rejects.toThrow(/kept 7 days/);
+    stream.live(store.add());
+    expect(seqs()).toEqual([]);
+    expect(await stream.open('rfq', 2)).toBe(5);
+    expect(seqs()).toEqual([3, 4, 5]);
+  });
+
+  it('pages a long replay in order', async () => {
+    const store = new Store();
+    for (let i = 0; i < 2500; i++) store.add();
+    const { stream, seqs } = streamOf(store);
+    await stream.open('rfq', 0);
+    expect(seqs()).toEqual(Array.from({ length: 2500 }, (_, i) => i + 1));
+    expect(store.reads).toBe(3);
+  });
+});

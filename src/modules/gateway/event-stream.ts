@@ -1,0 +1,158 @@
+import type { Channel } from '../../common/broadcast/notifier';
+
+/** One stored or live account event: its number, its channel and its `params.data` (without `seq`). */
+export interface StreamEvent {
+  accountSeq: number;
+  channel: Channel;
+  data: Record<string, unknown>;
+}
+
+/** Where a stream reads one account's stored events (design.md 13). */
+export interface EventSource {
+  /** The latest account_seq (0: none yet) and the oldest still stored (null: none stored). */
+  bounds(): Promise<{ latest: number; oldest: number | null }>;
+  /** Stored events with after < account_seq <= upTo, in order, at most `limit`. */
+  range(after: number, upTo: number, limit: number): Promise<StreamEvent[]>;
+}
+
+/** `since` is not a number the account's stored events can continue from. */
+export class SinceOutOfRange extends Error {}
+
+const PAGE = 1000;
+
+/**
+ * The account events of one connection, in account_seq order, each once (design.md 13).
+ *
+ * Numbers count both channels of the account: `cursor` is the last number handled, sent when its
+ * channel is subscribed and skipped otherwise. Live events are taken in as soon as a subscribe
+ * starts (before it reads anything), held while a replay runs, and released in order after it:
+ * an event that commits during the replay is in the replay, or live, or both, and the cursor lets
+ * it through once. A live event that arrives ahead of a missing number (the broadcasts of two
+ * commits can cross on the way, or one can be lost with Redis) waits `gapWaitMs` for it, then the
+ * gap is read from the database.
+ */
+export class EventStream {
+  private cursor: number | null = null;
+  private readonly held = new Map<number, StreamEvent>();
+  /** Replays and gap reads running: live events are held, not released. */
+  private busy = 0;
+  private gapTimer: NodeJS.Timeout | null = null;
+  private readonly channels = new Set<Channel>();
+
+  constructor(
+    private readonly source: EventSource,
+    private readonly send: (channel: Channel, data: Record<string, unknown>) => void,
+    private readonly gapWaitMs = 250,
+  ) {}
+
+  /** A live event of the account (from any instance's broadcast). */
+  live(event: StreamEvent): void {
+    if (this.cursor === null && this.busy === 0) return;
+    if (this.cursor !== null && event.accountSeq <= this.cursor) return;
+    this.held.set(event.accountSeq, event);
+    if (this.busy === 0) this.release();
+  }
+
+  /**
+   * Subscribes `channel`: with `since`, first every stored event of the channel after it, then the
+   * live ones. The latest account_seq at the time of the call.
+   */
+  async open(channel: Channel, since: number | null): Promise<number> {
+    this.busy += 1;
+    try {
+      const { latest, oldest } = await this.source.bounds();
+      if (since !== null && since > latest) throw new SinceOutOfRange(`since ${since} is after the account's latest account_seq ${latest}`);
+      // Everything after `since` must still be stored: the oldest stored number is at most since + 1.
+      if (since !== null && since < latest && (oldest === null || oldest > since + 1)) {
+        throw new SinceOutOfRange(`since ${since} is older than the stored events (kept 7 days); the oldest stored account_seq is ${oldest ?? 'none'}: re-read the state with rfq.list and subscribe without since`);
+      }
+      if (this.cursor === null) {
+        // The first channel: the stream starts at `since` (or now) and replays up to `latest`.
+        this.channels.add(channel);
+        this.cursor = since ?? latest;
+        // The next page is read while this one is sent: the database's time hides behind the sending.
+        let next: Promise<StreamEvent[]> | null = this.cursor < latest ? this.source.range(this.cursor, latest, PAGE) : null;
+        while (next) {
+          const page = await next;
+          const last = page.length > 0 ? page[page.length - 1].accountSeq : latest;
+          next = page.length > 0 && last < latest ? this.source.range(last, latest, PAGE) : null;
+          const at: number = this.cursor;
+          for (const event of page) this.handle(event);
+          if (this.cursor === at) {
+            // Nothing continued it (pruned meanwhile): the gap read takes over.
+            next?.catch(() => undefined);
+            break;
+          }
+        }
+      } else {
+        // The other channel joins a running stream: its own events up to the cursor, then live with the rest.
+        const upTo = this.cursor;
+        let after = since ?? upTo;
+        while (after < upTo) {
+          const page = await this.source.range(after, upTo, PAGE);
+          if (page.length === 0) break;
+          for (const event of page) if (event.channel === channel) this.send(channel, event.data);
+          after = page[page.length - 1].accountSeq;
+        }
+        this.channels.add(channel);
+      }
+      return latest;
+    } catch (error) {
+      if (this.channels.size === 0) {
+        this.cursor = null;
+        this.held.clear();
+      }
+      throw error;
+    } finally {
+      this.busy -= 1;
+      if (this.busy === 0) this.release();
+    }
+  }
+
+  /** Stops the gap timer (the connection closed). */
+  close(): void {
+    if (this.gapTimer) clearTimeout(this.gapTimer);
+    this.gapTimer = null;
+  }
+
+  private handle(event: StreamEvent): void {
+    if (this.cursor === null || event.accountSeq !== this.cursor + 1) return;
+    this.cursor = event.accountSeq;
+    if (this.channels.has(event.channel)) this.send(event.channel, event.data);
+  }
+
+  /** Releases held events that continue the cursor; a hole left waits for the gap read. */
+  private release(): void {
+    if (this.cursor === null) return;
+    for (const seq of this.held.keys()) if (seq <= this.cursor) this.held.delete(seq);
+    let next: StreamEvent | undefined;
+    while ((next = this.held.get(this.cursor + 1)) !== undefined) {
+      this.held.delete(next.accountSeq);
+      this.handle(next);
+    }
+    if (this.held.size > 0) this.scheduleGapRead();
+  }
+
+  private scheduleGapRead(): void {
+    if (this.gapTimer) return;
+    this.gapTimer = setTimeout(() => {
+      this.gapTimer = null;
+      void this.readGap();
+    }, this.gapWaitMs);
+    this.gapTimer.unref?.();
+  }
+
+  private async readGap(): Promise<void> {
+    if (this.busy > 0 || this.cursor === null || this.held.size === 0) return;
+    const upTo = Math.min(...this.held.keys()) - 1;
+    this.busy += 1;
+    try {
+      for (const event of await this.source.range(this.cursor, upTo, PAGE)) this.held.set(event.accountSeq, event);
+    } catch {
+      // The next live event, or the next timer, tries again.
+    } finally {
+      this.busy -= 1;
+      this.release();
+    }
+  }
+}

@@ -1,0 +1,36 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { IsOptional, Matches } from 'class-validator';
+import { Public } from '../auth/access';
+import { JournalStore } from './journal.store';
+
+export class JournalQueryDto {
+  @IsOptional()
+  @Matches(/^(0|[1-9][0-9]{0,15})$/, { message: 'after must be a journal_seq (an integer >= 0)' })
+  after?: string;
+
+  @IsOptional()
+  @Matches(/^([1-9][0-9]{0,2}|1000)$/, { message: 'limit must be an integer from 1 to 1000' })
+  limit?: string;
+}
+
+/** The exchange's keys and the receipt journal (design.md 14): public, as anyone may verify. */
+@ApiTags('exchange')
+@Controller('v1/exchange')
+export class JournalController {
+  constructor(private readonly journal: JournalStore) {}
+
+  @Get('keys')
+  @Public()
+  @ApiOperation({ summary: 'Public keys that sign fill receipts (rotation appends one)' })
+  async keys() {
+    return { keys: await this.journal.keys() };
+  }
+
+  @Get('journal')
+  @Public()
+  @ApiOperation({ summary: 'The receipt chain after `after` (no parties, no prices) and its head' })
+  async segment(@Query() query: JournalQueryDto) {
+    return this.journal.segment(Number(query.after ?? 0), Number(query.limit ?? 500));
+  }
+}
