@@ -10,6 +10,7 @@ import { runF2 } from './figures/f2';
 import { runF3 } from './figures/f3';
 import { runF4 } from './figures/f4';
 import { runF5 } from './figures/f5';
+import { runF8 } from './figures/f8';
 import { runF9 } from './figures/f9';
 
 /**
@@ -37,6 +38,7 @@ const FIGURES: Array<{ ids: string[]; run: (ctx: Context) => Promise<FigureResul
       ['F6', 'expiry lateness p99 under F5 load', 'bare BullMQ delayed jobs', '<= max(2x baseline p99, 100 ms)'],
     ],
   },
+  { ids: ['F8'], run: runF8, titles: [['F8', 'reprice after one index update, 10,000 accounts', 'one set-based UPDATE of the same rows', '<= 2.0']] },
   { ids: ['F9'], run: runF9, titles: [['F9', 'replay of 10,000 stored events, events/s', 'bare ws server, same frames', '>= 0.50']] },
 ];
 

@@ -4,14 +4,19 @@
  *   (a) the sum of every balances.total equals deposits − withdrawals (fills, fees and
  *       settlements only move money between accounts);
  *   (b) every instrument's positions sum to zero;
- *   (c) no balance has total − locked < 0;
+ *   (c) every balance's locked is the lock of its open positions recomputed (lock.ts) at the
+ *       latest index price of each asset (design.md section 12: locks follow the market); a
+ *       negative total or available is allowed (a debt, an under-collateralized account) and
+ *       (a) counts it;
  *   (d) positions equal the fold of the fills that are not reverted (taker + on buy, − on sell;
  *       the maker the opposite);
  *   (e) an RFQ is filled exactly when it has a fill that is not reverted;
  *   (f) every position's stored average cost (exact fraction and rounded price) is the replay of
  *       those fills in fill order (the query API reads it without replaying);
  *   (g) every account's open_rfqs is the number of its RFQs in pending, quoted, accepted or
- *       submitting (the MAX_OPEN_RFQS slots).
+ *       submitting (the MAX_OPEN_RFQS slots);
+ *   (h) every lock_groups row (the index-free part of a group's lock that market-data updates
+ *       reprice from) equals its recomputation from the open positions, and every open group has one.
  *
  * `violations` lists what is broken (empty when all hold); `expectInvariants` fails a test on any.
  */
@@ -19,6 +24,8 @@ import type { TestApp } from './harness';
 import { Database } from '../../src/common/database/database';
 import { FLAT, type PositionCost, addTrade, roundedAverage } from '../../src/modules/ledger/domain/average-price';
 import { orientation } from '../../src/modules/ledger/domain/fold';
+import { staleLockGroups } from '../../src/modules/ledger/collateral.sql';
+import { type LockPosition, portfolioLock } from '../../src/modules/ledger/domain/lock';
 
 /** Runs SQL and answers rows: the app's own DataSource, or a pg Client wrapped by `pgRows`. */
 export type Rows = (sql: string, params?: unknown[]) => Promise<any[]>;
@@ -34,7 +41,7 @@ export function pgRows(client: { query(sql: string, params?: unknown[]): Promise
   return async (sql, params) => (await client.query(sql, params)).rows;
 }
 
-export async function violations(rows: Rows): Promise<string[]> {
+export async function violations(rows: Rows, { lockUpsideBps = 10_000 }: { lockUpsideBps?: number } = {}): Promise<string[]> {
   const out: string[] = [];
 
   const [money] = await rows(`
@@ -46,9 +53,20 @@ export async function violations(rows: Rows): Promise<string[]> {
     out.push(`(b) positions in ${r.instrument} sum to ${r.net}`);
   }
 
-  for (const r of await rows(`SELECT account_id, total::text, locked::text FROM balances WHERE total - locked < 0`)) {
-    out.push(`(c) account ${r.account_id}: total ${r.total} - locked ${r.locked} < 0`);
+  const index = new Map<string, bigint>((await rows(`SELECT asset, index_price::text FROM index_prices`)).map((r) => [r.asset, BigInt(r.index_price)]));
+  const open = new Map<string, LockPosition[]>();
+  for (const p of await rows(`
+    SELECT p.account_id::text, i.asset, i.expiry::text, i.strike::text, i.kind, p.quantity::text
+      FROM positions p JOIN instruments i ON i.symbol = p.instrument WHERE NOT p.settled AND p.quantity <> 0`)) {
+    const list = open.get(p.account_id) ?? [];
+    list.push({ asset: p.asset, expiry: Number(p.expiry), strike: BigInt(p.strike), kind: p.kind, quantity: BigInt(p.quantity) });
+    open.set(p.account_id, list);
   }
+  for (const r of await rows(`SELECT account_id::text, locked::text FROM balances`)) {
+    const want = portfolioLock(open.get(r.account_id) ?? [], { indexByAsset: index, lockUpsideBps });
+    if (BigInt(r.locked) !== want) out.push(`(c) account ${r.account_id}: locked ${r.locked} != ${want}, the lock of its positions at the latest index`);
+  }
+  for (const line of await staleLockGroups({ query: rows })) out.push(`(h) ${line}`);
 
   for (const r of await rows(`
     WITH folded AS (

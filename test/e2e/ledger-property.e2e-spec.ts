@@ -1,9 +1,13 @@
 /**
  * Property test of the ledger over the real API: a seeded random walk of deposits, withdrawals,
- * RFQs with quotes and accepts (fills or refusals), admin reverts and forced settlements. After
- * every step the SQL invariants hold (invariants.ts), and every account's total, lock and
- * positions equal an independent model built from the domain functions (fold, settlement split,
- * lock). Seed: LEDGER_PROPERTY_SEED (default fixed), steps: LEDGER_PROPERTY_STEPS (default 60).
+ * RFQs with quotes and accepts (fills or refusals), admin reverts, index moves (a third of them
+ * jumps past the stress range: x2.5 to x4, or down to x0.25 to x0.4) and forced settlements at any
+ * price (up to five times the index: beyond U, where totals go negative). After every step the
+ * SQL invariants hold (invariants.ts: every lock at the latest index, cash conserved with
+ * negative totals counted), and every account's total, lock and positions equal an independent
+ * model built from the domain functions (fold, settlement split, lock at the model's index).
+ * Seed: LEDGER_PROPERTY_SEED (default fixed), steps: LEDGER_PROPERTY_STEPS (default 60);
+ * `scripts/ledger-property-seeds.sh 1 20` runs seeds 1 to 20.
  */
 import { formatRfq, parseRfqSigned } from '../../src/common/decimal/decimal';
 import { positionDeltas } from '../../src/modules/ledger/domain/fold';
@@ -22,6 +26,8 @@ const SEED = Number(process.env.LEDGER_PROPERTY_SEED ?? 20251122);
 const STEPS = Number(process.env.LEDGER_PROPERTY_STEPS ?? 60);
 const STRIKES = ['90', '100', '110', '120'];
 const INDEX = 100n * M;
+/** The model's index of PA, moved by the walk. */
+let index = INDEX;
 
 /** mulberry32: a small seeded PRNG, uniform in [0, 1). */
 function prng(seed: number): () => number {
@@ -76,7 +82,7 @@ describe(`Ledger property (seed ${SEED}, ${STEPS} steps): invariants and the mod
         const s = parseSymbol(instrument)!;
         return { asset: s.asset, expiry: roundOf.get(instrument)!.expiry, strike: s.strike, kind: s.kind, quantity };
       });
-    return portfolioLock(open, { indexByAsset: { PA: INDEX }, lockUpsideBps: 10_000 });
+    return portfolioLock(open, { indexByAsset: { PA: index }, lockUpsideBps: 10_000 });
   };
 
   beforeAll(async () => {
@@ -122,7 +128,8 @@ describe(`Ledger property (seed ${SEED}, ${STEPS} steps): invariants and the mod
       if (r < 0.12) {
         action = 'deposit';
         const who = pick([...takers, ...makers]);
-        const sum = amount(1, 300);
+        // Deposits grow with the index (locks do), so that the walk keeps trading after jumps up.
+        const sum = amount(1, 300 * Math.max(1, Number(index) / Number(INDEX)));
         await deposit(app, who.accountId, sum);
         add(who.accountId, parseRfqSigned(sum));
       } else if (r < 0.2) {
@@ -135,6 +142,13 @@ describe(`Ledger property (seed ${SEED}, ${STEPS} steps): invariants and the mod
           expect(res.status).toBe(ask <= free ? 200 : 409);
           if (res.status === 200) add(who.accountId, -ask);
         }
+      } else if (r < 0.3) {
+        const jump = random() < 1 / 3;
+        const factor = jump ? (random() < 0.5 ? 2.5 + random() * 1.5 : 0.25 + random() * 0.15) : 0.7 + random() * 0.6;
+        index = BigInt(Math.max(1, Math.round(Number(index) * factor)));
+        action = jump ? 'index jump' : 'index move';
+        await marketData(app, 'PA', formatRfq(index), '0.7');
+        action += ` ${formatRfq(index)}`;
       } else if (r < 0.78) {
         action = 'trade';
         const open = rounds.filter((x) => !settled.has(x));
@@ -187,7 +201,8 @@ describe(`Ledger property (seed ${SEED}, ${STEPS} steps): invariants and the mod
         if (open.length > 1) {
           action = 'settle';
           const round = open[0];
-          const price = INDEX / 2n + BigInt(Math.floor(random() * 100_000_000)) + 7n;
+          // Any price: up to five times the index, past U = 2 x max(index, strike) a third of the time.
+          const price = BigInt(Math.floor(random() * 5 * Number(index))) + 7n;
           const res = await admin.post('/v1/admin/instruments/settle-expiration', { asset: 'PA', expiration: round.expiry, settlement_price: formatRfq(price) });
           expect(res.status).toBe(200);
           const held = [...positions.entries()].flatMap(([account, book]) =>
@@ -205,8 +220,12 @@ describe(`Ledger property (seed ${SEED}, ${STEPS} steps): invariants and the mod
 
       const broken = await violations(rows);
       if (broken.length) throw new Error(`step ${step} (${action}) broke invariants:\n${broken.join('\n')}\n${log.join('\n')}`);
+      let under = false;
+      let debt = false;
       for (const account of [...accounts(), feeId]) {
         const book = await balanceOf(app, account);
+        under ||= book.available < 0n;
+        debt ||= book.total < 0n;
         const expected = { total: totals.get(account) ?? 0n, locked: account === feeId ? 0n : modelLock(account) };
         if (book.total !== expected.total || book.locked !== expected.locked) {
           throw new Error(`step ${step} (${action}): account ${account} is ${JSON.stringify({ total: String(book.total), locked: String(book.locked) })}, the model says ${JSON.stringify({ total: String(expected.total), locked: String(expected.locked) })}\n${log.join('\n')}`);
@@ -220,6 +239,9 @@ describe(`Ledger property (seed ${SEED}, ${STEPS} steps): invariants and the mod
           .map(([instrument, q, s]) => [instrument, toHttp(q), s]);
         expect([step, account, listed]).toEqual([step, account, modelled]);
       }
+      // How often the walk reached the states of design.md section 12 (reported below).
+      if (under) counts['steps under-collateralized'] = (counts['steps under-collateralized'] ?? 0) + 1;
+      if (debt) counts['steps with a debt'] = (counts['steps with a debt'] ?? 0) + 1;
     }
     // The walk did what it is for.
     expect(log.length).toBeGreaterThanOrEqual(40);

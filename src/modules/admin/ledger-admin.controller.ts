@@ -1,19 +1,30 @@
-import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiConflictResponse, ApiNotFoundResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ErrorResponse } from '../../common/http/error-response.dto';
 import { AdminAccess } from '../auth/access';
 import { SettleExpirationDto } from '../ledger/dto/settle-expiration.dto';
+import { RiskReportDto } from '../ledger/dto/risk-report.dto';
 import { type RevertResult, RevertService } from '../ledger/revert.service';
+import { type RiskReport, RiskReportService } from '../ledger/risk-report.service';
 import { type SettleExpirationResult, SettlementService } from '../ledger/settlement.service';
 
-/** Admin commands on the fill ledger: revert a fill, settle an expiration (design.md sections 5, 7). */
+/** Admin commands on the fill ledger: revert a fill, settle an expiration, the risk report (design.md sections 5, 7, 12). */
 @ApiTags('admin')
 @Controller('v1/admin')
 export class LedgerAdminController {
   constructor(
     private readonly reverts: RevertService,
     private readonly settlement: SettlementService,
+    private readonly risk: RiskReportService,
   ) {}
+
+  @Get('risk')
+  @AdminAccess('read')
+  @ApiOperation({ summary: 'Under-collateralized accounts (available < 0 at the latest index), most negative first, and their deficit (design.md section 12)' })
+  @ApiOkResponse({ type: RiskReportDto })
+  riskReport(): Promise<RiskReport> {
+    return this.risk.report();
+  }
 
   @Post('rfq/:rfq_id/revert')
   @HttpCode(200)

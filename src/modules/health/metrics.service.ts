@@ -179,6 +179,38 @@ export class MetricsService {
     this.ledgerFailures.inc({ code: safeLabel(code) });
   }
 
+  /**
+   * The live-collateral gauges (design.md section 12), read at scrape time from `read`: how many
+   * accounts have `available < 0`, and the USDC they are short (minus the sum of their negative
+   * `available`, so 0 when none is). A failed read leaves the last values.
+   */
+  collateralSource(read: () => Promise<{ accounts: number; deficit: bigint }>): void {
+    let last: Promise<{ accounts: number; deficit: bigint } | null> | null = null;
+    // One read per scrape for both gauges: the first collect starts it, the second reuses it.
+    const shared = () => (last ??= withTimeout(read(), 1000).catch((error) => {
+      logger.event('warn', 'collateral gauges unavailable', { error: String(error) }, 'Metrics');
+      return null;
+    }).finally(() => setImmediate(() => (last = null))));
+    new Gauge({
+      name: 'legwork_under_collateralized_accounts',
+      help: 'Accounts whose available balance (total - locked) is below zero (read at scrape time)',
+      registers: [this.registry],
+      async collect() {
+        const value = await shared();
+        if (value) this.set(value.accounts);
+      },
+    });
+    new Gauge({
+      name: 'legwork_deficit_usdc',
+      help: 'USDC the under-collateralized accounts are short: minus the sum of their negative available balances (read at scrape time)',
+      registers: [this.registry],
+      async collect() {
+        const value = await shared();
+        if (value) this.set(Number(value.deficit) / 1e6);
+      },
+    });
+  }
+
   /** The Prometheus text exposition of every series. */
   async scrape(): Promise<{ contentType: string; body: string }> {
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };

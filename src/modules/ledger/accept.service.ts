@@ -13,7 +13,7 @@ import type { RfqCaller } from '../rfq/rfq.service';
 import { RfqStore } from '../rfq/rfq.store';
 import type { AcceptCommand } from './domain/accept-params';
 import type { AccountBook } from './domain/fill-check';
-import { type AcceptSide, fundingSides, toWireFunding } from './domain/funding';
+import { type AcceptSide, freeBalanceOf, fundingSides, toWireFunding } from './domain/funding';
 import { makerRequirement } from './domain/maker-funding';
 import { FillService } from './fill.service';
 import { LedgerStore } from './ledger.store';
@@ -89,7 +89,7 @@ export class AcceptService {
     const tb = takerBook.balance;
     const funding = fundingSides({
       anchored: tb !== null,
-      freeBalance: tb ? tb.total - tb.locked : null,
+      freeBalance: freeBalanceOf(tb),
       currentLocked: tb?.locked ?? 0n,
       positions: takerBook.positions,
       legs,

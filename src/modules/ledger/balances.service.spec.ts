@@ -57,7 +57,18 @@ describe('totalAfterTransfer', () => {
 
   it('a withdrawal from an account never anchored, or with more locked than total, is refused', () => {
     expect(() => totalAfterTransfer(null, 'withdrawal', 1n)).toThrow(conflict(/insufficient/));
-    expect(() => totalAfterTransfer({ total: 5n, locked: 9n }, 'withdrawal', 1n)).toThrow(conflict(/0.00000000 available/));
+    expect(() => totalAfterTransfer({ total: 5n, locked: 9n }, 'withdrawal', 1n)).toThrow(conflict(/under-collateralized \(available -0.00000400\)/));
+  });
+
+  it('a deposit to a negative total (a settlement debt) repays it first: the total rises by the amount', () => {
+    expect(totalAfterTransfer({ total: -30n, locked: 0n }, 'deposit', 20n)).toBe(-10n);
+    expect(totalAfterTransfer({ total: -10n, locked: 0n }, 'deposit', 25n)).toBe(15n);
+    expect(() => totalAfterTransfer({ total: -10n, locked: 0n }, 'withdrawal', 1n)).toThrow(conflict(/under-collateralized/));
+  });
+
+  it('balanceRowOf writes a negative available and total with a minus sign', () => {
+    const row = balanceRowOf(1, { total: -1_500_000n, locked: 250_000n, updatedAt: new Date(0) }, new Date(0));
+    expect([row.total, row.locked, row.available]).toEqual(['-1.50000000', '0.25000000', '-1.75000000']);
   });
 });
 

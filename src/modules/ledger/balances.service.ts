@@ -61,7 +61,8 @@ export function parseTransferRequest(request: { amount?: unknown; reference?: un
 
 /**
  * The new `total` after a transfer. A withdrawal may not take the free balance (`total - locked`)
- * below zero; no total may leave the bigint column's range. Both are a CONFLICT (409).
+ * below zero (nor leave an under-collateralized account); no total may leave the bigint column's
+ * range. Both are a CONFLICT (409). A deposit to a negative total (a settlement's debt) repays it first.
  */
 export function totalAfterTransfer(current: { total: bigint; locked: bigint } | null, kind: TransferKind, amount: bigint): bigint {
   const total = current?.total ?? 0n;
@@ -71,7 +72,9 @@ export function totalAfterTransfer(current: { total: bigint; locked: bigint } | 
     return total + amount;
   }
   const free = total - locked;
-  if (free < amount) throw new AppError('CONFLICT', `insufficient free balance: ${formatHttp(free < 0n ? 0n : free)} available, ${formatHttp(amount)} asked`);
+  // Under-collateralized (design.md section 12): nothing leaves until deposits cover the lock again.
+  if (free < 0n) throw new AppError('CONFLICT', `insufficient free balance: the account is under-collateralized (available ${formatHttp(free)}); withdrawals wait for a deposit`);
+  if (free < amount) throw new AppError('CONFLICT', `insufficient free balance: ${formatHttp(free)} available, ${formatHttp(amount)} asked`);
   return total - amount;
 }
 

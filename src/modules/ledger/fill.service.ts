@@ -14,6 +14,7 @@ import { RfqStore } from '../rfq/rfq.store';
 import { allocatePremium } from './domain/average-price';
 import { checkFill } from './domain/fill-check';
 import { type LegTrade, legTrades, positionsAfter } from './domain/fold';
+import { refreshLockGroups } from './collateral.sql';
 import { LedgerStore, type PositionWrite } from './ledger.store';
 import { RiskService } from './risk.service';
 
@@ -112,6 +113,8 @@ export class FillService implements OnModuleInit {
       const indexByAsset = new Map([
         ...this.risk.indexFor([...positions.get(taker)!, ...positions.get(maker)!], now, true),
         ...legs.map((l) => [l.asset, l.index] as const),
+        // Locks at the index rows share-locked above, which a concurrent reprice waits for (collateral.sql.ts).
+        ...locked.indexes,
       ]);
       const decision = checkFill({
         side: accept.side,
@@ -154,6 +157,8 @@ export class FillService implements OnModuleInit {
           { accountId: feeAccount, row: { total: fee.total + decision.cash.feeAccount, locked: fee.locked } },
         ],
       );
+      // The group summaries the next market-data update reprices from (collateral.sql.ts).
+      await refreshLockGroups(m, [taker, maker]);
       const moved = await this.transitions.moveWithin(m, {
         rfqId: rfq.id,
         from: 'submitting',

@@ -13,6 +13,7 @@ import { LedgerReads } from './ledger-reads.service';
 import { LedgerSweep } from './ledger-sweep';
 import { LedgerStore } from './ledger.store';
 import { RevertService } from './revert.service';
+import { RiskReportService } from './risk-report.service';
 import { RiskService } from './risk.service';
 import { SettlementService } from './settlement.service';
 
@@ -22,7 +23,7 @@ import { SettlementService } from './settlement.service';
  */
 @Module({
   imports: [AccountsModule, AuthModule, InstrumentsModule, JournalModule, MarketDataModule, RfqModule],
-  providers: [BalancesService, LedgerStore, RiskService, AcceptService, AcceptRpc, FillService, RevertService, SettlementService, LedgerSweep, LedgerReads],
-  exports: [BalancesService, RevertService, SettlementService, LedgerReads],
+  providers: [BalancesService, LedgerStore, RiskService, AcceptService, AcceptRpc, FillService, RevertService, SettlementService, LedgerSweep, LedgerReads, RiskReportService],
+  exports: [BalancesService, RevertService, SettlementService, LedgerReads, RiskReportService],
 })
 export class LedgerModule {}

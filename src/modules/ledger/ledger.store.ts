@@ -6,6 +6,7 @@ import type { OptionKind } from '../instruments/domain/symbol';
 import type { RfqRecord } from '../rfq/domain/rfq-record';
 import type { RfqState } from '../rfq/domain/rfq-state';
 import { RFQ_COLUMNS, type RfqRow, toRfqRecord } from '../rfq/rfq.store';
+import { INDEX_SHARE, parseIndexShare } from './collateral.sql';
 import { FLAT, type PositionCost, type Ratio, addTrade, roundedAverage } from './domain/average-price';
 import type { AccountBook, LedgerRow } from './domain/fill-check';
 import { orientation } from './domain/fold';
@@ -344,13 +345,15 @@ export class LedgerStore {
   /**
    * The fill's first read, one round trip: locks the RFQ's row (its state), reads its accept (null
    * when it has none), and share-locks its instruments as `settledAmong` does (the symbols that
-   * have settled). Null when there is no such RFQ.
+   * have settled), and share-locks every index price row (the locks are computed at those
+   * prices: collateral.sql.ts). Null when there is no such RFQ.
    */
-  async lockForFill(m: EntityManager, rfqId: string, symbols: readonly string[]): Promise<{ state: RfqState; accept: AcceptRecord | null; settled: string[] } | null> {
+  async lockForFill(m: EntityManager, rfqId: string, symbols: readonly string[]): Promise<{ state: RfqState; accept: AcceptRecord | null; settled: string[]; indexes: Map<string, bigint> } | null> {
     const rows: any[] = await m.query(
       `SELECT r.state, a.rfq_id, a.quote_id, a.side, a.fee, a.max_fee, a.taker_signature, a.expires_at, a.accepted_at,
               (SELECT coalesce(array_agg(i.symbol ORDER BY i.symbol) FILTER (WHERE i.settled), '{}')
-                 FROM (SELECT symbol, settled FROM instruments WHERE symbol = ANY($2::text[]) ORDER BY symbol FOR SHARE) i) AS settled
+                 FROM (SELECT symbol, settled FROM instruments WHERE symbol = ANY($2::text[]) ORDER BY symbol FOR SHARE) i) AS settled,
+              ${INDEX_SHARE} AS indexes
          FROM rfqs r LEFT JOIN accepts a ON a.rfq_id = r.id
         WHERE r.id = $1
           FOR UPDATE OF r`,
@@ -358,7 +361,7 @@ export class LedgerStore {
     );
     if (rows.length === 0) return null;
     const settled: string[] = Array.isArray(rows[0].settled) ? rows[0].settled : String(rows[0].settled).replace(/[{}]/g, '').split(',').filter(Boolean);
-    return { state: rows[0].state, accept: rows[0].rfq_id === null ? null : toAccept(rows[0]), settled };
+    return { state: rows[0].state, accept: rows[0].rfq_id === null ? null : toAccept(rows[0]), settled, indexes: parseIndexShare(rows[0].indexes) };
   }
 
   /**

@@ -9,6 +9,7 @@ import { RfqStore } from '../rfq/rfq.store';
 import { revertOutcome } from './domain/fill-check';
 import { FLAT } from './domain/average-price';
 import { type PositionDelta, positionDeltas, reverseDeltas } from './domain/fold';
+import { refreshLockGroups, shareIndexPrices } from './collateral.sql';
 import { LedgerStore, type PositionWrite, positionKey } from './ledger.store';
 import { RiskService } from './risk.service';
 
@@ -54,6 +55,8 @@ export class RevertService {
       if (settled.length > 0) throw new AppError('CONFLICT', `the round of ${settled[0]} has settled; its fills stand`);
 
       const { takerAccountId: taker, makerAccountId: maker, feeAccountId } = fill;
+      // Index rows before balance rows, as a fill takes them: the locks below are at these prices (collateral.sql.ts).
+      const indexes = await shareIndexPrices(m);
       const balances = await this.store.balances(m, [taker, maker, feeAccountId], true);
       const positions = await this.store.openPositions(m, [taker, maker]);
       const decision = revertOutcome({
@@ -64,7 +67,7 @@ export class RevertService {
         taker: { balance: balances.get(taker) ?? null, positions: positions.get(taker)! },
         maker: { balance: balances.get(maker) ?? null, positions: positions.get(maker)! },
         feeAccount: balances.get(feeAccountId) ?? { total: 0n, locked: 0n },
-        indexByAsset: this.risk.indexFor([...positions.get(taker)!, ...positions.get(maker)!, ...fill.legs], now, false),
+        indexByAsset: indexes,
         lockUpsideBps: this.risk.params.lockUpsideBps,
       });
       if (!decision.ok) throw new AppError('CONFLICT', decision.message);
@@ -76,6 +79,7 @@ export class RevertService {
       const undo = (accountId: number, list: PositionDelta[]): PositionWrite[] =>
         reverseDeltas(list).map((d) => ({ accountId, instrument: d.instrument, delta: d.quantity, position: replayed.get(positionKey(accountId, d.instrument)) ?? FLAT }));
       await this.store.writePositions(m, [...undo(taker, deltas.taker), ...undo(maker, deltas.maker)]);
+      await refreshLockGroups(m, [taker, maker]);
       await this.store.setBalances(m, [
         { accountId: taker, row: decision.taker },
         { accountId: maker, row: decision.maker },

@@ -13,6 +13,7 @@ import { InstrumentsService } from '../instruments/instruments.service';
 import { RfqExpiry } from '../rfq/rfq-expiry';
 import { portfolioLock } from './domain/lock';
 import { settlementPayments } from './domain/settlement';
+import { refreshLockGroups, shareIndexPrices } from './collateral.sql';
 import { LedgerStore } from './ledger.store';
 import { RiskService } from './risk.service';
 
@@ -125,6 +126,8 @@ export class SettlementService implements OnModuleInit {
         `SELECT symbol, kind, strike FROM instruments WHERE asset = $1 AND expiry = $2 ORDER BY symbol FOR UPDATE`,
         [asset, expiry],
       );
+      // Index rows before balance rows, as a fill takes them: the locks below are at these prices (collateral.sql.ts).
+      const indexes = await shareIndexPrices(m);
       const terms = new Map(instruments.map((i) => [i.symbol, i]));
       const held: Array<{ account_id: string; instrument: string; quantity: string }> = await m.query(
         `SELECT account_id, instrument, quantity FROM positions WHERE instrument = ANY($1::text[]) AND NOT settled AND quantity <> 0 ORDER BY instrument, account_id`,
@@ -151,14 +154,15 @@ export class SettlementService implements OnModuleInit {
 
       // Locks over what stays open (this round's positions are settled now).
       const open = await this.store.openPositions(m, accounts);
-      const now = this.clock.now();
-      for (const id of accounts) {
-        const row = balances.get(id)!;
-        const received = payments.filter((p) => p.accountId === id).reduce((s, p) => s + p.amount, 0n);
-        const positions = open.get(id)!;
-        const locked = portfolioLock(positions, { indexByAsset: this.risk.indexFor(positions, now, false), lockUpsideBps: this.risk.params.lockUpsideBps });
-        await this.store.setBalance(m, id, { total: row.total + received, locked });
-      }
+      const received = new Map<number, bigint>();
+      for (const p of payments) received.set(p.accountId, (received.get(p.accountId) ?? 0n) + p.amount);
+      // A short that owes more than its total ends negative: a debt shown as it is (design.md section 12).
+      const rows = accounts.map((id) => ({
+        accountId: id,
+        row: { total: balances.get(id)!.total + received.get(id)!, locked: portfolioLock(open.get(id)!, { indexByAsset: indexes, lockUpsideBps: this.risk.params.lockUpsideBps }) },
+      }));
+      if (rows.length > 0) await this.store.setBalances(m, rows);
+      await refreshLockGroups(m, accounts);
       logger.event('info', 'expiration settled', { asset, expiry, price: price.toString(), positions: payments.length }, 'Ledger');
       return { fresh: true, price, settledAt: settled_at, positions: payments.length };
     });

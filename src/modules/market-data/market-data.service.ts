@@ -10,6 +10,7 @@ import { logger } from '../../common/logging/logger';
 import { invalid } from '../instruments/domain/inputs';
 import { type InstrumentFilter, type InstrumentRecord, instrumentRecord } from '../instruments/instrument';
 import { InstrumentsService } from '../instruments/instruments.service';
+import { repriceAsset } from '../ledger/collateral.sql';
 import { MAX_LEGS, signingDomain } from '../rfq/domain/quote-payload';
 import { markPrice } from './domain/black76';
 import { type MarketDataInput, type Stamped, isFresh, parseMarketUpdate } from './domain/market-update';
@@ -160,6 +161,9 @@ export class MarketDataService implements OnModuleInit, OnModuleDestroy {
         );
         for (const r of rows) touched.add(r.symbol);
       }
+      // Live collateral (design.md section 12): every lock on the asset follows the new index before this commits.
+      const repriced = await repriceAsset(m, u.asset, this.config.lockUpsideBps);
+      logger.event('debug', 'locks repriced', { asset: u.asset, changed: repriced.changed }, 'MarketData');
       return touched.size;
     });
     await this.sync.refresh(u.asset).catch(() => undefined); // logged; retried by the sync

@@ -73,6 +73,27 @@ describe('checkFill', () => {
   });
 });
 
+describe('checkFill with an under-collateralized account (design.md section 12)', () => {
+  const shortCall = { asset: 'SOL', expiry: EXPIRY, strike: 150n * M, kind: 'call' as const, quantity: -M };
+  // Index 300: the short call locks 450; total 440 leaves available -10.
+  const under = { balance: { total: 440n * M, locked: 450n * M }, positions: [shortCall] };
+
+  it('as a taker its free_balance is 0: an accept that needs funds is RFQ_TAKER_UNFUNDED', () => {
+    expect(checkFill(input({ taker: under, indexByAsset: { SOL: 300n * M } }))).toMatchObject({ ok: false, error: 'RFQ_TAKER_UNFUNDED' });
+  });
+
+  it('as a maker: a fill that raises its available goes through, and it stays negative', () => {
+    // The taker sells the maker back its call at bid 12: the maker pays 12 and releases 450.
+    const taker = { balance: { total: 1_000n * M, locked: 0n }, positions: [] };
+    const d = checkFill(input({ side: 'sell', taker, maker: under, indexByAsset: { SOL: 300n * M } }));
+    expect(d).toMatchObject({ ok: true, maker: { total: 428n * M, locked: 0n } });
+  });
+
+  it('as a maker: a fill that lowers its available is RFQ_BALANCE_INSUFFICIENT', () => {
+    expect(checkFill(input({ maker: under, indexByAsset: { SOL: 300n * M } }))).toMatchObject({ ok: false, error: 'RFQ_BALANCE_INSUFFICIENT' });
+  });
+});
+
 describe('revertOutcome', () => {
   const legs = [{ asset: 'SOL', expiry: EXPIRY, strike: 150n * M, kind: 'call' as const, quantity: M }];
   const filled = (over: Partial<RevertInput> = {}): RevertInput => ({

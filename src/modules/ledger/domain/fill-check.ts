@@ -6,7 +6,8 @@
  * 2. the taker's funding requirement of the accepted side is funded (RFQ_TAKER_UNFUNDED);
  * 3. the maker's requirement is funded (RFQ_BALANCE_INSUFFICIENT, see maker-funding.ts);
  * 4. the ledger's final check: after the cash moves and both locks are recomputed, neither
- *    account's free balance (`total - locked`) is below zero and no total leaves the bigint range
+ *    account's free balance (`total - locked`) is below zero, unless it was below zero before and
+ *    the fill does not lower it (design.md section 12), and no total leaves the bigint range
  *    (RFQ_ATTESTATION_FAILED). The taker's formula does not count a lock that grows without the
  *    taker writing (its existing shorts repriced at a new index); this check does.
  *
@@ -16,7 +17,7 @@ import { I64_MAX, formatRfq } from '../../../common/decimal/decimal';
 import type { RfqErrorCode } from '../../../common/errors/app-error';
 import { type Bps, packageFee } from './fees';
 import { type CashFlows, cashFlows, reverseCash } from './fold';
-import { type AcceptSide, type FundingLeg, fundingRequirement } from './funding';
+import { type AcceptSide, type FundingLeg, freeBalanceOf, fundingRequirement } from './funding';
 import { type IndexByAsset, type LockPosition, portfolioLock } from './lock';
 import { fillPositions, lockIndex, makerRequirement } from './maker-funding';
 
@@ -68,7 +69,7 @@ export function checkFill(input: FillCheckInput): FillDecision {
   const taker = fundingRequirement(
     {
       anchored: tb !== null,
-      freeBalance: tb ? tb.total - tb.locked : null,
+      freeBalance: freeBalanceOf(tb),
       currentLocked: tb?.locked ?? 0n,
       positions: input.taker.positions,
       legs,
@@ -100,9 +101,11 @@ export function checkFill(input: FillCheckInput): FillDecision {
   const cash = cashFlows({ side, bid: input.bid, ask: input.ask, fee });
   const takerAfter = { total: tb!.total + cash.taker, locked: taker.post_fill_locked };
   const makerAfter = { total: mb!.total + cash.maker, locked: maker.post_fill_locked };
-  for (const [who, row] of [['taker', takerAfter], ['maker', makerAfter]] as const) {
+  for (const [who, before, row] of [['taker', tb!, takerAfter], ['maker', mb!, makerAfter]] as const) {
     if (row.total > I64_MAX || row.total < -I64_MAX || row.locked > I64_MAX) return refuse('RFQ_ATTESTATION_FAILED', `the ${who}'s balance would leave the ledger's range`);
-    if (row.total - row.locked < 0n) return refuse('RFQ_ATTESTATION_FAILED', `the fill would leave the ${who}'s free balance below zero`);
+    // An account under water already (design.md section 12) may trade only towards the surface.
+    const free = row.total - row.locked;
+    if (free < 0n && free < before.total - before.locked) return refuse('RFQ_ATTESTATION_FAILED', `the fill would leave the ${who}'s free balance below zero`);
   }
   return { ok: true, fee, cash, taker: takerAfter, maker: makerAfter };
 }

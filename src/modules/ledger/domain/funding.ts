@@ -30,7 +30,7 @@ export interface FundingLeg {
 
 export interface FundingInput {
   anchored: boolean;
-  /** available = total - locked; null when the account has no ledger row */
+  /** max(available, 0) (freeBalanceOf); null when the account has no ledger row */
   freeBalance: bigint | null;
   currentLocked: bigint;
   /** the taker's open positions */
@@ -75,6 +75,16 @@ export interface RfqTakerFunding {
   free_balance: string | null;
   buy: RfqFundingRequirement | null;
   sell: RfqFundingRequirement | null;
+}
+
+/**
+ * The funding view's `free_balance` of a ledger row (design.md section 12): `max(available, 0)`,
+ * null when the account has no row. An under-collateralized account's is zero, so any accept
+ * that needs funds is refused until a deposit restores it.
+ */
+export function freeBalanceOf(row: { total: bigint; locked: bigint } | null): bigint | null {
+  if (!row) return null;
+  return row.total > row.locked ? row.total - row.locked : 0n;
 }
 
 const termsKey = (p: Pick<LockPosition, 'asset' | 'expiry' | 'strike' | 'kind'>) => `${p.asset}|${p.expiry}|${p.strike}|${p.kind}`;

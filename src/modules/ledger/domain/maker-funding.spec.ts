@@ -36,6 +36,19 @@ describe('makerRequirement', () => {
     expect(r).toMatchObject({ package_cash_delta: -2n * M, cash_debit: 2n * M, lock_increase: 0n, required: 2n * M });
   });
 
+  it('an under-collateralized maker (available < 0): a fill that lowers its available is refused, one that raises it goes through', () => {
+    // Short 1 call 150 held at index 300: lock 450; available -10.
+    const under = base({ freeBalance: -10n * M, currentLocked: 450n * M, positions: [{ asset: 'SOL', expiry: EXPIRY, strike: 150n * M, kind: 'call', quantity: -M }], indexByAsset: { SOL: 300n * M } });
+    // Writing another call lowers available (receives 13, locks 450 more).
+    expect(makerRequirement(under, 'buy').funded).toBe(false);
+    // Buying the call back at bid 12 releases the lock of 450 for 12: available rises.
+    expect(makerRequirement(under, 'sell')).toMatchObject({ funded: true, package_cash_delta: -12n * M, post_fill_locked: 0n });
+    // Buying it back above what it releases is refused (bid 451: available falls by 1).
+    expect(makerRequirement({ ...under, bid: 451n * M }, 'sell').funded).toBe(false);
+    // Exactly as much as it releases leaves available unchanged: not lower, so it goes through.
+    expect(makerRequirement({ ...under, bid: 450n * M }, 'sell').funded).toBe(true);
+  });
+
   it('unfunded when the free balance is short by one micro-unit, or never anchored', () => {
     expect(makerRequirement(base({ freeBalance: 150n * M - 1n }), 'buy').funded).toBe(false);
     expect(makerRequirement(base({ freeBalance: 150n * M }), 'buy').funded).toBe(true);

@@ -10,6 +10,10 @@
  *   required           = cash_debit + lock_increase
  *   funded             = anchored && free_balance >= required
  *
+ * An under-collateralized maker (`available < 0`, design.md section 12) is funded instead when
+ * the fill does not lower its `available`: `package_cash_delta - (post_fill_locked - current_locked) >= 0`
+ * (a fill that releases more lock than it costs goes through; any other is refused).
+ *
  * Premium the maker receives is not counted towards its lock (as for the taker), and the lock
  * increase is not gated on the maker writing: a quote that only reprices existing shorts at a new
  * index still has to be covered, so the fill can never leave the maker's free balance below zero.
@@ -21,7 +25,7 @@ import { type IndexByAsset, type LockPosition, indexOf, portfolioLock } from './
 
 export interface MakerFundingInput {
   anchored: boolean;
-  /** available = total - locked; null when the maker has no ledger row */
+  /** available = total - locked (signed); null when the maker has no ledger row */
   freeBalance: bigint | null;
   currentLocked: bigint;
   /** the maker's open positions */
@@ -67,6 +71,7 @@ export function makerRequirement(view: MakerFundingInput, side: AcceptSide): Mak
   const grows = post_fill_locked - view.currentLocked;
   const lock_increase = grows > 0n ? grows : 0n;
   const required = cash_debit + lock_increase;
-  const funded = view.anchored && view.freeBalance !== null && view.freeBalance >= required;
+  const free = view.freeBalance;
+  const funded = view.anchored && free !== null && (free < 0n ? package_cash_delta - (post_fill_locked - view.currentLocked) >= 0n : free >= required);
   return { required, funded, package_cash_delta, cash_debit, lock_increase, post_fill_locked };
 }

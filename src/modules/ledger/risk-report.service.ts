@@ -1,0 +1,41 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Database } from '../../common/database/database';
+import { formatHttp } from '../../common/decimal/decimal';
+import { MetricsService } from '../health/metrics.service';
+import { underCollateralized } from './collateral.sql';
+
+/** GET /v1/admin/risk (design.md section 12); decimals in the HTTP form (8 places, signed). */
+export interface RiskReport {
+  accounts: Array<{ account_id: number; total: string; locked: string; available: string }>;
+  totals: { total: string; locked: string; deficit: string };
+}
+
+/**
+ * The exchange's shortfall: the under-collateralized accounts (`available < 0`) with what they
+ * hold and owe, for the admin risk report and the two gauges of `/metrics` (read at scrape time
+ * from the same query, so the report and the metrics never disagree).
+ */
+@Injectable()
+export class RiskReportService implements OnModuleInit {
+  constructor(
+    private readonly db: Database,
+    private readonly metrics: MetricsService,
+  ) {}
+
+  onModuleInit(): void {
+    this.metrics.collateralSource(async () => {
+      const under = await underCollateralized(this.db.dataSource);
+      return { accounts: under.length, deficit: under.reduce((sum, a) => sum - a.available, 0n) };
+    });
+  }
+
+  async report(): Promise<RiskReport> {
+    const under = await underCollateralized(this.db.dataSource);
+    const sum = (pick: (a: (typeof under)[number]) => bigint) => under.reduce((s, a) => s + pick(a), 0n);
+    return {
+      accounts: under.map((a) => ({ account_id: a.accountId, total: formatHttp(a.total), locked: formatHttp(a.locked), available: formatHttp(a.available) })),
+      // deficit: the sum of the negative availables, as a negative amount (what the exchange is short).
+      totals: { total: formatHttp(sum((a) => a.total)), locked: formatHttp(sum((a) => a.locked)), deficit: formatHttp(sum((a) => a.available)) },
+    };
+  }
+}
