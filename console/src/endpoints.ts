@@ -26,6 +26,9 @@ export const ENDPOINTS = {
   revert: ['POST', '/v1/admin/rfq/{rfq_id}/revert'],
   nonce: ['POST', '/v1/auth/nonce'],
   session: ['POST', '/v1/auth/session'],
+  risk: ['GET', '/v1/admin/risk'],
+  journal: ['GET', '/v1/exchange/journal'],
+  keys: ['GET', '/v1/exchange/keys'],
 } as const satisfies Record<string, readonly ['GET' | 'POST' | 'PUT', string]>;
 
 export type EndpointName = keyof typeof ENDPOINTS;

@@ -4,6 +4,7 @@ import { call, describeError, token } from './api';
 import { AccountsPage } from './pages/accounts';
 import { OverviewPage } from './pages/overview';
 import { RfqsPage } from './pages/rfqs';
+import { RiskPage } from './pages/risk';
 import { RoundsPage } from './pages/rounds';
 import { ConfirmDialog, type PendingAction, formValues } from './ui';
 import { walletProvider, walletSignIn } from './wallet';
@@ -14,6 +15,7 @@ const PAGES = [
   ['rounds', 'Rounds'],
   ['accounts', 'Accounts'],
   ['rfqs', 'RFQs'],
+  ['risk', 'Risk and journal'],
 ] as const;
 type Page = (typeof PAGES)[number][0];
 
@@ -129,6 +131,7 @@ function App() {
         {page === 'rounds' && <RoundsPage confirm={setPending} notify={notify} />}
         {page === 'accounts' && <AccountsPage confirm={setPending} notify={notify} />}
         {page === 'rfqs' && <RfqsPage confirm={setPending} />}
+        {page === 'risk' && <RiskPage />}
       </main>
       <ConfirmDialog
         action={pending}

@@ -8,9 +8,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'puppeteer-core';
-import { Client } from 'pg';
+import { Database } from '../../src/common/database/database';
 import { Keypair, LegworkClient, LegworkHttp, MICRO, type MakerNotification, type OpenRfq, buildQuote, parseRfqSigned, signAccept } from '../../sdk/src';
 import { ENDPOINTS } from '../../console/src/endpoints';
+import { trimDecimal } from '../../console/src/money';
 import { Http, TestWallet, freshIp } from './clients';
 import { buildConsole, hasChromium, launch, screenshot, seriousViolations } from './console/browser';
 import { createAccount } from './factories';
@@ -44,10 +45,53 @@ describeBrowser('operator console at /console, in headless Chromium', () => {
   const textOf = (selector: string) => page.$eval(selector, (el) => el.textContent ?? '');
   const waitText = (selector: string, text: string, timeout = 10_000) =>
     page.waitForFunction((s, t) => [...document.querySelectorAll(s)].some((el) => (el.textContent ?? '').includes(t)), { timeout }, selector, text);
+  const sql = (text: string, params: unknown[] = []) => app.app.get(Database).dataSource.query(text, params);
   const confirmDialog = async () => {
     await page.waitForSelector('[role="dialog"] [data-testid="confirm"]');
     await page.click('[role="dialog"] [data-testid="confirm"]');
     await page.waitForSelector('[role="dialog"]', { hidden: true });
+  };
+
+  /**
+   * A fill made the way trading firms make them: SDK clients for a taker (1000 USDC) and a maker
+   * (`makerDeposit`), the maker pricing from the marks (±1 %), the taker buying. Resolves once the
+   * accept is answered.
+   */
+  const sdkFill = async (legs: Array<{ instrument: string; quantity: string }>, makerDeposit: string, onCreated: (rfqId: string) => Promise<void> = async () => undefined) => {
+    const admin = new LegworkHttp(app.url, ADMIN_TOKEN);
+    const account = async (roles: string[], deposit: string) => {
+      const keypair = Keypair.generate();
+      const created = await admin.createAccount({ wallet: keypair.wallet, roles });
+      await admin.deposit(created.account_id, { amount: deposit, reference: `console-${randomUUID()}` });
+      const client = await LegworkClient.connect(app.wsUrl, { wsOptions: { headers: { 'x-forwarded-for': freshIp() } } });
+      clients.push(client);
+      await client.signIn(keypair);
+      return { keypair, accountId: created.account_id, client };
+    };
+    await admin.marketData({ asset: 'SOL', index_price: '150', iv: '0.8' });
+    const taker = await account(['taker'], '1000');
+    const maker = await account(['quoter'], makerDeposit);
+    const instruments = await taker.client.getInstruments({ asset: 'SOL', expiry: sol.expiry });
+    const config = await taker.client.getMarketConfig();
+    const makerEvents = maker.client.notifications('rfq_maker');
+    await maker.client.subscribeMaker();
+    const rfq = await taker.client.createRfq({ legs });
+    await onCreated(rfq.rfq_id);
+    let created: { rfq: OpenRfq } | undefined;
+    for await (const n of makerEvents as AsyncIterable<MakerNotification>) {
+      if (n.event === 'created' && (n as { rfq: OpenRfq }).rfq.rfq_id === rfq.rfq_id) {
+        created = n as { rfq: OpenRfq };
+        break;
+      }
+    }
+    const marks = legs.map((l) => parseRfqSigned(instruments.find((i) => i.symbol === l.instrument)!.mark_price!));
+    const mid = legs.reduce((sum, l, i) => sum + (parseRfqSigned(l.quantity) * marks[i]) / MICRO, 0n);
+    const issuedAt = now();
+    const built = buildQuote(maker.keypair, { rfq: created!.rfq, quoteNonce: BigInt(Date.now()) * 1000n, bid: mid - mid / 100n, ask: mid + mid / 100n, issuedAt, expiresAt: Math.min(issuedAt + 30, created!.rfq.max_quote_expires_at), instruments, domain: config.quote_domain });
+    await maker.client.respond(built.params);
+    const started = Date.now();
+    await taker.client.accept(signAccept(taker.keypair, { rfqId: rfq.rfq_id, quoteId: built.quoteId, side: 'buy', expiresAt: issuedAt + 20 }));
+    return { rfq, taker, maker, started };
   };
 
   beforeAll(async () => {
@@ -127,13 +171,8 @@ describeBrowser('operator console at /console, in headless Chromium', () => {
 
   it('rounds: stale market data is shown stale; posting market data resets the age', async () => {
     // BTC's price made an hour old in the database (what a stopped feed leaves behind).
-    const db = new Client({ connectionString: app.config.databaseUrl ?? undefined });
-    if (app.config.databaseUrl) {
-      await db.connect();
-      await db.query(`UPDATE index_prices SET updated_at = now() - interval '1 hour' WHERE asset = 'BTC'`);
-      await db.end();
-      await waitText('[data-testid="age-BTC"]', 'stale');
-    }
+    await sql(`UPDATE index_prices SET updated_at = now() - interval '1 hour' WHERE asset = 'BTC'`);
+    await waitText('[data-testid="age-BTC"]', 'stale');
     await page.waitForFunction(() => Number(document.querySelector('[data-testid="age-ETH"]')?.getAttribute('data-age')) >= 2, { timeout: 10_000 });
     await page.type('form[aria-label="Post market data"] input[name="asset"]', 'ETH');
     await page.type('form[aria-label="Post market data"] input[name="index_price"]', '3010.5');
@@ -167,43 +206,12 @@ describeBrowser('operator console at /console, in headless Chromium', () => {
   it('RFQs: a fill made by SDK clients appears live, with its events; accounts: the payoff chart of its positions', async () => {
     await goto('#/rfqs');
     await page.waitForSelector('[data-testid="rfq-table"]');
-    const admin = new LegworkHttp(app.url, ADMIN_TOKEN);
-    const account = async (roles: string[], deposit: string) => {
-      const keypair = Keypair.generate();
-      const created = await admin.createAccount({ wallet: keypair.wallet, roles });
-      await admin.deposit(created.account_id, { amount: deposit, reference: `console-${randomUUID()}` });
-      const client = await LegworkClient.connect(app.wsUrl, { wsOptions: { headers: { 'x-forwarded-for': freshIp() } } });
-      clients.push(client);
-      await client.signIn(keypair);
-      return { keypair, accountId: created.account_id, client };
-    };
-    await admin.marketData({ asset: 'SOL', index_price: '150', iv: '0.8' });
-    const taker = await account(['taker'], '1000');
-    const maker = await account(['quoter'], '10000');
+    const { rfq, taker, started } = await sdkFill([leg(sol.symbol('150'), '10'), leg(sol.symbol('160'), '-10')], '10000', async (rfqId) => {
+      // The console shows it pending before any quote.
+      await page.waitForSelector(`tr[data-rfq="${rfqId}"]`, { timeout: 5000 });
+    });
     takerAccountId = taker.accountId;
-    const instruments = await taker.client.getInstruments({ asset: 'SOL', expiry: sol.expiry });
-    const config = await taker.client.getMarketConfig();
-    const makerEvents = maker.client.notifications('rfq_maker');
-    await maker.client.subscribeMaker();
-    const legs = [leg(sol.symbol('150'), '10'), leg(sol.symbol('160'), '-10')];
-    const rfq = await taker.client.createRfq({ legs });
     filledRfqId = rfq.rfq_id;
-    // The console shows it pending before any quote.
-    await page.waitForSelector(`tr[data-rfq="${rfq.rfq_id}"]`, { timeout: 5000 });
-    let created: { rfq: OpenRfq } | undefined;
-    for await (const n of makerEvents as AsyncIterable<MakerNotification>) {
-      if (n.event === 'created' && (n as { rfq: OpenRfq }).rfq.rfq_id === rfq.rfq_id) {
-        created = n as { rfq: OpenRfq };
-        break;
-      }
-    }
-    const marks = legs.map((l) => parseRfqSigned(instruments.find((i) => i.symbol === l.instrument)!.mark_price!));
-    const mid = legs.reduce((sum, l, i) => sum + (parseRfqSigned(l.quantity) * marks[i]) / MICRO, 0n);
-    const issuedAt = now();
-    const built = buildQuote(maker.keypair, { rfq: created!.rfq, quoteNonce: BigInt(Date.now()) * 1000n, bid: mid - mid / 100n, ask: mid + mid / 100n, issuedAt, expiresAt: Math.min(issuedAt + 30, created!.rfq.max_quote_expires_at), instruments, domain: config.quote_domain });
-    await maker.client.respond(built.params);
-    const started = Date.now();
-    await taker.client.accept(signAccept(taker.keypair, { rfqId: rfq.rfq_id, quoteId: built.quoteId, side: 'buy', expiresAt: issuedAt + 20 }));
     await page.waitForSelector(`tr[data-rfq="${rfq.rfq_id}"][data-state="filled"]`, { timeout: 10_000 });
     console.log(`console: the fill showed in the RFQ table ${Date.now() - started} ms after rfq.accept was sent`);
     await page.click(`tr[data-rfq="${rfq.rfq_id}"] button.link`);
@@ -228,6 +236,9 @@ describeBrowser('operator console at /console, in headless Chromium', () => {
     });
     expect(inked).toBeGreaterThan(500);
     await waitText('[data-testid="fills"]', 'buy');
+    // The fill's receipt, checked in the browser (hash, ed25519 signature, published key, this fill).
+    await waitText('[data-testid="fills"]', 'verified');
+    expect(await page.$$('[data-testid="receipt-bad"]')).toHaveLength(0);
     axe.accounts = await seriousViolations(page);
     await screenshot(page, 'accounts');
   }, 60_000);
@@ -239,6 +250,23 @@ describeBrowser('operator console at /console, in headless Chromium', () => {
     await confirmDialog();
     await page.waitForSelector(`tr[data-rfq="${filledRfqId}"][data-state="failed"]`, { timeout: 5000 });
     expect(await textOf(`tr[data-rfq="${filledRfqId}"]`)).toContain('(reverted)');
+  }, 20_000);
+
+  it('journal: the head, and a verify in the browser that passes, then names the link a rewrite broke', async () => {
+    await goto('#/risk');
+    await page.waitForSelector('[data-testid="journal-head"]');
+    expect(await textOf('[data-testid="journal-head"]')).toMatch(/^Head2/); // the fill and its revert
+    await page.click('[data-testid="verify-journal"]');
+    await waitText('[data-testid="journal-verdict"]', 'Verified: 2 receipts');
+    // Rewrite history: the verify names the link that broke.
+    const [row] = await sql(`SELECT prev_hash FROM receipts WHERE journal_seq = 2`);
+    await sql(`UPDATE receipts SET prev_hash = $1 WHERE journal_seq = 2`, ['f'.repeat(64)]);
+    try {
+      await page.click('[data-testid="verify-journal"]');
+      await waitText('[data-testid="journal-verdict"]', 'broken link at 2');
+    } finally {
+      await sql(`UPDATE receipts SET prev_hash = $1 WHERE journal_seq = 2`, [row.prev_hash]);
+    }
   }, 20_000);
 
   it('the admin reads behind it: admin only, typed 400s for bad input, and the counts of what just happened', async () => {
@@ -279,9 +307,30 @@ describeBrowser('operator console at /console, in headless Chromium', () => {
     await screenshot(page, 'overview');
   }, 20_000);
 
+  it('risk: an index jump leaves a call writer short of collateral: the report lists it with the deficit', async () => {
+    await goto('#/risk');
+    await page.waitForSelector('[data-testid="risk-totals"]');
+    expect(await textOf('[data-testid="deficit"]')).toBe('0');
+    expect(await page.$$('[data-testid="risk-accounts"] tbody tr')).toHaveLength(0);
+    // The maker writes 2 calls 150 at index 150 with little above the lock; the index then jumps to 400.
+    const { rfq, maker } = await sdkFill([leg(sol.symbol('150'), '2')], '400');
+    for (let i = 0; !(await new Http(app.url).admin().get(`/v1/admin/rfqs/${rfq.rfq_id}/events`)).body.events.some((e: { event: string }) => e.event === 'filled'); i++) {
+      if (i > 100) throw new Error('the fill of the writer did not land');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await new Http(app.url).admin().post('/v1/admin/market-data', { asset: 'SOL', index_price: '400', iv: '0.8' });
+    const report = (await new Http(app.url).admin().get('/v1/admin/risk')).body;
+    expect(report.accounts).toEqual([expect.objectContaining({ account_id: maker.accountId })]);
+    await page.waitForSelector(`[data-testid="risk-accounts"] tr[data-account="${maker.accountId}"]`, { timeout: 5000 });
+    expect(await textOf('[data-testid="deficit"]')).toBe(trimDecimal(report.totals.deficit));
+    expect(report.totals.deficit).toMatch(/^-/);
+    axe.risk = await seriousViolations(page);
+    await screenshot(page, 'risk');
+  }, 30_000);
+
   it('has no serious or critical axe-core violations on any page, and no CSP violation', () => {
-    expect(Object.keys(axe).sort()).toEqual(['accounts', 'overview', 'rfqs', 'rounds']);
-    expect(axe).toEqual({ overview: [], rounds: [], accounts: [], rfqs: [] });
+    expect(Object.keys(axe).sort()).toEqual(['accounts', 'overview', 'rfqs', 'risk', 'rounds']);
+    expect(axe).toEqual({ overview: [], rounds: [], accounts: [], rfqs: [], risk: [] });
     expect(cspViolations).toEqual([]);
   });
 

@@ -1,7 +1,8 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { call, describeError } from '../api';
 import { Chart } from '../chart';
 import { payoffCurve, type PositionRow, roundsOf } from '../payoff';
+import { type ExchangeKey, type Receipt, checkReceipt } from '../receipts';
 import { trimDecimal } from '../money';
 import { ErrorText, type PendingAction, Section, formValues, time, usePoll } from '../ui';
 
@@ -24,6 +25,39 @@ interface FillRow {
   fee: string;
   filled_at: number;
   reverted: boolean;
+  receipt?: Receipt | null;
+  revert_receipt?: Receipt | null;
+}
+
+let keys: Promise<ExchangeKey[]> | null = null;
+/** The exchange's published keys, read once per page load (rotation appends; a reload picks it up). */
+const exchangeKeys = () => (keys ??= call<{ keys: ExchangeKey[] }>('keys', { bearer: null }).then((k) => k.keys));
+
+/** A receipt checked here, in the browser (hash, signature, key, that it is this fill's). */
+function ReceiptCell({ receipt, fillId, kind }: { receipt: Receipt | null | undefined; fillId: string; kind: 0 | 1 }) {
+  const [problem, setProblem] = useState<string | null | undefined>(undefined);
+  useEffect(() => {
+    if (!receipt) return;
+    let live = true;
+    exchangeKeys()
+      .then((k) => checkReceipt(receipt, k, fillId, kind))
+      .then((p) => live && setProblem(p), (e) => live && setProblem(describeError(e)));
+    return () => {
+      live = false;
+    };
+  }, [receipt?.hash]);
+  if (!receipt) return <span class="muted">—</span>;
+  const label = `#${receipt.journal_seq}`;
+  if (problem === undefined) return <span>{label} …</span>;
+  return problem === null ? (
+    <span class="ok" title={receipt.hash} data-testid="receipt-ok">
+      {label} verified
+    </span>
+  ) : (
+    <span class="bad" data-testid="receipt-bad">
+      {label} not valid: {problem}
+    </span>
+  );
 }
 
 /** Search, create, and one account's roles, transfers, balances, positions, fills and payoff. */
@@ -227,6 +261,7 @@ function AccountDetail({ accountId, confirm, notify }: { accountId: number; conf
             <th scope="col">Price</th>
             <th scope="col">Fee</th>
             <th scope="col">Filled</th>
+            <th scope="col">Receipt</th>
           </tr>
         </thead>
         <tbody>
@@ -242,6 +277,15 @@ function AccountDetail({ accountId, confirm, notify }: { accountId: number; conf
               <td>
                 {time(f.filled_at)}
                 {f.reverted ? ' (reverted)' : ''}
+              </td>
+              <td>
+                <ReceiptCell receipt={f.receipt} fillId={f.fill_id} kind={0} />
+                {f.revert_receipt && (
+                  <>
+                    {' '}
+                    revert <ReceiptCell receipt={f.revert_receipt} fillId={f.fill_id} kind={1} />
+                  </>
+                )}
               </td>
             </tr>
           ))}
