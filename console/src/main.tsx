@@ -7,7 +7,7 @@ import { RfqsPage } from './pages/rfqs';
 import { RiskPage } from './pages/risk';
 import { RoundsPage } from './pages/rounds';
 import { ConfirmDialog, type PendingAction, formValues } from './ui';
-import { walletProvider, walletSignIn } from './wallet';
+import { type SigningWallet, availableWallets, onWalletsChanged, walletSignIn } from './wallet';
 import './styles.css';
 
 const PAGES = [
@@ -27,11 +27,13 @@ const pageFromHash = (): Page => {
 /** The admin token, or an admin account's wallet through the browser wallet. */
 function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
   const [error, setError] = useState<string | null>(null);
-  const [hasWallet, setHasWallet] = useState(walletProvider() !== null);
+  const [wallets, setWallets] = useState<SigningWallet[]>(availableWallets());
   useEffect(() => {
-    // Wallet extensions inject their provider after the page's scripts may have run.
-    const timer = window.setTimeout(() => setHasWallet(walletProvider() !== null), 500);
-    return () => window.clearTimeout(timer);
+    // Wallet extensions may inject or register after the page's scripts ran.
+    const refresh = () => setWallets(availableWallets());
+    const timer = window.setTimeout(refresh, 500);
+    const stop = onWalletsChanged(refresh);
+    return () => (window.clearTimeout(timer), stop());
   }, []);
 
   const useToken = async (candidate: string) => {
@@ -44,10 +46,10 @@ function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
       setError(`Sign-in refused (${describeError(e)})`);
     }
   };
-  const withWallet = async () => {
+  const withWallet = async (wallet: SigningWallet) => {
     setError(null);
     try {
-      const session = await walletSignIn(walletProvider()!);
+      const session = await walletSignIn(wallet);
       if (!session.roles.includes('admin')) return setError(`The wallet ${session.wallet} is not an admin's (roles: ${session.roles.join(', ') || 'none'})`);
       await useToken(session.session_token);
     } catch (e) {
@@ -69,13 +71,13 @@ function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
         </label>
         <button type="submit">Sign in</button>
       </form>
-      {hasWallet && (
-        <p>
-          <button onClick={withWallet} data-testid="wallet-signin">
-            Sign in with wallet
+      {wallets.map((wallet, i) => (
+        <p key={`${wallet.name}-${i}`}>
+          <button onClick={() => withWallet(wallet)} data-testid="wallet-signin">
+            Sign in with {wallet.name}
           </button>
         </p>
-      )}
+      ))}
       {error && (
         <p class="error" role="alert">
           {error}

@@ -368,6 +368,50 @@ describeBrowser('operator console at /console, in headless Chromium', () => {
     }
   }, 30_000);
 
+  it('signs in with a Wallet Standard wallet (standard:connect, solana:signMessage); a wallet without the admin role is refused', async () => {
+    const admin = new TestWallet();
+    await createAccount(app, ['admin'], admin);
+    const taker = new TestWallet();
+    await createAccount(app, ['taker'], taker);
+    for (const [wallet, admitted] of [[taker, false], [admin, true]] as const) {
+      const walletPage = await browser.newPage();
+      try {
+        await walletPage.exposeFunction('__legworkSign', (bytes: number[]) => [...wallet.sign(Uint8Array.from(bytes))]);
+        await walletPage.evaluateOnNewDocument((address: string) => {
+          const account = { address, publicKey: new Uint8Array(32), chains: ['solana:mainnet'], features: ['solana:signMessage'] };
+          const wallet = {
+            version: '1.0.0',
+            name: 'Test Wallet',
+            icon: 'data:,',
+            chains: ['solana:mainnet'],
+            accounts: [account],
+            features: {
+              'standard:connect': { version: '1.0.0', connect: async () => ({ accounts: [account] }) },
+              'solana:signMessage': {
+                version: '1.0.0',
+                signMessage: async (...inputs: Array<{ message: Uint8Array }>) =>
+                  Promise.all(inputs.map(async (i) => ({ signedMessage: i.message, signature: Uint8Array.from(await (window as any).__legworkSign([...i.message])) }))),
+              },
+            },
+          };
+          // A wallet that loads after the app: it announces itself.
+          window.addEventListener('load', () => window.dispatchEvent(new CustomEvent('wallet-standard:register-wallet', { detail: (api: any) => api.register(wallet) })));
+        }, wallet.address);
+        await walletPage.goto(`${app.url}/console/`);
+        await walletPage.waitForFunction(() => [...document.querySelectorAll('[data-testid="wallet-signin"]')].some((b) => b.textContent === 'Sign in with Test Wallet'));
+        await walletPage.click('[data-testid="wallet-signin"]');
+        if (admitted) {
+          await walletPage.waitForSelector('[data-testid="health"]', { timeout: 10_000 });
+        } else {
+          await walletPage.waitForFunction(() => (document.querySelector('[role="alert"]')?.textContent ?? '').includes('is not an admin'), { timeout: 10_000 });
+          expect(await walletPage.evaluate(() => sessionStorage.getItem('legwork.console.token'))).toBeNull();
+        }
+      } finally {
+        await walletPage.close();
+      }
+    }
+  }, 30_000);
+
   it('the JSON-RPC reference page: every method and channel of /asyncapi.json, linked from /docs', async () => {
     const asyncapi = (await new Http(app.url).get('/asyncapi.json')).body;
     const openapi = (await new Http(app.url).get('/openapi.json')).body;
