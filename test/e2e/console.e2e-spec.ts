@@ -32,6 +32,7 @@ describeBrowser('operator console at /console, in headless Chromium', () => {
   let page: Page;
   let sol: Round;
   let eth: Round;
+  let btcExpiry: number;
   const clients: LegworkClient[] = [];
   const cspViolations: string[] = [];
   const axe: Record<string, string[]> = {};
@@ -101,7 +102,8 @@ describeBrowser('operator console at /console, in headless Chromium', () => {
     const admin = new Http(app.url).admin();
     sol = await listRound(app, 'SOL', (Math.floor(now() / DAY) + 7) * DAY + 8 * 3600, ['140', '150', '160']);
     eth = await listRound(app, 'ETH', (Math.floor(now() / DAY) + 14) * DAY + 8 * 3600, ['2900', '3000']);
-    await listRound(app, 'BTC', (Math.floor(now() / DAY) + 21) * DAY + 8 * 3600, ['90000']);
+    btcExpiry = (Math.floor(now() / DAY) + 21) * DAY + 8 * 3600;
+    await listRound(app, 'BTC', btcExpiry, ['90000']);
     for (const asset of ['SOL', 'ETH', 'BTC']) expect((await admin.post('/v1/admin/market-data', { asset, index_price: asset === 'SOL' ? '150' : '3000', iv: '0.8' })).status).toBe(200);
     browser = await launch();
     page = await browser.newPage();
@@ -183,6 +185,30 @@ describeBrowser('operator console at /console, in headless Chromium', () => {
     axe.rounds = await seriousViolations(page);
     await screenshot(page, 'rounds');
   }, 30_000);
+
+  it('rounds: settle asks first; with the index stale the server refuses and the console says why; with a fresh one the round shows settled', async () => {
+    const id = `BTC-${btcExpiry}`;
+    const settle = async () => {
+      await page.click(`li[data-round="${id}"] button.danger`);
+      expect(await textOf('[role="dialog"]')).toContain('cannot be undone');
+      await confirmDialog();
+    };
+    await settle();
+    await waitText('[data-testid="notice"]', 'no fresh index price for BTC');
+    expect(await textOf(`[data-testid="state-${id}"]`)).toBe('trading');
+    await page.$eval('form[aria-label="Post market data"]', (form) => (form as HTMLFormElement).reset());
+    await page.type('form[aria-label="Post market data"] input[name="asset"]', 'BTC');
+    await page.type('form[aria-label="Post market data"] input[name="index_price"]', '91000');
+    await page.click('form[aria-label="Post market data"] button[type="submit"]');
+    await waitText('[data-testid="notice"]', 'Market data of BTC posted');
+    await settle();
+    await waitText(`[data-testid="state-${id}"]`, 'settled');
+    const listed = (await new Http(app.url).get(`/v1/instruments?asset=BTC&include_settled=true`)).body.instruments;
+    expect(listed.map((i: { settled: boolean; settlement_price: string }) => [i.settled, i.settlement_price])).toEqual([
+      [true, '91000'],
+      [true, '91000'],
+    ]);
+  }, 20_000);
 
   it('accounts: creates an account and deposits to it', async () => {
     await goto('#/accounts');
