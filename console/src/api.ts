@@ -1,6 +1,8 @@
 import { ENDPOINTS, type EndpointName } from './endpoints';
 
 const TOKEN_KEY = 'legwork.console.token';
+/** Dispatched on window when the server refuses the stored token (detail: its message). */
+export const SIGNED_OUT_EVENT = 'legwork:signed-out';
 
 /** A failed call: the status and the server's `{ error }` text. */
 export class ApiError extends Error {
@@ -55,6 +57,11 @@ export async function call<T = any>(name: EndpointName, options: CallOptions = {
     parsed = text;
   }
   // /health answers its body with 503 when a dependency is down: the body is what the page shows.
+  // The stored token no longer works (expired session, rotated admin token, revoked): back to sign-in.
+  if (response.status === 401 && bearer !== null && bearer === token.get()) {
+    token.clear();
+    window.dispatchEvent(new CustomEvent(SIGNED_OUT_EVENT, { detail: parsed?.error ?? 'unauthorized' }));
+  }
   if (!response.ok && !(name === 'health' && response.status === 503)) throw new ApiError(response.status, parsed?.error ?? `HTTP ${response.status}`);
   return parsed as T;
 }

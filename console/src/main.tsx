@@ -1,6 +1,6 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { call, describeError, token } from './api';
+import { SIGNED_OUT_EVENT, call, describeError, token } from './api';
 import { AccountsPage } from './pages/accounts';
 import { OverviewPage } from './pages/overview';
 import { RfqsPage } from './pages/rfqs';
@@ -25,8 +25,8 @@ const pageFromHash = (): Page => {
 };
 
 /** The admin token, or an admin account's wallet through the browser wallet. */
-function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
-  const [error, setError] = useState<string | null>(null);
+function SignIn({ onSignedIn, reason }: { onSignedIn: () => void; reason: string | null }) {
+  const [error, setError] = useState<string | null>(reason);
   const [wallets, setWallets] = useState<SigningWallet[]>(availableWallets());
   useEffect(() => {
     // Wallet extensions may inject or register after the page's scripts ran.
@@ -92,13 +92,22 @@ function App() {
   const [page, setPage] = useState<Page>(pageFromHash());
   const [pending, setPending] = useState<PendingAction | null>(null);
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
+  const [signedOutReason, setSignedOutReason] = useState<string | null>(null);
+  useEffect(() => {
+    const onSignedOut = (event: Event) => {
+      setSignedOutReason(`Signed out: the server refused the token (${(event as CustomEvent<string>).detail})`);
+      setSignedIn(false);
+    };
+    window.addEventListener(SIGNED_OUT_EVENT, onSignedOut);
+    return () => window.removeEventListener(SIGNED_OUT_EVENT, onSignedOut);
+  }, []);
   useEffect(() => {
     // A notice belongs to the page it was given on.
     const onHash = () => (setPage(pageFromHash()), setMessage(null));
     window.addEventListener('hashchange', onHash);
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
-  if (!signedIn) return <SignIn onSignedIn={() => setSignedIn(true)} />;
+  if (!signedIn) return <SignIn reason={signedOutReason} onSignedIn={() => (setSignedOutReason(null), setSignedIn(true))} />;
   const notify = (text: string, error = false) => setMessage({ text, error });
   return (
     <>

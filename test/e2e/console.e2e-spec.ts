@@ -438,6 +438,20 @@ describeBrowser('operator console at /console, in headless Chromium', () => {
     }
   }, 30_000);
 
+  it('a token the server stops taking (expired, revoked) sends the console back to sign-in, saying why', async () => {
+    const other = await browser.newPage();
+    try {
+      await other.goto(`${app.url}/console/`);
+      await other.evaluate(() => sessionStorage.setItem('legwork.console.token', 'a-token-that-expired'));
+      await other.reload(); // opens signed in, with the stored token
+      await other.waitForFunction(() => (document.querySelector('[role="alert"]')?.textContent ?? '').includes('Signed out'), { timeout: 10_000 });
+      expect(await other.$('input[name="admin_token"]')).not.toBeNull();
+      expect(await other.evaluate(() => sessionStorage.getItem('legwork.console.token'))).toBeNull();
+    } finally {
+      await other.close();
+    }
+  }, 20_000);
+
   it('the JSON-RPC reference page: every method and channel of /asyncapi.json, linked from /docs', async () => {
     const asyncapi = (await new Http(app.url).get('/asyncapi.json')).body;
     const openapi = (await new Http(app.url).get('/openapi.json')).body;
