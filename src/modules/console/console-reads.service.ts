@@ -1,9 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
-import { Database } from '../../common/database/database';
+import { Database, withTimeout } from '../../common/database/database';
 import { httpDecimalSql, isoTimeSql } from '../../common/database/http-format.sql';
 import { JobRunner } from '../../common/jobs/job-runner';
 
+/** How long the overview waits for the queue depths before it answers without them. */
+export const QUEUE_DEPTHS_TIMEOUT_MS = 1000;
 /** Minutes of history in the overview's fills-per-minute series. */
 export const FILLS_WINDOW_MINUTES = 30;
 export const RFQ_STATES = ['pending', 'quoted', 'accepted', 'submitting', 'filled', 'declined', 'expired', 'failed'] as const;
@@ -94,8 +96,9 @@ export class ConsoleReadsService {
       this.db.dataSource.query(`SELECT (filled_at / 60) * 60 AS minute, count(*)::int AS n FROM fills WHERE filled_at >= $1 GROUP BY 1`, [firstMinute]) as Promise<
         Array<{ minute: string; n: number }>
       >,
-      // Queue depths come from Redis: a Redis outage must not blank the rest of the page.
-      this.jobs.depths().catch(() => ({}) as Record<string, number>),
+      // Queue depths come from Redis: a Redis outage must not blank (or, while BullMQ waits for a
+      // reconnect, hang) the rest of the page.
+      withTimeout(this.jobs.depths(), QUEUE_DEPTHS_TIMEOUT_MS).catch(() => ({}) as Record<string, number>),
     ]);
     const byState = Object.fromEntries(RFQ_STATES.map((s) => [s, 0])) as Record<RfqStateName, number>;
     for (const row of states) byState[row.state] = row.n;
