@@ -227,7 +227,39 @@ describeBrowser('operator console at /console, in headless Chromium', () => {
     expect(found.body.accounts).toEqual([expect.objectContaining({ wallet: wallet.address, roles: ['taker', 'quoter'] })]);
     const account = await new Http(app.url).admin().get(`/v1/admin/accounts/${found.body.accounts[0].account_id}`);
     expect(account.body.balance.total).toBe('1250.75000000');
+
+    // Found again by its wallet; a withdrawal; roles changed after a confirmation.
+    await page.$eval('form[aria-label="Find an account"] input[name="q"]', (el) => ((el as HTMLInputElement).value = ''));
+    await page.type('form[aria-label="Find an account"] input[name="q"]', wallet.address);
+    await page.click('form[aria-label="Find an account"] button[type="submit"]');
+    await waitText('[data-testid="account"]', wallet.address);
+    await page.type('form[aria-label="Withdraw"] input[name="amount"]', '250.75');
+    await page.click('form[aria-label="Withdraw"] button[type="submit"]');
+    await waitText('[data-testid="balance-total"]', '1000');
+    await page.click('form[aria-label="Roles"] input[name="set-taker"]'); // off
+    await page.click('form[aria-label="Roles"] button[type="submit"]');
+    await confirmDialog();
+    await page.waitForFunction(
+      (id) => fetch(`/v1/admin/accounts/${id}`, { headers: { authorization: `Bearer ${sessionStorage.getItem('legwork.console.token')}` } }).then((r) => r.json()).then((a) => a.roles.join() === 'quoter'),
+      { timeout: 5000 },
+      found.body.accounts[0].account_id,
+    );
+    const after = await new Http(app.url).admin().get(`/v1/admin/accounts/${found.body.accounts[0].account_id}`);
+    expect([after.body.roles, after.body.balance.total]).toEqual([['quoter'], '1000.00000000']);
   }, 30_000);
+
+  it('rounds: lists a new round from the form', async () => {
+    await goto('#/rounds');
+    await page.type('form[aria-label="List instruments"] input[name="asset"]', 'AVAX');
+    const date = new Date((Math.floor(now() / DAY) + 30) * DAY * 1000).toISOString().slice(0, 10);
+    await page.$eval('form[aria-label="List instruments"] input[name="date"]', (el, d) => ((el as HTMLInputElement).value = d), date);
+    await page.type('form[aria-label="List instruments"] input[name="spot"]', '20');
+    await page.type('form[aria-label="List instruments"] input[name="strikes"]', '18, 20, 22');
+    await page.click('form[aria-label="List instruments"] button[type="submit"]');
+    await waitText('[data-testid="notice"]', 'Listed 6 instruments of AVAX');
+    const expiry = Date.parse(`${date}T08:00:00Z`) / 1000;
+    await waitText(`[data-testid="state-AVAX-${expiry}"]`, 'trading');
+  }, 20_000);
 
   it('RFQs: a fill made by SDK clients appears live, with its events; accounts: the payoff chart of its positions', async () => {
     await goto('#/rfqs');
