@@ -19,10 +19,12 @@ const PAGES = [
 ] as const;
 type Page = (typeof PAGES)[number][0];
 
+/** `#/<page>` or `#/<page>/<id>` (`#/accounts/42` opens account 42). */
 const pageFromHash = (): Page => {
-  const name = location.hash.replace(/^#\/?/, '');
+  const name = location.hash.replace(/^#\/?/, '').split('/')[0];
   return (PAGES.find(([p]) => p === name)?.[0] ?? 'overview') as Page;
 };
+const idFromHash = (): string | null => location.hash.replace(/^#\/?/, '').split('/')[1] ?? null;
 
 /** The admin token, or an admin account's wallet through the browser wallet. */
 function SignIn({ onSignedIn, reason }: { onSignedIn: () => void; reason: string | null }) {
@@ -90,6 +92,7 @@ function SignIn({ onSignedIn, reason }: { onSignedIn: () => void; reason: string
 function App() {
   const [signedIn, setSignedIn] = useState(token.get() !== null);
   const [page, setPage] = useState<Page>(pageFromHash());
+  const [pageId, setPageId] = useState<string | null>(idFromHash());
   const [pending, setPending] = useState<PendingAction | null>(null);
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
   const [signedOutReason, setSignedOutReason] = useState<string | null>(null);
@@ -103,7 +106,7 @@ function App() {
   }, []);
   useEffect(() => {
     // A notice belongs to the page it was given on.
-    const onHash = () => (setPage(pageFromHash()), setMessage(null));
+    const onHash = () => (setPage(pageFromHash()), setPageId(idFromHash()), setMessage(null));
     window.addEventListener('hashchange', onHash);
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
@@ -140,7 +143,7 @@ function App() {
         )}
         {page === 'overview' && <OverviewPage />}
         {page === 'rounds' && <RoundsPage confirm={setPending} notify={notify} />}
-        {page === 'accounts' && <AccountsPage confirm={setPending} notify={notify} />}
+        {page === 'accounts' && <AccountsPage key={pageId ?? ''} initial={pageId} confirm={setPending} notify={notify} />}
         {page === 'rfqs' && <RfqsPage confirm={setPending} />}
         {page === 'risk' && <RiskPage />}
       </main>

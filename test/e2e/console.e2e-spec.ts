@@ -382,6 +382,12 @@ describeBrowser('operator console at /console, in headless Chromium', () => {
     await page.waitForSelector(`[data-testid="risk-accounts"] tr[data-account="${maker.accountId}"]`, { timeout: 5000 });
     expect(await textOf('[data-testid="deficit"]')).toBe(trimDecimal(report.totals.deficit));
     expect(report.totals.deficit).toMatch(/^-/);
+    // The row opens the account, with its negative available.
+    await page.click(`[data-testid="risk-accounts"] tr[data-account="${maker.accountId}"] a`);
+    await page.waitForSelector('main[data-page="accounts"] [data-testid="account"]');
+    await waitText('[data-testid="account"]', trimDecimal(report.accounts[0].available));
+    await goto('#/risk');
+    await page.waitForSelector('[data-testid="risk-totals"]');
     axe.risk = await seriousViolations(page);
     await screenshot(page, 'risk');
   }, 30_000);

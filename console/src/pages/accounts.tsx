@@ -61,8 +61,8 @@ function ReceiptCell({ receipt, fillId, kind }: { receipt: Receipt | null | unde
 }
 
 /** Search, create, and one account's roles, transfers, balances, positions, fills and payoff. */
-export function AccountsPage({ confirm, notify }: { confirm: (a: PendingAction) => void; notify: (m: string, error?: boolean) => void }) {
-  const [selected, setSelected] = useState<number | null>(null);
+export function AccountsPage({ confirm, notify, initial = null }: { confirm: (a: PendingAction) => void; notify: (m: string, error?: boolean) => void; initial?: string | null }) {
+  const [selected, setSelected] = useState<number | null>(initial && /^[1-9][0-9]{0,15}$/.test(initial) ? Number(initial) : null);
   const [searchError, setSearchError] = useState<string | null>(null);
 
   const search = async (event: Event) => {

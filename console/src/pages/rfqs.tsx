@@ -83,13 +83,15 @@ export function RfqsPage({ confirm }: { confirm: (a: PendingAction) => void }) {
                     {r.rfq_id.slice(0, 12)}…
                   </button>
                 </td>
-                <td class="num">{r.account_id}</td>
+                <td class="num">
+                  <a href={`#/accounts/${r.account_id}`}>{r.account_id}</a>
+                </td>
                 <td>{r.legs.map((l) => `${trimDecimal(l.quantity)} ${l.instrument}`).join(', ')}</td>
                 <td>
                   <span class={`badge state-${r.state}`}>{r.state}</span>
                   {r.fill_reverted ? ' (reverted)' : ''}
                 </td>
-                <td class="num">{r.maker_account_id ?? '—'}</td>
+                <td class="num">{r.maker_account_id === null ? '—' : <a href={`#/accounts/${r.maker_account_id}`}>{r.maker_account_id}</a>}</td>
                 <td class="num">{r.bid ? `${trimDecimal(r.bid)} / ${trimDecimal(r.ask)}` : '—'}</td>
                 <td class="num">{r.fill_price ? `${r.accepted_side} @ ${trimDecimal(r.fill_price)}` : (r.failure_error ?? '—')}</td>
                 <td>{time(r.updated_at)}</td>

@@ -76,7 +76,9 @@ export function RiskPage() {
               <tbody>
                 {r.accounts.map((a) => (
                   <tr key={a.account_id} data-account={a.account_id}>
-                    <td class="num">{a.account_id}</td>
+                    <td class="num">
+                      <a href={`#/accounts/${a.account_id}`}>{a.account_id}</a>
+                    </td>
                     <td class="num">{trimDecimal(a.total)}</td>
                     <td class="num">{trimDecimal(a.locked)}</td>
                     <td class="num bad">{trimDecimal(a.available)}</td>
