@@ -27,13 +27,18 @@ interface RfqEvent {
   at: number;
 }
 
+const PAGE = 50;
 const STATES = ['', 'pending', 'quoted', 'accepted', 'submitting', 'filled', 'declined', 'expired', 'failed'];
 
 /** Every RFQ, newest first, refreshed every second; events of the selected one; revert of a fill. */
 export function RfqsPage({ confirm }: { confirm: (a: PendingAction) => void }) {
   const [state, setState] = useState('');
   const [selected, setSelected] = useState<string | null>(null);
-  const rfqs = usePoll(() => call<{ rfqs: Rfq[] }>('rfqs', { query: { state: state || undefined, limit: 50 } }), 1000, [state]);
+  // Pages back from the newest: the cursors of the pages above this one (empty: the live first page).
+  const [cursors, setCursors] = useState<string[]>([]);
+  const before = cursors[cursors.length - 1];
+  const rfqs = usePoll(() => call<{ rfqs: Rfq[] }>('rfqs', { query: { state: state || undefined, limit: PAGE, before } }), 1000, [state, before]);
+  const rows = rfqs.data?.rfqs ?? [];
   const events = usePoll(() => (selected ? call<{ events: RfqEvent[] }>('rfqEvents', { path: { rfq_id: selected } }) : Promise.resolve({ events: [] })), 1000, [selected]);
 
   const revert = (rfq: Rfq) =>
@@ -52,7 +57,7 @@ export function RfqsPage({ confirm }: { confirm: (a: PendingAction) => void }) {
       <Section title="RFQs" id="rfqs">
         <label>
           State{' '}
-          <select value={state} onChange={(e) => setState((e.currentTarget as HTMLSelectElement).value)}>
+          <select value={state} onChange={(e) => (setState((e.currentTarget as HTMLSelectElement).value), setCursors([]))}>
             {STATES.map((s) => (
               <option key={s} value={s}>
                 {s || 'any'}
@@ -76,7 +81,7 @@ export function RfqsPage({ confirm }: { confirm: (a: PendingAction) => void }) {
             </tr>
           </thead>
           <tbody>
-            {(rfqs.data?.rfqs ?? []).map((r) => (
+            {rows.map((r) => (
               <tr key={r.rfq_id} data-rfq={r.rfq_id} data-state={r.state} class={selected === r.rfq_id ? 'selected' : undefined}>
                 <td>
                   <button class="link mono" onClick={() => setSelected(r.rfq_id)} title={`Events of RFQ ${r.rfq_id}`}>
@@ -106,6 +111,15 @@ export function RfqsPage({ confirm }: { confirm: (a: PendingAction) => void }) {
             ))}
           </tbody>
         </table>
+        <div class="row">
+          <button disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
+            Newer
+          </button>
+          <button disabled={rows.length < PAGE} onClick={() => setCursors([...cursors, rows[rows.length - 1].rfq_id])}>
+            Older
+          </button>
+          <span class="muted">{cursors.length === 0 ? 'Newest first, live' : `Page ${cursors.length + 1}`}</span>
+        </div>
       </Section>
       {selected && (
         <Section title={`Events of RFQ ${selected}`} id="events">
