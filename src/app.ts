@@ -13,6 +13,23 @@ import { MetricsService } from './modules/health/metrics.service';
 import { serveConsole } from './modules/console/console-static';
 
 export const MAX_BODY_BYTES = 64 * 1024;
+/** A request must be answered within this (design.md section 10); its headers must arrive within HEADERS_TIMEOUT_MS. */
+export const REQUEST_TIMEOUT_MS = 30_000;
+export const HEADERS_TIMEOUT_MS = 10_000;
+
+/** design.md section 10: on every response; /docs gets its own CSP (the Swagger UI page and its assets). */
+const SECURITY_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+};
+const DOCS_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  // Its own scripts and styles only; the UI sets inline styles on its elements, and its logo is a data: URL.
+  'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'",
+};
 /** A successful read slower than this is logged (faster ones are only counted in /metrics). */
 export const SLOW_REQUEST_MS = 1000;
 
@@ -22,18 +39,26 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   let requestSeq = 0;
   const adapter = new FastifyAdapter({
     bodyLimit: MAX_BODY_BYTES,
-    trustProxy: config.trustProxy,
+    // N trusted hops (proxy-addr reads a number as a hop count); the limits use common/http/client-ip.
+    trustProxy: config.trustProxy > 0 ? (config.trustProxy as unknown as boolean) : false,
     genReqId: () => `req-${process.pid}-${(++requestSeq).toString(36)}`,
     logger: false,
     // No Nest middleware in this application: without @fastify/middie a request runs one hook fewer.
     skipMiddie: true,
-  });
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    // Node checks these timeouts on this period (30 s by default: a 10 s headers timeout could take 40).
+    http: { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1000 },
+  } as ConstructorParameters<typeof FastifyAdapter>[0]);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, { logger, bufferLogs: false });
   app.useWebSocketAdapter(new JsonRpcWsAdapter(app));
   app.useGlobalFilters(new HttpErrorFilter());
   app.useGlobalPipes(validationPipe());
   const fastify = app.getHttpAdapter().getInstance();
   const metrics = app.get(MetricsService);
+  fastify.addHook('onRequest', (request, reply, done) => {
+    void reply.headers(request.url === '/docs' || request.url.startsWith('/docs/') || request.url.startsWith('/docs?') ? DOCS_HEADERS : SECURITY_HEADERS);
+    done();
+  });
   fastify.addHook('onResponse', (request, reply, done) => {
     const ms = reply.elapsedTime;
     // The route pattern (`/v1/admin/accounts/:account_id`), never the raw URL: bounded label values.

@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   await catchUp();
   for await (const n of client.notifications('rfq_maker')) {
     if (n.event === 'created') await quote(n.rfq).catch(console.error);
-    else if (n.event === 'filled') console.log(`filled ${n.rfq_id} ${n.side} at ${n.fill?.price}`);
+    else if (n.event === 'filled') console.log(`filled ${n.rfq.rfq_id} ${n.rfq.side} at ${n.rfq.fill?.price}`);
   }
 }
 main().catch((e) => { console.error(e); process.exit(1); });

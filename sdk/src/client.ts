@@ -374,7 +374,7 @@ export class LegworkClient extends EventEmitter<LegworkClientEvents> {
    * client is closed, when the loop breaks, or when `signal` aborts. Notifications are buffered
    * until read.
    */
-  notifications<C extends Channel>(channel: C, options?: { signal?: AbortSignal }): AsyncIterableIterator<ChannelData[C]>;
+  notifications<C extends keyof ChannelData>(channel: C, options?: { signal?: AbortSignal }): AsyncIterableIterator<ChannelData[C]>;
   notifications(channel: string, options?: { signal?: AbortSignal }): AsyncIterableIterator<Record<string, unknown>>;
   notifications(channel: string, options: { signal?: AbortSignal } = {}): AsyncIterableIterator<unknown> {
     const sink: Sink = { buffer: [], waiter: null, done: this.closed };

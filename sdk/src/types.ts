@@ -268,12 +268,23 @@ export interface RfqNotification {
 export type MakerNotification =
   | { seq: number; event: 'created'; rfq: OpenRfq }
   | { seq: number; event: 'closed'; rfq: OpenRfq & { state: RfqState } }
-  | ({ seq: number; account_seq: number; event: 'accepted' | 'filled' | 'failed' | 'expired'; rfq: MakerQuoteEvent } & MakerQuoteEvent);
+  | { seq: number; account_seq: number; event: 'accepted' | 'filled' | 'failed' | 'expired'; rfq: MakerQuoteEvent };
+
+/**
+ * `params.data` on channel `session` (no subscription): the connection's sign-in ended at its
+ * token's `exp` or at a revoke of the account's sessions; it is as before sign-in until the next
+ * `signIn` / `resume`.
+ */
+export interface SessionNotification {
+  seq: number;
+  event: 'expired' | 'revoked';
+}
 
 /** The notification type of each channel. */
 export interface ChannelData {
   rfq: RfqNotification;
   rfq_maker: MakerNotification;
+  session: SessionNotification;
 }
 
 /** A funding requirement of one accept side (interface.md 2.3). */

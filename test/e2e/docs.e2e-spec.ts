@@ -151,8 +151,9 @@ describe('API descriptions: /openapi.json, /asyncapi.json and the /docs referenc
       expect(schemas.RpcErrorReply.properties.error.properties.code.enum).toEqual([-32700, -32600, -32601, -32602, -32603, 1000, 1001, 1002, 1004, 1005]);
     });
 
-    it('describes the notification channels rfq and rfq_maker', () => {
-      expect(Object.keys(document.channels).sort()).toEqual(['client', 'rfq', 'rfq_maker']);
+    it('describes the notification channels rfq, rfq_maker and session', () => {
+      expect(Object.keys(document.channels).sort()).toEqual(['client', 'rfq', 'rfq_maker', 'session']);
+      expect(document.operations.session_events).toMatchObject({ action: 'send', channel: { $ref: '#/channels/session' } });
       expect(document.operations.rfq_events).toMatchObject({ action: 'send', channel: { $ref: '#/channels/rfq' } });
       expect(document.operations.rfq_maker_events).toMatchObject({ action: 'send', channel: { $ref: '#/channels/rfq_maker' } });
     });

@@ -105,7 +105,7 @@ describe('Ledger: accept, fill, positions, revert, settlement', () => {
       }
       for (const event of ['accepted', 'filled']) {
         const n = await maker.client.next(on('rfq_maker', event, q.rfqId));
-        expect(n.data).toMatchObject({ event, rfq_id: q.rfqId, quote_id: q.quoteId, state: event, side: 'buy' });
+        expect(n.data).toMatchObject({ event, rfq: { rfq_id: q.rfqId, quote_id: q.quoteId, state: event, side: 'buy' } });
       }
     });
 

@@ -72,7 +72,7 @@ describe('RFQ expiry', () => {
     expect(at - deadlineMs).toBeLessThan(1000);
     expect(n.data.rfq).toMatchObject({ rfq_id: rfq.rfq_id, state: 'expired', quote: { quote_id: quoteId } });
     const m = await makerExpired;
-    expect(m.n.data).toMatchObject({ event: 'expired', rfq_id: rfq.rfq_id, quote_id: quoteId, state: 'expired', side: null, fill: null });
+    expect(m.n.data).toEqual({ seq: expect.any(Number), event: 'expired', rfq: { rfq_id: rfq.rfq_id, quote_id: quoteId, state: 'expired', side: null, fill: null } });
     expect(m.at - deadlineMs).toBeLessThan(1000);
   });
 

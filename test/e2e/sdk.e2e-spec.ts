@@ -167,12 +167,12 @@ describe('SDK end to end: sign-in → create → respond → accept → filled �
     expect(filled.rfq).toMatchObject({ state: 'filled', accepted_side: 'buy', fill: { side: 'buy', price: formatRfq(ask), reverted: false } });
     const fill = filled.rfq.fill!;
     const makerFilled = await next<MakerNotification>(makerEvents, (n) => n.event === 'filled' && n.rfq.rfq_id === rfq.rfq_id);
-    expect(makerFilled).toMatchObject({ event: 'filled', rfq_id: rfq.rfq_id, quote_id: q.quote_id, state: 'filled', side: 'buy', fill: { fill_id: fill.fill_id, price: fill.price } });
+    expect(makerFilled).toMatchObject({ event: 'filled', rfq: { rfq_id: rfq.rfq_id, quote_id: q.quote_id, state: 'filled', side: 'buy', fill: { fill_id: fill.fill_id, price: fill.price } } });
     // The event's fill carries the exchange's signed receipt; both sides verify it with the published key.
     const { receipt, ...fillView } = fill;
     const { keys } = await admin.exchangeKeys();
     expect(verifyReceipt(receipt!, { keys, fill: { ...fill, rfq_id: rfq.rfq_id, quote_id: q.quote_id, legs: rfq.legs } })).toMatchObject({ taker: taker.keypair.wallet, kind: 0 });
-    expect((makerFilled as { fill?: { receipt?: unknown } }).fill?.receipt).toEqual(receipt);
+    expect((makerFilled as { rfq: { fill?: { receipt?: unknown } } }).rfq.fill?.receipt).toEqual(receipt);
     expect((makerFilled as { account_seq?: number }).account_seq).toEqual(expect.any(Number));
     expect(await takerClient.getRfq(rfq.rfq_id)).toMatchObject({ state: 'filled', fill: fillView });
 

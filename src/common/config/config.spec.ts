@@ -7,7 +7,8 @@ describe('loadConfig', () => {
       port: 3000, host: '127.0.0.1', serviceName: 'Legwork', databaseUrl: null, databasePoolSize: 10, dataDir: './.data', redisUrl: null,
       sessionTtlSeconds: 86400, adminToken: null, rfqEnabled: true, takerFeeBps: 3, tradeFeeCapBps: 1250,
       takerFeeToleranceBps: 100, marketDataMaxAgeSeconds: 30, rfqTtlSeconds: 120, maxOpenRfqs: 50,
-      rfqRatePerSecond: 50, rfqRateBurst: 100, lockUpsideBps: 10000, nonceRatePerMinute: 10, trustProxy: false, logLevel: 'info',
+      rfqRatePerSecond: 50, rfqRateBurst: 100, lockUpsideBps: 10000, nonceRatePerMinute: 10, trustProxy: 0, logLevel: 'info',
+      authRatePerMinute: 30, maxConnectionsPerIp: 50, metricsToken: null,
     });
     expect(Buffer.byteLength(config.jwtSecret)).toBeGreaterThanOrEqual(32);
   });
@@ -22,6 +23,10 @@ describe('loadConfig', () => {
     [{ ADMIN_TOKEN: 'short' }, 'ADMIN_TOKEN'],
     [{ LOG_LEVEL: 'trace' }, 'LOG_LEVEL'],
     [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '-1' }, 'TRUST_PROXY'],
+    [{ AUTH_RATE_PER_MINUTE: '0' }, 'AUTH_RATE_PER_MINUTE'],
+    [{ MAX_CONNECTIONS_PER_IP: 'many' }, 'MAX_CONNECTIONS_PER_IP'],
+    [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN'],
     [{ REDIS_URL: 'http://x' }, 'REDIS_URL'],
     [{ NONCE_RATE_PER_MINUTE: '-1' }, 'NONCE_RATE_PER_MINUTE'],
     [{ DATABASE_POOL_SIZE: '0' }, 'DATABASE_POOL_SIZE'],
@@ -36,6 +41,12 @@ describe('loadConfig', () => {
     const config = loadConfig({ DATABASE_URL: 'postgres://localhost/x', JWT_SECRET: 'x'.repeat(32), TRUST_PROXY: 'true', EXCHANGE_SIGNING_KEY: '11'.repeat(32) });
     expect(config.exchangeSigningKey?.toString('hex')).toBe('11'.repeat(32));
     expect(config.databaseUrl).toBe('postgres://localhost/x');
-    expect(config.trustProxy).toBe(true);
+    expect(config.trustProxy).toBe(1);
+  });
+
+  it('reads TRUST_PROXY as a count of trusted proxies', () => {
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(0);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '3' }).trustProxy).toBe(3);
   });
 });

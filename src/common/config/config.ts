@@ -29,7 +29,14 @@ export interface AppConfig {
   rfqRateBurst: number;
   lockUpsideBps: number;
   nonceRatePerMinute: number;
-  trustProxy: boolean;
+  /** Trusted proxies in front (0: none, X-Forwarded-For ignored); TRUST_PROXY true = 1 (design.md section 10). */
+  trustProxy: number;
+  /** Sign-in attempts per client IP per minute: public/auth, public/session_resume, POST /v1/auth/session. */
+  authRatePerMinute: number;
+  /** Open WebSocket connections per client IP. */
+  maxConnectionsPerIp: number;
+  /** When set, /metrics requires `Authorization: Bearer <METRICS_TOKEN>`. */
+  metricsToken: string | null;
   logLevel: LogLevel;
   /**
    * EXCHANGE_SIGNING_KEY: the 32-byte ed25519 seed that signs fill receipts (design.md 14). null
@@ -76,6 +83,14 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(name, `must be true or false, got ${JSON.stringify(raw)}`);
 }
 
+/** `false`/`0`: no proxy; `true`: one; a number N: N trusted proxies in front. */
+function trustedHops(env: Env, name: string): number {
+  const raw = present(env, name);
+  if (raw === undefined || raw === 'false') return 0;
+  if (raw === 'true') return 1;
+  return int(env, name, 0, 0, 32);
+}
+
 function url(env: Env, name: string, protocols: string[]): string | null {
   const raw = present(env, name);
   if (raw === undefined) return null;
@@ -112,6 +127,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (signingKey !== undefined && !/^[0-9a-fA-F]{64}$/.test(signingKey)) throw new ConfigError('EXCHANGE_SIGNING_KEY', 'must be 64 hex characters (a 32-byte ed25519 seed)');
   // Several instances must sign with one key, and a key in one instance's disk is no one's: required.
   if (signingKey === undefined && databaseUrl) throw new ConfigError('EXCHANGE_SIGNING_KEY', 'is required (64 hex characters) when DATABASE_URL is set');
+  const metricsToken = present(env, 'METRICS_TOKEN') ?? null;
+  if (metricsToken !== null && metricsToken.length < 32) throw new ConfigError('METRICS_TOKEN', 'must be at least 32 characters');
 
   return {
     port: int(env, 'PORT', 3000, 0, 65535),
@@ -136,7 +153,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
     rfqRateBurst: int(env, 'RFQ_RATE_BURST', 100, 1, 1_000_000),
     lockUpsideBps: int(env, 'LOCK_UPSIDE_BPS', 10000, 0, 1_000_000),
     nonceRatePerMinute: int(env, 'NONCE_RATE_PER_MINUTE', 10, 1, 1_000_000),
-    trustProxy: bool(env, 'TRUST_PROXY', false),
+    trustProxy: trustedHops(env, 'TRUST_PROXY'),
+    authRatePerMinute: int(env, 'AUTH_RATE_PER_MINUTE', 30, 1, 1_000_000),
+    maxConnectionsPerIp: int(env, 'MAX_CONNECTIONS_PER_IP', 50, 1, 1_000_000),
+    metricsToken,
     logLevel,
     exchangeSigningKey: signingKey === undefined ? null : Buffer.from(signingKey, 'hex'),
     sweepIntervalMs: int(env, 'SWEEP_INTERVAL_MS', 5000, 100, 600_000),

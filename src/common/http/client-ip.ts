@@ -1,11 +1,47 @@
+import { isIPv6 } from 'node:net';
+
 /**
- * The client's address: the first address of X-Forwarded-For behind a trusted load balancer
- * (TRUST_PROXY=true), otherwise the socket's own address (the header is ignored).
+ * The client's address (design.md section 10): the X-Forwarded-For entries, left to right, then
+ * the socket's address; with `trustedHops` = N proxies in front, the entry N places left of the
+ * socket address, i.e. the address the outermost trusted proxy appended (the leftmost entry when
+ * the list is shorter). Entries further left are the client's own writing and never read: a
+ * client cannot pick the key of its own rate limits. With no trusted proxy the header is ignored.
  */
-export function clientIp(forwardedFor: string | string[] | undefined, socketAddress: string | undefined, trustProxy: boolean): string {
-  if (trustProxy && forwardedFor) {
-    const first = (Array.isArray(forwardedFor) ? forwardedFor[0] : forwardedFor).split(',')[0]?.trim();
-    if (first) return first;
+export function clientIp(forwardedFor: string | string[] | undefined, socketAddress: string | undefined, trustedHops: number): string {
+  const socket = socketAddress ?? 'unknown';
+  if (trustedHops <= 0 || !forwardedFor) return normalize(socket);
+  const header = Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor;
+  // Bounded: a header of thousands of entries costs no more than its last few.
+  const entries = header.length > 8192 ? header.slice(-8192).split(',').slice(1) : header.split(',');
+  const list: string[] = [];
+  for (const entry of entries) {
+    const text = entry.trim();
+    if (text) list.push(text);
   }
-  return socketAddress ?? 'unknown';
+  list.push(socket);
+  const at = Math.max(0, list.length - 1 - trustedHops);
+  return normalize(list[at]);
+}
+
+/** IPv4-mapped IPv6 as IPv4; other IPv6 addresses by their /64 (one subscriber's allocation). */
+function normalize(address: string): string {
+  if (address.startsWith('::ffff:') && address.includes('.')) return address.slice(7);
+  const bare = address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address;
+  if (!isIPv6(bare)) return address;
+  return `${ipv6Prefix64(bare)}::/64`;
+}
+
+/** The first four groups of an IPv6 address, expanded (`2001:db8:0:1`). */
+function ipv6Prefix64(address: string): string {
+  const zone = address.indexOf('%');
+  const text = zone >= 0 ? address.slice(0, zone) : address;
+  const [head, tail = ''] = text.split('::');
+  const headGroups = head ? head.split(':') : [];
+  const tailGroups = text.includes('::') && tail ? tail.split(':') : [];
+  // An embedded IPv4 tail is two groups; it never reaches the first four here unless the address is short.
+  const groups = text.includes('::') ? [...headGroups, ...Array(Math.max(0, 8 - headGroups.length - tailGroups.length)).fill('0'), ...tailGroups] : headGroups;
+  return groups
+    .slice(0, 4)
+    .map((g) => (g.includes('.') ? '0' : (parseInt(g, 16) || 0).toString(16)))
+    .join(':');
 }

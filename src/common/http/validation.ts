@@ -1,5 +1,6 @@
 import { type ArgumentMetadata, ValidationPipe, type ValidationError } from '@nestjs/common';
 import { AppError } from '../errors/app-error';
+import { MAX_JSON_DEPTH, deeperThan } from '../json-depth';
 
 function firstProblem(errors: ValidationError[], path = ''): string {
   for (const error of errors) {
@@ -30,6 +31,8 @@ export class QueryRememberingValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     // A custom parameter decorator's value (the principal) is not validated: no need to ask.
     if (metadata.type === 'custom') return value;
+    // Before class-transformer and class-validator walk it (recursively): a 20,000-deep body is a 400, not a stack overflow.
+    if (metadata.type === 'body' && deeperThan(value, MAX_JSON_DEPTH)) throw new AppError('INVALID_PARAMS', `the body nests deeper than ${MAX_JSON_DEPTH} levels`);
     const dto = metadata.metatype;
     if (metadata.type !== 'query' || typeof dto !== 'function' || typeof value !== 'object' || value === null) return super.transform(value, metadata);
     let seen = this.accepted.get(dto);

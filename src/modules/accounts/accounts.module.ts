@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
+import { AccountAccess } from './account-access.service';
 import { AccountsService } from './accounts.service';
 
-@Module({ providers: [AccountsService], exports: [AccountsService] })
+@Module({ providers: [AccountAccess, AccountsService], exports: [AccountAccess, AccountsService] })
 export class AccountsModule {}

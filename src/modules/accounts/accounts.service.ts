@@ -4,12 +4,15 @@ import { sqlRows } from '../../common/database/sql';
 import { AppError } from '../../common/errors/app-error';
 import { FEE_ACCOUNT_WALLET, WalletError, parseWallet } from '../../common/crypto/wallet';
 import { ROLES, type Role } from '../auth/access';
+import { AccountAccess } from './account-access.service';
 
 export interface Account {
   id: number;
   wallet: string;
   roles: Role[];
   createdAt: Date;
+  /** Unix seconds of the last revoke of its sessions; 0: never. */
+  sessionsRevokedAt: number;
 }
 
 export interface AccountView {
@@ -24,9 +27,10 @@ interface AccountRow {
   wallet: string;
   roles: Role[];
   created_at: Date;
+  sessions_revoked_at: string | null;
 }
 
-const toAccount = (row: AccountRow): Account => ({ id: Number(row.id), wallet: row.wallet, roles: row.roles, createdAt: row.created_at });
+const toAccount = (row: AccountRow): Account => ({ id: Number(row.id), wallet: row.wallet, roles: row.roles, createdAt: row.created_at, sessionsRevokedAt: Number(row.sessions_revoked_at ?? 0) });
 
 export const accountView = (a: Account): AccountView => ({ account_id: a.id, wallet: a.wallet, roles: a.roles, created_at: a.createdAt.toISOString() });
 
@@ -44,7 +48,10 @@ export function parseRoles(value: unknown): Role[] {
 export class AccountsService implements OnApplicationBootstrap {
   private feeAccount: number | null = null;
 
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly access: AccountAccess,
+  ) {}
 
   /** The fee account exists from the first start: wallet of 32 zero bytes, no role. */
   async onApplicationBootstrap(): Promise<void> {
@@ -67,32 +74,51 @@ export class AccountsService implements OnApplicationBootstrap {
     }
     const parsedRoles = parseRoles(roles ?? []);
     const rows: AccountRow[] = await this.db.dataSource.query(
-      `INSERT INTO accounts (wallet, roles) VALUES ($1, $2) ON CONFLICT (wallet) DO NOTHING RETURNING id, wallet, roles, created_at`,
+      `INSERT INTO accounts (wallet, roles) VALUES ($1, $2) ON CONFLICT (wallet) DO NOTHING RETURNING id, wallet, roles, created_at, sessions_revoked_at`,
       [wallet, parsedRoles],
     );
     if (rows.length === 0) throw new AppError('CONFLICT', 'this wallet has an account already');
-    return toAccount(rows[0]);
+    const account = toAccount(rows[0]);
+    await this.access.changed(account.id);
+    return account;
   }
 
   async setRoles(accountId: number, roles: unknown): Promise<Account> {
     const parsedRoles = parseRoles(roles);
     const rows = await sqlRows<AccountRow>(
       this.db.dataSource,
-      `UPDATE accounts SET roles = $2 WHERE id = $1 AND wallet <> $3 RETURNING id, wallet, roles, created_at`,
+      `UPDATE accounts SET roles = $2 WHERE id = $1 AND wallet <> $3 RETURNING id, wallet, roles, created_at, sessions_revoked_at`,
       [accountId, parsedRoles, FEE_ACCOUNT_WALLET],
     );
     if (rows.length === 0) throw new AppError('NOT_FOUND', `account ${accountId} not found`);
+    // Every instance's sessions of the account act with the new roles within 1 s (design.md 10).
+    await this.access.changed(accountId);
     return toAccount(rows[0]);
   }
 
+  /**
+   * Every token of the account issued at or before `revoked_at` (unix seconds, now; never moves
+   * back) is refused from then on, and its live sessions end on every instance (design.md 10).
+   */
+  async revokeSessions(accountId: number): Promise<{ account_id: number; revoked_at: number }> {
+    const rows = await sqlRows<{ sessions_revoked_at: string }>(
+      this.db.dataSource,
+      `UPDATE accounts SET sessions_revoked_at = GREATEST(COALESCE(sessions_revoked_at, 0), $2) WHERE id = $1 AND wallet <> $3 RETURNING sessions_revoked_at`,
+      [accountId, Math.floor(Date.now() / 1000), FEE_ACCOUNT_WALLET],
+    );
+    if (rows.length === 0) throw new AppError('NOT_FOUND', `account ${accountId} not found`);
+    await this.access.changed(accountId);
+    return { account_id: accountId, revoked_at: Number(rows[0].sessions_revoked_at) };
+  }
+
   async get(accountId: number): Promise<Account> {
-    const rows: AccountRow[] = await this.db.dataSource.query(`SELECT id, wallet, roles, created_at FROM accounts WHERE id = $1`, [accountId]);
+    const rows: AccountRow[] = await this.db.dataSource.query(`SELECT id, wallet, roles, created_at, sessions_revoked_at FROM accounts WHERE id = $1`, [accountId]);
     if (rows.length === 0) throw new AppError('NOT_FOUND', `account ${accountId} not found`);
     return toAccount(rows[0]);
   }
 
   async findByWallet(wallet: string): Promise<Account | null> {
-    const rows: AccountRow[] = await this.db.dataSource.query(`SELECT id, wallet, roles, created_at FROM accounts WHERE wallet = $1`, [wallet]);
+    const rows: AccountRow[] = await this.db.dataSource.query(`SELECT id, wallet, roles, created_at, sessions_revoked_at FROM accounts WHERE wallet = $1`, [wallet]);
     return rows.length ? toAccount(rows[0]) : null;
   }
 }

@@ -3,7 +3,7 @@ import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResp
 import { ErrorResponse } from '../../common/http/error-response.dto';
 import { AccountIdParam } from '../accounts/account-id';
 import { type AccountView, AccountsService, accountView } from '../accounts/accounts.service';
-import { AccountViewDto, AdminAccountViewDto, CreateAccountDto, SetRolesDto, TransferRequestDto, TransferResultDto } from '../accounts/dto/account.dto';
+import { AccountViewDto, AdminAccountViewDto, CreateAccountDto, RevokeSessionsResultDto, SetRolesDto, TransferRequestDto, TransferResultDto } from '../accounts/dto/account.dto';
 import { AdminAccess } from '../auth/access';
 import { type BalanceRow, BalancesService, type TransferResult } from '../ledger/balances.service';
 
@@ -42,6 +42,20 @@ export class AccountsAdminController {
   @NOT_FOUND
   async setRoles(@AccountIdParam() accountId: number, @Body() body: SetRolesDto): Promise<AccountView> {
     return accountView(await this.accounts.setRoles(accountId, body.roles));
+  }
+
+  @Post(':account_id/revoke-sessions')
+  @HttpCode(200)
+  @AdminAccess('revoke-sessions')
+  @ACCOUNT_ID
+  @ApiOperation({
+    summary: "End every session of an account",
+    description: 'Tokens issued at or before revoked_at are refused from then on (401; public/session_resume 1004); live WebSocket sessions on every instance receive the session/revoked notification within 1 s.',
+  })
+  @ApiOkResponse({ type: RevokeSessionsResultDto })
+  @NOT_FOUND
+  revokeSessions(@AccountIdParam() accountId: number): Promise<{ account_id: number; revoked_at: number }> {
+    return this.accounts.revokeSessions(accountId);
   }
 
   @Get(':account_id')

@@ -35,6 +35,35 @@ export interface Principal {
   accountId: number | null;
   roles: Role[];
   scopes: string[];
+  /** A session's token `iat` and `exp` (unix seconds); absent for the admin token. */
+  issuedAt?: number;
+  expiresAt?: number;
+}
+
+/** An account's access as it is now in the database (design.md section 10). */
+export interface AccountAccessState {
+  roles: Role[];
+  /** Tokens issued at or before this (unix seconds) are refused; 0: never revoked. */
+  revokedAt: number;
+}
+
+/** Why a session is no longer signed in. */
+export type Lapse = 'expired' | 'revoked';
+
+/**
+ * The principal a session acts as now: the token's identity with the account's current roles
+ * (the `roles` claim is only what they were at issue), or why it has lapsed. `admin:*` is the
+ * admin role's scope: it goes with the role.
+ */
+export function currentPrincipal(principal: Principal, state: AccountAccessState, nowMs: number): Principal | Lapse {
+  if (principal.expiresAt !== undefined && principal.expiresAt * 1000 <= nowMs) return 'expired';
+  if (principal.issuedAt !== undefined && principal.issuedAt <= state.revokedAt) return 'revoked';
+  const admin = state.roles.includes('admin');
+  const sameRoles = principal.roles.length === state.roles.length && principal.roles.every((r) => state.roles.includes(r));
+  if (sameRoles && (admin || !principal.scopes.includes('admin:*'))) return principal;
+  const scopes = principal.scopes.filter((s) => s !== 'admin:*');
+  if (admin) scopes.push('admin:*');
+  return Object.freeze({ ...principal, roles: state.roles, scopes });
 }
 
 export const ADMIN_TOKEN_PRINCIPAL: Principal = { via: 'admin_token', wallet: null, accountId: null, roles: ['admin'], scopes: ['admin:*'] };

@@ -25,7 +25,11 @@ export class AuthController {
   @ApiOkResponse({ type: NonceChallengeDto })
   @ApiTooManyRequestsResponse({ description: 'Over NONCE_RATE_PER_MINUTE (10) requests per minute from this client IP', type: ErrorResponse })
   nonce(@Body() body: NonceRequestDto, @Req() request: FastifyRequest): Promise<NonceChallenge> {
-    return this.nonces.issue(body.wallet, clientIp(request.headers['x-forwarded-for'], request.socket.remoteAddress, this.config.trustProxy));
+    return this.nonces.issue(body.wallet, this.ipOf(request));
+  }
+
+  private ipOf(request: FastifyRequest): string {
+    return clientIp(request.headers['x-forwarded-for'], request.socket.remoteAddress, this.config.trustProxy);
   }
 
   @Post('session')
@@ -34,7 +38,8 @@ export class AuthController {
   @ApiOperation({ summary: 'Sign in over HTTP with the signed nonce message', description: 'Same body and result as public/auth. The nonce is consumed by the attempt, whatever its outcome.' })
   @ApiOkResponse({ type: SignInResultDto })
   @ApiUnauthorizedResponse({ description: 'Bad signature, or unknown, expired or used nonce', type: ErrorResponse })
-  session(@Body() body: SessionRequestDto): Promise<SignInResult> {
-    return this.signIn.signIn(body);
+  @ApiTooManyRequestsResponse({ description: 'Over AUTH_RATE_PER_MINUTE (30) sign-in attempts per minute from this client IP', type: ErrorResponse })
+  session(@Body() body: SessionRequestDto, @Req() request: FastifyRequest): Promise<SignInResult> {
+    return this.signIn.signIn(body, this.ipOf(request));
   }
 }

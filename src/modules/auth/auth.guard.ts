@@ -4,7 +4,8 @@ import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { AppError } from '../../common/errors/app-error';
-import { ACCESS, ADMIN_TOKEN_PRINCIPAL, type Access, type Principal, checkAccess } from './access';
+import { AccountAccess } from '../accounts/account-access.service';
+import { ACCESS, ADMIN_TOKEN_PRINCIPAL, type Access, type Lapse, type Principal, checkAccess } from './access';
 import { SessionService } from './session.service';
 
 export type AuthenticatedRequest = FastifyRequest & { principal?: Principal };
@@ -24,15 +25,20 @@ export class AuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly sessions: SessionService,
+    private readonly access: AccountAccess,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.adminDigest = config.adminToken ? digest(config.adminToken) : null;
+    // The cache of verified tokens never outlives a revoke.
+    access.onChange((accountId, state) => {
+      if (state.revokedAt > 0) sessions.forgetAccount(accountId);
+    });
   }
 
   /** Each handler's declared access, read from its metadata once. */
   private readonly accessOf = new WeakMap<object, Access | undefined>();
 
-  canActivate(context: ExecutionContext): boolean {
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const handler = context.getHandler();
     let access = this.accessOf.get(handler);
     if (access === undefined && !this.accessOf.has(handler)) {
@@ -42,7 +48,16 @@ export class AuthGuard implements CanActivate {
     if (!access) throw new AppError('FORBIDDEN', 'this route declares no access rule');
     if (access.kind === 'public') return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const principal = this.authenticate(request.headers.authorization, access);
+    const token = this.authenticate(request.headers.authorization, access);
+    // Decided with the account as it is now (design.md section 10): synchronous on a cache hit.
+    const current = token && token.via === 'session' ? this.access.current(token) : token;
+    return current instanceof Promise ? current.then((p) => this.decide(access, request, p)) : this.decide(access, request, current);
+  }
+
+  private decide(access: Access, request: AuthenticatedRequest, current: Principal | Lapse | null): boolean {
+    if (current === 'revoked') throw new AppError('AUTH_REQUIRED', 'this session has been revoked; sign in again');
+    if (current === 'expired') throw new AppError('AUTH_REQUIRED', 'this session has expired; sign in again');
+    const principal = current;
     const denial = checkAccess(access, principal);
     if (denial === 'AUTH_REQUIRED') throw new AppError('AUTH_REQUIRED', 'a bearer token is required');
     if (denial === 'FORBIDDEN') throw new AppError('FORBIDDEN', 'this token may not use this route');

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { Ed25519Verifier } from '../../common/crypto/ed25519';
 import { AccountsModule } from '../accounts/accounts.module';
+import { AuthAttempts } from './auth-attempts';
 import { AuthController } from './auth.controller';
 import { AuthGuard } from './auth.guard';
 import { AuthRpc } from './auth.rpc';
@@ -14,6 +15,7 @@ import { SignInService } from './sign-in.service';
   controllers: [AuthController],
   providers: [
     AuthRpc,
+    AuthAttempts,
     NonceService,
     SessionService,
     SignInService,

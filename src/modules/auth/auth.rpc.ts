@@ -28,7 +28,7 @@ export class AuthRpc {
   @RpcMethod('public/auth', { kind: 'public' })
   async auth(params: Record<string, unknown>, context: RpcContext) {
     onlyKeys(params, ['wallet', 'signature', 'message']);
-    const result = await this.signIn.signIn(params);
+    const result = await this.signIn.signIn(params, context.clientIp);
     context.session.signIn(this.sessions.principalOf(result));
     return result;
   }
@@ -36,7 +36,7 @@ export class AuthRpc {
   @RpcMethod('public/session_resume', { kind: 'public' })
   async sessionResume(params: Record<string, unknown>, context: RpcContext) {
     onlyKeys(params, ['session_token']);
-    const result = await this.signIn.resume(params.session_token);
+    const result = await this.signIn.resume(params.session_token, context.clientIp);
     context.session.signIn(this.sessions.principalOf(result));
     return result;
   }

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { Database } from '../../common/database/database';
 import { sqlRows } from '../../common/database/sql';
 import { AppError } from '../../common/errors/app-error';
 import { RateLimiter } from '../../common/rate-limit/rate-limiter';
+import { PeriodicSweep } from '../../common/jobs/periodic-sweep';
 import { parseWalletParam } from './wallet-param';
 
 export const NONCE_TTL_SECONDS = 300;
@@ -28,13 +29,26 @@ export function signInMessage(serviceName: string, wallet: string, nonce: string
  * NONCE_RATE_PER_MINUTE requests per client IP, HTTP and WebSocket together.
  */
 @Injectable()
-export class NonceService {
+export class NonceService implements OnApplicationBootstrap, OnApplicationShutdown {
+  /** Expired nonces are deleted on every sweep (design.md section 10: none older than 10 minutes remain). */
+  private readonly sweep: PeriodicSweep;
+
   constructor(
     private readonly db: Database,
     private readonly limiter: RateLimiter,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.sweep = new PeriodicSweep('nonce sweep', config.sweepIntervalMs, () => this.purgeExpired());
+  }
+
+  onApplicationBootstrap(): void {
+    this.sweep.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.sweep.stop();
+  }
 
   async issue(wallet: unknown, clientIp: string): Promise<NonceChallenge> {
     if (!(await this.limiter.hit(`nonce:${clientIp}`, this.config.nonceRatePerMinute, 60_000))) {

@@ -10,7 +10,7 @@ describe('SessionService', () => {
     const sessions = service();
     const token = sessions.issue('W', 7, ['taker']);
     const first = sessions.verify(token);
-    expect(first).toEqual({ via: 'session', wallet: 'W', accountId: 7, roles: ['taker'], scopes: [] });
+    expect(first).toEqual({ via: 'session', wallet: 'W', accountId: 7, roles: ['taker'], scopes: [], issuedAt: expect.any(Number), expiresAt: expect.any(Number) });
     expect(sessions.verify(token)).toBe(first);
     expect(Object.isFrozen(first) && Object.isFrozen(first.roles)).toBe(true);
   });
@@ -38,8 +38,17 @@ describe('SessionService.principalOf', () => {
   it('gives the principal the issued token would verify to, without caching the token', () => {
     const sessions = new SessionService(loadConfig({ JWT_SECRET: 'k'.repeat(40) }));
     const token = sessions.issue('W', 3, ['admin', 'quoter']);
-    const direct = sessions.principalOf({ wallet: 'W', account_id: 3, roles: ['admin', 'quoter'] });
-    expect(direct).toEqual({ via: 'session', wallet: 'W', accountId: 3, roles: ['admin', 'quoter'], scopes: ['admin:*'] });
+    const direct = sessions.principalOf({ wallet: 'W', account_id: 3, roles: ['admin', 'quoter'], session_token: token });
+    const now = Math.floor(Date.now() / 1000);
+    expect(direct).toEqual({ via: 'session', wallet: 'W', accountId: 3, roles: ['admin', 'quoter'], scopes: ['admin:*'], issuedAt: expect.any(Number), expiresAt: expect.any(Number) });
+    expect(Math.abs(direct.issuedAt! - now)).toBeLessThanOrEqual(1);
+    expect(direct.expiresAt! - direct.issuedAt!).toBe(86400);
     expect(sessions.verify(token)).toEqual(direct);
+  });
+
+  it('issues no earlier than notBefore (a token after a revoke in the same second)', () => {
+    const sessions = new SessionService(loadConfig({ JWT_SECRET: 'k'.repeat(40) }));
+    const later = Math.floor(Date.now() / 1000) + 1;
+    expect(sessions.verify(sessions.issue('W', 3, ['taker'], later)).issuedAt).toBe(later);
   });
 });

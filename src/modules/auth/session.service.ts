@@ -34,13 +34,15 @@ function interned<T extends string>(list: readonly T[]): T[] {
 }
 
 /** A session's principal, frozen (it is shared through the verified-token cache). */
-function sessionPrincipal(wallet: string, accountId: number | null, roles: readonly Role[], scope: string): Principal {
+function sessionPrincipal(wallet: string, accountId: number | null, roles: readonly Role[], scope: string, issuedAt: number, expiresAt: number): Principal {
   return Object.freeze({
     via: 'session' as const,
     wallet,
     accountId,
     roles: interned(roles),
     scopes: interned(scope.split(' ').filter(Boolean)),
+    issuedAt,
+    expiresAt,
   });
 }
 
@@ -54,7 +56,9 @@ export class SessionService {
   /**
    * Tokens verified already, until their `exp`: a bot's bearer token is checked once, not on every
    * request (the HMAC and claim parsing were most of an authenticated read's CPU, bench F1a).
-   * Bounded; the oldest entry goes first. Tokens are never revoked before `exp` (design.md 3).
+   * Bounded; the oldest entry goes first. What a token may do is decided with the account as it is
+   * now (AccountAccess): this cache only saves the signature check, and a revoke empties it of
+   * the account's tokens as well.
    */
   private readonly verified = new Map<string, { principal: Principal; expiresAtMs: number }>();
 
@@ -65,9 +69,14 @@ export class SessionService {
     this.jwt = new JwtService({ secret: createSecretKey(Buffer.from(config.jwtSecret, 'utf8')) });
   }
 
-  issue(wallet: string, accountId: number | null, roles: Role[]): string {
+  /**
+   * `notBefore`: the token's `iat` is at least this (unix seconds): a token issued in the same
+   * second as a revoke must not count as issued "at or before" it (design.md section 10).
+   */
+  issue(wallet: string, accountId: number | null, roles: Role[], notBefore = 0): string {
+    const iat = Math.max(Math.floor(Date.now() / 1000), notBefore);
     return this.jwt.sign(
-      { account_id: accountId, roles, scope: scopeOf(roles) },
+      { account_id: accountId, roles, scope: scopeOf(roles), iat },
       {
         algorithm: 'HS256',
         subject: wallet,
@@ -83,8 +92,15 @@ export class SessionService {
    * The principal of a session just issued for these claims (a connection that signed in), without
    * verifying the token again or holding it in the cache.
    */
-  principalOf(session: { wallet: string; account_id: number | null; roles: Role[] }): Principal {
-    return sessionPrincipal(session.wallet, session.account_id, session.roles, scopeOf(session.roles));
+  principalOf(session: { wallet: string; account_id: number | null; roles: Role[]; session_token: string }): Principal {
+    // The token was signed here a moment ago: its times are read, not verified again.
+    const claims = JSON.parse(Buffer.from(session.session_token.split('.')[1], 'base64url').toString('utf8')) as SessionClaims;
+    return sessionPrincipal(session.wallet, session.account_id, session.roles, scopeOf(session.roles), claims.iat, claims.exp);
+  }
+
+  /** Drops the account's tokens from the cache of verified tokens (after a revoke: it must not outlive it). */
+  forgetAccount(accountId: number): void {
+    for (const [token, known] of this.verified) if (known.principal.accountId === accountId) this.verified.delete(token);
   }
 
   /** The principal of a token verified already and not expired (the cache of bearer tokens), else null. */
@@ -118,13 +134,14 @@ export class SessionService {
     }
     const shapeOk =
       typeof claims.exp === 'number' &&
+      typeof claims.iat === 'number' &&
       typeof claims.sub === 'string' &&
       (claims.account_id === null || Number.isSafeInteger(claims.account_id)) &&
       Array.isArray(claims.roles) &&
       claims.roles.every((r) => (ROLES as readonly string[]).includes(r)) &&
       typeof claims.scope === 'string';
     if (!shapeOk) throw new AppError('SESSION_INVALID', 'session token is invalid');
-    const principal = sessionPrincipal(claims.sub, claims.account_id, claims.roles, claims.scope);
+    const principal = sessionPrincipal(claims.sub, claims.account_id, claims.roles, claims.scope, claims.iat, claims.exp);
     if (options.remember === false) return principal;
     if (this.verified.size >= VERIFIED_TOKENS_MAX) this.verified.delete(this.verified.keys().next().value as string);
     this.verified.set(token, { principal, expiresAtMs: claims.exp * 1000 });

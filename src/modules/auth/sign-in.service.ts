@@ -4,7 +4,9 @@ import { Ed25519Verifier } from '../../common/crypto/ed25519';
 import { decodeBase58Signature } from '../../common/crypto/signature';
 import { parseWallet } from '../../common/crypto/wallet';
 import { AppError } from '../../common/errors/app-error';
+import { AccountAccess } from '../accounts/account-access.service';
 import { AccountsService } from '../accounts/accounts.service';
+import { AuthAttempts } from './auth-attempts';
 import type { Role } from './access';
 import { NonceService, signInMessage } from './nonce.service';
 import { SessionService } from './session.service';
@@ -27,10 +29,14 @@ export class SignInService {
     private readonly sessions: SessionService,
     private readonly accounts: AccountsService,
     private readonly verifier: Ed25519Verifier,
+    private readonly attempts: AuthAttempts,
+    private readonly access: AccountAccess,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async signIn(params: { wallet?: unknown; signature?: unknown; message?: unknown }): Promise<SignInResult> {
+  /** `clientIp` counts the attempt against AUTH_RATE_PER_MINUTE first, whatever its outcome. */
+  async signIn(params: { wallet?: unknown; signature?: unknown; message?: unknown }, clientIp: string): Promise<SignInResult> {
+    await this.attempts.admit(clientIp);
     const wallet = parseWalletParam(params.wallet);
     if (typeof params.message !== 'string' || params.message.length > 512) throw new AppError('INVALID_PARAMS', 'message must be the signed text');
     if (typeof params.signature !== 'string') throw new AppError('INVALID_PARAMS', 'signature must be base58 text');
@@ -48,9 +54,16 @@ export class SignInService {
     return this.session(wallet);
   }
 
-  /** A new token for the wallet of a valid one, with account and roles re-read from the database. */
-  async resume(token: unknown): Promise<SignInResult> {
+  /**
+   * A new token for the wallet of a valid one, with account and roles re-read from the database.
+   * A token revoked (issued at or before its account's revoke) is SESSION_INVALID.
+   */
+  async resume(token: unknown, clientIp: string): Promise<SignInResult> {
+    await this.attempts.admit(clientIp);
     const principal = this.sessions.verify(token, { remember: false });
+    if (principal.accountId !== null && (await this.access.current(principal)) === 'revoked') {
+      throw new AppError('SESSION_INVALID', 'session token has been revoked');
+    }
     return this.session(principal.wallet as string);
   }
 
@@ -58,6 +71,8 @@ export class SignInService {
     const account = await this.accounts.findByWallet(wallet);
     const accountId = account?.id ?? null;
     const roles = account?.roles ?? [];
-    return { wallet, account_id: accountId, roles, session_token: this.sessions.issue(wallet, accountId, roles) };
+    // Issued after the last revoke, even within its second (iat is whole seconds).
+    const notBefore = account ? account.sessionsRevokedAt + 1 : 0;
+    return { wallet, account_id: accountId, roles, session_token: this.sessions.issue(wallet, accountId, roles, notBefore) };
   }
 }

@@ -1,14 +1,20 @@
 import type { WebSocket } from 'ws';
 import type { Channel } from '../../common/broadcast/notifier';
-import type { Principal } from '../auth/access';
+import type { Lapse, Principal } from '../auth/access';
 import { type EventSource, EventStream, type StreamEvent } from './event-stream';
 import { frameText } from './json-rpc';
 import type { CallerState } from './rpc-dispatcher';
 
 const CHANNEL_BIT: Record<Channel, number> = { rfq: 1, rfq_maker: 2 };
+export const CHANNELS = Object.keys(CHANNEL_BIT) as Channel[];
+
+/** Requests of one connection being handled at once; over it a request is refused at once (1005). */
+export const MAX_IN_FLIGHT = 64;
 
 /** Past this much unsent data the client is a slow consumer and is cut off (design.md section 4). */
 export const SLOW_CONSUMER_BYTES = 1024 * 1024;
+/** How long a slow consumer's socket may hold its unsent data and close frame before it is cut. */
+const SLOW_CONSUMER_GRACE_MS = 5000;
 
 /** The TCP socket under a ws WebSocket (ws keeps it as `_socket`; absent in tests with fake sockets). */
 type Corkable = { cork(): void; uncork(): void };
@@ -32,6 +38,8 @@ export class ClientConnection implements CallerState {
   private held = 0;
   /** The account's event stream, from the first subscribe (design.md 13). */
   private stream: EventStream | null = null;
+  /** Requests received and not yet answered (MAX_IN_FLIGHT). */
+  inFlight = 0;
 
   constructor(
     readonly socket: WebSocket,
@@ -56,7 +64,10 @@ export class ClientConnection implements CallerState {
   }
 
   async openStream(channel: Channel, since: number | null, source: EventSource): Promise<number> {
-    this.stream ??= new EventStream(source, (c, data) => this.notify(c, data));
+    // Events reach the client only on channels it is still subscribed to (a role change drops one).
+    this.stream ??= new EventStream(source, (c, data) => {
+      if (this.subscribed(c)) this.notify(c, data);
+    });
     const latest = await this.stream.open(channel, since);
     this.subscribe(channel);
     return latest;
@@ -69,6 +80,24 @@ export class ClientConnection implements CallerState {
 
   closeStream(): void {
     this.stream?.close();
+    this.stream = null;
+  }
+
+  unsubscribe(channel: Channel): void {
+    this.channelBits &= ~CHANNEL_BIT[channel];
+  }
+
+  /**
+   * The sign-in ended (its token's `exp`, or a revoke): the connection is as before sign-in, its
+   * subscriptions (and its event stream) dropped, and it is told why (design.md section 10).
+   */
+  lapse(reason: Lapse): void {
+    if (!this.principal) return;
+    this.principal = null;
+    this.channelBits = 0;
+    this.closeStream();
+    this.onChange(this);
+    this.notify('session', { event: reason });
   }
 
   subscribed(channel: Channel): boolean {
@@ -79,15 +108,24 @@ export class ClientConnection implements CallerState {
     return this.principal?.accountId ?? null;
   }
 
-  /** Sends a JSON value; false (and the connection is cut) when the client is not keeping up. */
+  /**
+   * Sends a JSON value; false when the client is not keeping up: a frame that would take the
+   * unsent buffer past SLOW_CONSUMER_BYTES closes the connection (1008) instead of being queued.
+   */
   send(value: unknown): boolean {
     if (this.socket.readyState !== this.socket.OPEN) return false;
-    if (this.socket.bufferedAmount > SLOW_CONSUMER_BYTES) {
-      this.socket.terminate();
+    const text = frameText(value);
+    const buffered = this.socket.bufferedAmount;
+    // text.length is a lower bound of the UTF-8 size and 3x an upper one: measured only near the limit.
+    if (buffered + text.length * 3 > SLOW_CONSUMER_BYTES && buffered + Buffer.byteLength(text) > SLOW_CONSUMER_BYTES) {
+      this.socket.close(1008, 'slow consumer');
+      // The close frame waits behind the unsent data of a client that does not read: cut it.
+      const cut = setTimeout(() => this.socket.terminate(), SLOW_CONSUMER_GRACE_MS);
+      cut.unref?.();
       return false;
     }
     this.holdUntilEndOfTurn();
-    this.socket.send(frameText(value));
+    this.socket.send(text);
     return true;
   }
 
@@ -116,7 +154,7 @@ export class ClientConnection implements CallerState {
   }
 
   /** A subscription notification with this connection's next `seq`. */
-  notify(channel: Channel, data: Record<string, unknown>): void {
+  notify(channel: Channel | 'session', data: Record<string, unknown>): void {
     this.send({ jsonrpc: '2.0', method: 'subscription', params: { channel, data: { seq: ++this.seq, ...data } } });
   }
 }

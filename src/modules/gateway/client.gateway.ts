@@ -7,11 +7,19 @@ import { NOTIFY_TOPIC, type Notification, type NotifyPayload, notificationsOf } 
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { clientIp } from '../../common/http/client-ip';
 import { MetricsService } from '../health/metrics.service';
-import { ClientConnection } from './client-connection';
+import { AccountAccess } from '../accounts/account-access.service';
+import { type AccountAccessState, checkAccess, currentPrincipal } from '../auth/access';
+import { CHANNELS, ClientConnection, MAX_IN_FLIGHT } from './client-connection';
 import { type RpcReply, failure, isReply, parseFrame, parseRequest } from './json-rpc';
 import { RpcDispatcher, rpcOutcome } from './rpc-dispatcher';
+import { RpcRegistry } from './rpc-registry';
 
 export const MAX_FRAME_BYTES = 64 * 1024;
+/** How often signed-in connections are checked for their token's `exp` (design.md 10: lapse at exp). */
+const LAPSE_CHECK_MS = 500;
+/** The method whose access a channel's subscription needs (a role change drops what it no longer allows). */
+const SUBSCRIBE_METHOD = { rfq: 'rfq.subscribe', rfq_maker: 'rfq.maker.subscribe' } as const;
+const TOO_MANY_IN_FLIGHT = 'too many requests in flight';
 
 const CONNECTION = Symbol('legwork.connection');
 type SocketWithConnection = WebSocket & { [CONNECTION]: ClientConnection };
@@ -31,15 +39,37 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
   private readonly connections = new Set<ClientConnection>();
   /** Signed-in connections by account (an array: most accounts hold one connection). */
   private readonly byAccount = new Map<number, ClientConnection[]>();
+  /** Signed-in connections (with or without an account): checked for their token's `exp`. */
+  private readonly signedIn = new Set<ClientConnection>();
+  /** Open connections per client IP (MAX_CONNECTIONS_PER_IP). */
+  private readonly perIp = new Map<string, number>();
   private heartbeat: NodeJS.Timeout | null = null;
+  private lapseCheck: NodeJS.Timeout | null = null;
   private unsubscribe: (() => void) | null = null;
+  private unwatchAccess: (() => void) | null = null;
 
   constructor(
     private readonly dispatcher: RpcDispatcher,
     private readonly broadcaster: Broadcaster,
     private readonly metrics: MetricsService,
+    private readonly access: AccountAccess,
+    private readonly registry: RpcRegistry,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  /** The client IP of an upgrade request (section 10), kept on the request for handleConnection. */
+  private ipOf(request: IncomingMessage): string {
+    const known = (request as { legworkIp?: string }).legworkIp;
+    if (known) return known;
+    const ip = clientIp(request.headers['x-forwarded-for'], request.socket.remoteAddress, this.config.trustProxy);
+    (request as { legworkIp?: string }).legworkIp = ip;
+    return ip;
+  }
+
+  /** Whether an upgrade may open one more connection for its client IP (else it is answered 429). */
+  admits(request: IncomingMessage): boolean {
+    return (this.perIp.get(this.ipOf(request)) ?? 0) < this.config.maxConnectionsPerIp;
+  }
 
   afterInit(server: WebSocketServer): void {
     this.server = server;
@@ -48,6 +78,40 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
     });
     this.heartbeat = setInterval(() => this.beat(), this.config.wsPingIntervalMs);
     this.heartbeat.unref();
+    this.lapseCheck = setInterval(() => this.lapseExpired(), LAPSE_CHECK_MS);
+    this.lapseCheck.unref();
+    this.unwatchAccess = this.access.onChange((accountId, state) => this.accessChanged(accountId, state));
+  }
+
+  /** Sessions whose token's `exp` has passed end (the dispatcher refuses them already in between). */
+  private lapseExpired(): void {
+    const now = Date.now();
+    for (const connection of this.signedIn) {
+      const expiresAt = connection.principal?.expiresAt;
+      if (expiresAt !== undefined && expiresAt * 1000 <= now) connection.lapse('expired');
+    }
+  }
+
+  /**
+   * An account's roles or revocation changed (on any instance): its live sessions here end on a
+   * revoke, else act with the new roles, and lose the subscriptions those no longer allow.
+   */
+  private accessChanged(accountId: number, state: AccountAccessState): void {
+    const connections = this.byAccount.get(accountId);
+    if (!connections) return;
+    for (const connection of [...connections]) {
+      const token = connection.principal;
+      if (!token) continue;
+      const current = currentPrincipal(token, state, Date.now());
+      if (typeof current === 'string') {
+        connection.lapse(current);
+        continue;
+      }
+      for (const channel of CHANNELS) {
+        const method = this.registry.get(SUBSCRIBE_METHOD[channel]);
+        if (connection.subscribed(channel) && method && checkAccess(method.access, current)) connection.unsubscribe(channel);
+      }
+    }
   }
 
   private readonly indexer = (connection: ClientConnection) => this.index(connection);
@@ -65,11 +129,9 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
   })();
 
   handleConnection(socket: WebSocket, request: IncomingMessage): void {
-    const connection = new ClientConnection(
-      socket,
-      clientIp(request.headers['x-forwarded-for'], request.socket.remoteAddress, this.config.trustProxy),
-      this.indexer,
-    );
+    const ip = this.ipOf(request);
+    const connection = new ClientConnection(socket, ip, this.indexer);
+    this.perIp.set(ip, (this.perIp.get(ip) ?? 0) + 1);
     (socket as SocketWithConnection)[CONNECTION] = connection;
     this.connections.add(connection);
     this.metrics.wsConnected();
@@ -90,12 +152,37 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
       return;
     }
     if (frame.kind === 'single') {
-      connection.send(await this.handle(connection, frame.request));
+      if (connection.inFlight >= MAX_IN_FLIGHT) {
+        connection.send(this.overloaded(frame.request));
+        return;
+      }
+      connection.inFlight += 1;
+      try {
+        connection.send(await this.handle(connection, frame.request));
+      } finally {
+        connection.inFlight -= 1;
+      }
       return;
     }
-    // A batch runs in order and is answered in one array.
+    // A batch runs in order and is answered in one array; each of its requests takes a place in
+    // flight from its arrival (the ones over the limit are answered 1005 in the array).
+    const admitted = Math.max(0, Math.min(frame.requests.length, MAX_IN_FLIGHT - connection.inFlight));
+    connection.inFlight += admitted;
     const replies: RpcReply[] = [];
-    for (const request of frame.requests) replies.push(await this.handle(connection, request));
+    let released = 0;
+    try {
+      for (let i = 0; i < frame.requests.length; i++) {
+        if (i >= admitted) {
+          replies.push(this.overloaded(frame.requests[i]));
+          continue;
+        }
+        replies.push(await this.handle(connection, frame.requests[i]));
+        connection.inFlight -= 1;
+        released += 1;
+      }
+    } finally {
+      connection.inFlight -= admitted - released;
+    }
     connection.send(replies);
   }
 
@@ -103,6 +190,12 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
     const request = parseRequest(value);
     if (isReply(request)) return this.refused(request);
     return this.dispatcher.dispatch(request, connection);
+  }
+
+  /** 1005 at once for a request over MAX_IN_FLIGHT (its id echoed when readable). */
+  private overloaded(value: unknown): RpcReply {
+    const request = parseRequest(value);
+    return this.refused(isReply(request) ? request : failure(request.id, 'RATE_LIMITED', TOO_MANY_IN_FLIGHT));
   }
 
   /** A frame or request refused before any method ran (-32700, -32600): counted under method `invalid`. */
@@ -124,6 +217,8 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
 
   /** Called on every sign-in or subscription: files the connection under its account. */
   private index(connection: ClientConnection): void {
+    if (connection.principal) this.signedIn.add(connection);
+    else this.signedIn.delete(connection);
     if (connection.indexedAccount === connection.accountId) return;
     this.unindex(connection);
     const accountId = connection.accountId;
@@ -146,7 +241,13 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
   }
 
   private forget(connection: ClientConnection): void {
-    if (this.connections.delete(connection)) this.metrics.wsDisconnected();
+    if (this.connections.delete(connection)) {
+      this.metrics.wsDisconnected();
+      const left = (this.perIp.get(connection.clientIp) ?? 1) - 1;
+      if (left > 0) this.perIp.set(connection.clientIp, left);
+      else this.perIp.delete(connection.clientIp);
+    }
+    this.signedIn.delete(connection);
     connection.closeStream();
     this.unindex(connection);
   }
@@ -187,6 +288,10 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
   private stop(): void {
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.heartbeat = null;
+    if (this.lapseCheck) clearInterval(this.lapseCheck);
+    this.lapseCheck = null;
+    this.unwatchAccess?.();
+    this.unwatchAccess = null;
     this.unsubscribe?.();
     this.unsubscribe = null;
   }

@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
+import { AccountsModule } from '../accounts/accounts.module';
 import { ClientGateway } from './client.gateway';
 import { RpcDispatcher } from './rpc-dispatcher';
 import { RpcRegistry } from './rpc-registry';
 
 @Module({
-  imports: [DiscoveryModule],
+  imports: [DiscoveryModule, AccountsModule],
   providers: [RpcRegistry, RpcDispatcher, ClientGateway],
   exports: [RpcRegistry, ClientGateway],
 })

@@ -14,6 +14,11 @@ export interface RpcRequest {
 
 export const MAX_BATCH = 20;
 
+/** `params` nested deeper than this is invalid params (design.md section 10); params itself is level 1. */
+export { MAX_JSON_DEPTH as MAX_PARAMS_DEPTH } from '../../common/json-depth';
+
+export { deeperThan } from '../../common/json-depth';
+
 /** Non-RFQ failure codes (design.md section 4). */
 export const RPC_CODES = {
   PARSE_ERROR: -32700,

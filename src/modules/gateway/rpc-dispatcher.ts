@@ -4,16 +4,20 @@ import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { AppError, type AppErrorCode, RfqError } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
 import { RateLimiter } from '../../common/rate-limit/rate-limiter';
-import { checkAccess, type Principal } from '../auth/access';
+import { AccountAccess } from '../accounts/account-access.service';
+import { checkAccess, type Lapse, type Principal } from '../auth/access';
 import { MetricsService } from '../health/metrics.service';
-import { type RpcErrorName, type RpcReply, type RpcRequest, RPC_CODES, failure, success } from './json-rpc';
+import { type RpcErrorName, type RpcReply, type RpcRequest, MAX_PARAMS_DEPTH, RPC_CODES, deeperThan, failure, success } from './json-rpc';
 import type { RpcSession } from './rpc-method';
 import { type RegisteredMethod, RpcRegistry } from './rpc-registry';
 
 /** The connection as the dispatcher needs it. */
 export interface CallerState extends RpcSession {
+  /** The principal of the token the connection signed in with (its roles are the token's). */
   principal: Principal | null;
   clientIp: string;
+  /** The sign-in ended (token expired or revoked): the connection is as before sign-in. */
+  lapse(reason: Lapse): void;
 }
 
 const APP_TO_RPC: Partial<Record<AppErrorCode, RpcErrorName>> = {
@@ -51,8 +55,24 @@ export class RpcDispatcher {
     private readonly registry: RpcRegistry,
     private readonly limiter: RateLimiter,
     private readonly metrics: MetricsService,
+    private readonly access: AccountAccess,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  /**
+   * Who the caller is now: the connection's token with its account's current roles (design.md
+   * section 10), or null once the sign-in lapsed (the connection is told, and is as before sign-in).
+   * No I/O on a cache hit.
+   */
+  private async principalOf(caller: CallerState): Promise<Principal | null> {
+    const token = caller.principal;
+    if (!token) return null;
+    const pending = this.access.current(token);
+    const current = pending instanceof Promise ? await pending : pending;
+    if (typeof current !== 'string') return current;
+    caller.lapse(current);
+    return null;
+  }
 
   /** Runs the request and counts it: method (`unknown` when not registered) and outcome, with its duration. */
   async dispatch(request: RpcRequest, caller: CallerState): Promise<RpcReply> {
@@ -71,13 +91,19 @@ export class RpcDispatcher {
   private async run(method: RegisteredMethod, request: RpcRequest, caller: CallerState): Promise<RpcReply> {
     const isRfq = method.name.startsWith('rfq.');
     try {
-      if (isRfq) await this.admitRfq(method.access, caller);
-      else if (checkAccess(method.access, caller.principal)) throw new AppError('AUTH_REQUIRED', 'sign in first');
+      const principal = await this.principalOf(caller);
+      if (isRfq) await this.admitRfq(method.access, principal);
+      else if (checkAccess(method.access, principal)) throw new AppError('AUTH_REQUIRED', 'sign in first');
       const params = request.params;
       if (typeof params !== 'object' || params === null || Array.isArray(params)) {
         throw isRfq ? new RfqError('RFQ_VALUE_OUT_OF_RANGE', 'params must be an object') : new AppError('INVALID_PARAMS', 'params must be an object');
       }
-      const result = await method.handler(params as Record<string, unknown>, { principal: caller.principal, clientIp: caller.clientIp, session: caller });
+      // Bounded before any handler walks it (a 20,000-deep value would overflow a recursive check).
+      if (deeperThan(params, MAX_PARAMS_DEPTH)) {
+        const message = `params nest deeper than ${MAX_PARAMS_DEPTH} levels`;
+        throw isRfq ? new RfqError('RFQ_VALUE_OUT_OF_RANGE', message) : new AppError('INVALID_PARAMS', message);
+      }
+      const result = await method.handler(params as Record<string, unknown>, { principal, clientIp: caller.clientIp, session: caller });
       return success(request.id, result);
     } catch (error) {
       const operationId = randomUUID();
@@ -86,15 +112,15 @@ export class RpcDispatcher {
   }
 
   /** RFQ_ENABLED, then who may call (RFQ_WRONG_ROLE), then the account's token bucket. */
-  private async admitRfq(access: Parameters<typeof checkAccess>[0], caller: CallerState): Promise<void> {
+  private async admitRfq(access: Parameters<typeof checkAccess>[0], principal: Principal | null): Promise<void> {
     if (!this.config.rfqEnabled) throw new RfqError('RFQ_NOT_ENABLED', 'RFQ trading is not enabled');
-    const denial = checkAccess(access, caller.principal);
+    const denial = checkAccess(access, principal);
     if (denial === 'AUTH_REQUIRED') throw new RfqError('RFQ_WRONG_ROLE', 'sign in with an account first');
     if (denial === 'FORBIDDEN') {
       const role = access.kind === 'account' && access.role ? `the ${access.role} role` : 'an account';
       throw new RfqError('RFQ_WRONG_ROLE', `this method needs ${role}`);
     }
-    const accountId = caller.principal?.accountId;
+    const accountId = principal?.accountId;
     if (accountId != null && !(await this.limiter.take(`rfq:${accountId}`, this.config.rfqRatePerSecond, this.config.rfqRateBurst))) {
       throw new RfqError('RFQ_RATE_LIMITED', `at most ${this.config.rfqRatePerSecond} rfq calls per second (burst ${this.config.rfqRateBurst})`);
     }

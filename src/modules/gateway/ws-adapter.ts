@@ -1,5 +1,8 @@
+import type { IncomingMessage } from 'node:http';
+import type { INestApplicationContext } from '@nestjs/common';
 import { WsAdapter } from '@nestjs/platform-ws';
 import { logger } from '../../common/logging/logger';
+import { ClientGateway } from './client.gateway';
 
 /**
  * The `ws` adapter on the HTTP port, with Nest's own `{ event, data }` message routing turned off:
@@ -7,7 +10,29 @@ import { logger } from '../../common/logging/logger';
  * broken connection) are the client's doing: logged at debug, not as server errors.
  */
 export class JsonRpcWsAdapter extends WsAdapter {
+  private gateway: ClientGateway | null = null;
+
+  constructor(private readonly app: INestApplicationContext) {
+    super(app);
+  }
+
   override bindMessageHandlers(): void {}
+
+  /**
+   * Every upgrade passes the gateway's per-IP connection limit first: over MAX_CONNECTIONS_PER_IP
+   * it is answered 429 and no socket is opened (design.md section 0).
+   */
+  override create(port: number, options?: Record<string, any>): any {
+    return super.create(port, {
+      ...options,
+      verifyClient: (info: { req: IncomingMessage }, done: (ok: boolean, code?: number, message?: string) => void) => {
+        if (!this.gateway) this.gateway = this.app.get(ClientGateway, { strict: false });
+        const gateway = this.gateway!;
+        if (gateway.admits(info.req)) done(true);
+        else done(false, 429, 'Too Many Requests');
+      },
+    });
+  }
 
   override bindErrorHandler(server: any): any {
     server.on('connection', (socket: any) => socket.on('error', (error: Error) => logger.event('debug', 'client socket error', { error: error.message }, 'Gateway')));

@@ -70,8 +70,8 @@ export function accountEventData(channel: Channel, record: RfqRecord, accountSeq
   const seq = accountSeq === undefined ? {} : { account_seq: accountSeq };
   if (channel === 'rfq') return { event: record.state, rfq: rfqView(record), ...seq };
   const event = makerQuoteEvent(record);
-  // `rfq` carries the same object, so every notification has the { seq, event, rfq } shape.
-  return event ? { event: record.state, ...event, rfq: event, ...seq } : null;
+  // { seq, event, rfq } like every notification; `rfq` is the maker's view of its quote (design.md 5).
+  return event ? { event: record.state, rfq: event, ...seq } : null;
 }
 
 export interface StoredEvent {

@@ -7,15 +7,34 @@ import { parseWallet } from '../../common/crypto/wallet';
 import { RfqError } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
 import { InstrumentsService } from '../instruments/instruments.service';
-import { encodeQuotePayload, quoteId, signingDomain } from './domain/quote-payload';
+import { type PayloadLeg, encodeQuotePayload, quoteId, signingDomain } from './domain/quote-payload';
+import { parseSymbol } from '../instruments/domain/symbol';
 import { checkQuoteTerms } from './domain/quote-terms';
-import { payloadLegs, resolveLegs } from './domain/rfq-legs';
+import { resolveLegs } from './domain/rfq-legs';
 import type { DeclineCommand, RespondCommand } from './domain/rfq-params';
 import type { DeclineReason, RfqRecord } from './domain/rfq-record';
 import { RfqExpiry } from './rfq-expiry';
 import { MoveRefused, RfqTransitions } from './rfq-transitions';
 import type { RfqCaller } from './rfq.service';
 import { RfqStore } from './rfq.store';
+
+/**
+ * The one conflict message of respond and decline: a maker must not learn the outcome (quoted,
+ * declined, expired, filled...) of an RFQ it did not quote (design.md section 10).
+ */
+const NOT_PENDING = 'the RFQ is no longer open for quotes';
+
+/**
+ * The quote payload's legs from the RFQ's own terms (its symbols were checked at rfq.create), so
+ * the signature is checked before the legs' tradability, as in rfq.accept.
+ */
+function rfqPayloadLegs(rfq: RfqRecord): PayloadLeg[] {
+  return rfq.legs.map((leg) => {
+    const terms = parseSymbol(leg.instrument);
+    if (!terms) throw new RfqError('RFQ_INVALID_INSTRUMENT', `${leg.instrument} is not a listed instrument`, { rfqId: rfq.id });
+    return { symbol: leg.instrument, strike: terms.strike, kind: terms.kind, quantity: leg.quantity };
+  });
+}
 
 /** Quoters' answers to a pending RFQ: rfq.maker.respond (one firm quote, first wins) and rfq.maker.decline. */
 @Injectable()
@@ -36,8 +55,8 @@ export class QuoteService {
 
   /**
    * The checks in the order of design.md section 5, after schema and role: the RFQ exists, is not
-   * the caller's, is pending; the quote's values and times; its legs still tradable; the
-   * signature over the 1,050-byte payload rebuilt here; then one transaction moves
+   * the caller's, is pending; the quote's values and times; the signature over the 1,050-byte
+   * payload rebuilt here; its legs still tradable; then one transaction moves
    * pending → quoted and raises the maker's nonce high-water mark. Either failing rolls both
    * back: RFQ_STATE_CONFLICT, and the nonce is not consumed.
    */
@@ -45,7 +64,6 @@ export class QuoteService {
     const rfq = await this.pendingRfqFor(maker, command.rfqId);
     const now = this.clock.now();
     checkQuoteTerms(command, rfq.maxQuoteExpiresAt, now, rfq.id);
-    const legs = resolveLegs(rfq.legs, (symbol) => this.instruments.get(symbol), now);
 
     const makerKey = parseWallet(maker.wallet);
     const payload = encodeQuotePayload({
@@ -59,13 +77,15 @@ export class QuoteService {
       expiresAt: command.expiresAt,
       asset: rfq.asset,
       expiry: rfq.expiry,
-      legs: payloadLegs(legs),
+      legs: rfqPayloadLegs(rfq),
     });
     const signature = decodeCanonicalBase64Signature(command.makerSignature);
     if (!signature) throw new RfqError('RFQ_INVALID_SIGNATURE', 'maker_signature must be canonical base64 of 64 bytes', { rfqId: rfq.id });
     if (!this.verifier.verify(makerKey, payload, signature)) {
       throw new RfqError('RFQ_INVALID_SIGNATURE', "maker_signature does not verify over this RFQ's quote payload with the caller's wallet", { rfqId: rfq.id });
     }
+    // Legs tradable right after the signature, as accept does (design.md section 5).
+    resolveLegs(rfq.legs, (symbol) => this.instruments.get(symbol), now);
     const id = quoteId(payload);
     const conflict = (message: string) => new RfqError('RFQ_STATE_CONFLICT', message, { rfqId: rfq.id });
 
@@ -99,7 +119,7 @@ export class QuoteService {
       if (error instanceof MoveRefused) throw conflict(`quote_nonce ${command.quoteNonce} is at or below this maker's high-water mark`);
       throw error;
     }
-    if (!moved) throw conflict(rfq.expiresAt * 1000 <= this.clock.nowMs() ? 'the RFQ expired before the quote arrived' : 'the RFQ holds a quote already or is no longer pending');
+    if (!moved) throw conflict(NOT_PENDING);
 
     logger.event('info', 'rfq quoted', { rfq_id: rfq.id, quote_id: id, maker_account_id: maker.accountId }, 'Rfq');
     await this.expiry.schedule(command.expiresAt);
@@ -116,7 +136,7 @@ export class QuoteService {
       changes: { declineReason: command.reason, declinedBy: maker.accountId },
       deadlineAfterMs: this.clock.nowMs(),
     });
-    if (!moved) throw conflict(rfq.expiresAt * 1000 <= this.clock.nowMs() ? 'the RFQ has expired' : 'the RFQ is no longer pending');
+    if (!moved) throw conflict(NOT_PENDING);
     logger.event('info', 'rfq declined', { rfq_id: rfq.id, reason: command.reason, maker_account_id: maker.accountId }, 'Rfq');
     return { rfq_id: rfq.id, state: 'declined', decline_reason: command.reason };
   }
@@ -126,8 +146,7 @@ export class QuoteService {
     const rfq = await this.store.findById(rfqId);
     if (!rfq) throw new RfqError('RFQ_NOT_FOUND', `no RFQ ${rfqId}`);
     if (rfq.accountId === maker.accountId) throw new RfqError('RFQ_WRONG_ROLE', 'a quoter cannot answer its own RFQ', { rfqId });
-    if (rfq.state !== 'pending') throw new RfqError('RFQ_STATE_CONFLICT', `the RFQ is ${rfq.state}, not pending`, { rfqId });
-    if (rfq.expiresAt * 1000 <= this.clock.nowMs()) throw new RfqError('RFQ_STATE_CONFLICT', 'the RFQ has expired', { rfqId });
+    if (rfq.state !== 'pending' || rfq.expiresAt * 1000 <= this.clock.nowMs()) throw new RfqError('RFQ_STATE_CONFLICT', NOT_PENDING, { rfqId });
     return rfq;
   }
 }

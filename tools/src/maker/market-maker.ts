@@ -173,7 +173,7 @@ export class ReferenceMaker extends EventEmitter<MakerEvents> {
         case 'filled':
         case 'failed':
         case 'expired':
-          this.onQuoteEvent(n.event, n);
+          this.onQuoteEvent(n.event, n.rfq);
           break;
       }
     }

@@ -103,3 +103,12 @@ export class TransferResultDto {
   @ApiProperty({ type: BalanceRowDto, description: 'The balance row after the transfer (on a repeat: the row as it is now)' })
   balance: BalanceRowDto;
 }
+
+/** `POST /v1/admin/accounts/:account_id/revoke-sessions` (design.md section 10). */
+export class RevokeSessionsResultDto {
+  @ApiProperty({ description: 'Account id', example: 42 })
+  account_id: number;
+
+  @ApiProperty({ description: 'Unix seconds: every session token of the account issued at or before it is refused', example: 1767225600 })
+  revoked_at: number;
+}

@@ -102,7 +102,16 @@ const eventData = (event: JsonSchema, rest: Record<string, JsonSchema>, account 
 });
 
 /** Notification messages of the `rfq` and `rfq_maker` channels (design.md section 5, Events). */
-const NOTIFICATIONS: Record<'rfq' | 'rfq_maker', Record<string, JsonSchema>> = {
+const NOTIFICATIONS: Record<'rfq' | 'rfq_maker' | 'session', Record<string, JsonSchema>> = {
+  session: {
+    session_lapsed: {
+      name: 'session lapsed',
+      title: 'The sign-in ended',
+      summary: "At the token's exp or at a revoke of the account's sessions (design.md section 10): the connection is as before sign-in, its subscriptions dropped",
+      contentType: 'application/json',
+      payload: notification('session', eventData({ type: 'string', enum: ['expired', 'revoked'] }, {})),
+    },
+  },
   rfq: {
     rfq_event: {
       name: 'rfq event',
@@ -136,14 +145,7 @@ const NOTIFICATIONS: Record<'rfq' | 'rfq_maker', Record<string, JsonSchema>> = {
         'rfq_maker',
         eventData(
           { type: 'string', enum: ['accepted', 'filled', 'failed', 'expired'] },
-          {
-            rfq_id: ref('RfqId'),
-            quote_id: ref('QuoteId'),
-            state: ref('RfqState'),
-            side: { oneOf: [ref('Side'), { type: 'null' }] },
-            fill: { oneOf: [ref('RfqFill'), { type: 'null' }] },
-            rfq: ref('MakerQuoteEvent'),
-          },
+          { rfq: ref('MakerQuoteEvent') },
           true,
         ),
       ),
@@ -200,13 +202,14 @@ export function buildAsyncApiDocument(options: AsyncApiOptions): Record<string, 
     };
   }
 
-  const channelMessages: Record<'rfq' | 'rfq_maker', Record<string, JsonSchema>> = { rfq: {}, rfq_maker: {} };
-  for (const channel of ['rfq', 'rfq_maker'] as const) {
+  const channelMessages: Record<'rfq' | 'rfq_maker' | 'session', Record<string, JsonSchema>> = { rfq: {}, rfq_maker: {}, session: {} };
+  for (const channel of ['rfq', 'rfq_maker', 'session'] as const) {
     for (const [key, message] of Object.entries(NOTIFICATIONS[channel])) addMessage(key, message, channelMessages[channel]);
     operations[`${channel}_events`] = {
       action: 'send',
       title: `${channel} notifications`,
-      summary: channel === 'rfq' ? 'Taker RFQ events, after rfq.subscribe' : 'Quoter RFQ events, after rfq.maker.subscribe (quoter role)',
+      summary:
+        channel === 'rfq' ? 'Taker RFQ events, after rfq.subscribe' : channel === 'rfq_maker' ? 'Quoter RFQ events, after rfq.maker.subscribe (quoter role)' : 'The end of a sign-in, to every signed-in connection (no subscription)',
       channel: { $ref: `#/channels/${channel}` },
       messages: Object.keys(NOTIFICATIONS[channel]).map((key) => channelMessage(channel, key)),
     };
@@ -248,6 +251,12 @@ export function buildAsyncApiDocument(options: AsyncApiOptions): Record<string, 
         title: 'rfq_maker notifications',
         description: 'Subscription notifications with params.channel = "rfq_maker": new and closed pending RFQs, and the events of the quote the maker holds.',
         messages: channelMessages.rfq_maker,
+      },
+      session: {
+        address: '/client',
+        title: 'session notifications',
+        description: 'Notifications with params.channel = "session": the sign-in of the connection ended (expired or revoked).',
+        messages: channelMessages.session,
       },
     },
     operations,

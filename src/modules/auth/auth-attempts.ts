@@ -1,0 +1,41 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../common/config/config';
+import { AppError } from '../../common/errors/app-error';
+import { RateLimiter } from '../../common/rate-limit/rate-limiter';
+
+/** How long an address refused by the shared limiter is refused here without asking Redis again. */
+const LOCAL_REFUSAL_MS = 1000;
+const MAX_REFUSED = 10_000;
+
+/**
+ * AUTH_RATE_PER_MINUTE sign-in attempts per client IP, any outcome: public/auth,
+ * public/session_resume and POST /v1/auth/session together (design.md section 10). An address
+ * over the limit is refused in this process for a second before the shared counter is asked
+ * again: a flood of attempts costs no Redis round trip per frame.
+ */
+@Injectable()
+export class AuthAttempts {
+  private readonly refused = new Map<string, number>();
+
+  constructor(
+    private readonly limiter: RateLimiter,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** Counts one attempt from `clientIp`, or RATE_LIMITED. */
+  async admit(clientIp: string): Promise<void> {
+    const until = this.refused.get(clientIp);
+    if (until !== undefined) {
+      if (until > Date.now()) throw this.limited();
+      this.refused.delete(clientIp);
+    }
+    if (await this.limiter.hit(`auth:${clientIp}`, this.config.authRatePerMinute, 60_000)) return;
+    if (this.refused.size >= MAX_REFUSED) this.refused.clear();
+    this.refused.set(clientIp, Date.now() + LOCAL_REFUSAL_MS);
+    throw this.limited();
+  }
+
+  private limited(): AppError {
+    return new AppError('RATE_LIMITED', `at most ${this.config.authRatePerMinute} sign-in attempts per minute`);
+  }
+}
