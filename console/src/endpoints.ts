@@ -19,6 +19,7 @@ export const ENDPOINTS = {
   setRoles: ['PUT', '/v1/admin/accounts/{account_id}/roles'],
   deposit: ['POST', '/v1/admin/accounts/{account_id}/deposit'],
   withdraw: ['POST', '/v1/admin/accounts/{account_id}/withdraw'],
+  revokeSessions: ['POST', '/v1/admin/accounts/{account_id}/revoke-sessions'],
   rfqPositions: ['GET', '/query/rfq-positions'],
   rfqFills: ['GET', '/query/rfq-fills'],
   rfqs: ['GET', '/v1/admin/rfqs'],

@@ -201,6 +201,20 @@ function AccountDetail({ accountId, confirm, notify }: { accountId: number; conf
               ))}
             </fieldset>
             <button type="submit">Save roles</button>
+            <button
+              type="button"
+              class="danger"
+              onClick={() =>
+                confirm({
+                  title: `Revoke the sessions of account ${accountId}`,
+                  detail: 'Every session token issued until now is refused, and its live connections are signed out within a second. The wallet can sign in again.',
+                  confirmLabel: 'Revoke sessions',
+                  run: () => call('revokeSessions', { path: { account_id: accountId } }),
+                })
+              }
+            >
+              Revoke sessions
+            </button>
           </form>
           <div class="grid">
             {(['deposit', 'withdraw'] as const).map((kind) => (
