@@ -6,6 +6,7 @@ RUN npm install --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
 COPY migrations ./migrations
+COPY console ./console
 RUN npm run build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim

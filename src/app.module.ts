@@ -6,6 +6,7 @@ import { AccountsModule } from './modules/accounts/accounts.module';
 import { AdminModule } from './modules/admin/admin.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { DocsModule } from './modules/docs/docs.module';
+import { ConsoleModule } from './modules/console/console.module';
 import { GatewayModule } from './modules/gateway/gateway.module';
 import { HealthModule } from './modules/health/health.module';
 import { InstrumentsModule } from './modules/instruments/instruments.module';
@@ -35,6 +36,7 @@ export class AppModule {
         GatewayModule,
         HealthModule,
         DocsModule,
+        ConsoleModule,
       ],
     };
   }

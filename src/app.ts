@@ -10,6 +10,7 @@ import { ApiDocuments } from './modules/docs/api-documents';
 import { buildOpenApiDocument } from './modules/docs/openapi';
 import { JsonRpcWsAdapter } from './modules/gateway/ws-adapter';
 import { MetricsService } from './modules/health/metrics.service';
+import { serveConsole } from './modules/console/console-static';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 /** A request must be answered within this (design.md section 10); its headers must arrive within HEADERS_TIMEOUT_MS. */
@@ -79,5 +80,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     // No call to the public validator service: the page works offline.
     swaggerOptions: { validatorUrl: null, displayOperationId: false, tryItOutEnabled: false },
   });
+  // The operator console (docs/console.md): static files of `npm run build`, with their own CSP.
+  await serveConsole(app);
   return app;
 }

@@ -138,7 +138,7 @@ export function buildOpenApiDocument(app: INestApplication, serviceName: string)
     .setDescription(
       [
         'Query reads (`/query/*`, no version prefix), sign-in (`/v1/auth/*`) and admin commands (`/v1/admin/*`) of the options RFQ exchange.',
-        'Trading is JSON-RPC 2.0 over the WebSocket at `/client`: see `/asyncapi.json`.',
+        'Trading is JSON-RPC 2.0 over the WebSocket at `/client`: see [the JSON-RPC reference](/docs/json-rpc) (every method, its params, result, errors and an example exchange; every notification), generated from [/asyncapi.json](/asyncapi.json).',
         'HTTP money, price and quantity fields are strings with exactly 8 decimal places (inputs: up to 8, representable in 10^-6 units). Every error body is `{ error }`. Unknown fields and query parameters are a 400.',
       ].join('\n\n'),
     )

@@ -1,0 +1,219 @@
+import { useState } from 'preact/hooks';
+import { call } from '../api';
+import { trimDecimal } from '../money';
+import { ErrorText, type PendingAction, Section, formValues, time, usePoll } from '../ui';
+
+interface Instrument {
+  symbol: string;
+  asset: string;
+  strike: string;
+  kind: 'call' | 'put';
+  expiry: number;
+  paused: boolean;
+  settled: boolean;
+  settlement_price: string | null;
+}
+interface MarketAge {
+  asset: string;
+  index_price: string;
+  updated_at: string;
+  age_seconds: number;
+  stale: boolean;
+}
+
+interface Expiration {
+  asset: string;
+  expiry: number;
+  strikes: Map<string, { call?: Instrument; put?: Instrument }>;
+  paused: boolean;
+  settled: boolean;
+}
+
+/** asset → expiration → strike, from the instrument list. A round shows paused when any of its instruments is. */
+function group(instruments: Instrument[]): Map<string, Expiration[]> {
+  const byAsset = new Map<string, Map<number, Expiration>>();
+  for (const i of instruments) {
+    const expirations = byAsset.get(i.asset) ?? new Map<number, Expiration>();
+    byAsset.set(i.asset, expirations);
+    const round = expirations.get(i.expiry) ?? { asset: i.asset, expiry: i.expiry, strikes: new Map(), paused: false, settled: true };
+    expirations.set(i.expiry, round);
+    const strike = round.strikes.get(i.strike) ?? {};
+    strike[i.kind] = i;
+    round.strikes.set(i.strike, strike);
+    round.paused ||= i.paused;
+    round.settled &&= i.settled;
+  }
+  return new Map([...byAsset].map(([asset, expirations]) => [asset, [...expirations.values()].sort((a, b) => a.expiry - b.expiry)]));
+}
+
+const roundId = (r: { asset: string; expiry: number }) => `${r.asset}-${r.expiry}`;
+
+/** Rounds with their paused flags and market-data age; pause, resume, settle, market data, listing. */
+export function RoundsPage({ confirm, notify }: { confirm: (a: PendingAction) => void; notify: (m: string, error?: boolean) => void }) {
+  const instruments = usePoll(() => call<{ instruments: Instrument[] }>('instruments', { query: { include_settled: 'true' } }), 2000);
+  const market = usePoll(() => call<{ max_age_seconds: number; assets: MarketAge[] }>('marketDataAges'), 1000);
+  const [open, setOpen] = useState<string | null>(null);
+  const rounds = group(instruments.data?.instruments ?? []);
+  const ages = new Map((market.data?.assets ?? []).map((a) => [a.asset, a]));
+
+  const roundAction = (round: Expiration, kind: 'pause' | 'resume' | 'settle') =>
+    confirm({
+      title: `${kind[0].toUpperCase()}${kind.slice(1)} ${round.asset} ${time(round.expiry)}`,
+      detail:
+        kind === 'pause'
+          ? 'No RFQ can be created, quoted or accepted on this round until it is resumed.'
+          : kind === 'resume'
+            ? 'Trading on this round starts again.'
+            : 'Settles every position of the round at the index price now. This cannot be undone.',
+      confirmLabel: kind === 'settle' ? 'Settle now' : kind === 'pause' ? 'Pause round' : 'Resume round',
+      run: async () => {
+        await call(kind, { body: { asset: round.asset, expiration: round.expiry } });
+        instruments.reload();
+      },
+    });
+
+  const postMarketData = async (event: Event) => {
+    const v = formValues(event);
+    try {
+      const body: Record<string, string> = { asset: v.asset.trim(), index_price: v.index_price.trim() };
+      if (v.iv.trim()) body.iv = v.iv.trim();
+      await call('postMarketData', { body });
+      notify(`Market data of ${body.asset} posted`);
+      market.reload();
+    } catch (e) {
+      notify(`Market data: ${(e as Error).message}`, true);
+    }
+  };
+
+  const list = async (event: Event) => {
+    const v = formValues(event);
+    try {
+      // 08:00 UTC of the chosen date: the exchange's expiry time (design.md section 2).
+      const expiration = Date.parse(`${v.date}T08:00:00Z`) / 1000;
+      const body: Record<string, unknown> = { asset: v.asset.trim(), expiration, spot_price: v.spot.trim() };
+      const strikes = v.strikes.split(/[\s,]+/).filter(Boolean);
+      if (strikes.length > 0) body.strikes = strikes;
+      const result = await call<{ created: number }>('createInstruments', { body });
+      notify(`Listed ${result.created} instruments of ${body.asset}`);
+      instruments.reload();
+    } catch (e) {
+      notify(`List instruments: ${(e as Error).message}`, true);
+    }
+  };
+
+  return (
+    <>
+      <Section title="Market data" id="market">
+        <ErrorText error={market.error} />
+        <table data-testid="market-data">
+          <thead>
+            <tr>
+              <th scope="col">Asset</th>
+              <th scope="col">Index price</th>
+              <th scope="col">Updated</th>
+              <th scope="col">Age</th>
+            </tr>
+          </thead>
+          <tbody>
+            {(market.data?.assets ?? []).map((a) => (
+              <tr key={a.asset} data-asset={a.asset}>
+                <td>{a.asset}</td>
+                <td class="num">{trimDecimal(a.index_price)}</td>
+                <td>{a.updated_at}</td>
+                <td class={a.stale ? 'bad' : 'ok'} data-testid={`age-${a.asset}`} data-age={a.age_seconds}>
+                  {a.age_seconds} s{a.stale ? ' (stale)' : ''}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <p class="muted">Stale past {market.data?.max_age_seconds ?? '…'} s: rfq.create refuses the asset.</p>
+        <form class="inline" onSubmit={postMarketData} aria-label="Post market data">
+          <label>
+            Asset <input name="asset" required pattern="[A-Z][A-Z0-9]{1,7}" size={6} />
+          </label>
+          <label>
+            Index price <input name="index_price" required inputMode="decimal" size={10} />
+          </label>
+          <label>
+            Flat IV <input name="iv" inputMode="decimal" size={6} placeholder="0.8" />
+          </label>
+          <button type="submit">Post market data</button>
+        </form>
+      </Section>
+      <Section title="Rounds" id="rounds">
+        <ErrorText error={instruments.error} />
+        {[...rounds].map(([asset, expirations]) => (
+          <div key={asset} class="asset">
+            <h3>{asset}</h3>
+            <ul class="rounds">
+              {expirations.map((round) => (
+                <li key={round.expiry} data-round={roundId(round)}>
+                  <div class="row">
+                    <button class="link" aria-expanded={open === roundId(round)} onClick={() => setOpen(open === roundId(round) ? null : roundId(round))}>
+                      {time(round.expiry)} · {round.strikes.size} strikes
+                    </button>
+                    <span class={`badge ${round.settled ? 'muted' : round.paused ? 'bad' : 'ok'}`} data-testid={`state-${roundId(round)}`}>
+                      {round.settled ? 'settled' : round.paused ? 'paused' : 'trading'}
+                    </span>
+                    {ages.get(asset)?.stale && <span class="badge bad">market data stale</span>}
+                    {!round.settled && (
+                      <>
+                        {round.paused ? (
+                          <button onClick={() => roundAction(round, 'resume')}>Resume</button>
+                        ) : (
+                          <button onClick={() => roundAction(round, 'pause')}>Pause</button>
+                        )}
+                        <button class="danger" onClick={() => roundAction(round, 'settle')}>
+                          Settle
+                        </button>
+                      </>
+                    )}
+                  </div>
+                  {open === roundId(round) && (
+                    <table class="strikes">
+                      <thead>
+                        <tr>
+                          <th scope="col">Strike</th>
+                          <th scope="col">Call</th>
+                          <th scope="col">Put</th>
+                        </tr>
+                      </thead>
+                      <tbody>
+                        {[...round.strikes].map(([strike, pair]) => (
+                          <tr key={strike}>
+                            <td class="num">{trimDecimal(strike)}</td>
+                            {(['call', 'put'] as const).map((kind) => (
+                              <td key={kind}>{pair[kind] ? `${pair[kind]!.symbol}${pair[kind]!.paused ? ' (paused)' : ''}` : '—'}</td>
+                            ))}
+                          </tr>
+                        ))}
+                      </tbody>
+                    </table>
+                  )}
+                </li>
+              ))}
+            </ul>
+          </div>
+        ))}
+      </Section>
+      <Section title="List instruments" id="list">
+        <form class="inline" onSubmit={list} aria-label="List instruments">
+          <label>
+            Asset <input name="asset" required pattern="[A-Z][A-Z0-9]{1,7}" size={6} />
+          </label>
+          <label>
+            Expiry date <input name="date" type="date" required />
+          </label>
+          <label>
+            Spot price <input name="spot" required inputMode="decimal" size={8} />
+          </label>
+          <label>
+            Strikes (optional) <input name="strikes" size={20} placeholder="140, 150, 160" />
+          </label>
+          <button type="submit">List instruments</button>
+        </form>
+      </Section>
+    </>
+  );
+}
