@@ -25,8 +25,31 @@ WITH moved AS (UPDATE rfqs SET state = :c8, updated_at = :c9, quote_id = :qid, m
             logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :c9::bigint FROM moved), alongside AS (INSERT INTO maker_nonces (account_id, high_water) SELECT :maker, :nonce::numeric FROM moved
        ON CONFLICT (account_id) DO UPDATE SET high_water = EXCLUDED.high_water
        WHERE maker_nonces.high_water < EXCLUDED.high_water
-       RETURNING high_water)
-       SELECT moved.*, CASE WHEN NOT EXISTS (SELECT 1 FROM alongside) THEN legwork_refuse(:c17) END AS refused FROM moved;
+       RETURNING high_water),
+    snap AS (SELECT m.account_id, m.maker_account_id, m.id, m.state, (SELECT jsonb_object_agg(e.key, CASE jsonb_typeof(e.value) WHEN 'number' THEN to_jsonb(e.value #>> '{}') ELSE e.value END)
+                     FROM jsonb_each(to_jsonb(m)) e) AS rfq FROM moved m),
+    targets AS (
+      SELECT s.account_id, 'rfq'::text AS channel, s.id AS rfq_id, s.state AS event, s.rfq FROM snap s
+      UNION ALL
+      SELECT s.maker_account_id, 'rfq_maker', s.id, s.state, s.rfq FROM snap s WHERE (false) AND s.maker_account_id IS NOT NULL
+    ),
+    seqs AS (
+      INSERT INTO account_event_seqs AS s (account_id, last_seq)
+      SELECT account_id, count(*) FROM targets GROUP BY account_id ORDER BY account_id
+      ON CONFLICT (account_id) DO UPDATE SET last_seq = s.last_seq + EXCLUDED.last_seq
+      RETURNING account_id, last_seq
+    ),
+    numbered AS (
+      SELECT t.account_id, t.channel, t.rfq_id, t.event, t.rfq,
+             s.last_seq - count(*) OVER (PARTITION BY t.account_id) + row_number() OVER (PARTITION BY t.account_id ORDER BY t.rfq_id, t.channel) AS account_seq
+        FROM targets t JOIN seqs s ON s.account_id = t.account_id
+    ),
+    stored AS (
+      INSERT INTO account_events (account_id, account_seq, channel, event, rfq, at)
+      SELECT account_id, account_seq, channel, event, rfq, :c9::bigint FROM numbered
+      RETURNING account_seq, channel, rfq->>'id' AS rfq_id
+    )
+       SELECT moved.*, CASE WHEN NOT EXISTS (SELECT 1 FROM alongside) THEN legwork_refuse(:c17) END AS refused, (SELECT json_object_agg(st.channel, st.account_seq::text) FROM stored st WHERE st.rfq_id = moved.id) AS account_seqs FROM moved;
 WITH r AS (SELECT id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
   max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
@@ -46,18 +69,66 @@ WITH moved AS (UPDATE rfqs SET state = :c19, updated_at = :c20, accepted_side = 
   fill_fee, filled_at, fill_reverted, ended_at),
             logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :c20::bigint FROM moved), alongside AS (INSERT INTO accepts (rfq_id, quote_id, side, fee, max_fee, taker_signature, expires_at, accepted_at)
        SELECT id, :qid, :c23, :c24, :c25, :c26,
-              :c27, :c28 FROM moved)
-       SELECT moved.* FROM moved;
+              :c27, :c28 FROM moved),
+    snap AS (SELECT m.account_id, m.maker_account_id, m.id, m.state, (SELECT jsonb_object_agg(e.key, CASE jsonb_typeof(e.value) WHEN 'number' THEN to_jsonb(e.value #>> '{}') ELSE e.value END)
+                     FROM jsonb_each(to_jsonb(m)) e) AS rfq FROM moved m),
+    targets AS (
+      SELECT s.account_id, 'rfq'::text AS channel, s.id AS rfq_id, s.state AS event, s.rfq FROM snap s
+      UNION ALL
+      SELECT s.maker_account_id, 'rfq_maker', s.id, s.state, s.rfq FROM snap s WHERE (true) AND s.maker_account_id IS NOT NULL
+    ),
+    seqs AS (
+      INSERT INTO account_event_seqs AS s (account_id, last_seq)
+      SELECT account_id, count(*) FROM targets GROUP BY account_id ORDER BY account_id
+      ON CONFLICT (account_id) DO UPDATE SET last_seq = s.last_seq + EXCLUDED.last_seq
+      RETURNING account_id, last_seq
+    ),
+    numbered AS (
+      SELECT t.account_id, t.channel, t.rfq_id, t.event, t.rfq,
+             s.last_seq - count(*) OVER (PARTITION BY t.account_id) + row_number() OVER (PARTITION BY t.account_id ORDER BY t.rfq_id, t.channel) AS account_seq
+        FROM targets t JOIN seqs s ON s.account_id = t.account_id
+    ),
+    stored AS (
+      INSERT INTO account_events (account_id, account_seq, channel, event, rfq, at)
+      SELECT account_id, account_seq, channel, event, rfq, :c20::bigint FROM numbered
+      RETURNING account_seq, channel, rfq->>'id' AS rfq_id
+    )
+       SELECT moved.*, (SELECT json_object_agg(st.channel, st.account_seq::text) FROM stored st WHERE st.rfq_id = moved.id) AS account_seqs FROM moved;
 WITH moved AS (UPDATE rfqs SET state = :c30, updated_at = :c31 WHERE id = :rid AND state = :c29 RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
   max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
   fill_fee, filled_at, fill_reverted, ended_at),
-            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :c31::bigint FROM moved)
-       SELECT moved.* FROM moved;
+            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :c31::bigint FROM moved),
+    snap AS (SELECT m.account_id, m.maker_account_id, m.id, m.state, (SELECT jsonb_object_agg(e.key, CASE jsonb_typeof(e.value) WHEN 'number' THEN to_jsonb(e.value #>> '{}') ELSE e.value END)
+                     FROM jsonb_each(to_jsonb(m)) e) AS rfq FROM moved m),
+    targets AS (
+      SELECT s.account_id, 'rfq'::text AS channel, s.id AS rfq_id, s.state AS event, s.rfq FROM snap s
+      UNION ALL
+      SELECT s.maker_account_id, 'rfq_maker', s.id, s.state, s.rfq FROM snap s WHERE (false) AND s.maker_account_id IS NOT NULL
+    ),
+    seqs AS (
+      INSERT INTO account_event_seqs AS s (account_id, last_seq)
+      SELECT account_id, count(*) FROM targets GROUP BY account_id ORDER BY account_id
+      ON CONFLICT (account_id) DO UPDATE SET last_seq = s.last_seq + EXCLUDED.last_seq
+      RETURNING account_id, last_seq
+    ),
+    numbered AS (
+      SELECT t.account_id, t.channel, t.rfq_id, t.event, t.rfq,
+             s.last_seq - count(*) OVER (PARTITION BY t.account_id) + row_number() OVER (PARTITION BY t.account_id ORDER BY t.rfq_id, t.channel) AS account_seq
+        FROM targets t JOIN seqs s ON s.account_id = t.account_id
+    ),
+    stored AS (
+      INSERT INTO account_events (account_id, account_seq, channel, event, rfq, at)
+      SELECT account_id, account_seq, channel, event, rfq, :c31::bigint FROM numbered
+      RETURNING account_seq, channel, rfq->>'id' AS rfq_id
+    )
+       SELECT moved.*, (SELECT json_object_agg(st.channel, st.account_seq::text) FROM stored st WHERE st.rfq_id = moved.id) AS account_seqs FROM moved;
 START TRANSACTION;
 SELECT r.state, a.rfq_id, a.quote_id, a.side, a.fee, a.max_fee, a.taker_signature, a.expires_at, a.accepted_at,
               (SELECT coalesce(array_agg(i.symbol ORDER BY i.symbol) FILTER (WHERE i.settled), '{}')
-                 FROM (SELECT symbol, settled FROM instruments WHERE symbol = ANY(:c32::text[]) ORDER BY symbol FOR SHARE) i) AS settled
+                 FROM (SELECT symbol, settled FROM instruments WHERE symbol = ANY(:c32::text[]) ORDER BY symbol FOR SHARE) i) AS settled,
+              (SELECT coalesce(json_object_agg(x.asset, x.index_price::text), '{}'::json)
+   FROM (SELECT asset, index_price FROM index_prices ORDER BY asset FOR SHARE) x) AS indexes
          FROM rfqs r LEFT JOIN accepts a ON a.rfq_id = r.id
         WHERE r.id = :rid
           FOR UPDATE OF r;
@@ -95,10 +166,61 @@ WITH fill AS (
     RETURNING b.account_id)
        SELECT (SELECT id FROM fill) AS id, (SELECT count(*) FROM legs) AS legs, (SELECT count(*) FROM balanced) AS balances,
               (SELECT coalesce(json_agg(json_build_object('account_id', account_id, 'instrument', instrument, 'quantity', quantity::text)), '[]'::json) FROM written) AS positions \gset g6_4_
-WITH moved AS (UPDATE rfqs SET state = :c54, updated_at = :c55, ended_at = :c55, fill_id = :g6_4_id, fill_price = :c56, fill_fee = :c57, filled_at = :c58 WHERE id = :rid AND state = :c53 RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
+WITH open AS (
+      SELECT p.account_id, i.asset, i.expiry, i.strike AS k, p.quantity::numeric AS q,
+             CASE WHEN i.kind = 'put' THEN p.quantity::numeric ELSE 0 END AS pq
+        FROM positions p JOIN instruments i ON i.symbol = p.instrument
+       WHERE p.account_id = ANY(:c53::bigint[]) AND NOT p.settled AND p.quantity <> 0
+    ), at_strikes AS (
+      SELECT account_id, asset, expiry, k, q, pq, k * (sum(q) OVER le - sum(pq) OVER g) - sum(q * k) OVER le AS part
+        FROM open
+      WINDOW g AS (PARTITION BY account_id, asset, expiry), le AS (g ORDER BY k)
+    ), summary AS (
+      SELECT account_id, asset, expiry, least(0, (min(part) + sum(pq * k)) * 10000, sum(pq * k) * 10000) AS worst,
+             sum(q - pq) AS call_q, sum((q - pq) * k) AS call_qk, max(k) AS top_strike
+        FROM at_strikes GROUP BY account_id, asset, expiry
+    ),
+     written AS (
+       INSERT INTO lock_groups (account_id, asset, expiry, worst, call_q, call_qk, top_strike)
+       SELECT account_id, asset, expiry, worst, call_q, call_qk, top_strike FROM summary
+       ON CONFLICT (account_id, asset, expiry) DO UPDATE
+          SET worst = EXCLUDED.worst, call_q = EXCLUDED.call_q, call_qk = EXCLUDED.call_qk, top_strike = EXCLUDED.top_strike
+       RETURNING 1
+     ), gone AS (
+       DELETE FROM lock_groups l WHERE l.account_id = ANY(:c53::bigint[])
+          AND NOT EXISTS (SELECT 1 FROM summary s WHERE s.account_id = l.account_id AND s.asset = l.asset AND s.expiry = l.expiry)
+       RETURNING 1
+     )
+     SELECT (SELECT count(*) FROM written) AS written, (SELECT count(*) FROM gone) AS gone;
+WITH moved AS (UPDATE rfqs SET state = :c55, updated_at = :c56, ended_at = :c56, fill_id = :g6_4_id, fill_price = :c57, fill_fee = :c58, filled_at = :c59 WHERE id = :rid AND state = :c54 RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
   max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
   fill_fee, filled_at, fill_reverted, ended_at),
-            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :c55::bigint FROM moved), freed AS (UPDATE accounts SET open_rfqs = open_rfqs - 1 WHERE id = (SELECT account_id FROM moved))
-       SELECT moved.* FROM moved;
+            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :c56::bigint FROM moved), freed AS (UPDATE accounts SET open_rfqs = open_rfqs - 1 WHERE id = (SELECT account_id FROM moved)),
+    snap AS (SELECT m.account_id, m.maker_account_id, m.id, m.state, (SELECT jsonb_object_agg(e.key, CASE jsonb_typeof(e.value) WHEN 'number' THEN to_jsonb(e.value #>> '{}') ELSE e.value END)
+                     FROM jsonb_each(to_jsonb(m)) e) AS rfq FROM moved m),
+    targets AS (
+      SELECT s.account_id, 'rfq'::text AS channel, s.id AS rfq_id, s.state AS event, s.rfq FROM snap s
+      UNION ALL
+      SELECT s.maker_account_id, 'rfq_maker', s.id, s.state, s.rfq FROM snap s WHERE (true) AND s.maker_account_id IS NOT NULL
+    ),
+    seqs AS (
+      INSERT INTO account_event_seqs AS s (account_id, last_seq)
+      SELECT account_id, count(*) FROM targets GROUP BY account_id ORDER BY account_id
+      ON CONFLICT (account_id) DO UPDATE SET last_seq = s.last_seq + EXCLUDED.last_seq
+      RETURNING account_id, last_seq
+    ),
+    numbered AS (
+      SELECT t.account_id, t.channel, t.rfq_id, t.event, t.rfq,
+             s.last_seq - count(*) OVER (PARTITION BY t.account_id) + row_number() OVER (PARTITION BY t.account_id ORDER BY t.rfq_id, t.channel) AS account_seq
+        FROM targets t JOIN seqs s ON s.account_id = t.account_id
+    ),
+    stored AS (
+      INSERT INTO account_events (account_id, account_seq, channel, event, rfq, at)
+      SELECT account_id, account_seq, channel, event, rfq, :c56::bigint FROM numbered
+      RETURNING account_seq, channel, rfq->>'id' AS rfq_id
+    )
+       SELECT moved.*, (SELECT json_object_agg(st.channel, st.account_seq::text) FROM stored st WHERE st.rfq_id = moved.id) AS account_seqs FROM moved;
+SELECT h.journal_seq, h.hash, (SELECT wallet FROM accounts WHERE id = :taker) AS taker FROM journal_head h WHERE h.id = 1 FOR UPDATE;
+WITH h AS (SELECT journal_seq + 1 AS seq, hash AS prev FROM journal_head WHERE id = 1), receipt AS (INSERT INTO receipts (journal_seq, kind, fill_id, payload, hash, prev_hash, key_id, signature, at) SELECT h.seq, :c60, :g6_4_id, :c61, encode(sha256(:c61::bytea || convert_to(h.seq::text, 'UTF8')), 'hex'), h.prev, :c64, :c65, :c66 FROM h RETURNING journal_seq, hash) UPDATE journal_head SET journal_seq = r.journal_seq, hash = r.hash FROM receipt r WHERE id = 1;
 COMMIT;
