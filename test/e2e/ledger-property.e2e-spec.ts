@@ -21,6 +21,7 @@ import { type RfqTrader, type Round, expirationIn, leg, listRound, rfqTrader } f
 import { PositionAverage1763800000003 } from '../../migrations/1763800000003-PositionAverage';
 import { Database } from '../../src/common/database/database';
 import { M, acceptParams, balanceOf, deposit, feeAccountId, marketData, positionsOf, quoted, waitForState, withdraw } from './support/ledger';
+import { prng } from './support/prng';
 
 const SEED = Number(process.env.LEDGER_PROPERTY_SEED ?? 20251122);
 const STEPS = Number(process.env.LEDGER_PROPERTY_STEPS ?? 60);
@@ -28,18 +29,6 @@ const STRIKES = ['90', '100', '110', '120'];
 const INDEX = 100n * M;
 /** The model's index of PA, moved by the walk. */
 let index = INDEX;
-
-/** mulberry32: a small seeded PRNG, uniform in [0, 1). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface ModelFill {
   rfqId: string;

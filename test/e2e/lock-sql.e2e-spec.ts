@@ -13,19 +13,9 @@ import { locksOf } from '../../src/modules/ledger/collateral.sql';
 import { type LockPosition, portfolioLock } from '../../src/modules/ledger/domain/lock';
 import { loadVector } from '../vectors';
 import { Environment, type TestApp } from './harness';
+import { prng } from './support/prng';
 
 const SEED = Number(process.env.LOCK_SQL_SEED ?? 7);
-
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('Lock in SQL = lock.ts', () => {
   let env: Environment;

@@ -6,7 +6,10 @@
 
 export type Rng = () => number;
 
-/** mulberry32: small, fast, seedable. */
+/**
+ * mulberry32: small, fast, seedable. The same as support/prng.ts, kept here because
+ * fuzz-worker.js compiles this file alone and it can import nothing of ours.
+ */
 export function rng(seed: number): Rng {
   let a = seed >>> 0;
   return () => {

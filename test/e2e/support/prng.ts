@@ -1,0 +1,14 @@
+/** A seeded PRNG, uniform in [0, 1): what the property, SQL-lock and fuzz tests draw from. */
+export type Rng = () => number;
+
+/** mulberry32: small, fast, seedable; the same seed gives the same sequence. */
+export function prng(seed: number): Rng {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
