@@ -1,20 +1,47 @@
 import { mkdirSync } from 'node:fs';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { MIGRATIONS } from '../../../migrations';
 import type { AppConfig } from '../config/config';
 import { logger } from '../logging/logger';
+import { type Isolation, RunnerSql, type Sql, type SqlParams, type SqlPool, transactionSql } from './sql';
 
 /**
  * The database port: PostgreSQL from DATABASE_URL, or embedded PostgreSQL (PGlite, persisted in
  * DATA_DIR) served over a local socket by pglite-socket. The same SQL runs on both. PGlite has one
  * session for every connection, so the embedded pool holds exactly one connection.
  */
-export class Database {
+export class Database implements SqlPool {
+  private readonly pool: Sql;
+
   private constructor(
+    /** @deprecated Only `common/database` may use it (issue 13); use `rows`, `one`, `exec`, `tx`. */
     readonly dataSource: DataSource,
     readonly embedded: boolean,
     private readonly stopEmbedded: () => Promise<void>,
-  ) {}
+  ) {
+    this.pool = new RunnerSql(dataSource.manager, () => ({ runner: dataSource.createQueryRunner(), release: true }));
+  }
+
+  get manager(): EntityManager {
+    return this.dataSource.manager;
+  }
+
+  rows<T extends object>(text: string, params?: SqlParams): Promise<T[]> {
+    return this.pool.rows<T>(text, params);
+  }
+
+  one<T extends object>(text: string, params?: SqlParams): Promise<T | null> {
+    return this.pool.one<T>(text, params);
+  }
+
+  exec(text: string, params?: SqlParams): Promise<number> {
+    return this.pool.exec(text, params);
+  }
+
+  tx<T>(fn: (sql: Sql) => Promise<T>, isolation?: Isolation): Promise<T> {
+    const run = (manager: EntityManager): Promise<T> => fn(transactionSql(manager));
+    return isolation ? this.dataSource.transaction(isolation, run) : this.dataSource.transaction(run);
+  }
 
   static async open(config: AppConfig): Promise<Database> {
     if (config.databaseUrl) {

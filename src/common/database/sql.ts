@@ -1,17 +1,73 @@
-/** Anything that runs SQL: the DataSource, or a transaction's EntityManager. */
-export interface SqlExecutor {
-  query(sql: string, parameters?: unknown[]): Promise<any>;
-}
+import type { EntityManager, QueryRunner } from 'typeorm';
+
+/** Positional parameters of one statement ($1, $2, ...). */
+export type SqlParams = readonly unknown[];
+
+/** Transaction isolation levels Legwork uses (PostgreSQL's names). */
+export type Isolation = 'READ COMMITTED' | 'REPEATABLE READ' | 'SERIALIZABLE';
 
 /**
- * The rows of a statement. TypeORM's PostgreSQL driver answers UPDATE and DELETE with
- * `[rows, rowCount]` but SELECT and INSERT with `rows`; this gives `rows` for all of them.
- * Use it for every statement whose rows are read (`... RETURNING` above all).
+ * Typed SQL over one executor: the pool, or one transaction. Repositories take a `Sql` so the
+ * same method runs alone or inside a caller's transaction. Row types are the caller's
+ * declaration of the statement's columns (snake_case, as PostgreSQL returns them).
  */
-export async function sqlRows<T = Record<string, any>>(executor: SqlExecutor, sql: string, parameters: unknown[] = []): Promise<T[]> {
-  const result = await executor.query(sql, parameters);
-  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') return result[0] as T[];
-  return result as T[];
+export interface Sql {
+  /** Every row of the statement (SELECT, or INSERT/UPDATE/DELETE ... RETURNING). */
+  rows<T extends object>(text: string, params?: SqlParams): Promise<T[]>;
+  /** The first row, or null when there is none. */
+  one<T extends object>(text: string, params?: SqlParams): Promise<T | null>;
+  /** The number of rows the statement touched (INSERT, UPDATE, DELETE). */
+  exec(text: string, params?: SqlParams): Promise<number>;
+  /** The entity manager of this executor, for repositories that use TypeORM's entity API. */
+  readonly manager: EntityManager;
+}
+
+/** The pool's executor, which can also open transactions. */
+export interface SqlPool extends Sql {
+  /** Runs `fn` in one transaction; inside it use only the `Sql` it is given (PGlite has one session). */
+  tx<T>(fn: (sql: Sql) => Promise<T>, isolation?: Isolation): Promise<T>;
+}
+
+interface StructuredResult {
+  records?: unknown[];
+  affected?: number;
+}
+
+/** Runs statements on one query runner (a transaction's) or on a fresh one per statement (the pool's). */
+export class RunnerSql implements Sql {
+  constructor(
+    readonly manager: EntityManager,
+    private readonly runner: () => { runner: QueryRunner; release: boolean },
+  ) {}
+
+  async rows<T extends object>(text: string, params: SqlParams = []): Promise<T[]> {
+    return ((await this.structured(text, params)).records ?? []) as T[];
+  }
+
+  async one<T extends object>(text: string, params: SqlParams = []): Promise<T | null> {
+    const rows = await this.rows<T>(text, params);
+    return rows[0] ?? null;
+  }
+
+  async exec(text: string, params: SqlParams = []): Promise<number> {
+    return (await this.structured(text, params)).affected ?? 0;
+  }
+
+  private async structured(text: string, params: SqlParams): Promise<StructuredResult> {
+    const { runner, release } = this.runner();
+    try {
+      return (await runner.query(text, [...params], true)) as StructuredResult;
+    } finally {
+      if (release) await runner.release();
+    }
+  }
+}
+
+/** The `Sql` of a transaction's entity manager (its query runner is fixed for the transaction). */
+export function transactionSql(manager: EntityManager): Sql {
+  const runner = manager.queryRunner;
+  if (!runner) throw new Error('transactionSql needs a transaction entity manager');
+  return new RunnerSql(manager, () => ({ runner, release: false }));
 }
 
 /** SQLSTATE raised by `legwork_refuse(reason)` (migration 1763800000004): a statement refused itself. */
@@ -22,4 +78,19 @@ export function refusalReason(error: unknown): string | null {
   const e = error as { code?: unknown; message?: unknown; driverError?: { code?: unknown; message?: unknown } } | null;
   if ((e?.driverError?.code ?? e?.code) !== REFUSED_SQLSTATE) return null;
   return String(e?.driverError?.message ?? e?.message);
+}
+
+/**
+ * @deprecated Being replaced by `Sql` (issue 13): repositories take a `Sql`; this goes when the
+ * last call site has moved.
+ */
+export interface SqlExecutor {
+  query(sql: string, parameters?: unknown[]): Promise<any>;
+}
+
+/** @deprecated Use `Sql.rows`. */
+export async function sqlRows<T = Record<string, any>>(executor: SqlExecutor, sql: string, parameters: unknown[] = []): Promise<T[]> {
+  const result = await executor.query(sql, parameters);
+  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') return result[0] as T[];
+  return result as T[];
 }
