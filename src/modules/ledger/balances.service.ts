@@ -5,7 +5,6 @@ import { AppError } from '../../common/errors/app-error';
 import { BalanceRepository } from './balance.repository';
 import type { Balance, TransferKind } from './domain/balance';
 
-export type { TransferKind } from './domain/balance';
 
 /** An account's balance in the HTTP API (design.md section 6): 8-dp strings, `available = total - locked`. */
 export interface BalanceView {
@@ -56,7 +55,7 @@ export function parseTransferRequest(request: { amount?: unknown; reference?: un
  * below zero (nor leave an under-collateralized account); no total may leave the bigint column's
  * range. Both are a CONFLICT (409). A deposit to a negative total (a settlement's debt) repays it first.
  */
-export function totalAfterTransfer(current: { total: bigint; locked: bigint } | null, kind: TransferKind, amount: bigint): bigint {
+export function totalAfterTransfer(current: Balance | null, kind: TransferKind, amount: bigint): bigint {
   const total = current?.total ?? 0n;
   const locked = current?.locked ?? 0n;
   if (kind === 'deposit') {

@@ -11,7 +11,7 @@ import type { RfqState } from './domain/rfq-state';
 import { closedRfqView, openRfqView } from './domain/rfq-view';
 import { type AcceptRow, type RfqMove, RfqRepository } from './rfq.repository';
 
-export { MoveRefused, type AcceptRow, type RfqChanges } from './rfq.repository';
+export { MoveRefused } from './rfq.repository';
 
 /** A move as callers ask it: `at` (unix seconds of the move) defaults to now. */
 export type RfqMoveRequest = Omit<RfqMove, 'at'> & { at?: number };
