@@ -6,7 +6,8 @@ import { FillRepository } from '../../src/modules/ledger/fill.repository';
 import { PositionRepository } from '../../src/modules/ledger/position.repository';
 import { AccountEventRepository } from '../../src/modules/rfq/account-event.repository';
 import type { StoredQuote } from '../../src/modules/rfq/domain/rfq-record';
-import { MoveRefused, type NewRfq, RfqRepository } from '../../src/modules/rfq/rfq.repository';
+import { MoveRefused, type NewRfq } from '../../src/modules/rfq/rfq-move';
+import { RfqRepository } from '../../src/modules/rfq/rfq.repository';
 import { describeBothDatabases } from './support/both-databases';
 
 /**

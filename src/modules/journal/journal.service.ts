@@ -31,7 +31,7 @@ export class JournalService {
   ) {}
 
   /**
-   * Writes and signs the receipt of a fill or revert inside its transaction `m`, as the last thing
+   * Writes and signs the receipt of a fill or revert inside its transaction `sql`, as the last thing
    * before COMMIT: the head row is locked here (every other fill's append waits from here until
    * this transaction commits), the payload is built and signed in Node, and one statement writes
    * the receipt and moves the head. The hold is two round trips and one signature (about 60 µs).

@@ -40,6 +40,12 @@ interface FillView {
   now: number;
 }
 
+/** The position rows the trades leave, from the account's open positions. */
+function positionWritesOf(open: readonly HeldPosition[], accountId: number, trades: LegTrade[]): PositionWrite[] {
+  const held = new Map(open.map((p) => [p.instrument, p]));
+  return positionsAfter(held, trades).map((w) => ({ accountId, ...w }));
+}
+
 /**
  * The fill job (queue `rfq-fill`): accepted → submitting, then one transaction that locks the RFQ,
  * share-locks its instruments, locks the taker's, the maker's and the fee account's balance rows
@@ -161,10 +167,7 @@ export class FillService implements OnModuleInit {
     const maker = quote.makerAccountId;
     const shares = allocatePremium(legs, decision.cash.price);
     const trades = legTrades(legs.map((l, i) => ({ instrument: l.instrument, quantity: l.quantity, premium: shares[i] })), accept.side);
-    const positionWrites = (accountId: number, list: LegTrade[]): PositionWrite[] => {
-      const held = new Map(v.positions.get(accountId)!.map((p) => [p.instrument, p]));
-      return positionsAfter(held, list).map((w) => ({ accountId, ...w }));
-    };
+    const positionWrites = (accountId: number, list: LegTrade[]) => positionWritesOf(v.positions.get(accountId)!, accountId, list);
     const fee = v.balances.get(v.feeAccount)!;
     const fillId = await this.fillRows.record(
       sql,

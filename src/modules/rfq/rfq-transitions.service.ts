@@ -9,9 +9,10 @@ import { accountEventData, makerHears } from './domain/account-event';
 import type { RfqRecord, StoredQuote } from './domain/rfq-record';
 import type { RfqState } from './domain/rfq-state';
 import { closedRfqView, openRfqView } from './domain/rfq-view';
-import { type AcceptRow, type RfqMove, RfqRepository } from './rfq.repository';
+import { type AcceptRow, type RfqMove } from './rfq-move';
+import { RfqRepository } from './rfq.repository';
 
-export { MoveRefused } from './rfq.repository';
+export { MoveRefused } from './rfq-move';
 
 /** A move as callers ask it: `at` (unix seconds of the move) defaults to now. */
 export type RfqMoveRequest = Omit<RfqMove, 'at'> & { at?: number };
