@@ -12,7 +12,7 @@ export interface JournalRow {
 }
 
 /** A receipt as the journal writes it. */
-export interface NewReceipt {
+interface NewReceipt {
   journalSeq: bigint;
   kind: ReceiptKind;
   fillId: string;

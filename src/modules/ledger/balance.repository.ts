@@ -11,13 +11,13 @@ export interface BalanceWrite {
 }
 
 /** An account (any account: anchored or not) with its balance row, null when it has none. */
-export interface AccountBalance {
+interface AccountBalance {
   accountId: number;
   createdAt: Date;
   balance: (Balance & { updatedAt: Date }) | null;
 }
 
-export interface UnderCollateralized {
+interface UnderCollateralized {
   accountId: number;
   total: bigint;
   locked: bigint;

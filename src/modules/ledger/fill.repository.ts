@@ -54,7 +54,7 @@ export interface FillRecord {
 export type NewFill = Omit<FillRecord, 'fillId' | 'reverted' | 'legs'> & { legs: Array<Pick<FillLegRecord, 'instrument' | 'quantity' | 'premium' | 'mark'>> };
 
 /** What the fill's first read locks and answers (FillRepository.lockForFill). */
-export interface FillLocks {
+interface FillLocks {
   state: RfqState;
   accept: AcceptRecord | null;
   /** the symbols among the legs' that have settled */

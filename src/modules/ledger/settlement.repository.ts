@@ -10,7 +10,7 @@ import type { OptionKind } from '../instruments/domain/symbol';
 const ROUND_LOCK_NAMESPACE = 0x4c57494en << 32n;
 
 /** An expiration round as settlement reads it (locked). */
-export interface RoundState {
+interface RoundState {
   settled: boolean;
   settlementPrice: bigint | null;
   settledAt: Date | null;

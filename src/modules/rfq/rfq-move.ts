@@ -4,7 +4,7 @@ import type { RfqState } from './domain/rfq-state';
 /** The moves of an RFQ as RfqRepository makes them (one conditional statement each) and RfqTransitions asks them. */
 
 /** Column values a move may set besides state, updated_at and ended_at. */
-export interface RfqChanges {
+interface RfqChanges {
   /** pending → quoted. */
   quote?: StoredQuote;
   /** pending → declined. */

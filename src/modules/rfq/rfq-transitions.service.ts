@@ -9,16 +9,16 @@ import { accountEventData, makerHears } from './domain/account-event';
 import type { RfqRecord, StoredQuote } from './domain/rfq-record';
 import type { RfqState } from './domain/rfq-state';
 import { closedRfqView, openRfqView } from './domain/rfq-view';
-import { type AcceptRow, type RfqMove } from './rfq-move';
+import type { AcceptRow, RfqMove } from './rfq-move';
 import { RfqRepository } from './rfq.repository';
 
 export { MoveRefused } from './rfq-move';
 
 /** A move as callers ask it: `at` (unix seconds of the move) defaults to now. */
-export type RfqMoveRequest = Omit<RfqMove, 'at'> & { at?: number };
+type RfqMoveRequest = Omit<RfqMove, 'at'> & { at?: number };
 
 /** A committed move: the record as moved and the state it left. */
-export interface MovedRfq {
+interface MovedRfq {
   moved: RfqRecord;
   from: RfqState;
   /** The step's latency for the metrics, when the caller knows it better than the record. */
