@@ -15,7 +15,6 @@ import { RfqTransitions } from '../rfq/rfq-transitions.service';
 import { BalanceRepository } from './balance.repository';
 import { refreshLockGroups } from './collateral.sql';
 import { allocatePremium } from './domain/average-price';
-import type { Balance } from './domain/balance';
 import { type FillDecision, checkFill } from './domain/fill-check';
 import { type LegTrade, legTrades, positionsAfter } from './domain/fold';
 import { type AcceptRecord, FillRepository } from './fill.repository';
@@ -28,14 +27,13 @@ export const FILL_ATTEMPTS = 8;
 /** A committed move to announce; `seconds`: accepted → filled, for the fill latency metric. */
 type Announcement = { moved: RfqRecord; from: RfqState; seconds?: number } | null;
 
-/** The fill's frozen view, under its locks: the accept, the legs at fresh marks, the three accounts' rows. */
+/** The fill's frozen view, under its locks: the accept, the legs at fresh marks, both parties' positions. */
 interface FillView {
   rfq: RfqRecord;
   quote: StoredQuote;
   accept: AcceptRecord;
   legs: PricedLeg[];
   feeAccount: number;
-  balances: Map<number, Balance>;
   positions: Map<number, HeldPosition[]>;
   now: number;
 }
@@ -131,13 +129,9 @@ export class FillService implements OnModuleInit {
     const taker = rfq.accountId;
     const maker = quote.makerAccountId;
     const feeAccount = this.accounts.feeAccountId();
-    const accounts = [taker, maker, feeAccount];
-    let balances = await this.balanceRows.rowsOf(sql, accounts, true);
-    if (!balances.has(feeAccount)) {
-      // The fee account's balance row comes with its first fee.
-      await this.balanceRows.ensureRow(sql, feeAccount);
-      balances = await this.balanceRows.rowsOf(sql, accounts, true);
-    }
+    // The fee account's row is not locked here but credited last (creditFee in `record`): every fill
+    // writes it, and a lock held from here to COMMIT made the whole transaction one at a time.
+    const balances = await this.balanceRows.rowsOf(sql, [taker, maker], true);
     const positions = await this.positionRows.openOf(sql, [taker, maker]);
     const indexByAsset = new Map([
       ...this.pricing.indexFor([...positions.get(taker)!, ...positions.get(maker)!], now, true),
@@ -157,7 +151,7 @@ export class FillService implements OnModuleInit {
       params: this.pricing.params,
     });
     if (!decision.ok) return failWith(decision.error, decision.message);
-    return this.record(sql, { rfq, quote, accept, legs, feeAccount, balances, positions, now }, decision);
+    return this.record(sql, { rfq, quote, accept, legs, feeAccount, positions, now }, decision);
   }
 
   /** The fill's writes: the ledger in one statement, the lock summaries, the move to filled, the receipt. */
@@ -168,7 +162,6 @@ export class FillService implements OnModuleInit {
     const shares = allocatePremium(legs, decision.cash.price);
     const trades = legTrades(legs.map((l, i) => ({ instrument: l.instrument, quantity: l.quantity, premium: shares[i] })), accept.side);
     const positionWrites = (accountId: number, list: LegTrade[]) => positionWritesOf(v.positions.get(accountId)!, accountId, list);
-    const fee = v.balances.get(v.feeAccount)!;
     const fillId = await this.fillRows.record(
       sql,
       {
@@ -187,7 +180,6 @@ export class FillService implements OnModuleInit {
       [
         { accountId: taker, row: decision.taker },
         { accountId: maker, row: decision.maker },
-        { accountId: v.feeAccount, row: { total: fee.total + decision.cash.feeAccount, locked: fee.locked } },
       ],
     );
     // The group summaries the next market-data update reprices from (collateral.sql.ts).
@@ -200,7 +192,11 @@ export class FillService implements OnModuleInit {
       changes: { fill: { fillId, price: decision.cash.price, fee: decision.fee, filledAt: now } },
     });
     if (!moved) throw new Error(`rfq ${rfq.id} left submitting under its own row lock`);
-    // The receipt last: the journal head is locked from here to COMMIT (design.md 14, docs/receipts.md).
+    // The two rows every fill writes, last, so that fills wait for each other only over these
+    // statements and the COMMIT: the fee account's balance (its row comes with its first fee), then
+    // the journal head, locked from here to COMMIT (design.md 14, docs/receipts.md). Lock order:
+    // other accounts' rows in id order, then the fee account's, then the head (revert.service.ts too).
+    await this.balanceRows.creditFee(sql, v.feeAccount, decision.cash.feeAccount);
     const receipt = await this.journal.append(sql, {
       kind: 0,
       fillId,

@@ -72,7 +72,9 @@ export class RevertService {
     const { takerAccountId: taker, makerAccountId: maker, feeAccountId } = fill;
     // Index rows before balance rows, as a fill takes them: the locks below are at these prices (collateral.sql.ts).
     const indexes = await shareIndexPrices(sql);
-    const balances = await this.balanceRows.rowsOf(sql, [taker, maker, feeAccountId], true);
+    // The fee account's row after the others, in the fills' lock order (fill.service.ts): no deadlock with a running fill.
+    const balances = await this.balanceRows.rowsOf(sql, [taker, maker], true);
+    for (const [id, row] of await this.balanceRows.rowsOf(sql, [feeAccountId], true)) balances.set(id, row);
     const positions = await this.positionRows.openOf(sql, [taker, maker]);
     const decision = revertOutcome({
       side: fill.side,
