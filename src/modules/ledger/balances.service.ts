@@ -5,7 +5,6 @@ import { AppError } from '../../common/errors/app-error';
 import { BalanceRepository } from './balance.repository';
 import type { Balance, TransferKind } from './domain/balance';
 
-
 /** An account's balance in the HTTP API (design.md section 6): 8-dp strings, `available = total - locked`. */
 export interface BalanceView {
   account_id: number;
