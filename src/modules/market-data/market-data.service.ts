@@ -5,6 +5,7 @@ import { ViewVersions, bumpViewVersion } from '../../common/broadcast/view-versi
 import { Clock } from '../../common/clock';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { Database } from '../../common/database/database';
+import { transactionSql } from '../../common/database/sql';
 import { formatHttp, formatRfq } from '../../common/decimal/decimal';
 import { AppError, RfqError } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
@@ -164,7 +165,7 @@ export class MarketDataService implements OnModuleInit, OnModuleDestroy {
         for (const r of rows) touched.add(r.symbol);
       }
       // Live collateral (design.md section 12): every lock on the asset follows the new index before this commits.
-      const repriced = await repriceAsset(m, u.asset, this.config.lockUpsideBps);
+      const repriced = await repriceAsset(transactionSql(m), u.asset, this.config.lockUpsideBps);
       logger.event('debug', 'locks repriced', { asset: u.asset, changed: repriced.changed }, 'MarketData');
       return { touched: touched.size, version: await bumpViewVersion(m, MARKET_DATA_CHANGED) };
     });

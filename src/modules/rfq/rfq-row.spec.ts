@@ -1,4 +1,4 @@
-import { type RfqRow, toRfqRecord } from './rfq.store';
+import { type RfqRow, toRfqRecord } from './rfq-row';
 
 const row: RfqRow = {
   id: '01935f3a8b2c7d4e8f00112233445566',

@@ -6,8 +6,8 @@ import { PeriodicSweep } from '../../common/jobs/periodic-sweep';
 import { QUEUES, jobIds } from '../../common/jobs/queues';
 import { logger } from '../../common/logging/logger';
 import type { RfqRecord } from './domain/rfq-record';
-import { RfqTransitions } from './rfq-transitions';
-import { RfqStore } from './rfq.store';
+import { RfqTransitions } from './rfq-transitions.service';
+import { RfqRepository } from './rfq.repository';
 
 /** A job that fires this close before its deadline waits for it instead of leaving it to the sweep. */
 const EARLY_WAIT_LIMIT_MS = 5_000;
@@ -41,7 +41,7 @@ export class RfqExpiry implements OnModuleInit, OnApplicationBootstrap, BeforeAp
 
   constructor(
     private readonly jobs: JobRunner,
-    private readonly store: RfqStore,
+    private readonly store: RfqRepository,
     private readonly transitions: RfqTransitions,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) config: AppConfig,

@@ -2,7 +2,8 @@ import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationB
 import { Clock } from '../../common/clock';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { PeriodicSweep } from '../../common/jobs/periodic-sweep';
-import { AccountEventsStore, EVENT_RETENTION_SECONDS } from './account-events';
+import { AccountEventRepository } from './account-event.repository';
+import { EVENT_RETENTION_SECONDS } from './domain/account-event';
 
 /** Events deleted by one statement: a large backlog takes several, so no statement holds long. */
 const PRUNE_BATCH = 5_000;
@@ -16,7 +17,7 @@ export class EventRetention implements OnApplicationBootstrap, BeforeApplication
   private readonly periodic: PeriodicSweep;
 
   constructor(
-    private readonly events: AccountEventsStore,
+    private readonly events: AccountEventRepository,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {

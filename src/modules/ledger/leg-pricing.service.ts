@@ -17,11 +17,11 @@ export interface PricedLeg extends FundingLeg {
 const notReady = () => new RfqError('RFQ_NOT_READY', 'market data is stale or missing; retry shortly');
 
 /**
- * The market side of accept, fill, revert and settlement: legs priced at fresh marks, index prices
+ * Prices legs for accept, fill, revert and settlement: legs at fresh marks, index prices
  * for locks, and the configured fee and lock parameters (design.md section 6).
  */
 @Injectable()
-export class RiskService {
+export class LegPricingService {
   readonly params: RiskParams;
 
   constructor(

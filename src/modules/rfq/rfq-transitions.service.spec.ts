@@ -5,7 +5,8 @@ import { logger } from '../../common/logging/logger';
 import type { RfqRecord } from './domain/rfq-record';
 import type { JobRunner } from '../../common/jobs/job-runner';
 import { MetricsService } from '../health/metrics.service';
-import { RfqTransitions } from './rfq-transitions';
+import { RfqRepository } from './rfq.repository';
+import { RfqTransitions } from './rfq-transitions.service';
 
 const base: RfqRecord = {
   id: '01935f3a8b2c7d4e8f00112233445566',
@@ -37,7 +38,7 @@ const metrics = () => new MetricsService({ depths: async () => ({}) } as unknown
 async function announced(moved: RfqRecord, from: RfqRecord['state']): Promise<Notification[]> {
   const broadcasts: Notification[][] = [];
   const notifier = { notifyAll: async (n: Notification[]) => void broadcasts.push([...n]) } as unknown as Notifier;
-  await new RfqTransitions({} as Database, new Clock(), notifier, metrics()).announce(moved, from);
+  await new RfqTransitions({} as Database, {} as RfqRepository, new Clock(), notifier, metrics()).announce(moved, from);
   // One move, one broadcast (one Redis PUBLISH), whatever the number of its notifications.
   expect(broadcasts).toHaveLength(1);
   return broadcasts[0];
@@ -90,17 +91,17 @@ describe('RfqTransitions.announce (design.md section 5, Events)', () => {
   it('a notifier failure is swallowed (the state is in the database)', async () => {
     logger.setLevel('error');
     const notifier = { notifyAll: async () => Promise.reject(new Error('redis down')) } as unknown as Notifier;
-    await expect(new RfqTransitions({} as Database, new Clock(), notifier, metrics()).announce({ ...base, state: 'expired' }, 'pending')).resolves.toBeUndefined();
+    await expect(new RfqTransitions({} as Database, {} as RfqRepository, new Clock(), notifier, metrics()).announce({ ...base, state: 'expired' }, 'pending')).resolves.toBeUndefined();
   });
 
   it('refuses a move that is not in the table, before any SQL', async () => {
-    const transitions = new RfqTransitions({} as Database, new Clock(), {} as Notifier, metrics());
+    const transitions = new RfqTransitions({} as Database, new RfqRepository({} as Database), new Clock(), {} as Notifier, metrics());
     await expect(transitions.moveWithin({} as never, { rfqId: base.id, from: 'pending', to: 'filled' })).rejects.toThrow('cannot move from pending to filled');
   });
 
   it('counts every move, the quote latency, and fill failures (not reverts) in the metrics', async () => {
     const m = metrics();
-    const transitions = new RfqTransitions({} as Database, new Clock(), { notifyAll: async () => undefined } as unknown as Notifier, m);
+    const transitions = new RfqTransitions({} as Database, {} as RfqRepository, new Clock(), { notifyAll: async () => undefined } as unknown as Notifier, m);
     await transitions.created(base);
     await transitions.announce({ ...base, state: 'quoted', quote, updatedAt: base.createdAt + 2 }, 'pending');
     await transitions.announce({ ...base, state: 'failed', quote, failure: { error: 'RFQ_PRICE_TOLERANCE', message: 'x' } }, 'submitting');

@@ -4,7 +4,8 @@ import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { PeriodicSweep } from '../../common/jobs/periodic-sweep';
 import { logger } from '../../common/logging/logger';
 import { FillService } from './fill.service';
-import { LedgerStore } from './ledger.store';
+import { RfqLookupService } from '../rfq/rfq-lookup.service';
+import { SettlementRepository } from './settlement.repository';
 import { SettlementService } from './settlement.service';
 
 /**
@@ -41,7 +42,8 @@ export class LedgerSweep implements OnApplicationBootstrap, BeforeApplicationShu
   private readonly lastTry = new Map<string, number>();
 
   constructor(
-    private readonly store: LedgerStore,
+    private readonly rfqs: RfqLookupService,
+    private readonly rounds: SettlementRepository,
     private readonly fills: FillService,
     private readonly settlement: SettlementService,
     private readonly clock: Clock,
@@ -64,7 +66,7 @@ export class LedgerSweep implements OnApplicationBootstrap, BeforeApplicationShu
 
   private async sweepOnce(): Promise<void> {
     const now = this.clock.now();
-    for (const { id, updatedAt } of await this.store.stuckFills(now - STUCK_FILL_SECONDS, BATCH)) {
+    for (const { id, updatedAt } of await this.rfqs.stuckInFill(now - STUCK_FILL_SECONDS, BATCH)) {
       if (this.periodic.stopped) return;
       if (updatedAt <= now - RESCUE_FILL_SECONDS) {
         const final = updatedAt <= now - ABANDONED_FILL_SECONDS;
@@ -74,7 +76,7 @@ export class LedgerSweep implements OnApplicationBootstrap, BeforeApplicationShu
       if (updatedAt > now - ABANDONED_FILL_SECONDS) await this.fills.enqueue(id);
     }
     const nowMs = this.clock.nowMs();
-    for (const { asset, expiry } of await this.store.dueRounds(now, BATCH)) {
+    for (const { asset, expiry } of await this.rounds.dueRounds(now, BATCH)) {
       if (this.periodic.stopped) return;
       const key = `${asset}/${expiry}`;
       if (nowMs - (this.lastTry.get(key) ?? 0) < SETTLEMENT_RETRY_MS) continue;

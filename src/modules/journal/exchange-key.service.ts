@@ -6,10 +6,10 @@ import { Clock } from '../../common/clock';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { Ed25519Signer, publicKeyFromSeed } from '../../common/crypto/ed25519';
 import { encodeWallet } from '../../common/crypto/wallet';
-import { Database } from '../../common/database/database';
 import { logger } from '../../common/logging/logger';
 import { signingDomain } from '../rfq/domain/quote-payload';
 import { keyIdOf } from './domain/receipt';
+import { JournalRepository } from './journal.repository';
 
 /** Where the embedded default keeps its generated key, inside DATA_DIR. */
 export const KEY_FILE = 'exchange-signing-key';
@@ -37,7 +37,7 @@ export function embeddedSeed(dataDir: string): Buffer {
  * Registered in `exchange_keys` at start, so a key that ever signed stays listed after rotation.
  */
 @Injectable()
-export class ExchangeKey implements OnModuleInit {
+export class ExchangeKeyService implements OnModuleInit {
   readonly publicKey: Uint8Array;
   readonly keyId: string;
   readonly domain: Buffer;
@@ -45,7 +45,7 @@ export class ExchangeKey implements OnModuleInit {
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
-    private readonly db: Database,
+    private readonly journal: JournalRepository,
     private readonly clock: Clock,
   ) {
     const seed = config.exchangeSigningKey ?? embeddedSeed(config.dataDir);
@@ -56,11 +56,7 @@ export class ExchangeKey implements OnModuleInit {
   }
 
   async onModuleInit(): Promise<void> {
-    await this.db.dataSource.query(`INSERT INTO exchange_keys (key_id, public_key, from_at) VALUES ($1, $2, $3) ON CONFLICT (key_id) DO NOTHING`, [
-      this.keyId,
-      encodeWallet(this.publicKey),
-      this.clock.now(),
-    ]);
+    await this.journal.registerKey(this.keyId, encodeWallet(this.publicKey), this.clock.now());
   }
 
   sign(payload: Uint8Array): Buffer {
