@@ -46,10 +46,15 @@ export default defineConfig(
     rules: {
       'legwork/import-boundaries': 'error',
       // node:test's test() and describe() return promises the runner itself awaits.
-      '@typescript-eslint/no-floating-promises': ['error', { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'it', 'describe', 'suite'] }] }],
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'it', 'describe', 'suite'] }] },
+      ],
       '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true, requireDefaultForNonUnion: false }],
       '@typescript-eslint/no-explicit-any': 'error',
+      // ws hands a Buffer with its default binaryType ('nodebuffer'); its RawData type also lists the other binaryTypes' shapes.
+      '@typescript-eslint/no-base-to-string': ['error', { ignoredTypeNames: ['Error', 'RegExp', 'URL', 'URLSearchParams', 'RawData'] }],
       '@typescript-eslint/consistent-type-imports': ['error', { prefer: 'type-imports', fixStyle: 'inline-type-imports' }],
       '@typescript-eslint/no-import-type-side-effects': 'error',
       // Dropping `async` from a function that throws turns its rejection into a synchronous throw: a change of behaviour, not of style.
@@ -79,6 +84,8 @@ export default defineConfig(
   {
     files: ['console/src/**'],
     languageOptions: { globals: { ...globals.browser } },
+    // Preact ignores what an event handler returns; the console's async handlers catch their own failures.
+    rules: { '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }] },
   },
   {
     // Decorated classes: Nest reads constructor parameter types at run time (emitDecoratorMetadata), so an
@@ -92,7 +99,10 @@ export default defineConfig(
     rules: {
       'no-restricted-syntax': [
         'error',
-        { selector: "MemberExpression[object.name='process'][property.name='env']", message: 'Read configuration through APP_CONFIG (src/common/config/config.ts), not process.env.' },
+        {
+          selector: "MemberExpression[object.name='process'][property.name='env']",
+          message: 'Read configuration through APP_CONFIG (src/common/config/config.ts), not process.env.',
+        },
       ],
     },
   },
@@ -111,6 +121,8 @@ export default defineConfig(
   {
     files: ['**/*.cjs', 'jest.config.js', 'test/summary-reporter.js', 'scripts/sign-in-example.js'],
     languageOptions: { sourceType: 'commonjs' },
+    // `const WebSocket = require('ws')` is the usual spelling, whatever Node's own global is.
+    rules: { 'no-redeclare': ['error', { builtinGlobals: false }] },
   },
   prettier,
 );

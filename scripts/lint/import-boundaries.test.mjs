@@ -43,7 +43,10 @@ for (const [file, code, expected] of cases) {
   test(`${file}: ${code}`, async () => {
     const findings = await boundaryFindings(file, code);
     assert.ok(findings.length > 0 && findings.every((f) => !f.startsWith('null')), findings.join('\n'));
-    assert.ok(findings.some((f) => expected.test(f)), findings.join('\n'));
+    assert.ok(
+      findings.some((f) => expected.test(f)),
+      findings.join('\n'),
+    );
   });
 }
 

@@ -1,10 +1,10 @@
 /**
  * Typed errors thrown by services. Services never throw transport exceptions: the HTTP filter
- * and the JSON-RPC layer each map these codes once (http-status.ts, rpc-codes.ts).
+ * and the JSON-RPC layer each map these codes once (http-status.ts here, the gateway's rpc-dispatcher.ts).
  */
 
 /** Failures of the non-RFQ surface (sign-in, admin, queries). */
-export const APP_ERROR_CODES = [
+const APP_ERROR_CODES = [
   'INVALID_PARAMS',
   'AUTH_REQUIRED',
   'AUTH_INVALID_SIGNATURE',
