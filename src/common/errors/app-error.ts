@@ -4,20 +4,18 @@
  */
 
 /** Failures of the non-RFQ surface (sign-in, admin, queries). */
-const APP_ERROR_CODES = [
-  'INVALID_PARAMS',
-  'AUTH_REQUIRED',
-  'AUTH_INVALID_SIGNATURE',
-  'AUTH_INVALID_NONCE',
-  'SESSION_INVALID',
-  'FORBIDDEN',
-  'NOT_FOUND',
-  'CONFLICT',
-  'PAYLOAD_TOO_LARGE',
-  'RATE_LIMITED',
-  'UNAVAILABLE',
-] as const;
-export type AppErrorCode = (typeof APP_ERROR_CODES)[number];
+export type AppErrorCode =
+  | 'INVALID_PARAMS'
+  | 'AUTH_REQUIRED'
+  | 'AUTH_INVALID_SIGNATURE'
+  | 'AUTH_INVALID_NONCE'
+  | 'SESSION_INVALID'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'RATE_LIMITED'
+  | 'UNAVAILABLE';
 
 export class AppError extends Error {
   constructor(
