@@ -82,6 +82,11 @@ export default defineConfig(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
+    // The protocol package's tests are compiled by the root tsconfig.json (its own covers src only).
+    files: ['packages/protocol/test/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: false, project: './tsconfig.json', tsconfigRootDir: import.meta.dirname } },
+  },
+  {
     files: ['console/src/**'],
     languageOptions: { globals: { ...globals.browser } },
     // Preact ignores what an event handler returns; the console's async handlers catch their own failures.
@@ -94,7 +99,7 @@ export default defineConfig(
     languageOptions: { parserOptions: { emitDecoratorMetadata: true, experimentalDecorators: true } },
   },
   {
-    files: ['src/**', 'migrations/**', 'sdk/src/**', 'console/src/**'],
+    files: ['src/**', 'migrations/**', 'sdk/src/**', 'console/src/**', 'packages/*/src/**'],
     ignores: ENV_READERS,
     rules: {
       'no-restricted-syntax': [

@@ -10,6 +10,8 @@
  * - `src/common` imports no feature module.
  * - a migration imports nothing from `src` (a migration is frozen: it carries its own copy of any logic).
  * - a module never imports another module's repository or entity; it asks through that module's service.
+ * - a workspace package (`packages/*`, shared by the server, the SDK and the tools) is pure like
+ *   domain code and imports nothing from the server.
  */
 import path from 'node:path';
 
@@ -34,7 +36,8 @@ function moduleOf(rel) {
 
 /** What an import may not be, for the file at `from` (repository-relative). Returns a message or undefined. */
 export function boundaryViolation(from, specifier) {
-  const isDomain = /(^|\/)domain\//.test(from) && !SPEC.test(from);
+  const isPackage = from.startsWith('packages/');
+  const isDomain = (/(^|\/)domain\//.test(from) || isPackage) && !SPEC.test(from);
   if (!specifier.startsWith('.')) {
     if (isDomain && IMPURE_PACKAGES.some((re) => re.test(specifier))) return `domain code is pure: it may not import '${specifier}'`;
     return undefined;
@@ -44,6 +47,7 @@ export function boundaryViolation(from, specifier) {
   if (from.startsWith('migrations/') && target.startsWith('src/')) {
     return 'a migration is frozen: it imports nothing from src (copy the logic it needs into the migration)';
   }
+  if (isPackage && target.startsWith('src/')) return 'a workspace package imports nothing from the server (src)';
   if (from.startsWith('src/common/') && target.startsWith('src/modules/')) return 'src/common imports no feature module';
   if (isDomain && INJECTABLE.test(target)) return `domain code imports no injectable or transport ('${specifier}')`;
   const own = moduleOf(from);

@@ -37,6 +37,9 @@ const cases = [
   // common imports no feature; migrations import nothing from src.
   ['src/common/broadcast/x.ts', "import { RfqService } from '../../modules/rfq/rfq.service';", /src\/common imports no feature module/],
   ['migrations/1763800000099-X.ts', "import { fold } from '../src/modules/ledger/domain/fold';", /a migration is frozen/],
+  // The protocol package is shared by the server, the SDK and the tools: no Nest, nothing from the server.
+  ['packages/protocol/src/decimal.ts', "import { Injectable } from '@nestjs/common';", /pure/],
+  ['packages/protocol/src/decimal.ts', "import { AppError } from '../../../src/common/errors/app-error';", /imports nothing from the server/],
 ];
 
 for (const [file, code, expected] of cases) {
