@@ -79,7 +79,11 @@ export default defineConfig(
   },
   {
     files: TESTS,
-    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'off',
+      // A focused test left in silently skips the rest of its file.
+      'no-restricted-properties': ['error', ...['describe', 'it', 'test'].map((object) => ({ object, property: 'only', message: 'Commit no focused test.' }))],
+    },
   },
   {
     // The protocol package's tests are compiled by the root tsconfig.json (its own covers src only).

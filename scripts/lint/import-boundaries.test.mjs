@@ -1,4 +1,4 @@
-// The boundaries of docs/architecture.md, proven through the repository's own eslint.config.mjs:
+// The boundaries of docs/architecture.md (and the ban on focused tests), proven through the repository's own eslint.config.mjs:
 // each case lints a few lines as if they stood at a given path. Type information is switched off
 // here (the files are not on disk); the boundary rules do not need it.
 import assert from 'node:assert/strict';
@@ -17,7 +17,7 @@ const eslint = new ESLint({
 async function boundaryFindings(file, code) {
   const [result] = await eslint.lintText(code, { filePath: `${root}${file}` });
   return result.messages
-    .filter((m) => m.ruleId === 'legwork/import-boundaries' || m.ruleId === 'no-restricted-syntax' || m.ruleId === 'no-restricted-globals' || m.fatal)
+    .filter((m) => ['legwork/import-boundaries', 'no-restricted-syntax', 'no-restricted-globals', 'no-restricted-properties'].includes(m.ruleId) || m.fatal)
     .map((m) => `${m.ruleId}: ${m.message}`);
 }
 
@@ -34,6 +34,9 @@ const cases = [
   ['src/modules/ledger/domain/fees.ts', 'export const port = Number(process.env.PORT);', /process/],
   // Reading the environment outside the config loader.
   ['src/modules/ledger/fill.service.ts', 'export const port = process.env.PORT;', /APP_CONFIG/],
+  // No focused test is committed.
+  ['test/e2e/rfq.e2e-spec.ts', "it.only('x', () => undefined);", /no focused test/],
+  ['src/modules/rfq/domain/fees.spec.ts', "describe.only('x', () => undefined);", /no focused test/],
   // common imports no feature; migrations import nothing from src.
   ['src/common/broadcast/x.ts', "import { RfqService } from '../../modules/rfq/rfq.service';", /src\/common imports no feature module/],
   ['migrations/1763800000099-X.ts', "import { fold } from '../src/modules/ledger/domain/fold';", /a migration is frozen/],
