@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { decodeWallet, encodeWallet, verifySignature } from './keys';
-import { signingDomain } from './payloads';
+import { encodeWallet, parseWallet, signingDomain, verifyEd25519 } from '@legwork/protocol';
 
 /**
  * Fill receipts and the journal (design.md section 14): decode a StrategyFillReceipt, verify its
@@ -143,9 +142,9 @@ export function verifyReceipt(receipt: Receipt, options: VerifyReceiptOptions): 
   if (createHash('sha256').update(payload).digest('hex') !== receipt.hash) throw new ReceiptError('hash is not the SHA-256 of the payload');
   const key = options.keys.find((k) => k.key_id === receipt.key_id);
   if (!key) throw new ReceiptError(`key ${receipt.key_id} is not one of the exchange's keys`);
-  const publicKey = decodeWallet(key.public_key);
+  const publicKey = parseWallet(key.public_key);
   if (createHash('sha256').update(publicKey).digest().subarray(0, 8).toString('hex') !== key.key_id) throw new ReceiptError('key_id is not the public key\'s');
-  if (!verifySignature(publicKey, payload, Buffer.from(receipt.signature, 'base64'))) throw new ReceiptError('signature does not verify with the exchange key');
+  if (!verifyEd25519(publicKey, payload, Buffer.from(receipt.signature, 'base64'))) throw new ReceiptError('signature does not verify with the exchange key');
   if (decoded.journalSeq !== BigInt(receipt.journal_seq)) throw new ReceiptError('journal_seq differs from the payload\'s');
   if (decoded.kind !== receipt.kind) throw new ReceiptError('kind differs from the payload\'s');
   if (decoded.domain !== Buffer.from(signingDomain(options.serviceName)).toString('hex')) throw new ReceiptError('the receipt is for another service (domain)');

@@ -2,13 +2,11 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Ed25519Signer, encodeWallet, publicKeyFromSeed, signingDomain } from '@legwork/protocol';
 import { Clock } from '../../common/clock';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
-import { Ed25519Signer, publicKeyFromSeed } from '../../common/crypto/ed25519';
-import { encodeWallet } from '../../common/crypto/wallet';
 import { Database } from '../../common/database/database';
 import { logger } from '../../common/logging/logger';
-import { signingDomain } from '../rfq/domain/quote-payload';
 import { keyIdOf } from './domain/receipt';
 
 /** Where the embedded default keeps its generated key, inside DATA_DIR. */

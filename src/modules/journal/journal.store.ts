@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { parseWallet } from '../../common/crypto/wallet';
+import { parseWallet } from '@legwork/protocol';
 import { Database } from '../../common/database/database';
 import { type SqlExecutor, sqlRows } from '../../common/database/sql';
 import { parseSymbol } from '../instruments/domain/symbol';

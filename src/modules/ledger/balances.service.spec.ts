@@ -1,5 +1,5 @@
+import { I64_MAX } from '@legwork/protocol';
 import { AppError } from '../../common/errors/app-error';
-import { I64_MAX } from '../../common/decimal/decimal';
 import { balanceRowOf, parseTransferRequest, totalAfterTransfer } from './balances.service';
 
 const conflict = (message: RegExp) => expect.objectContaining({ code: 'CONFLICT', message: expect.stringMatching(message) });

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { DecimalError, I64_MAX, formatHttp, parseHttpAmount } from '@legwork/protocol';
 import { Database } from '../../common/database/database';
 import { sqlRows } from '../../common/database/sql';
-import { DecimalError, I64_MAX, formatHttp, parseHttpAmount } from '../../common/decimal/decimal';
 import { AppError } from '../../common/errors/app-error';
 
 /** An account's ledger row (its anchor, created by its first deposit), in micro-units. */

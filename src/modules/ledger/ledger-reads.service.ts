@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { formatHttp } from '@legwork/protocol';
 import { Database } from '../../common/database/database';
 import { httpDecimalSql, isoTimeSql } from '../../common/database/http-format.sql';
-import { formatHttp } from '../../common/decimal/decimal';
 import type { OptionKind } from '../instruments/domain/symbol';
 import type { AcceptSide } from './domain/funding';
 import type { ReceiptView } from '../journal/domain/receipt';

@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { formatHttp } from '@legwork/protocol';
 import { Database } from '../../common/database/database';
-import { formatHttp } from '../../common/decimal/decimal';
 import { MetricsService } from '../health/metrics.service';
 import { underCollateralized } from './collateral.sql';
 

@@ -1,9 +1,9 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { formatHttp } from '@legwork/protocol';
 import { bumpViewVersion } from '../../common/broadcast/view-versions';
 import { Clock } from '../../common/clock';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { type SqlExecutor, sqlRows } from '../../common/database/sql';
-import { formatHttp } from '../../common/decimal/decimal';
 import { AppError } from '../../common/errors/app-error';
 import { JobRunner } from '../../common/jobs/job-runner';
 import { QUEUES } from '../../common/jobs/queues';

@@ -1,18 +1,17 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { MAX_LEGS, formatHttp, formatRfq, signingDomain } from '@legwork/protocol';
 import { Broadcaster } from '../../common/broadcast/broadcaster';
 import { ViewSync } from '../../common/broadcast/view-sync';
 import { ViewVersions, bumpViewVersion } from '../../common/broadcast/view-versions';
 import { Clock } from '../../common/clock';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { Database } from '../../common/database/database';
-import { formatHttp, formatRfq } from '../../common/decimal/decimal';
 import { AppError, RfqError } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
 import { invalid } from '../instruments/domain/inputs';
 import { type InstrumentFilter, type InstrumentRecord, instrumentRecord } from '../instruments/instrument';
 import { InstrumentsService } from '../instruments/instruments.service';
 import { repriceAsset } from '../ledger/collateral.sql';
-import { MAX_LEGS, signingDomain } from '../rfq/domain/quote-payload';
 import { markPrice } from './domain/black76';
 import { type MarketDataInput, type Stamped, isFresh, parseMarketUpdate } from './domain/market-update';
 

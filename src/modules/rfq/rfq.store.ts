@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { parseRfqSigned } from '@legwork/protocol';
 import { Database } from '../../common/database/database';
-import { parseRfqSigned } from '../../common/decimal/decimal';
 import { type SqlExecutor, sqlRows } from '../../common/database/sql';
 import type { RfqErrorCode } from '../../common/errors/app-error';
 import type { DeclineReason, RfqLeg, RfqRecord, Side, StoredLeg } from './domain/rfq-record';

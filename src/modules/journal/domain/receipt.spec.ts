@@ -1,8 +1,5 @@
+import { Ed25519Verifier, encodeWallet, parseRfqSigned, parseRfqUnsigned, parseWallet, publicKeyFromSeed, signEd25519, signingDomain } from '@legwork/protocol';
 import { loadVector } from '../../../../test/vectors';
-import { Ed25519Verifier, publicKeyFromSeed, signEd25519 } from '../../../common/crypto/ed25519';
-import { encodeWallet, parseWallet } from '../../../common/crypto/wallet';
-import { parseRfqSigned, parseRfqUnsigned } from '../../../common/decimal/decimal';
-import { signingDomain } from '../../rfq/domain/quote-payload';
 import { type ReceiptFields, RECEIPT_SIZE, encodeReceipt, keyIdOf, receiptHash } from './receipt';
 
 const vectors = loadVector('receipts.json');

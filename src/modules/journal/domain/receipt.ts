@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { hexBytes, putBytes, putI64, putSeconds } from '../../rfq/domain/quote-payload';
-import type { PayloadLeg } from '../../rfq/domain/quote-payload';
+import { type PayloadLeg, hexBytes, putBytes, putI64, putSeconds } from '@legwork/protocol';
 
 /**
  * StrategyFillReceipt (design.md section 14): the fixed 1,072 bytes the exchange signs for every
