@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { encodeWallet, parseWallet, signingDomain, verifyEd25519 } from '@legwork/protocol';
+import { DecimalError, encodeWallet, parseHttpDecimal, parseWallet, signingDomain, verifyEd25519 } from '@legwork/protocol';
 
 /**
  * Fill receipts and the journal (design.md section 14): decode a StrategyFillReceipt, verify its
@@ -99,12 +99,11 @@ export function decodeReceipt(payload: Uint8Array): DecodedReceipt {
 /** A decimal of the wire (RFQ form, or the 8-place HTTP form) in micro-units. */
 function micro(text: string | number | bigint): bigint {
   if (typeof text === 'bigint') return text;
-  const m = /^(-?)(\d+)(?:\.(\d{1,8}))?$/.exec(String(text));
-  if (!m) throw new ReceiptError(`${text} is not a decimal`);
-  const frac = (m[3] ?? '').padEnd(8, '0');
-  if (frac.slice(6) !== '00') throw new ReceiptError(`${text} has more than 6 decimal places`);
-  const value = BigInt(m[2]) * 1_000_000n + BigInt(frac.slice(0, 6));
-  return m[1] === '-' ? -value : value;
+  try {
+    return parseHttpDecimal(String(text));
+  } catch (error) {
+    throw new ReceiptError(error instanceof DecimalError ? error.message : `${text} is not a decimal`);
+  }
 }
 
 /** A fill as a client has it: an `rfq.fill` of an event, or a `/query/rfq-fills` row (with rfq_id and legs). */
