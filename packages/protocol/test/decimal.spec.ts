@@ -11,10 +11,12 @@ describe('RFQ decimals (vectors/decimals.json)', () => {
 
   it.each<any>(vectors.signed_invalid.map((v: any) => [v.text]))('refuses signed %j', (text) => {
     expect(() => parseRfqSigned(text)).toThrow(DecimalError);
+    expect(() => parseRfqUnsigned(text)).toThrow(DecimalError);
   });
 
   it.each<any>(vectors.signed_invalid_json_values.map((v: unknown) => [v]))('refuses the JSON value %j', (value) => {
-    expect(() => parseRfqSigned(value)).toThrow(DecimalError);
+    expect(() => parseRfqSigned(value)).toThrow(expect.objectContaining({ fault: 'not_a_string' }));
+    expect(() => parseRfqUnsigned(value)).toThrow(DecimalError);
   });
 
   it.each<any>(vectors.unsigned_valid.map((v: any) => [v.text, v.micro]))('parses unsigned %j', (text, micro) => {
@@ -33,6 +35,8 @@ describe('RFQ decimals (vectors/decimals.json)', () => {
     expect(() => parseRfqSigned('1.0000001')).toThrow(expect.objectContaining({ fault: 'too_precise' }));
     expect(() => parseRfqSigned('1e3')).toThrow(expect.objectContaining({ fault: 'not_canonical' }));
     expect(() => parseRfqSigned(1)).toThrow(expect.objectContaining({ fault: 'not_a_string' }));
+    expect(() => parseRfqSigned('9223372036854.775808')).toThrow(expect.objectContaining({ fault: 'out_of_range' }));
+    expect(() => parseRfqSigned('-0')).toThrow(expect.objectContaining({ fault: 'not_canonical' }));
   });
 });
 
