@@ -12,6 +12,7 @@ const SAME_NAME = [
   'MICRO', 'I64_MAX', 'U64_MAX', 'DecimalError', 'parseRfqSigned', 'parseRfqUnsigned', 'formatHttp', 'parseHttpDecimal', 'toRfqDecimal',
   'isSmallOrderKey', 'encodeWallet', 'signInMessage',
   'QUOTE_PAYLOAD_SIZE', 'ACCEPT_PAYLOAD_SIZE', 'MAX_LEGS', 'DEFAULT_SERVICE_NAME', 'signingDomain', 'encodeQuotePayload', 'quoteId', 'encodeAcceptPayload',
+  'RECEIPT_SIZE', 'ReceiptError', 'decodeReceipt',
 ] as const;
 const RENAMED = [
   ['formatRfq', 'formatRfqInRange'],

@@ -1,11 +1,10 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Ed25519Verifier, parseRfqSigned, parseWallet, signingDomain } from '@legwork/protocol';
+import { Ed25519Verifier, encodeReceipt, keyIdOf, parseRfqSigned, parseWallet, signingDomain } from '@legwork/protocol';
 import { verifyJournalSegment, verifyReceipt } from '../../sdk/src/index';
 import { Database } from '../../src/common/database/database';
 import { parseSymbol } from '../../src/modules/instruments/domain/symbol';
-import { encodeReceipt, keyIdOf } from '../../src/modules/journal/domain/receipt';
 import { Http } from './clients';
 import { Environment, type TestApp } from './harness';
 import { type RfqTrader, type Round, expirationIn, leg, listRound, on } from './rfq-support';

@@ -14,3 +14,4 @@ export * from './signin';
 export * from './bytes';
 export * from './quote-payload';
 export * from './accept-payload';
+export * from './receipt';

@@ -2,12 +2,11 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ed25519Signer, encodeWallet, publicKeyFromSeed, signingDomain } from '@legwork/protocol';
+import { Ed25519Signer, encodeWallet, keyIdOf, publicKeyFromSeed, signingDomain } from '@legwork/protocol';
 import { Clock } from '../../common/clock';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { Database } from '../../common/database/database';
 import { logger } from '../../common/logging/logger';
-import { keyIdOf } from './domain/receipt';
 
 /** Where the embedded default keeps its generated key, inside DATA_DIR. */
 export const KEY_FILE = 'exchange-signing-key';

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { parseWallet } from '@legwork/protocol';
+import { type ReceiptKind, encodeReceipt, parseWallet, receiptHash } from '@legwork/protocol';
 import { Database } from '../../common/database/database';
 import { type SqlExecutor, sqlRows } from '../../common/database/sql';
 import { parseSymbol } from '../instruments/domain/symbol';
-import { type ReceiptKind, type ReceiptView, encodeReceipt, receiptHash } from './domain/receipt';
+import type { ReceiptView } from './domain/receipt';
 import { ExchangeKey } from './exchange-key';
 
 /** What a fill or a revert is: the fields of its receipt that are not the journal's. */
