@@ -11,7 +11,7 @@ export * from './wallet';
 export * from './signature';
 export * from './ed25519';
 export * from './signin';
-export * from './bytes';
+export { hexBytes } from './bytes';
 export * from './quote-payload';
 export * from './accept-payload';
 export * from './receipt';
