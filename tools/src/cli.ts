@@ -254,59 +254,65 @@ async function signIn(session: Session, flags: Flags, generated: string | null):
   return auth.account_id === null && !generated ? 1 : 0;
 }
 
-async function rfqCommand(session: Session, flags: Flags, args: string[]): Promise<number> {
-  const [sub, ...rest] = args;
-  if (sub === 'create') {
-    if (rest.length > 0) throw new UsageError(`unexpected argument ${rest[0]}`);
-    const legs = ((flags.leg as string[] | undefined) ?? []).map(parseLeg);
-    if (legs.length === 0) throw new UsageError('rfq create needs at least one --leg SYMBOL:QTY');
-    const waitSeconds = intSetting('--wait', setting(flags, 'wait', null), 10);
-    const client = await session.ws();
-    const events = waitSeconds > 0 ? client.notifications('rfq') : null;
-    if (events) await client.subscribeRfq(); // before create: no event can be missed
-    const rfq = await client.createRfq({ legs });
-    if (!flags.json) for (const line of rfqLines(rfq)) console.log(line);
-    if (!events) {
-      if (flags.json) console.log(JSON.stringify(rfq, null, 2));
-      return 0;
-    }
-    if (!flags.json) console.log(`waiting up to ${waitSeconds} s for a quote...`);
-    const now = await waitFor(client, events, rfq.rfq_id, ['quoted', 'declined', 'expired', 'failed'], waitSeconds * 1000);
-    const ok = await verified(client, now);
-    print(flags, { ...now, quote_verified: ok ?? null }, () => [
-      ...rfqLines(now, ok),
-      ...(now.state === 'quoted' && now.quote
-        ? [
-            '',
-            `buy:  npm run -s cli -- accept ${now.quote.quote_id} --side buy    (at the ask: ${cashText('buy', now.quote)})`,
-            `sell: npm run -s cli -- accept ${now.quote.quote_id} --side sell   (at the bid: ${cashText('sell', now.quote)})`,
-          ]
-        : now.state === 'pending' ? ['', `no quote yet: npm run -s cli -- rfq get ${now.rfq_id}`] : []),
-    ]);
-    return now.state === 'quoted' || now.state === 'pending' ? 0 : 1;
-  }
-  if (sub === 'list') {
-    if (rest.length > 0) throw new UsageError(`unexpected argument ${rest[0]}`);
-    const states = (flags.state as string[] | undefined) ?? [];
-    for (const s of states) if (!STATES.includes(s as RfqState)) throw new UsageError(`--state must be one of ${STATES.join(', ')}`);
-    const client = await session.ws();
-    const items: RfqView[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listRfqs({ states: states.length ? (states as RfqState[]) : undefined, cursor });
-      items.push(...page.items);
-      cursor = page.next_cursor;
-    } while (cursor);
-    print(flags, items, () =>
-      items.length === 0
-        ? ['(no live RFQs)']
-        : table(
-            ['rfq', 'state', 'created', 'legs', 'bid', 'ask', 'quote'],
-            items.map((r) => [r.rfq_id, r.state, clock(r.created_at), describeLegs(r.legs), r.quote?.bid ?? '', r.quote?.ask ?? '', r.quote?.quote_id ?? '']),
-          ),
-    );
+/** `rfq create --leg SYMBOL:QTY ... [--wait S]`: the RFQ, then its quote (checked) or end, within the wait. */
+async function rfqCreate(session: Session, flags: Flags, rest: string[]): Promise<number> {
+  if (rest.length > 0) throw new UsageError(`unexpected argument ${rest[0]}`);
+  const legs = ((flags.leg as string[] | undefined) ?? []).map(parseLeg);
+  if (legs.length === 0) throw new UsageError('rfq create needs at least one --leg SYMBOL:QTY');
+  const waitSeconds = intSetting('--wait', setting(flags, 'wait', null), 10);
+  const client = await session.ws();
+  const events = waitSeconds > 0 ? client.notifications('rfq') : null;
+  if (events) await client.subscribeRfq(); // before create: no event can be missed
+  const rfq = await client.createRfq({ legs });
+  if (!flags.json) for (const line of rfqLines(rfq)) console.log(line);
+  if (!events) {
+    if (flags.json) console.log(JSON.stringify(rfq, null, 2));
     return 0;
   }
+  if (!flags.json) console.log(`waiting up to ${waitSeconds} s for a quote...`);
+  const now = await waitFor(client, events, rfq.rfq_id, ['quoted', 'declined', 'expired', 'failed'], waitSeconds * 1000);
+  const ok = await verified(client, now);
+  print(flags, { ...now, quote_verified: ok ?? null }, () => [
+    ...rfqLines(now, ok),
+    ...(now.state === 'quoted' && now.quote
+      ? [
+          '',
+          `buy:  npm run -s cli -- accept ${now.quote.quote_id} --side buy    (at the ask: ${cashText('buy', now.quote)})`,
+          `sell: npm run -s cli -- accept ${now.quote.quote_id} --side sell   (at the bid: ${cashText('sell', now.quote)})`,
+        ]
+      : now.state === 'pending' ? ['', `no quote yet: npm run -s cli -- rfq get ${now.rfq_id}`] : []),
+  ]);
+  return now.state === 'quoted' || now.state === 'pending' ? 0 : 1;
+}
+
+/** `rfq list [--state S ...]`: every live RFQ of the account, all pages. */
+async function rfqList(session: Session, flags: Flags, rest: string[]): Promise<number> {
+  if (rest.length > 0) throw new UsageError(`unexpected argument ${rest[0]}`);
+  const states = (flags.state as string[] | undefined) ?? [];
+  for (const s of states) if (!STATES.includes(s as RfqState)) throw new UsageError(`--state must be one of ${STATES.join(', ')}`);
+  const client = await session.ws();
+  const items: RfqView[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listRfqs({ states: states.length ? (states as RfqState[]) : undefined, cursor });
+    items.push(...page.items);
+    cursor = page.next_cursor;
+  } while (cursor);
+  print(flags, items, () =>
+    items.length === 0
+      ? ['(no live RFQs)']
+      : table(
+          ['rfq', 'state', 'created', 'legs', 'bid', 'ask', 'quote'],
+          items.map((r) => [r.rfq_id, r.state, clock(r.created_at), describeLegs(r.legs), r.quote?.bid ?? '', r.quote?.ask ?? '', r.quote?.quote_id ?? '']),
+        ),
+  );
+  return 0;
+}
+
+async function rfqCommand(session: Session, flags: Flags, args: string[]): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub === 'create') return rfqCreate(session, flags, rest);
+  if (sub === 'list') return rfqList(session, flags, rest);
   if (sub === 'get') {
     if (rest.length !== 1) throw new UsageError('usage: rfq get <rfq_id>');
     const client = await session.ws();
@@ -389,45 +395,50 @@ async function main(): Promise<number> {
   }
   const session = new Session(url, keypair, command === 'sign-in' ? undefined : token, flags['no-cache'] ? null : TokenCache.default());
   try {
-    switch (command) {
-      case 'sign-in':
-        if (args.length > 0) throw new UsageError(`unexpected argument ${args[0]}`);
-        if (!keypair) throw new UsageError('sign-in needs LEGWORK_SEED (or none at all, to generate a wallet)');
-        return await signIn(session, flags, generated);
-      case 'instruments': {
-        const client = await session.ws();
-        const rows = await client.getInstruments({ asset: setting(flags, 'asset', null), expiry: flags.expiry ? intSetting('--expiry', flags.expiry as string, 0) : undefined });
-        print(flags, rows, () => instrumentLines(rows));
-        return 0;
-      }
-      case 'rfq':
-        return await rfqCommand(session, flags, args);
-      case 'accept':
-        return await accept(session, flags, args);
-      case 'positions': {
-        const status = setting(flags, 'status', null, 'open');
-        if (status !== 'open' && status !== 'settled' && status !== 'all') throw new UsageError('--status is open, settled or all');
-        const { rows } = await session.http((http) => http.rfqPositions({ status }));
-        print(flags, rows, () => positionLines(rows));
-        return 0;
-      }
-      case 'balances': {
-        const { rows } = await session.http((http) => http.balances());
-        print(flags, rows, () => balanceLines(rows));
-        return 0;
-      }
-      case 'fills': {
-        const { rows } = await session.http((http) => http.rfqFills());
-        const { keys } = await new LegworkHttp(url).exchangeKeys();
-        const checked = rows.map((row) => ({ ...row, receipt_status: receiptStatus(row, keys) }));
-        print(flags, checked, () => fillLines(checked));
-        return 0;
-      }
-      default:
-        throw new UsageError(`unknown command ${JSON.stringify(command)}`);
-    }
+    return await runCommand(session, flags, command, args, generated);
   } finally {
     await session.close();
+  }
+}
+
+/** One command of a signed-in (or signing-in) session. */
+async function runCommand(session: Session, flags: Flags, command: string, args: string[], generated: string | null): Promise<number> {
+  switch (command) {
+    case 'sign-in':
+      if (args.length > 0) throw new UsageError(`unexpected argument ${args[0]}`);
+      if (!keypair) throw new UsageError('sign-in needs LEGWORK_SEED (or none at all, to generate a wallet)');
+      return await signIn(session, flags, generated);
+    case 'instruments': {
+      const client = await session.ws();
+      const rows = await client.getInstruments({ asset: setting(flags, 'asset', null), expiry: flags.expiry ? intSetting('--expiry', flags.expiry as string, 0) : undefined });
+      print(flags, rows, () => instrumentLines(rows));
+      return 0;
+    }
+    case 'rfq':
+      return await rfqCommand(session, flags, args);
+    case 'accept':
+      return await accept(session, flags, args);
+    case 'positions': {
+      const status = setting(flags, 'status', null, 'open');
+      if (status !== 'open' && status !== 'settled' && status !== 'all') throw new UsageError('--status is open, settled or all');
+      const { rows } = await session.http((http) => http.rfqPositions({ status }));
+      print(flags, rows, () => positionLines(rows));
+      return 0;
+    }
+    case 'balances': {
+      const { rows } = await session.http((http) => http.balances());
+      print(flags, rows, () => balanceLines(rows));
+      return 0;
+    }
+    case 'fills': {
+      const { rows } = await session.http((http) => http.rfqFills());
+      const { keys } = await new LegworkHttp(session.url).exchangeKeys();
+      const checked = rows.map((row) => ({ ...row, receipt_status: receiptStatus(row, keys) }));
+      print(flags, checked, () => fillLines(checked));
+      return 0;
+    }
+    default:
+      throw new UsageError(`unknown command ${JSON.stringify(command)}`);
   }
 }
 
