@@ -54,7 +54,8 @@ function dedupeWs(): void {
  */
 function cacheSigningDomain(): void {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const mod = require('../../src/modules/rfq/domain/quote-payload') as { signingDomain: (name: string) => Buffer };
+  // The package's index re-exports through getters, so the patch goes on the module that defines it.
+  const mod = require(require.resolve('@legwork/protocol').replace(/index\.js$/, 'quote-payload.js')) as { signingDomain: (name: string) => Buffer };
   const original = mod.signingDomain;
   const cache = new Map<string, Buffer>();
   mod.signingDomain = (name: string) => {

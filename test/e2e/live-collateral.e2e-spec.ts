@@ -5,7 +5,7 @@
  * a settlement beyond `U` leaves a visible debt that a deposit repays; cash is conserved
  * throughout (invariants after every test). The last test races fills against index updates.
  */
-import { formatRfq } from '../../src/common/decimal/decimal';
+import { formatRfq } from '@legwork/protocol';
 import { LiveCollateral1763800000014 } from '../../migrations/1763800000014-LiveCollateral';
 import { Database } from '../../src/common/database/database';
 import { locksOf, refreshLockGroups, repriceAsset } from '../../src/modules/ledger/collateral.sql';

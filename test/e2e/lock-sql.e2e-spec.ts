@@ -7,7 +7,7 @@
  * index_prices) of a migrated database.
  */
 import { randomBytes } from 'node:crypto';
-import { parseRfqSigned } from '../../src/common/decimal/decimal';
+import { parseRfqSigned } from '@legwork/protocol';
 import { Database } from '../../src/common/database/database';
 import { locksOf } from '../../src/modules/ledger/collateral.sql';
 import { type LockPosition, portfolioLock } from '../../src/modules/ledger/domain/lock';

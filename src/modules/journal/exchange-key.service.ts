@@ -4,11 +4,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Clock } from '../../common/clock';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
-import { Ed25519Signer, publicKeyFromSeed } from '../../common/crypto/ed25519';
-import { encodeWallet } from '../../common/crypto/wallet';
+import { Ed25519Signer, encodeWallet, publicKeyFromSeed, signingDomain , keyIdOf } from '@legwork/protocol';
 import { logger } from '../../common/logging/logger';
-import { signingDomain } from '../rfq/domain/quote-payload';
-import { keyIdOf } from './domain/receipt';
 import { JournalRepository } from './journal.repository';
 
 /** Where the embedded default keeps its generated key, inside DATA_DIR. */

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../common/database/database';
 import type { Sql } from '../../common/database/sql';
-import type { ReceiptKind, ReceiptView } from './domain/receipt';
+import type { ReceiptKind } from '@legwork/protocol';
+import type { ReceiptView } from './domain/receipt';
 
 export interface JournalRow {
   journal_seq: number;

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { parseWallet } from '../../common/crypto/wallet';
+import { parseWallet } from '@legwork/protocol';
 import type { Sql } from '../../common/database/sql';
 import { parseSymbol } from '../instruments/domain/symbol';
-import { type ReceiptKind, type ReceiptView, encodeReceipt, receiptHash } from './domain/receipt';
+import { type ReceiptKind, encodeReceipt, receiptHash } from '@legwork/protocol';
+import type { ReceiptView } from './domain/receipt';
 import { ExchangeKeyService } from './exchange-key.service';
 import { type JournalRow, JournalRepository } from './journal.repository';
 

@@ -1,12 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { Ed25519Verifier, decodeCanonicalBase64Signature, encodeAcceptPayload, formatRfq, parseWallet } from '@legwork/protocol';
 import { Clock } from '../../common/clock';
-import { Ed25519Verifier } from '../../common/crypto/ed25519';
-import { decodeCanonicalBase64Signature } from '../../common/crypto/signature';
-import { parseWallet } from '../../common/crypto/wallet';
-import { formatRfq } from '../../common/decimal/decimal';
 import { RfqError, type RfqErrorExtras } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
-import { encodeAcceptPayload } from '../rfq/domain/accept-payload';
 import type { RfqRecord, StoredQuote } from '../rfq/domain/rfq-record';
 import { RfqLookupService } from '../rfq/rfq-lookup.service';
 import { RfqTransitions } from '../rfq/rfq-transitions.service';

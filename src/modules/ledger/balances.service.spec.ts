@@ -1,5 +1,5 @@
 import { AppError } from '../../common/errors/app-error';
-import { I64_MAX } from '../../common/decimal/decimal';
+import { I64_MAX } from '@legwork/protocol';
 import { balanceViewOf, parseTransferRequest, totalAfterTransfer } from './balances.service';
 
 const conflict = (message: RegExp) => expect.objectContaining({ code: 'CONFLICT', message: expect.stringMatching(message) });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../common/database/database';
-import { DecimalError, I64_MAX, formatHttp, parseHttpAmount } from '../../common/decimal/decimal';
+import { DecimalError, I64_MAX, formatHttp, parseHttpAmount } from '@legwork/protocol';
 import { AppError } from '../../common/errors/app-error';
 import { BalanceRepository } from './balance.repository';
 import type { Balance, TransferKind } from './domain/balance';

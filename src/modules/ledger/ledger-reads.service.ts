@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { formatHttp } from '../../common/decimal/decimal';
+import { formatHttp } from '@legwork/protocol';
 import type { ReceiptView } from '../journal/domain/receipt';
 import { JournalService } from '../journal/journal.service';
 import type { AcceptSide } from './domain/funding';

@@ -1,5 +1,5 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { formatHttp } from '../../common/decimal/decimal';
+import { formatHttp } from '@legwork/protocol';
 import { MetricsService } from '../health/metrics.service';
 import { BalanceRepository } from './balance.repository';
 

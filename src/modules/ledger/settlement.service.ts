@@ -4,7 +4,7 @@ import { Clock } from '../../common/clock';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { Database } from '../../common/database/database';
 import type { Sql } from '../../common/database/sql';
-import { formatHttp } from '../../common/decimal/decimal';
+import { formatHttp } from '@legwork/protocol';
 import { AppError } from '../../common/errors/app-error';
 import { JobRunner } from '../../common/jobs/job-runner';
 import { QUEUES } from '../../common/jobs/queues';

@@ -6,14 +6,13 @@ import { Clock } from '../../common/clock';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { Database } from '../../common/database/database';
 import { transactionSql } from '../../common/database/sql';
-import { formatHttp, formatRfq } from '../../common/decimal/decimal';
+import { MAX_LEGS, formatHttp, formatRfq, signingDomain } from '@legwork/protocol';
 import { AppError, RfqError } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
 import { invalid } from '../instruments/domain/inputs';
 import { type InstrumentFilter, type InstrumentRecord, instrumentRecord } from '../instruments/instrument';
 import { InstrumentsService } from '../instruments/instruments.service';
 import { repriceAsset } from '../ledger/collateral.sql';
-import { MAX_LEGS, signingDomain } from '../rfq/domain/quote-payload';
 import { markPrice } from './domain/black76';
 import { type MarketDataInput, type Stamped, isFresh, parseMarketUpdate } from './domain/market-update';
 

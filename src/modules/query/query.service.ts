@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { I64_MAX } from '../../common/decimal/decimal';
+import { I64_MAX } from '@legwork/protocol';
 import { AppError } from '../../common/errors/app-error';
 import type { Principal } from '../auth/access';
 import { type BalanceView, BalancesService } from '../ledger/balances.service';

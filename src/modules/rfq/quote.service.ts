@@ -1,13 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { Ed25519Verifier, type PayloadLeg, decodeCanonicalBase64Signature, encodeQuotePayload, parseWallet, quoteId, signingDomain } from '@legwork/protocol';
 import { Clock } from '../../common/clock';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
-import { Ed25519Verifier } from '../../common/crypto/ed25519';
-import { decodeCanonicalBase64Signature } from '../../common/crypto/signature';
-import { parseWallet } from '../../common/crypto/wallet';
 import { RfqError } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
 import { InstrumentsService } from '../instruments/instruments.service';
-import { type PayloadLeg, encodeQuotePayload, quoteId, signingDomain } from './domain/quote-payload';
 import { parseSymbol } from '../instruments/domain/symbol';
 import { checkQuoteTerms } from './domain/quote-terms';
 import { resolveLegs } from './domain/rfq-legs';

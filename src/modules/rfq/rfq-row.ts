@@ -1,4 +1,4 @@
-import { parseRfqSigned } from '../../common/decimal/decimal';
+import { parseRfqSigned } from '@legwork/protocol';
 import type { RfqErrorCode } from '../../common/errors/app-error';
 import type { DeclineReason, RfqLeg, RfqRecord, Side, StoredLeg } from './domain/rfq-record';
 import type { RfqState } from './domain/rfq-state';

@@ -13,7 +13,7 @@
  *
  * The same module gives the revert's outcome (`revertOutcome`).
  */
-import { I64_MAX, formatRfq } from '../../../common/decimal/decimal';
+import { I64_MAX, formatRfq } from '@legwork/protocol';
 import type { RfqErrorCode } from '../../../common/errors/app-error';
 import { type Bps, packageFee } from './fees';
 import { type CashFlows, cashFlows, reverseCash } from './fold';

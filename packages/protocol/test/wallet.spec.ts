@@ -1,7 +1,6 @@
 import bs58 from 'bs58';
 import { loadVector } from '../../../test/vectors';
-import { publicKeyFromSeed } from './ed25519';
-import { FEE_ACCOUNT_WALLET, SMALL_ORDER_PUBLIC_KEYS_HEX, WalletError, encodeWallet, isSmallOrderKey, parseWallet } from './wallet';
+import { FEE_ACCOUNT_WALLET, SMALL_ORDER_PUBLIC_KEYS_HEX, WalletError, encodeWallet, isSmallOrderKey, parseWallet, publicKeyFromSeed } from '../src';
 
 const signin = loadVector('signin.json');
 const payloads = loadVector('payloads.json');

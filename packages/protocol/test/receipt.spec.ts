@@ -1,9 +1,21 @@
-import { loadVector } from '../../../../test/vectors';
-import { Ed25519Verifier, publicKeyFromSeed, signEd25519 } from '../../../common/crypto/ed25519';
-import { encodeWallet, parseWallet } from '../../../common/crypto/wallet';
-import { parseRfqSigned, parseRfqUnsigned } from '../../../common/decimal/decimal';
-import { signingDomain } from '../../rfq/domain/quote-payload';
-import { type ReceiptFields, RECEIPT_SIZE, encodeReceipt, keyIdOf, receiptHash } from './receipt';
+import { loadVector } from '../../../test/vectors';
+import {
+  Ed25519Verifier,
+  RECEIPT_SIZE,
+  type ReceiptFields,
+  ReceiptError,
+  decodeReceipt,
+  encodeReceipt,
+  encodeWallet,
+  keyIdOf,
+  parseRfqSigned,
+  parseRfqUnsigned,
+  parseWallet,
+  publicKeyFromSeed,
+  receiptHash,
+  signEd25519,
+  signingDomain,
+} from '../src';
 
 const vectors = loadVector('receipts.json');
 const seed = Buffer.from(vectors.exchange_seed_hex, 'hex');
@@ -60,3 +72,31 @@ describe('StrategyFillReceipt (vectors/receipts.json)', () => {
     expect(() => encodeReceipt({ ...base, quoteId: 'xyz' })).toThrow('quote_id');
   });
 });
+
+describe('decodeReceipt: what a client reads back (vectors/receipts.json)', () => {
+  it.each(vectors.receipts.map((r: any) => [r.input.journal_seq, r]) as [number, any][])('decodes journal_seq %s to the fields it was encoded from', (_seq, r: any) => {
+    const i = r.input;
+    const decoded = decodeReceipt(Buffer.from(r.payload_hex, 'hex'));
+    expect(decoded).toMatchObject({ kind: i.kind, journalSeq: BigInt(i.journal_seq), prevHash: i.prev_hash, rfqId: i.rfq_id, quoteId: i.quote_id, taker: i.taker, maker: i.maker, side: i.side });
+    expect(decoded.domain).toBe(signingDomain('Legwork').toString('hex'));
+    expect([decoded.price, decoded.fee, decoded.at, decoded.fillId]).toEqual([parseRfqSigned(i.price), parseRfqSigned(i.fee), i.at, BigInt(i.fill_id)]);
+    expect(decoded.legs.map((l) => [l.instrument, l.quantity])).toEqual(i.legs.map((l: any) => [l.instrument, parseRfqSigned(l.quantity)]));
+    expect(encodeReceipt(fields(i)).equals(Buffer.from(r.payload_hex, 'hex'))).toBe(true);
+  });
+
+  it('refuses bytes off the layout', () => {
+    const good = Buffer.from(vectors.receipts[0].payload_hex, 'hex');
+    const off = (at: number, value: number) => {
+      const b = Buffer.from(good);
+      b[at] = value;
+      return b;
+    };
+    expect(() => decodeReceipt(good.subarray(0, 1_071))).toThrow(ReceiptError);
+    expect(() => decodeReceipt(off(0, 0x41))).toThrow('STRATEGY_FILL');
+    expect(() => decodeReceipt(off(14, 2))).toThrow('kind');
+    expect(() => decodeReceipt(off(15, 0))).toThrow('leg count');
+    expect(() => decodeReceipt(off(201, 1))).toThrow('side');
+    expect(() => decodeReceipt(off(1_071, 1))).toThrow('leg slot');
+  });
+});
+

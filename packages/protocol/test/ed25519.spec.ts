@@ -1,8 +1,6 @@
 import nacl from 'tweetnacl';
 import { loadVector } from '../../../test/vectors';
-import { Ed25519Signer, Ed25519Verifier, publicKeyFromSeed, signEd25519 } from './ed25519';
-import { decodeBase58Signature } from './signature';
-import { parseWallet } from './wallet';
+import { Ed25519Signer, Ed25519Verifier, decodeBase58Signature, parseWallet, publicKeyFromSeed, signEd25519, signInMessage, verifyEd25519 } from '../src';
 
 const signin = loadVector('signin.json');
 const hex = (text: string) => Buffer.from(text, 'hex');
@@ -25,6 +23,7 @@ describe('ed25519 (vectors/signin.json)', () => {
 
   it('builds the sign-in message of design.md section 3', () => {
     expect(`Sign in to ${signin.service_name}\n\nWallet: ${signin.wallet}\nNonce: ${signin.nonce}`).toBe(signin.message);
+    expect(signInMessage(signin.service_name, signin.wallet, signin.nonce)).toBe(signin.message);
   });
 
   it('verifies the vector sign-in signature', () => {
@@ -112,5 +111,34 @@ describe('Ed25519Signer', () => {
       expect(Buffer.from(signer.sign(message))).toEqual(Buffer.from(signEd25519(seed, message)));
       expect(new Ed25519Verifier().verify(publicKeyFromSeed(seed), message, signer.sign(message))).toBe(true);
     }
+  });
+});
+
+describe('verifyEd25519 (no key cache, the SDK\'s verifier): the same answers as Ed25519Verifier', () => {
+  const wallet = parseWallet(signin.wallet);
+  const message = Buffer.from(signin.message, 'utf8');
+  const signature = decodeBase58Signature(signin.signature_base58)!;
+  const cached = new Ed25519Verifier();
+  const both = (key: Uint8Array, msg: Uint8Array, sig: Uint8Array) => [verifyEd25519(key, msg, sig), cached.verify(key, msg, sig)];
+
+  it('accepts the vector signature and refuses one-bit flips', () => {
+    expect(both(wallet, message, signature)).toEqual([true, true]);
+    for (const bit of [0, 255, 256, 511]) {
+      const flipped = Buffer.from(signature);
+      flipped[bit >> 3] ^= 1 << (bit & 7);
+      expect(both(wallet, message, flipped)).toEqual([false, false]);
+    }
+  });
+
+  it('refuses a non-canonical S, small-order keys, wrong lengths and non-points without throwing', () => {
+    expect(both(wallet, message, addOrderToS(signature))).toEqual([false, false]);
+    const identity = hex(signin.small_order_public_keys_hex[1]);
+    const forged = Buffer.concat([identity, Buffer.alloc(32)]);
+    for (const h of signin.small_order_public_keys_hex) expect(both(hex(h), message, forged)).toEqual([false, false]);
+    expect(both(wallet, message, signature.subarray(0, 63))).toEqual([false, false]);
+    expect(both(wallet.subarray(0, 31), message, signature)).toEqual([false, false]);
+    const notAPoint = Buffer.alloc(32);
+    notAPoint[0] = 2;
+    expect(both(notAPoint, message, signature)).toEqual([false, false]);
   });
 });

@@ -1,21 +1,28 @@
 /**
- * Exact fixed-point decimals in micro-units (10^-6), held as bigint.
- * design.md section 1: RFQ decimals are canonical text with at most 6 fractional digits;
- * HTTP amounts are output with exactly 8 fractional digits.
+ * Exact fixed-point decimals in micro-units (10^-6), held as bigint; no JavaScript `number` ever
+ * holds money. design.md section 1: RFQ decimals (`RfqDecimal`, `RfqSignedDecimal`) are canonical
+ * text with at most 6 fractional digits; HTTP amounts are output with exactly 8 fractional digits.
  */
 
+/** 10^6: micro-units per unit (USDC and contracts have 6 decimals). */
 export const MICRO = 1_000_000n;
+/** 2^63 - 1, the largest signed 64-bit value (and the largest RFQ decimal in micro-units). */
 export const I64_MAX = (1n << 63n) - 1n;
+/** 2^64 - 1, the largest unsigned 64-bit value. */
 export const U64_MAX = (1n << 64n) - 1n;
 
+/** Why a decimal was refused. */
 export type DecimalFault = 'not_a_string' | 'not_canonical' | 'too_precise' | 'out_of_range';
 
+/** Thrown by every parser of this module for a value that is not an exact decimal of its kind. */
 export class DecimalError extends Error {
   constructor(
+    /** The reason. */
     readonly fault: DecimalFault,
-    readonly text: unknown,
+    /** The refused value, as given. */
+    readonly value: unknown,
   ) {
-    super(`${describe(text)} is not a valid decimal (${fault.replace(/_/g, ' ')})`);
+    super(`${describe(value)} is not a valid decimal (${fault.replace(/_/g, ' ')})`);
     this.name = 'DecimalError';
   }
 }
@@ -54,13 +61,34 @@ export function parseRfqUnsigned(text: unknown): bigint {
   return parseRfqSigned(text);
 }
 
-/** Shortest canonical RFQ form: "1.5", "0", "-2", "0.000001". */
+/**
+ * Shortest canonical RFQ form: "1.5", "0", "-2", "0.000001". Any bigint is written, so a message
+ * can name a sum outside the RFQ range; {@link formatRfqInRange} is the checked form for the wire.
+ */
 export function formatRfq(micro: bigint): string {
   const negative = micro < 0n;
   const abs = negative ? -micro : micro;
   const whole = abs / MICRO;
   const frac = (abs % MICRO).toString().padStart(6, '0').replace(/0+$/, '');
   return `${negative ? '-' : ''}${whole}${frac ? '.' + frac : ''}`;
+}
+
+/**
+ * {@link formatRfq} for a value that must be a valid RFQ decimal (what the SDK sends).
+ * @throws {RangeError} outside `[-(2^63 - 1), 2^63 - 1]` micro-units
+ */
+export function formatRfqInRange(micro: bigint): string {
+  if (micro > I64_MAX || micro < -I64_MAX) throw new RangeError(`${micro} micro-units is outside the RFQ decimal range`);
+  return formatRfq(micro);
+}
+
+/**
+ * An RFQ decimal for the wire: a bigint of micro-units is formatted, a string is checked (signed)
+ * and returned in canonical form.
+ * @throws {DecimalError | RangeError}
+ */
+export function toRfqDecimal(value: bigint | string): string {
+  return formatRfqInRange(typeof value === 'bigint' ? value : parseRfqSigned(value));
 }
 
 /** HTTP form: exactly 8 fractional digits ("12.50000000"). */
@@ -96,6 +124,15 @@ export function parseHttpAmount(value: unknown, opts: { allowNumber?: boolean; s
   if (m[1] === '-' && micro === 0n) throw new DecimalError('not_canonical', value);
   if (micro > I64_MAX || micro < -I64_MAX) throw new DecimalError('out_of_range', value);
   return micro;
+}
+
+/**
+ * Reads an HTTP decimal as the server writes it (balances, positions, fills: a signed string with
+ * up to 8 fractional digits, "12.50000000"); refuses a value not exact in micro-units.
+ * @throws {DecimalError}
+ */
+export function parseHttpDecimal(text: unknown): bigint {
+  return parseHttpAmount(text, { signed: true });
 }
 
 /** floor(a / b) for bigint with b > 0 (BigInt division truncates toward zero). */

@@ -1,9 +1,5 @@
-import { loadVector } from '../../../../test/vectors';
-import { parseRfqSigned, parseRfqUnsigned } from '../../../common/decimal/decimal';
-import { Ed25519Verifier, signEd25519 } from '../../../common/crypto/ed25519';
-import { decodeCanonicalBase64Signature, encodeBase64Signature } from '../../../common/crypto/signature';
-import { parseWallet } from '../../../common/crypto/wallet';
-import { PayloadLeg, QuotePayloadFields, encodeQuotePayload, quoteId, signingDomain } from './quote-payload';
+import { loadVector } from '../../../test/vectors';
+import { Ed25519Verifier, type PayloadLeg, type QuotePayloadFields, decodeCanonicalBase64Signature, encodeBase64Signature, encodeQuotePayload, parseRfqSigned, parseRfqUnsigned, parseWallet, quoteId, signEd25519, signingDomain } from '../src';
 
 const vectors = loadVector('payloads.json');
 const hex = (text: string) => Buffer.from(text, 'hex');

@@ -1,10 +1,5 @@
-import { loadVector } from '../../../../test/vectors';
-import { Ed25519Verifier, signEd25519 } from '../../../common/crypto/ed25519';
-import { decodeCanonicalBase64Signature, encodeBase64Signature } from '../../../common/crypto/signature';
-import { parseWallet } from '../../../common/crypto/wallet';
-import { encodeAcceptPayload } from './accept-payload';
-import { parseRfqSigned, parseRfqUnsigned } from '../../../common/decimal/decimal';
-import { encodeQuotePayload } from './quote-payload';
+import { loadVector } from '../../../test/vectors';
+import { Ed25519Verifier, decodeCanonicalBase64Signature, encodeAcceptPayload, encodeBase64Signature, encodeQuotePayload, parseRfqSigned, parseRfqUnsigned, parseWallet, signEd25519 } from '../src';
 
 const vectors = loadVector('payloads.json');
 const hex = (text: string) => Buffer.from(text, 'hex');

@@ -1,4 +1,4 @@
-import { hexBytes, putBytes, putSeconds } from './quote-payload';
+import { hexBytes, putBytes, putSeconds } from './bytes';
 
 /**
  * StrategyAcceptPayload (design.md section 9): the fixed 105 bytes a taker signs to accept one
@@ -17,10 +17,15 @@ export interface AcceptPayloadFields {
   expiresAt: number;
 }
 
+/** Size of a StrategyAcceptPayload. */
 export const ACCEPT_PAYLOAD_SIZE = 105;
 const ACCEPT_TAG = 'STRATEGY_ACCEPT';
 const PAYLOAD_VERSION = 1;
 
+/**
+ * Encodes the 105-byte StrategyAcceptPayload.
+ * @throws {Error} when a field does not fit its slot
+ */
 export function encodeAcceptPayload(a: AcceptPayloadFields): Buffer {
   const out = Buffer.alloc(ACCEPT_PAYLOAD_SIZE);
   out.write(ACCEPT_TAG, 0, 'ascii'); //                                  0..15

@@ -1,6 +1,6 @@
 import bs58 from 'bs58';
 import { loadVector } from '../../../test/vectors';
-import { decodeBase58Signature, decodeCanonicalBase64Signature, encodeBase64Signature } from './signature';
+import { decodeBase58Signature, decodeCanonicalBase64Signature, encodeBase64Signature } from '../src';
 
 const signin = loadVector('signin.json');
 const payloads = loadVector('payloads.json');

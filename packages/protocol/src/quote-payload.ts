@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { I64_MAX, U64_MAX } from '../../../common/decimal/decimal';
+import { hexBytes, putAscii, putBytes, putI64, putSeconds, putU64 } from './bytes';
 
 /**
  * StrategyQuotePayload (design.md section 9): the fixed 1,050 bytes a maker signs.
@@ -36,17 +36,19 @@ export interface QuotePayloadFields {
   legs: PayloadLeg[];
 }
 
+/** Size of a StrategyQuotePayload. */
 export const QUOTE_PAYLOAD_SIZE = 1_050;
+/** Most legs of an RFQ. */
 export const MAX_LEGS = 13;
+/** The service name the default signing domain is made of. */
+export const DEFAULT_SERVICE_NAME = 'Legwork';
 const QUOTE_TAG = 'STRATEGY_QUOTE';
 const PAYLOAD_VERSION = 1;
 const LEGS_OFFSET = 218;
 const LEG_SLOT_SIZE = 64;
 
-const I64_MIN = -I64_MAX - 1n;
-
-/** SHA-256 of the UTF-8 service name: binds every signature to this service. */
-export function signingDomain(serviceName: string): Buffer {
+/** SHA-256 of the UTF-8 service name (`quote_domain` of the market config): binds every signature to this service. */
+export function signingDomain(serviceName: string = DEFAULT_SERVICE_NAME): Buffer {
   return createHash('sha256').update(serviceName, 'utf8').digest();
 }
 
@@ -56,8 +58,12 @@ export function quoteId(payload: Uint8Array): string {
   return createHash('sha256').update(payload).digest('hex');
 }
 
+/**
+ * Encodes the 1,050-byte StrategyQuotePayload.
+ * @throws {Error} when a field does not fit its slot
+ */
 export function encodeQuotePayload(q: QuotePayloadFields): Buffer {
-  if (q.legs.length < 1 || q.legs.length > MAX_LEGS) throw new Error(`leg count ${q.legs.length} is not 1 to ${MAX_LEGS}`);
+  if (!Array.isArray(q.legs) || q.legs.length < 1 || q.legs.length > MAX_LEGS) throw new Error(`leg count ${q.legs?.length} is not 1 to ${MAX_LEGS}`);
   const out = Buffer.alloc(QUOTE_PAYLOAD_SIZE); // zero filled
   out.write(QUOTE_TAG, 0, 'ascii'); //                        0..14
   out[14] = PAYLOAD_VERSION;
@@ -82,43 +88,4 @@ export function encodeQuotePayload(q: QuotePayloadFields): Buffer {
     putI64(out, slot + 48, leg.quantity, `legs[${i}].quantity`); // slot+48..56; 56..64 zero
   });
   return out;
-}
-
-// Shared with accept-payload.ts.
-
-/** Exactly `size` bytes from `2 * size` lowercase hex characters. */
-export function hexBytes(text: string, size: number, field: string): Buffer {
-  if (typeof text !== 'string' || !new RegExp(`^[0-9a-f]{${size * 2}}$`).test(text)) {
-    throw new Error(`${field} must be ${size * 2} lowercase hex characters`);
-  }
-  return Buffer.from(text, 'hex');
-}
-
-export function putBytes(out: Buffer, offset: number, bytes: Uint8Array, size: number, field: string): void {
-  if (bytes.length !== size) throw new Error(`${field} must be ${size} bytes, got ${bytes.length}`);
-  out.set(bytes, offset);
-}
-
-export function putI64(out: Buffer, offset: number, value: bigint, field: string): void {
-  if (typeof value !== 'bigint' || value < I64_MIN || value > I64_MAX) throw new Error(`${field} is not a signed 64-bit integer`);
-  out.writeBigInt64LE(value, offset);
-}
-
-function putU64(out: Buffer, offset: number, value: bigint, field: string): void {
-  if (typeof value !== 'bigint' || value < 0n || value > U64_MAX) throw new Error(`${field} is not an unsigned 64-bit integer`);
-  out.writeBigUInt64LE(value, offset);
-}
-
-/** Unix seconds held in a JS number, written as i64. */
-export function putSeconds(out: Buffer, offset: number, value: number, field: string): void {
-  if (!Number.isSafeInteger(value)) throw new Error(`${field} must be an integer number of seconds`);
-  out.writeBigInt64LE(BigInt(value), offset);
-}
-
-/** Printable ASCII, 1 to `size` bytes, zero padded (the buffer is already zero). */
-function putAscii(out: Buffer, offset: number, text: string, size: number, field: string): void {
-  if (typeof text !== 'string' || !/^[\x21-\x7e]+$/.test(text) || text.length > size) {
-    throw new Error(`${field} must be 1 to ${size} printable ASCII characters`);
-  }
-  out.write(text, offset, 'ascii');
 }

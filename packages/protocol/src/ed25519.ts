@@ -1,4 +1,4 @@
-import { KeyObject, createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
+import { type KeyObject, createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
 import { isSmallOrderKey } from './wallet';
 
 /**
@@ -11,6 +11,29 @@ const SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 /** DER PKCS#8 PrivateKeyInfo for an Ed25519 key up to the 32-byte seed. */
 const PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
 
+/** A key and signature of the right sizes, the key not a small-order point. */
+function wellFormed(publicKey: Uint8Array, signature: Uint8Array): boolean {
+  return publicKey.length === 32 && signature.length === 64 && !isSmallOrderKey(publicKey);
+}
+
+function publicKeyObject(publicKey: Uint8Array): KeyObject {
+  return createPublicKey({ key: Buffer.concat([SPKI_PREFIX, publicKey]), format: 'der', type: 'spki' });
+}
+
+/**
+ * Verifies one signature without a key cache (a client checking now and then); a server that
+ * verifies many signatures of the same wallets uses an {@link Ed25519Verifier}. Never throws.
+ */
+export function verifyEd25519(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
+  if (!wellFormed(publicKey, signature)) return false;
+  try {
+    return verify(null, message, publicKeyObject(publicKey), signature);
+  } catch {
+    return false;
+  }
+}
+
+/** Verifies with a cache of key objects (building one costs more than the verification). */
 export class Ed25519Verifier {
   /** KeyObjects by hex key; a Map keeps insertion order, so re-inserting on use makes it an LRU. */
   private readonly keys = new Map<string, KeyObject>();
@@ -24,7 +47,7 @@ export class Ed25519Verifier {
 
   /** True only for a valid signature; never throws. */
   verify(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
-    if (publicKey.length !== 32 || signature.length !== 64 || isSmallOrderKey(publicKey)) return false;
+    if (!wellFormed(publicKey, signature)) return false;
     try {
       return verify(null, message, this.keyObject(publicKey), signature);
     } catch {
@@ -38,7 +61,7 @@ export class Ed25519Verifier {
     if (key) {
       this.keys.delete(id);
     } else {
-      key = createPublicKey({ key: Buffer.concat([SPKI_PREFIX, publicKey]), format: 'der', type: 'spki' });
+      key = publicKeyObject(publicKey);
       if (this.keys.size >= this.maxEntries) this.keys.delete(this.keys.keys().next().value!);
     }
     this.keys.set(id, key);
