@@ -13,6 +13,8 @@ import { runF5 } from './figures/f5';
 import { runF8 } from './figures/f8';
 import { runF9 } from './figures/f9';
 import { runF10 } from './figures/f10';
+import { curvesMarkdown, runCurves } from './figures/curves';
+import { writeFileSync } from 'node:fs';
 
 /**
  * `npm run bench [-- --quick] [-- --only F2,F4] [-- --profile]`: every figure next to its baseline,
@@ -86,6 +88,18 @@ async function main(): Promise<void> {
     log,
   };
   log(`mode ${quick ? 'quick' : 'full'}, database ${env.database}, logs in ${logDir}`);
+
+  if (args.includes('--curves')) {
+    // How cost grows (not in CI): bench/results/curves.{json,md} and docs/figures/curve-*.svg.
+    const curves = await runCurves(ctx, join(__dirname, '..', '..', '..', 'docs', 'figures'));
+    writeFileSync(join(resultsDir, 'curves.json'), JSON.stringify({ startedAt, finishedAt: new Date().toISOString(), curves }, null, 2) + '\n');
+    writeFileSync(join(resultsDir, 'curves.md'), `# How cost grows (${startedAt})\n\n${curvesMarkdown(curves)}\n`);
+    log(`wrote ${join(resultsDir, 'curves.md')}:\n${curvesMarkdown(curves)}`);
+    await meter.close();
+    await env.destroy().catch((error) => log(`cleanup: ${String(error)}`));
+    rmSync(logDir, { recursive: true, force: true });
+    process.exit(0);
+  }
 
   const figures: FigureResult[] = [];
   const failures: string[] = [];
