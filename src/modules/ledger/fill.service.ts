@@ -102,13 +102,9 @@ export class FillService implements OnModuleInit {
         const index = rfq.legs.findIndex((l) => l.instrument === settled[0]);
         return failWith('RFQ_INVALID_INSTRUMENT', `legs[${index}]: ${settled[0]} has settled`);
       }
-      const accounts = [taker, maker, feeAccount];
-      let balances = await this.store.balances(m, accounts, true);
-      if (!balances.has(feeAccount)) {
-        // The fee account's ledger row comes with its first fee.
-        await this.store.ensureLedgerRow(m, feeAccount);
-        balances = await this.store.balances(m, accounts, true);
-      }
+      // The fee account's row is not locked here but credited last (creditFee below): every fill
+      // writes it, and a lock held from here to COMMIT made the whole transaction one at a time.
+      const balances = await this.store.balances(m, [taker, maker], true);
       const positions = await this.store.openPositions(m, [taker, maker]);
       const indexByAsset = new Map([
         ...this.risk.indexFor([...positions.get(taker)!, ...positions.get(maker)!], now, true),
@@ -135,7 +131,6 @@ export class FillService implements OnModuleInit {
         const held = new Map(positions.get(accountId)!.map((p) => [p.instrument, p]));
         return positionsAfter(held, list).map((w) => ({ accountId, ...w }));
       };
-      const fee = balances.get(feeAccount)!;
       const fillId = await this.store.recordFill(
         m,
         {
@@ -154,7 +149,6 @@ export class FillService implements OnModuleInit {
         [
           { accountId: taker, row: decision.taker },
           { accountId: maker, row: decision.maker },
-          { accountId: feeAccount, row: { total: fee.total + decision.cash.feeAccount, locked: fee.locked } },
         ],
       );
       // The group summaries the next market-data update reprices from (collateral.sql.ts).
@@ -167,7 +161,11 @@ export class FillService implements OnModuleInit {
         changes: { fill: { fillId, price: decision.cash.price, fee: decision.fee, filledAt: now } },
       });
       if (!moved) throw new Error(`rfq ${rfq.id} left submitting under its own row lock`);
-      // The receipt last: the journal head is locked from here to COMMIT (design.md 14, docs/receipts.md).
+      // The two rows every fill writes, last, so that fills wait for each other only over these
+      // statements and the COMMIT: the fee account's balance (its ledger row comes with its first
+      // fee), then the journal head, locked from here to COMMIT (design.md 14, docs/receipts.md).
+      // Lock order: other accounts' rows in id order, then the fee account's, then the head (revert.service.ts too).
+      await this.store.creditFee(m, feeAccount, decision.cash.feeAccount);
       const receipt = await this.journal.append(m, {
         kind: 0,
         fillId,

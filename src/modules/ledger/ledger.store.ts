@@ -293,6 +293,18 @@ export class LedgerStore {
     await m.query(`INSERT INTO balances (account_id) VALUES ($1) ON CONFLICT (account_id) DO NOTHING`, [accountId]);
   }
 
+  /**
+   * Adds a fill's fee to the fee account's total, making its ledger row with the first fee. Locks
+   * that row, which every fill writes: the fill transaction calls it last (fill.service.ts).
+   */
+  async creditFee(m: EntityManager, accountId: number, amount: bigint): Promise<void> {
+    await m.query(
+      `INSERT INTO balances (account_id, total) VALUES ($1, $2)
+       ON CONFLICT (account_id) DO UPDATE SET total = balances.total + EXCLUDED.total, updated_at = now()`,
+      [accountId, amount.toString()],
+    );
+  }
+
   async setBalance(m: EntityManager, accountId: number, row: LedgerRow): Promise<void> {
     const updated = await sqlRows(m, `UPDATE balances SET total = $2, locked = $3, updated_at = now() WHERE account_id = $1 RETURNING account_id`, [
       accountId, row.total.toString(), row.locked.toString(),

@@ -57,7 +57,9 @@ export class RevertService {
       const { takerAccountId: taker, makerAccountId: maker, feeAccountId } = fill;
       // Index rows before balance rows, as a fill takes them: the locks below are at these prices (collateral.sql.ts).
       const indexes = await shareIndexPrices(m);
-      const balances = await this.store.balances(m, [taker, maker, feeAccountId], true);
+      // The fee account's row after the others, in the fills' lock order (fill.service.ts): no deadlock with a running fill.
+      const balances = await this.store.balances(m, [taker, maker], true);
+      for (const [id, row] of await this.store.balances(m, [feeAccountId], true)) balances.set(id, row);
       const positions = await this.store.openPositions(m, [taker, maker]);
       const decision = revertOutcome({
         side: fill.side,
