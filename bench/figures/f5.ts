@@ -91,6 +91,8 @@ export async function runF5(ctx: Context): Promise<FigureResult[]> {
     const ex = new Exchange(`http://127.0.0.1:${legwork.port}`, `ws://127.0.0.1:${legwork.port}/client`, env);
     // Account ids far from any small constant, so that they are recognisable in the trace.
     await pg.query(`SELECT setval('accounts_id_seq', GREATEST((SELECT last_value FROM accounts_id_seq), 100000))`);
+    // Fill ids too (a returned fill id flows into later statements of the script: it must not equal a constant, like the fee account's id).
+    await pg.query(`SELECT setval('fills_id_seq', GREATEST((SELECT last_value FROM fills_id_seq), 1000000))`);
     const round = await ex.listRound('BFIVE', 3, ['140', '150', '160']);
     const legs: Leg[] = [
       { instrument: round.symbol('150'), quantity: '1' },

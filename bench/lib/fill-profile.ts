@@ -16,7 +16,8 @@ import type { TracedCommand } from '../servers/redis-trace';
  * - `to_fill_tx`: → `START TRANSACTION` of the fill transaction;
  * - `fill_tx`: → its `COMMIT` answered; of which `fill_tx_head_lock` (the journal head's
  *   `SELECT ... FOR UPDATE`: mostly the wait for the previous fill's COMMIT), `fill_tx_balance_lock`
- *   (the balances `FOR UPDATE`: the fee account's row is in every fill), the other statements, and
+ *   (the balances `FOR UPDATE`: before round two the fee account's row, in every fill, was among
+ *   them), `fill_tx_fee_credit` (the fee account's credit, last: the wait for that row), the other statements, and
  *   `fill_tx_node` (time between statements, in the server);
  * - `commit_to_publish`: → the `PUBLISH` of the `filled` notification;
  * - `notification`: → the `filled` event at the taker (Redis pub/sub, the gateway, the socket).
@@ -35,6 +36,8 @@ const SUBMITTING = /^\s*WITH moved AS \(UPDATE rfqs SET state/;
 const LOCK_FOR_FILL = /FOR UPDATE OF r\b/;
 const HEAD_LOCK = /FROM journal_head h WHERE h\.id = 1 FOR UPDATE/;
 const BALANCE_LOCK = /FROM balances WHERE account_id = ANY\(.*FOR UPDATE/s;
+/** The fee account's credit (LedgerStore.creditFee), since it is no longer locked by BALANCE_LOCK: the wait for the fee account's row. */
+const FEE_CREDIT = /INSERT INTO balances \(account_id, total\)/;
 const BEGIN = /^\s*(START TRANSACTION|BEGIN)\b/i;
 const COMMIT = /^\s*COMMIT\b/i;
 
@@ -71,6 +74,7 @@ export function fillProfile(statements: TracedStatement[], commands: TracedComma
     txStatements += inside.length;
     const head = inside.find((s) => HEAD_LOCK.test(s.text));
     const balances = inside.find((s) => BALANCE_LOCK.test(s.text));
+    const fee = inside.find((s) => FEE_CREDIT.test(s.text));
     const statementMs = inside.reduce((sum, s) => sum + s.ms, 0);
     const txMs = end(tx[c].s) - tx[b].s.at;
     add('accept_to_enqueued', end(enqueued) - end(accept));
@@ -80,7 +84,8 @@ export function fillProfile(statements: TracedStatement[], commands: TracedComma
     add('fill_tx', txMs);
     add('fill_tx_head_lock', head?.ms ?? 0);
     add('fill_tx_balance_lock', balances?.ms ?? 0);
-    add('fill_tx_other_statements', statementMs - (head?.ms ?? 0) - (balances?.ms ?? 0));
+    add('fill_tx_fee_credit', fee?.ms ?? 0);
+    add('fill_tx_other_statements', statementMs - (head?.ms ?? 0) - (balances?.ms ?? 0) - (fee?.ms ?? 0));
     add('fill_tx_node', txMs - statementMs);
     add('commit_to_publish', published.at - end(tx[c].s));
     add('notification', l.filledAt - published.at);
