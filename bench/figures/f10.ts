@@ -7,7 +7,7 @@ import { Exchange, type Leg } from '../lib/exchange';
 import { parallel } from '../lib/env';
 import { ServerProcess, sleep } from '../lib/proc';
 import type { FigureResult } from '../lib/report';
-import { median, percentile } from '../lib/stats';
+import { median, medianOrNull, percentile } from '../lib/stats';
 import { openSocket } from '../lib/ws-load';
 import { type Context, alternate } from './context';
 
@@ -23,6 +23,8 @@ import { type Context, alternate } from './context';
 const isCreated = (text: string) => text.includes('"event":"created"');
 
 interface Side {
+  /** The server's process (its CPU per broadcast is read from /proc). */
+  pid: number;
   /** One broadcast: ms from the trigger until the last of the N connections has the frame. */
   broadcast(): Promise<number>;
   close(): Promise<void>;
@@ -106,6 +108,7 @@ async function legworkSide(ctx: Context, n: number): Promise<Side & { frame: () 
   };
   return {
     server,
+    pid: server.pid,
     broadcast,
     frame: async () => {
       if (!count.firstFrame) await broadcast();
@@ -128,6 +131,7 @@ async function bareSide(ctx: Context, n: number, frame: string): Promise<Side> {
   const count = counter(sockets);
   let id = 0;
   return {
+    pid: server.pid,
     broadcast: async () => {
       const all = count.arm(30_000);
       const t0 = performance.now();
@@ -147,7 +151,10 @@ export interface FanOut {
   legworkP99: number;
   baselineP99: number;
   ratio: number;
-  rounds: Array<{ legwork: number; baseline: number; legworkP50: number; baselineP50: number }>;
+  rounds: Array<{ legwork: number; baseline: number; legworkP50: number; baselineP50: number; legworkCpuMs: number | null; baselineCpuMs: number | null }>;
+  /** Server CPU ms per broadcast (medians of the rounds): steadier than the latencies on a shared machine. */
+  legworkCpuMs: number | null;
+  baselineCpuMs: number | null;
 }
 
 /** F10 at `n` connections: `rounds` alternating rounds of `broadcasts` broadcasts per side. */
@@ -159,19 +166,31 @@ export async function fanOut(ctx: Context, n: number, rounds: number, broadcasts
     const run = async (side: Side) => {
       const samples: number[] = [];
       for (let i = 0; i < 3; i++) await side.broadcast(); // warm-up
+      const stop = await ctx.meter.start(side.pid);
       for (let i = 0; i < broadcasts; i++) {
         samples.push(await side.broadcast());
         await sleep(20);
       }
-      return samples;
+      const cpu = await stop();
+      return { samples, cpuMs: cpu.server === null ? null : (cpu.server * 1000) / broadcasts };
     };
     const out: FanOut['rounds'] = [];
     for (let r = 0; r < rounds; r++) {
       const x = await alternate(r, () => run(bare!), () => run(legwork));
-      out.push({ legwork: percentile(x.legwork, 99), baseline: percentile(x.baseline, 99), legworkP50: percentile(x.legwork, 50), baselineP50: percentile(x.baseline, 50) });
-      ctx.log(`F10 n=${n} round ${r + 1}: p99 ${out[r].legwork.toFixed(1)} ms vs ${out[r].baseline.toFixed(1)} ms (p50 ${out[r].legworkP50.toFixed(1)} vs ${out[r].baselineP50.toFixed(1)})`);
+      const l = x.legwork.samples;
+      const b = x.baseline.samples;
+      out.push({ legwork: percentile(l, 99), baseline: percentile(b, 99), legworkP50: percentile(l, 50), baselineP50: percentile(b, 50), legworkCpuMs: x.legwork.cpuMs, baselineCpuMs: x.baseline.cpuMs });
+      ctx.log(`F10 n=${n} round ${r + 1}: p99 ${out[r].legwork.toFixed(1)} ms vs ${out[r].baseline.toFixed(1)} ms (p50 ${out[r].legworkP50.toFixed(1)} vs ${out[r].baselineP50.toFixed(1)}); server CPU ${x.legwork.cpuMs?.toFixed(2)} vs ${x.baseline.cpuMs?.toFixed(2)} ms per broadcast`);
     }
-    return { n, legworkP99: median(out.map((x) => x.legwork)), baselineP99: median(out.map((x) => x.baseline)), ratio: median(out.map((x) => x.legwork / x.baseline)), rounds: out };
+    return {
+      n,
+      legworkP99: median(out.map((x) => x.legwork)),
+      baselineP99: median(out.map((x) => x.baseline)),
+      ratio: median(out.map((x) => x.legwork / x.baseline)),
+      rounds: out,
+      legworkCpuMs: medianOrNull(out.map((x) => x.legworkCpuMs)),
+      baselineCpuMs: medianOrNull(out.map((x) => x.baselineCpuMs)),
+    };
   } finally {
     await bare?.close();
     await legwork.close();
@@ -195,7 +214,7 @@ export async function runF10(ctx: Context): Promise<FigureResult[]> {
       target: '<= 1.5',
       met: f.ratio <= 1.5,
       rounds: f.rounds,
-      extra: { connections: n, p50_ms: { legwork: median(f.rounds.map((x) => x.legworkP50)), baseline: median(f.rounds.map((x) => x.baselineP50)) } },
+      extra: { connections: n, p50_ms: { legwork: median(f.rounds.map((x) => x.legworkP50)), baseline: median(f.rounds.map((x) => x.baselineP50)) }, server_cpu_ms_per_broadcast: { legwork: f.legworkCpuMs, baseline: f.baselineCpuMs } },
       notes: ["Legwork's time runs from the taker's rfq.create being sent (its statement, the PUBLISH and the hop back included), the baseline's from the broadcast request being sent", 'the receiving connections are in the bench process for both sides'],
     },
   ];
