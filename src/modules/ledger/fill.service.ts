@@ -26,10 +26,11 @@ type Announcement = { moved: RfqRecord; from: RfqState; seconds?: number } | nul
 
 /**
  * The fill job (queue `rfq-fill`): accepted → submitting, then one transaction that locks the RFQ,
- * share-locks its instruments, locks the taker's, the maker's and the fee account's balance rows
- * in account-id order, re-checks fee and funding on that frozen view, moves the premium and the
- * fee, folds the legs into both accounts' positions, recomputes both locks, writes the fill
- * (`fills.rfq_id` is UNIQUE) and moves submitting → filled, or records the failed check as
+ * share-locks its instruments, locks the taker's and the maker's balance rows in account-id
+ * order, re-checks fee and funding on that frozen view, moves the premium, folds the legs into
+ * both accounts' positions, recomputes both locks, writes the fill (`fills.rfq_id` is UNIQUE),
+ * moves submitting → filled, then credits the fee account and appends the receipt (the two rows
+ * every fill writes, last), or records the failed check as
  * submitting → failed. Idempotent: a second run finds the RFQ no longer submitting and does nothing.
  */
 @Injectable()
