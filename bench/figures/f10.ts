@@ -9,7 +9,7 @@ import { ServerProcess, sleep } from '../lib/proc';
 import type { FigureResult } from '../lib/report';
 import { median, medianOrNull, percentile } from '../lib/stats';
 import { openSocket } from '../lib/ws-load';
-import { type Context, alternate } from './context';
+import { type Context, alternate, profiled } from './context';
 
 /**
  * F10: one `created` broadcast to N subscribed quoter connections (N = 1,000; quick 300): the
@@ -182,6 +182,8 @@ export async function fanOut(ctx: Context, n: number, rounds: number, broadcasts
       out.push({ legwork: percentile(l, 99), baseline: percentile(b, 99), legworkP50: percentile(l, 50), baselineP50: percentile(b, 50), legworkCpuMs: x.legwork.cpuMs, baselineCpuMs: x.baseline.cpuMs });
       ctx.log(`F10 n=${n} round ${r + 1}: p99 ${out[r].legwork.toFixed(1)} ms vs ${out[r].baseline.toFixed(1)} ms (p50 ${out[r].legworkP50.toFixed(1)} vs ${out[r].baselineP50.toFixed(1)}); server CPU ${x.legwork.cpuMs?.toFixed(2)} vs ${x.baseline.cpuMs?.toFixed(2)} ms per broadcast`);
     }
+    // With --profile: the Legwork server's CPU profile over one more (uncounted) set of broadcasts.
+    await profiled(ctx, legwork.server, `F10-${n}`, () => run(legwork));
     return {
       n,
       legworkP99: median(out.map((x) => x.legwork)),
