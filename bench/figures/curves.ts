@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import WebSocket from 'ws';
-import { encodeWallet } from '../../src/common/crypto/wallet';
+import { encodeWallet } from '@legwork/protocol';
 import { Exchange, type Leg, type Trader } from '../lib/exchange';
 import { ADMIN_TOKEN, httpOk, parallel } from '../lib/env';
 import { httpLoad } from '../lib/http-load';

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import type WebSocket from 'ws';
-import { encodeWallet } from '../../src/common/crypto/wallet';
+import { encodeWallet } from '@legwork/protocol';
 import { Exchange, type Leg } from '../lib/exchange';
 import { parallel } from '../lib/env';
 import { ServerProcess, sleep } from '../lib/proc';
