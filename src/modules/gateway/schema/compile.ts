@@ -41,8 +41,6 @@ export function show(value: unknown): string {
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 class Compiler {
   constructor(private readonly dialect: Dialect) {}
 
@@ -65,6 +63,7 @@ class Compiler {
     };
   }
 
+  /** The first field the declaration does not name (fields as sent, in order). */
   unknownField(where: string, key: string): never {
     throw this.error(undefined, this.dialect === 'public' ? `unknown param ${key}` : `${where} has an unknown field ${show(key)}`);
   }
@@ -176,79 +175,130 @@ class Compiler {
     return Object.entries(node.props).map(([key, prop]) => ({ key, out: camel(key), prop, check: this.node(prop.node), serviceChecked: prop.node.kind === 'service' }));
   }
 
-  /** The first field of `value` the declaration does not name, if any. */
-  static unknownKey(value: Record<string, unknown>, known: ReadonlySet<string>): string | undefined {
-    for (const key in value) if (!known.has(key)) return key;
-    return undefined;
-  }
-
   /** An object inside the params (an array item): phase by phase, like its array. */
   private object(node: ObjectNode<unknown>): Check {
-    const fields = this.fields(node);
-    const known = new Set(fields.map((f) => f.key));
+    const code = new ObjectCode(this, this.fields(node));
     const invalid: Raise = node.invalid ? this.fault(node.invalid) : this.fault('{path} must be an object');
-    const refined = fields.filter((f) => f.check.refine);
     return {
-      shape: (value, path) => {
-        if (!isObject(value)) return invalid(path, value);
-        const extra = Compiler.unknownKey(value, known);
-        if (extra !== undefined) this.unknownField(path, extra);
-        for (const f of fields) {
-          const item = value[f.key];
-          if (item === undefined) {
-            if (!f.prop.optional && !f.prop.default && !f.serviceChecked) this.missing(`${path}.${f.key}`);
-          } else if (f.check.shape) f.check.shape(item, `${path}.${f.key}`);
-        }
-      },
-      parse: (value, path) => {
-        const source = value as Record<string, unknown>;
-        const out: Record<string, unknown> = {};
-        for (const f of fields) {
-          const item = source[f.key];
-          if (item === undefined || (item === null && f.prop.default?.nullable)) {
-            if (f.prop.default) out[f.out] = f.prop.default.value;
-            else if (!f.prop.optional) out[f.out] = item;
-          } else out[f.out] = f.check.parse ? f.check.parse(item, `${path}.${f.key}`) : item;
-        }
-        return out;
-      },
-      refine:
-        refined.length > 0
-          ? (parsed, path) => {
-              for (const f of refined) f.check.refine!((parsed as Record<string, unknown>)[f.out], `${path}.${f.key}`);
-            }
-          : undefined,
+      shape: code.build<Check['shape']>(['value', 'path'], code.shape(invalid)),
+      parse: code.build<Check['parse']>(['value', 'path'], code.parse()),
+      refine: code.refined() ? code.build<Check['refine']>(['parsed', 'path'], code.refine()) : undefined,
     };
   }
 
   /** The params object itself: one field fully checked after the other. */
   root<T>(node: ObjectNode<T>): ParamsParser<T> {
-    const fields = this.fields(node as ObjectNode<unknown>);
-    const known = new Set(fields.map((f) => f.key));
-    const requiredFirst = node.requiredFirst === true;
-    return (params) => {
-      const extra = Compiler.unknownKey(params, known);
-      if (extra !== undefined) this.unknownField('params', extra);
-      if (requiredFirst) {
-        for (const f of fields) if (params[f.key] === undefined && !f.prop.optional && !f.prop.default && !f.serviceChecked) this.missing(f.key);
-      }
-      const out: Record<string, unknown> = {};
-      for (const f of fields) {
-        const value = params[f.key];
-        if (value === undefined || (value === null && f.prop.default?.nullable)) {
-          if (f.prop.default) out[f.out] = f.prop.default.value;
-          else if (f.serviceChecked) out[f.out] = value;
-          else if (!f.prop.optional) this.missing(f.key);
-          continue;
-        }
-        const { shape, parse, refine } = f.check;
-        if (shape) shape(value, f.key);
-        const parsed = parse ? parse(value, f.key) : value;
-        if (refine) refine(parsed, f.key);
-        out[f.out] = parsed;
-      }
-      return out as T;
-    };
+    const code = new ObjectCode(this, this.fields(node as ObjectNode<unknown>));
+    return code.build<ParamsParser<T>>(['value'], code.root(node.requiredFirst === true));
+  }
+}
+
+/**
+ * The code of one object node, generated once: named property reads, the parsed command built as
+ * one object literal, and one call site per field check (each stays monomorphic), so a call costs
+ * what a hand-written parser costs. Only the declaration's own keys and the compiler's functions
+ * go into the code (keys as JSON string literals); values of a call never do.
+ */
+class ObjectCode {
+  private readonly env: unknown[] = [];
+
+  constructor(
+    private readonly compiler: Compiler,
+    private readonly fields: Field[],
+  ) {}
+
+  /** A reference to `value` from the generated code. */
+  private use(value: unknown): string {
+    this.env.push(value);
+    return `E[${this.env.length - 1}]`;
+  }
+
+  build<F>(args: string[], body: string): F {
+    return new Function('E', `'use strict'; return function (${args.join(', ')}) {\n${body}\n};`)(this.env) as F;
+  }
+
+  private read(object: string, f: Field): string {
+    return `${object}[${JSON.stringify(f.key)}]`;
+  }
+
+  private childPath(f: Field, root: boolean): string {
+    return root ? JSON.stringify(f.key) : `path + ${JSON.stringify(`.${f.key}`)}`;
+  }
+
+  private unknownKeys(where: string): string {
+    const test = this.fields.map((f) => `k !== ${JSON.stringify(f.key)}`).join(' && ') || 'true';
+    return `for (const k in value) if (${test}) ${this.use(this.compiler.unknownField.bind(this.compiler))}(${where}, k);`;
+  }
+
+  private missing(f: Field, root: boolean): string {
+    return `${this.use(this.compiler.missing.bind(this.compiler))}(${this.childPath(f, root)})`;
+  }
+
+  /** `vN` holds the field's value: its default when absent (or null, when nullable). */
+  private absent(f: Field, i: number): string {
+    return f.prop.default?.nullable ? `v${i} === undefined || v${i} === null` : `v${i} === undefined`;
+  }
+
+  private onAbsent(f: Field, i: number, root: boolean): string {
+    if (f.prop.default) return `v${i} = ${this.use(f.prop.default.value)};`;
+    if (f.prop.optional || f.serviceChecked) return '';
+    return root ? `${this.missing(f, true)};` : '';
+  }
+
+  /** The parsed object: required, defaulted and service-checked fields, then the optional ones present. */
+  private literal(): string {
+    const fixed = this.fields.flatMap((f, i) => (f.prop.optional ? [] : [`${JSON.stringify(f.out)}: v${i}`]));
+    const optional = this.fields.flatMap((f, i) => (f.prop.optional ? [`if (v${i} !== undefined) out[${JSON.stringify(f.out)}] = v${i};`] : []));
+    return `const out = { ${fixed.join(', ')} };\n${optional.join('\n')}\nreturn out;`;
+  }
+
+  root(requiredFirst: boolean): string {
+    const lines = [this.unknownKeys('"params"')];
+    if (requiredFirst) {
+      for (const f of this.fields) if (!f.prop.optional && !f.prop.default && !f.serviceChecked) lines.push(`if (${this.read('value', f)} === undefined) ${this.missing(f, true)};`);
+    }
+    this.fields.forEach((f, i) => {
+      const path = this.childPath(f, true);
+      const { shape, parse, refine } = f.check;
+      const present = [
+        shape ? `${this.use(shape)}(v${i}, ${path});` : '',
+        parse ? `v${i} = ${this.use(parse)}(v${i}, ${path});` : '',
+        refine ? `${this.use(refine)}(v${i}, ${path});` : '',
+      ].join(' ');
+      lines.push(`let v${i} = ${this.read('value', f)};`, `if (${this.absent(f, i)}) { ${this.onAbsent(f, i, true)} } else { ${present} }`);
+    });
+    lines.push(this.literal());
+    return lines.join('\n');
+  }
+
+  shape(invalid: Raise): string {
+    const lines = [`if (typeof value !== 'object' || value === null || Array.isArray(value)) ${this.use(invalid)}(path, value);`, this.unknownKeys('path')];
+    this.fields.forEach((f, i) => {
+      const required = !f.prop.optional && !f.prop.default && !f.serviceChecked;
+      const check = f.check.shape ? `${this.use(f.check.shape)}(v${i}, ${this.childPath(f, false)});` : '';
+      if (!required && !check) return;
+      lines.push(`const v${i} = ${this.read('value', f)};`, `if (v${i} === undefined) { ${required ? `${this.missing(f, false)};` : ''} } else { ${check} }`);
+    });
+    return lines.join('\n');
+  }
+
+  parse(): string {
+    const lines = this.fields.map((f, i) => {
+      const parse = f.check.parse ? `v${i} = ${this.use(f.check.parse)}(v${i}, ${this.childPath(f, false)});` : '';
+      return `let v${i} = ${this.read('value', f)};\nif (${this.absent(f, i)}) { ${this.onAbsent(f, i, false)} } else { ${parse} }`;
+    });
+    return [...lines, this.literal()].join('\n');
+  }
+
+  refined(): boolean {
+    return this.fields.some((f) => f.check.refine);
+  }
+
+  refine(): string {
+    return this.fields
+      .filter((f) => f.check.refine)
+      .map((f) => `${this.use(f.check.refine)}(parsed[${JSON.stringify(f.out)}], ${this.childPath(f, false)});`)
+      .join('\n');
   }
 }
 
