@@ -1,4 +1,5 @@
 import type { Access } from '../../auth/access';
+import { RFQ_STATES } from '../../rfq/domain/rfq-state';
 import { MAX_BATCH, RPC_CODES } from '../json-rpc';
 import { RPC_METHODS, type RpcDeclaration, type RpcMethodName } from '../rpc-method';
 import { type JsonSchema, objectSchemaOf, ref } from '../schema/json-schema';
@@ -120,7 +121,7 @@ const NOTIFICATIONS: Record<'rfq' | 'rfq_maker' | 'session', Record<string, Json
       title: 'RFQ event (taker)',
       summary: 'Every state move of one of the subscriber’s RFQs',
       contentType: 'application/json',
-      payload: notification('rfq', eventData({ type: 'string', enum: ['quoted', 'declined', 'expired', 'accepted', 'submitting', 'filled', 'failed'] }, { rfq: ref('RfqView') }, true)),
+      payload: notification('rfq', eventData({ type: 'string', enum: RFQ_STATES.filter((state) => state !== 'pending') }, { rfq: ref('RfqView') }, true)),
     },
   },
   rfq_maker: {

@@ -36,7 +36,7 @@ interface Field {
 }
 
 /** A short, safe rendering of a client value for a message. */
-export function show(value: unknown): string {
+function show(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }

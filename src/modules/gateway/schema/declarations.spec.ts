@@ -84,6 +84,14 @@ describe('JSON-RPC method declarations', () => {
     expect([...SDK_RFQ_STATES]).toEqual([...RFQ_STATES]);
   });
 
+  it('sign-in params: only unknown ones are refused here, the values are the service’s (it counts the attempt first)', () => {
+    const nonce = compileParams(METHOD_SCHEMAS['public/get_nonce'].params, 'public');
+    expect(nonce({})).toEqual({ wallet: undefined });
+    expect(nonce({ wallet: 5 })).toEqual({ wallet: 5 });
+    expect(() => nonce({ wallet: 'w', extra: 1 })).toThrow(expect.objectContaining({ code: 'INVALID_PARAMS', message: 'unknown param extra' }));
+    expect(compileParams(METHOD_SCHEMAS['public/session_resume'].params, 'public')({ session_token: 't' })).toEqual({ sessionToken: 't' });
+  });
+
   it('a public/* declaration cannot carry an RFQ error code', () => {
     const node = object({ x: required(string({ invalid: { code: 'RFQ_SIZE_INVALID', message: '{path} bad' } })) });
     expect(() => compileParams(node, 'public')).toThrow(/INVALID_PARAMS only/);

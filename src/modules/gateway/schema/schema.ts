@@ -25,7 +25,7 @@ interface Typed<T> {
   readonly __out?: () => T;
 }
 
-export interface StringNode<T extends string = string> extends Doc, Typed<T> {
+interface StringNode<T extends string = string> extends Doc, Typed<T> {
   kind: 'string';
   pattern?: RegExp;
   enum?: readonly T[];
@@ -37,7 +37,7 @@ export interface StringNode<T extends string = string> extends Doc, Typed<T> {
 }
 
 /** A JSON number that is a safe integer (int64 held exactly), within the bounds. */
-export interface IntegerNode extends Doc, Typed<number> {
+interface IntegerNode extends Doc, Typed<number> {
   kind: 'integer';
   minimum?: number;
   maximum?: number;
@@ -46,13 +46,13 @@ export interface IntegerNode extends Doc, Typed<number> {
   range?: Fault;
 }
 
-export interface BooleanNode extends Doc, Typed<boolean> {
+interface BooleanNode extends Doc, Typed<boolean> {
   kind: 'boolean';
   invalid: Fault;
 }
 
 /** An RfqSignedDecimal (interface.md 2) in micro-units. */
-export interface DecimalNode extends Doc, Typed<bigint> {
+interface DecimalNode extends Doc, Typed<bigint> {
   kind: 'decimal';
   /** Neither a string nor a number. */
   invalid: Fault;
@@ -65,13 +65,13 @@ export interface DecimalNode extends Doc, Typed<bigint> {
 }
 
 /** A canonical decimal u64 string of 1 or more, as a bigint. */
-export interface U64Node extends Doc, Typed<bigint> {
+interface U64Node extends Doc, Typed<bigint> {
   kind: 'u64';
   invalid: Fault;
   range: Fault;
 }
 
-export interface ArrayNode<T> extends Doc, Typed<T[]> {
+interface ArrayNode<T> extends Doc, Typed<T[]> {
   kind: 'array';
   items: Node<T>;
   invalid: Fault;
@@ -84,7 +84,7 @@ export interface ArrayNode<T> extends Doc, Typed<T[]> {
 }
 
 /** A value documented here but checked by the service (which must count the attempt first). */
-export interface ServiceCheckedNode extends Doc, Typed<unknown> {
+interface ServiceCheckedNode extends Doc, Typed<unknown> {
   kind: 'service';
   documented: Node<unknown>;
 }
@@ -109,7 +109,7 @@ export interface ObjectNode<T> extends Doc, Typed<T> {
 
 export type Node<T> = StringNode<T & string> | IntegerNode | BooleanNode | DecimalNode | U64Node | ArrayNode<any> | ServiceCheckedNode | ObjectNode<T>;
 
-export type Infer<N> = N extends { readonly __out?: () => infer T } ? T : never;
+type Infer<N> = N extends { readonly __out?: () => infer T } ? T : never;
 
 /** `client_ref` → `clientRef`: the key of a field in the parsed command. */
 type Camel<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
@@ -117,7 +117,7 @@ export const camel = (key: string): string => key.replace(/_([a-z])/g, (_, c: st
 
 type PropOut<P> = P extends Prop<infer T, boolean> ? T : never;
 type Flat<T> = { [K in keyof T]: T[K] } & {};
-export type ObjectOut<P extends Record<string, Prop>> = Flat<
+type ObjectOut<P extends Record<string, Prop>> = Flat<
   { [K in keyof P as P[K] extends Prop<unknown, false> ? Camel<K & string> : never]: PropOut<P[K]> } & {
     [K in keyof P as P[K] extends Prop<unknown, false> ? never : Camel<K & string>]?: PropOut<P[K]>;
   }
