@@ -15,15 +15,21 @@ import { type Dialect, type Fault, type Node, type ObjectNode, type Prop, camel 
 
 export type ParamsParser<T> = (params: Record<string, unknown>) => T;
 
-type Raise = (path: string, value: unknown) => never;
+/** A failure of the value at `key` of `base` (a field name, or an array index): the path is only written when it fails. */
+type Raise = (base: string, key: string | number, value: unknown) => never;
+
+/** `legs` + 0 → `legs[0]`, `legs[0]` + `quantity` → `legs[0].quantity`, '' + `rfq_id` → `rfq_id`. */
+function pathOf(base: string, key: string | number): string {
+  return typeof key === 'number' ? `${base}[${key}]` : base === '' ? key : `${base}.${key}`;
+}
 
 interface Check {
   /** Type, pattern, bounds, unknown and missing fields. */
-  shape?: (value: unknown, path: string) => void;
+  shape?: (value: unknown, base: string, key: string | number) => void;
   /** The parsed value (absent: the value itself). */
-  parse?: (value: unknown, path: string) => unknown;
+  parse?: (value: unknown, base: string, key: string | number) => unknown;
   /** Rules over the parsed value (absent: none). */
-  refine?: (parsed: unknown, path: string) => void;
+  refine?: (parsed: unknown, base: string, key: string | number) => void;
 }
 
 interface Field {
@@ -54,7 +60,8 @@ class Compiler {
     const { code, message } = typeof fault === 'string' ? { code: undefined, message: fault } : fault;
     if (code && this.dialect === 'public') throw new Error(`a public/* method answers INVALID_PARAMS only, not ${code}`);
     const parts = message.split(/(\{path\}|\{value\}|\{length\})/).filter((part) => part !== '');
-    return (path, value) => {
+    return (base, key, value) => {
+      const path = pathOf(base, key);
       let text = '';
       for (const part of parts) {
         text += part === '{path}' ? path : part === '{value}' ? show(value) : part === '{length}' ? String((value as unknown[]).length) : part;
@@ -68,8 +75,8 @@ class Compiler {
     throw this.error(undefined, this.dialect === 'public' ? `unknown param ${key}` : `${where} has an unknown field ${show(key)}`);
   }
 
-  missing(path: string): never {
-    throw this.error(undefined, `${path} is required`);
+  missing(base: string, key: string): never {
+    throw this.error(undefined, `${pathOf(base, key)} is required`);
   }
 
   node(node: Node<unknown>): Check {
@@ -80,10 +87,10 @@ class Compiler {
         const allowed = node.enum ? new Set<unknown>(node.enum) : null;
         const { pattern, maxLength } = node;
         return {
-          shape: (value, path) => {
-            if (typeof value !== 'string' || (allowed !== null && !allowed.has(value))) invalid(path, value);
-            if (maxLength !== undefined && value.length > maxLength) invalid(path, value);
-            if (pattern && !pattern.test(value)) mismatch(path, value);
+          shape: (value, base, key) => {
+            if (typeof value !== 'string' || (allowed !== null && !allowed.has(value))) invalid(base, key, value);
+            if (maxLength !== undefined && value.length > maxLength) invalid(base, key, value);
+            if (pattern && !pattern.test(value)) mismatch(base, key, value);
           },
         };
       }
@@ -93,15 +100,15 @@ class Compiler {
         const min = node.minimum ?? -Infinity;
         const max = node.maximum ?? Infinity;
         return {
-          shape: (value, path) => {
-            if (typeof value !== 'number' || !Number.isSafeInteger(value)) invalid(path, value);
-            if (value < min || value > max) range(path, value);
+          shape: (value, base, key) => {
+            if (typeof value !== 'number' || !Number.isSafeInteger(value)) invalid(base, key, value);
+            if (value < min || value > max) range(base, key, value);
           },
         };
       }
       case 'boolean': {
         const invalid: Raise = this.fault(node.invalid);
-        return { shape: (value, path) => (typeof value === 'boolean' ? undefined : invalid(path, value)) };
+        return { shape: (value, base, key) => (typeof value === 'boolean' ? undefined : invalid(base, key, value)) };
       }
       case 'decimal':
         return this.decimal(node);
@@ -109,11 +116,11 @@ class Compiler {
         const invalid: Raise = this.fault(node.invalid);
         const range: Raise = this.fault(node.range);
         return {
-          parse: (value, path) => {
-            if (typeof value !== 'string' || !U64_TEXT.test(value)) invalid(path, value);
-            if (value.length > 20) range(path, value);
+          parse: (value, base, key) => {
+            if (typeof value !== 'string' || !U64_TEXT.test(value)) invalid(base, key, value);
+            if (value.length > 20) range(base, key, value);
             const parsed = BigInt(value);
-            if (parsed > U64_MAX) range(path, value);
+            if (parsed > U64_MAX) range(base, key, value);
             return parsed;
           },
         };
@@ -133,16 +140,16 @@ class Compiler {
     const range: Raise = this.fault(node.range);
     const nonZero: Raise | null = node.nonZero ? this.fault(node.nonZero) : null;
     return {
-      parse: (value, path) => {
-        if (typeof value !== 'string' && typeof value !== 'number') invalid(path, value);
+      parse: (value, base, key) => {
+        if (typeof value !== 'string' && typeof value !== 'number') invalid(base, key, value);
         try {
           return parseRfqSigned(value);
         } catch (error) {
           if (!(error instanceof DecimalError)) throw error;
-          return error.fault === 'out_of_range' ? range(path, value) : precision(path, value);
+          return error.fault === 'out_of_range' ? range(base, key, value) : precision(base, key, value);
         }
       },
-      refine: nonZero ? (parsed, path) => (parsed === 0n ? nonZero(path, parsed) : undefined) : undefined,
+      refine: nonZero ? (parsed, base, key) => (parsed === 0n ? nonZero(base, key, parsed) : undefined) : undefined,
     };
   }
 
@@ -155,17 +162,29 @@ class Compiler {
     const items = this.node(node.items);
     const { shape, parse, refine } = items;
     return {
-      shape: (value, path) => {
-        if (!Array.isArray(value)) return invalid(path, value);
-        if (value.length < min || value.length > max) size(path, value);
-        if (shape) for (let i = 0; i < value.length; i++) shape(value[i], `${path}[${i}]`);
-        if (unique && new Set(value).size !== value.length) unique(path, value);
+      shape: (value, base, key) => {
+        if (!Array.isArray(value)) return invalid(base, key, value);
+        if (value.length < min || value.length > max) size(base, key, value);
+        if (shape) {
+          const path = pathOf(base, key);
+          for (let i = 0; i < value.length; i++) shape(value[i], path, i);
+        }
+        if (unique && new Set(value).size !== value.length) unique(base, key, value);
       },
-      parse: parse ? (value, path) => (value as unknown[]).map((item, i) => parse(item, `${path}[${i}]`)) : undefined,
+      parse: parse
+        ? (value, base, key) => {
+            const list = value as unknown[];
+            const path = pathOf(base, key);
+            const parsed: unknown[] = [];
+            for (let i = 0; i < list.length; i++) parsed.push(parse(list[i], path, i));
+            return parsed;
+          }
+        : undefined,
       refine: refine
-        ? (parsed, path) => {
+        ? (parsed, base, key) => {
             const list = parsed as unknown[];
-            for (let i = 0; i < list.length; i++) refine(list[i], `${path}[${i}]`);
+            const path = pathOf(base, key);
+            for (let i = 0; i < list.length; i++) refine(list[i], path, i);
           }
         : undefined,
     };
@@ -180,9 +199,9 @@ class Compiler {
     const code = new ObjectCode(this, this.fields(node));
     const invalid: Raise = node.invalid ? this.fault(node.invalid) : this.fault('{path} must be an object');
     return {
-      shape: code.build<Check['shape']>(['value', 'path'], code.shape(invalid)),
-      parse: code.build<Check['parse']>(['value', 'path'], code.parse()),
-      refine: code.refined() ? code.build<Check['refine']>(['parsed', 'path'], code.refine()) : undefined,
+      shape: code.build<Check['shape']>(['value', 'base', 'key'], code.shape(invalid)),
+      parse: code.build<Check['parse']>(['value', 'base', 'key'], code.parse()),
+      refine: code.refined() ? code.build<Check['refine']>(['parsed', 'base', 'key'], code.refine()) : undefined,
     };
   }
 
@@ -221,9 +240,13 @@ class ObjectCode {
     return `${object}[${JSON.stringify(f.key)}]`;
   }
 
+  /** The base and key of a field's value: '' at the root, else this object's path (`path`, set on entry). */
   private childPath(f: Field, root: boolean): string {
-    return root ? JSON.stringify(f.key) : `path + ${JSON.stringify(`.${f.key}`)}`;
+    return `${root ? '""' : 'path'}, ${JSON.stringify(f.key)}`;
   }
+
+  /** This object's own path, written once per call (its fields' failures name it). */
+  private readonly enter = `const path = ${this.use(pathOf)}(base, key);`;
 
   private unknownKeys(where: string): string {
     const test = this.fields.map((f) => `k !== ${JSON.stringify(f.key)}`).join(' && ') || 'true';
@@ -272,7 +295,7 @@ class ObjectCode {
   }
 
   shape(invalid: Raise): string {
-    const lines = [`if (typeof value !== 'object' || value === null || Array.isArray(value)) ${this.use(invalid)}(path, value);`, this.unknownKeys('path')];
+    const lines = [`if (typeof value !== 'object' || value === null || Array.isArray(value)) ${this.use(invalid)}(base, key, value);`, this.enter, this.unknownKeys('path')];
     this.fields.forEach((f, i) => {
       const required = !f.prop.optional && !f.prop.default && !f.serviceChecked;
       const check = f.check.shape ? `${this.use(f.check.shape)}(v${i}, ${this.childPath(f, false)});` : '';
@@ -287,7 +310,7 @@ class ObjectCode {
       const parse = f.check.parse ? `v${i} = ${this.use(f.check.parse)}(v${i}, ${this.childPath(f, false)});` : '';
       return `let v${i} = ${this.read('value', f)};\nif (${this.absent(f, i)}) { ${this.onAbsent(f, i, false)} } else { ${parse} }`;
     });
-    return [...lines, this.literal()].join('\n');
+    return [this.enter, ...lines, this.literal()].join('\n');
   }
 
   refined(): boolean {
@@ -295,10 +318,8 @@ class ObjectCode {
   }
 
   refine(): string {
-    return this.fields
-      .filter((f) => f.check.refine)
-      .map((f) => `${this.use(f.check.refine)}(parsed[${JSON.stringify(f.out)}], ${this.childPath(f, false)});`)
-      .join('\n');
+    const lines = this.fields.filter((f) => f.check.refine).map((f) => `${this.use(f.check.refine)}(parsed[${JSON.stringify(f.out)}], ${this.childPath(f, false)});`);
+    return [this.enter, ...lines].join('\n');
   }
 }
 
