@@ -48,4 +48,5 @@ export * from './errors';
 export * from './http';
 export * from './client';
 export * from './receipts';
+export * from './enums';
 export type * from './types';

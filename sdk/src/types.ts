@@ -2,10 +2,11 @@
  * Wire shapes of the Legwork interface (interface.md; design.md sections 2 to 8). Decimals are
  * strings on the wire: convert with the decimal helpers this package re-exports from `@legwork/protocol`.
  */
+import type { RFQ_STATES } from './enums';
 import type { Receipt } from './receipts';
 
 /** RFQ states (interface.md 2.1). */
-export type RfqState = 'pending' | 'quoted' | 'accepted' | 'submitting' | 'filled' | 'declined' | 'expired' | 'failed';
+export type RfqState = (typeof RFQ_STATES)[number];
 /** The side a taker accepts: `buy` pays the ask, `sell` receives the bid. */
 export type Side = 'buy' | 'sell';
 /** Option kind. */

@@ -10,6 +10,7 @@ import {
   type Instrument,
   LegworkClient,
   LegworkHttp,
+  RFQ_STATES,
   type RfqNotification,
   type RfqState,
   type RfqView,
@@ -65,7 +66,7 @@ const FLAGS = {
   leg: 'strings', wait: 'string', state: 'strings', side: 'string', timeout: 'string', status: 'string', asset: 'string', expiry: 'string',
 } as const;
 
-const STATES: RfqState[] = ['pending', 'quoted', 'accepted', 'submitting', 'filled', 'declined', 'expired', 'failed'];
+const STATES: readonly RfqState[] = RFQ_STATES;
 const ENDED: RfqState[] = ['filled', 'failed', 'expired', 'declined'];
 
 type Flags = ReturnType<typeof parseArgs>['flags'];

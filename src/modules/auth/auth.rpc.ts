@@ -1,16 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { AppError } from '../../common/errors/app-error';
 import { RpcMethod, type RpcContext } from '../gateway/rpc-method';
+import { AUTH_METHODS } from './auth.schemas';
 import { NonceService } from './nonce.service';
 import { SessionService } from './session.service';
 import { SignInService } from './sign-in.service';
 
-function onlyKeys(params: Record<string, unknown>, allowed: string[]): void {
-  const extra = Object.keys(params).find((k) => !allowed.includes(k));
-  if (extra) throw new AppError('INVALID_PARAMS', `unknown param ${extra}`);
-}
-
-/** Sign-in over the trading WebSocket: the same services as POST /v1/auth/*. */
+/** Sign-in over the trading WebSocket: the same services as POST /v1/auth/* (params declared in auth.schemas.ts). */
 @Injectable()
 export class AuthRpc {
   constructor(
@@ -19,24 +14,21 @@ export class AuthRpc {
     private readonly sessions: SessionService,
   ) {}
 
-  @RpcMethod('public/get_nonce', { kind: 'public' })
-  getNonce(params: Record<string, unknown>, context: RpcContext) {
-    onlyKeys(params, ['wallet']);
+  @RpcMethod('public/get_nonce', { kind: 'public' }, AUTH_METHODS['public/get_nonce'])
+  getNonce(params: { wallet: unknown }, context: RpcContext) {
     return this.nonces.issue(params.wallet, context.clientIp);
   }
 
-  @RpcMethod('public/auth', { kind: 'public' })
-  async auth(params: Record<string, unknown>, context: RpcContext) {
-    onlyKeys(params, ['wallet', 'signature', 'message']);
+  @RpcMethod('public/auth', { kind: 'public' }, AUTH_METHODS['public/auth'])
+  async auth(params: { wallet: unknown; signature: unknown; message: unknown }, context: RpcContext) {
     const result = await this.signIn.signIn(params, context.clientIp);
     context.session.signIn(this.sessions.principalOf(result));
     return result;
   }
 
-  @RpcMethod('public/session_resume', { kind: 'public' })
-  async sessionResume(params: Record<string, unknown>, context: RpcContext) {
-    onlyKeys(params, ['session_token']);
-    const result = await this.signIn.resume(params.session_token, context.clientIp);
+  @RpcMethod('public/session_resume', { kind: 'public' }, AUTH_METHODS['public/session_resume'])
+  async sessionResume(params: { sessionToken: unknown }, context: RpcContext) {
+    const result = await this.signIn.resume(params.sessionToken, context.clientIp);
     context.session.signIn(this.sessions.principalOf(result));
     return result;
   }

@@ -12,6 +12,7 @@ describe('RpcDispatcher with unconfirmed views', () => {
   const method = (name: string): RegisteredMethod => ({
     name: name as RegisteredMethod['name'],
     access: { kind: 'account' },
+    parse: (params) => params,
     handler: async () => {
       ran.push(name);
       return { ok: true };

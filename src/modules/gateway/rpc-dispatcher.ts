@@ -108,7 +108,8 @@ export class RpcDispatcher {
         const message = `params nest deeper than ${MAX_PARAMS_DEPTH} levels`;
         throw isRfq ? new RfqError('RFQ_VALUE_OUT_OF_RANGE', message) : new AppError('INVALID_PARAMS', message);
       }
-      const result = await method.handler(params as Record<string, unknown>, { principal, clientIp: caller.clientIp, session: caller });
+      const command = method.parse(params as Record<string, unknown>);
+      const result = await method.handler(command, { principal, clientIp: caller.clientIp, session: caller });
       return success(request.id, result);
     } catch (error) {
       const operationId = randomUUID();

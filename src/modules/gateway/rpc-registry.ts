@@ -1,15 +1,26 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { ACCESS, type Access } from '../auth/access';
-import { RPC_METHOD, RPC_METHODS, type RpcHandler, type RpcMethodName } from './rpc-method';
+import { METHOD_SCHEMAS } from './asyncapi/method-schemas';
+import { RPC_DECLARATION, RPC_METHOD, RPC_METHODS, type RpcDeclaration, type RpcHandler, type RpcMethodName } from './rpc-method';
+import { type ParamsParser, compileParams } from './schema/compile';
 
 export interface RegisteredMethod {
   name: RpcMethodName;
   access: Access;
+  /** The method's params validator, compiled once from its declaration: the typed command, or the contract's error. */
+  parse: ParamsParser<unknown>;
   handler: RpcHandler;
 }
 
-/** Finds every @RpcMethod in the application's providers. */
+/** The method's validator, after checking that its handler's declaration is the one /asyncapi.json describes. */
+export function compileDeclared(name: RpcMethodName, declaration: RpcDeclaration | undefined): ParamsParser<unknown> {
+  if (!declaration) throw new Error(`JSON-RPC method ${name} declares no params`);
+  if (declaration !== METHOD_SCHEMAS[name]) throw new Error(`JSON-RPC method ${name} is declared with a schema other than METHOD_SCHEMAS['${name}']`);
+  return compileParams(declaration.params, name.startsWith('rfq.') ? 'rfq' : 'public');
+}
+
+/** Finds every @RpcMethod in the application's providers, with its compiled params validator. */
 @Injectable()
 export class RpcRegistry implements OnModuleInit {
   private readonly methods = new Map<string, RegisteredMethod>();
@@ -33,7 +44,8 @@ export class RpcRegistry implements OnModuleInit {
         if (!access) throw new Error(`JSON-RPC method ${name} declares no access`);
         if (!(RPC_METHODS as readonly string[]).includes(name)) throw new Error(`${name} is not a method of the interface`);
         if (this.methods.has(name)) throw new Error(`JSON-RPC method ${name} is declared twice`);
-        this.methods.set(name, { name, access, handler: (method as RpcHandler).bind(instance) });
+        const parse = compileDeclared(name, this.reflector.get<RpcDeclaration | undefined>(RPC_DECLARATION, method));
+        this.methods.set(name, { name, access, parse, handler: (method as RpcHandler).bind(instance) });
       }
     }
   }

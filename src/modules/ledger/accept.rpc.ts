@@ -2,16 +2,16 @@ import { Injectable } from '@nestjs/common';
 import { RfqError } from '../../common/errors/app-error';
 import { RpcMethod, type RpcContext } from '../gateway/rpc-method';
 import { AcceptService } from './accept.service';
-import { parseAcceptParams } from './domain/accept-params';
+import { ACCEPT_METHOD } from './accept.schemas';
+import type { AcceptCommand } from './domain/accept-params';
 
-/** rfq.accept (interface.md 4.2): access declared, params parsed, one service call. */
+/** rfq.accept (interface.md 4.2): access declared, params parsed by its declaration (accept.schemas.ts), one service call. */
 @Injectable()
 export class AcceptRpc {
   constructor(private readonly accepts: AcceptService) {}
 
-  @RpcMethod('rfq.accept', { kind: 'account', role: 'taker' })
-  accept(params: Record<string, unknown>, context: RpcContext) {
-    const command = parseAcceptParams(params);
+  @RpcMethod('rfq.accept', { kind: 'account', role: 'taker' }, ACCEPT_METHOD)
+  accept(command: AcceptCommand, context: RpcContext) {
     const principal = context.principal;
     if (!principal || principal.accountId === null || !principal.wallet) throw new RfqError('RFQ_WRONG_ROLE', 'sign in with an account first');
     return this.accepts.accept({ accountId: principal.accountId, wallet: principal.wallet }, command);

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock';
-import { AppError } from '../../common/errors/app-error';
-import { parseListParams } from '../instruments/domain/inputs';
 import { JsonText } from '../gateway/json-rpc';
-import { RpcMethod } from '../gateway/rpc-method';
+import { type ParamsOf, RpcMethod } from '../gateway/rpc-method';
+import { MARKET_METHODS } from './market.schemas';
 import { MarketDataService } from './market-data.service';
 
 /** The public market reads of the trading WebSocket (design.md section 4). */
@@ -17,18 +16,16 @@ export class MarketRpc {
   /** The config's JSON text, made once per config object (the service keeps one until an index price changes). */
   private configText: { config: object; text: JsonText } | null = null;
 
-  @RpcMethod('public/get_market_config', { kind: 'public' })
-  getMarketConfig(params: Record<string, unknown>): JsonText {
-    const extra = Object.keys(params)[0];
-    if (extra !== undefined) throw new AppError('INVALID_PARAMS', `unknown param ${extra}`);
+  @RpcMethod('public/get_market_config', { kind: 'public' }, MARKET_METHODS['public/get_market_config'])
+  getMarketConfig(): JsonText {
     const config = this.market.marketConfig();
     if (this.configText?.config !== config) this.configText = { config, text: new JsonText(JSON.stringify(config)) };
     return this.configText.text;
   }
 
   /** params `{ asset?, expiry?, include_settled? }`; default: open instruments of every asset. */
-  @RpcMethod('public/get_instruments', { kind: 'public' })
-  getInstruments(params: Record<string, unknown>) {
-    return { instruments: this.market.instrumentsWithMarks(parseListParams(params), this.clock.now()) };
+  @RpcMethod('public/get_instruments', { kind: 'public' }, MARKET_METHODS['public/get_instruments'])
+  getInstruments(filter: ParamsOf<(typeof MARKET_METHODS)['public/get_instruments']>) {
+    return { instruments: this.market.instrumentsWithMarks(filter, this.clock.now()) };
   }
 }

@@ -1,23 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { RfqError } from '../../common/errors/app-error';
-import { RpcMethod, type RpcContext } from '../gateway/rpc-method';
-import {
-  parseCreateParams,
-  parseDeclineParams,
-  parseGetParams,
-  parseListParams,
-  parsePollParams,
-  parseRespondParams,
-  parseSubscribeParams,
-} from './domain/rfq-params';
+import { type ParamsOf, RpcMethod, type RpcContext } from '../gateway/rpc-method';
+import type { CreateRfqCommand, DeclineCommand, ListRfqsQuery, PollQuery, RespondCommand } from './domain/rfq-params';
 import type { Channel } from '../../common/broadcast/notifier';
 import { type EventSource, SinceOutOfRange } from '../gateway/event-stream';
 import { AccountEventsService } from './account-events.service';
 import { accountEventData } from './domain/account-event';
 import { QuoteService } from './quote.service';
 import { type RfqCaller, RfqService } from './rfq.service';
+import { RFQ_METHODS } from './rfq.schemas';
 
-type Params = Record<string, unknown>;
+type SubscribeParams = ParamsOf<(typeof RFQ_METHODS)['rfq.subscribe']>;
 
 /** The signed-in account of an `account`-access rfq.* method (the dispatcher enforced the access already). */
 export function rfqCaller(context: RpcContext): RfqCaller {
@@ -26,7 +19,7 @@ export function rfqCaller(context: RpcContext): RfqCaller {
   return { accountId: principal.accountId, wallet: principal.wallet };
 }
 
-/** The RFQ methods of the trading WebSocket (interface.md 4.2): access, params, one service call. */
+/** The RFQ methods of the trading WebSocket (interface.md 4.2): access, params declared in rfq.schemas.ts, one service call. */
 @Injectable()
 export class RfqRpc {
   constructor(
@@ -36,8 +29,7 @@ export class RfqRpc {
   ) {}
 
   /** Subscribes the connection to `channel` through the account's event stream (design.md 13). */
-  private async subscribeStream(channel: Channel, params: Params, context: RpcContext) {
-    const { since } = parseSubscribeParams(params);
+  private async subscribeStream(channel: Channel, { since }: SubscribeParams, context: RpcContext) {
     const accountId = rfqCaller(context).accountId;
     const source: EventSource = {
       bounds: () => this.events.bounds(accountId),
@@ -57,43 +49,43 @@ export class RfqRpc {
     }
   }
 
-  @RpcMethod('rfq.create', { kind: 'account', role: 'taker' })
-  create(params: Params, context: RpcContext) {
-    return this.rfqs.create(rfqCaller(context), parseCreateParams(params));
+  @RpcMethod('rfq.create', { kind: 'account', role: 'taker' }, RFQ_METHODS['rfq.create'])
+  create(params: CreateRfqCommand, context: RpcContext) {
+    return this.rfqs.create(rfqCaller(context), params);
   }
 
-  @RpcMethod('rfq.get', { kind: 'account' })
-  get(params: Params, context: RpcContext) {
-    return this.rfqs.get(rfqCaller(context), parseGetParams(params).rfqId);
+  @RpcMethod('rfq.get', { kind: 'account' }, RFQ_METHODS['rfq.get'])
+  get(params: { rfqId: string }, context: RpcContext) {
+    return this.rfqs.get(rfqCaller(context), params.rfqId);
   }
 
-  @RpcMethod('rfq.list', { kind: 'account' })
-  list(params: Params, context: RpcContext) {
-    return this.rfqs.list(rfqCaller(context), parseListParams(params));
+  @RpcMethod('rfq.list', { kind: 'account' }, RFQ_METHODS['rfq.list'])
+  list(params: ListRfqsQuery, context: RpcContext) {
+    return this.rfqs.list(rfqCaller(context), params);
   }
 
-  @RpcMethod('rfq.subscribe', { kind: 'account' })
-  subscribe(params: Params, context: RpcContext) {
+  @RpcMethod('rfq.subscribe', { kind: 'account' }, RFQ_METHODS['rfq.subscribe'])
+  subscribe(params: SubscribeParams, context: RpcContext) {
     return this.subscribeStream('rfq', params, context);
   }
 
-  @RpcMethod('rfq.maker.poll', { kind: 'account', role: 'quoter' })
-  poll(params: Params, context: RpcContext) {
-    return this.rfqs.poll(rfqCaller(context), parsePollParams(params));
+  @RpcMethod('rfq.maker.poll', { kind: 'account', role: 'quoter' }, RFQ_METHODS['rfq.maker.poll'])
+  poll(params: PollQuery, context: RpcContext) {
+    return this.rfqs.poll(rfqCaller(context), params);
   }
 
-  @RpcMethod('rfq.maker.respond', { kind: 'account', role: 'quoter' })
-  respond(params: Params, context: RpcContext) {
-    return this.quotes.respond(rfqCaller(context), parseRespondParams(params));
+  @RpcMethod('rfq.maker.respond', { kind: 'account', role: 'quoter' }, RFQ_METHODS['rfq.maker.respond'])
+  respond(params: RespondCommand, context: RpcContext) {
+    return this.quotes.respond(rfqCaller(context), params);
   }
 
-  @RpcMethod('rfq.maker.decline', { kind: 'account', role: 'quoter' })
-  decline(params: Params, context: RpcContext) {
-    return this.quotes.decline(rfqCaller(context), parseDeclineParams(params));
+  @RpcMethod('rfq.maker.decline', { kind: 'account', role: 'quoter' }, RFQ_METHODS['rfq.maker.decline'])
+  decline(params: DeclineCommand, context: RpcContext) {
+    return this.quotes.decline(rfqCaller(context), params);
   }
 
-  @RpcMethod('rfq.maker.subscribe', { kind: 'account', role: 'quoter' })
-  makerSubscribe(params: Params, context: RpcContext) {
+  @RpcMethod('rfq.maker.subscribe', { kind: 'account', role: 'quoter' }, RFQ_METHODS['rfq.maker.subscribe'])
+  makerSubscribe(params: SubscribeParams, context: RpcContext) {
     return this.subscribeStream('rfq_maker', params, context);
   }
 }

@@ -1,8 +1,10 @@
 import type { Access } from '../../auth/access';
+import { RFQ_STATES } from '../../rfq/domain/rfq-state';
 import { MAX_BATCH, RPC_CODES } from '../json-rpc';
-import { RPC_METHODS, type RpcMethodName } from '../rpc-method';
-import { METHOD_SCHEMAS, type MethodSchema } from './method-schemas';
-import { type JsonSchema, RPC_ERROR_NAMES, SCHEMAS, ref } from './schemas';
+import { RPC_METHODS, type RpcDeclaration, type RpcMethodName } from '../rpc-method';
+import { type JsonSchema, objectSchemaOf, ref } from '../schema/json-schema';
+import { METHOD_SCHEMAS } from './method-schemas';
+import { RPC_ERROR_NAMES, SCHEMAS } from './schemas';
 
 /** A method as the registry holds it: its name and declared access. */
 export interface ServedMethod {
@@ -46,19 +48,20 @@ const envelope = (properties: Record<string, JsonSchema>, required: string[]): J
   additionalProperties: false,
 });
 
-function requestMessage(method: RpcMethodName, schema: MethodSchema): JsonSchema {
-  const paramsRequired = ((schema.params.required as string[] | undefined) ?? []).length > 0;
+function requestMessage(method: RpcMethodName, schema: RpcDeclaration): JsonSchema {
+  const params = objectSchemaOf(schema.params);
+  const paramsRequired = (params.required as string[]).length > 0;
   return {
     name: method,
     title: `${method} request`,
     summary: schema.summary,
     contentType: 'application/json',
     correlationId: { location: '$message.payload#/id' },
-    payload: envelope({ id: ref('RpcId'), method: { const: method }, params: schema.params }, paramsRequired ? ['id', 'method', 'params'] : ['id', 'method']),
+    payload: envelope({ id: ref('RpcId'), method: { const: method }, params }, paramsRequired ? ['id', 'method', 'params'] : ['id', 'method']),
   };
 }
 
-function resultMessage(method: RpcMethodName, schema: MethodSchema): JsonSchema {
+function resultMessage(method: RpcMethodName, schema: RpcDeclaration): JsonSchema {
   return {
     name: `${method} result`,
     title: `${method} result`,
@@ -68,9 +71,9 @@ function resultMessage(method: RpcMethodName, schema: MethodSchema): JsonSchema 
   };
 }
 
-function errorMessage(method: RpcMethodName, schema: MethodSchema): JsonSchema {
+function errorMessage(method: RpcMethodName, schema: RpcDeclaration): JsonSchema {
   const rfq = method.startsWith('rfq.');
-  const codes = rfq ? [...RFQ_COMMON_ERRORS, ...schema.errors] : [...schema.errors, 'INTERNAL_ERROR'];
+  const codes: string[] = rfq ? [...RFQ_COMMON_ERRORS, ...schema.errors] : [...schema.errors, 'INTERNAL_ERROR'];
   const listed = rfq ? codes.join(', ') : codes.map((name) => `${RPC_CODES[name as keyof typeof RPC_CODES]} ${name}`).join(', ');
   return {
     name: `${method} error`,
@@ -118,7 +121,7 @@ const NOTIFICATIONS: Record<'rfq' | 'rfq_maker' | 'session', Record<string, Json
       title: 'RFQ event (taker)',
       summary: 'Every state move of one of the subscriber’s RFQs',
       contentType: 'application/json',
-      payload: notification('rfq', eventData({ type: 'string', enum: ['quoted', 'declined', 'expired', 'accepted', 'submitting', 'filled', 'failed'] }, { rfq: ref('RfqView') }, true)),
+      payload: notification('rfq', eventData({ type: 'string', enum: RFQ_STATES.filter((state) => state !== 'pending') }, { rfq: ref('RfqView') }, true)),
     },
   },
   rfq_maker: {
@@ -162,29 +165,31 @@ const DESCRIPTION = `JSON-RPC 2.0 over WebSocket at /client (same host and port 
 - Every rfq.* failure is code ${RPC_CODES.RFQ_ERROR} with the typed RFQ error in error.data (RfqErrorData). Other failures: ${RPC_ERROR_NAMES.map((n) => `${RPC_CODES[n]} ${n}`).join(', ')}, with error.data = { error, message }.
 - Notifications: { jsonrpc: "2.0", method: "subscription", params: { channel, data: { seq, event, rfq } } } on the channels rfq (rfq.subscribe) and rfq_maker (rfq.maker.subscribe, quoter role).`;
 
-/**
- * The AsyncAPI 3.0 description of the trading WebSocket, built from the interface's method list
- * (RPC_METHODS), the registry (which methods this build serves and their access) and the schema
- * table. The server's point of view: it receives requests (and replies) and sends notifications.
- */
-export function buildAsyncApiDocument(options: AsyncApiOptions): Record<string, unknown> {
-  const served = new Map(options.served.map((m) => [m.name, m.access]));
-  const messages: Record<string, JsonSchema> = {};
-  const clientMessages: Record<string, JsonSchema> = {};
-  const operations: Record<string, JsonSchema> = {};
-  const addMessage = (key: string, message: JsonSchema, channel: Record<string, JsonSchema>) => {
-    messages[key] = message;
-    channel[key] = { $ref: `#/components/messages/${key}` };
-  };
-  const channelMessage = (channel: string, key: string) => ({ $ref: `#/channels/${channel}/messages/${key}` });
+type Messages = Record<string, JsonSchema>;
 
-  addMessage('rpc_error', { name: 'error', title: 'Non-RFQ failure', contentType: 'application/json', payload: ref('RpcErrorReply') }, clientMessages);
+/** The document's messages, and the ones of each channel (references to them). */
+class MessageBook {
+  readonly messages: Messages = {};
+  readonly channels: Record<'client' | 'rfq' | 'rfq_maker' | 'session', Messages> = { client: {}, rfq: {}, rfq_maker: {}, session: {} };
+
+  add(channel: keyof MessageBook['channels'], key: string, message: JsonSchema): void {
+    this.messages[key] = message;
+    this.channels[channel][key] = { $ref: `#/components/messages/${key}` };
+  }
+}
+
+const channelMessage = (channel: string, key: string) => ({ $ref: `#/channels/${channel}/messages/${key}` });
+
+/** One `receive` operation per method of the interface: request, result and error messages, with the served access. */
+function methodOperations(book: MessageBook, served: Map<string, Access>): Record<string, JsonSchema> {
+  const operations: Record<string, JsonSchema> = {};
+  book.add('client', 'rpc_error', { name: 'error', title: 'Non-RFQ failure', contentType: 'application/json', payload: ref('RpcErrorReply') });
   for (const method of RPC_METHODS) {
     const schema = METHOD_SCHEMAS[method];
     const key = methodKey(method);
-    addMessage(`${key}.request`, requestMessage(method, schema), clientMessages);
-    addMessage(`${key}.result`, resultMessage(method, schema), clientMessages);
-    addMessage(`${key}.error`, errorMessage(method, schema), clientMessages);
+    book.add('client', `${key}.request`, requestMessage(method, schema));
+    book.add('client', `${key}.result`, resultMessage(method, schema));
+    book.add('client', `${key}.error`, errorMessage(method, schema));
     const access = served.get(method);
     operations[key] = {
       action: 'receive',
@@ -201,65 +206,71 @@ export function buildAsyncApiDocument(options: AsyncApiOptions): Record<string, 
       'x-access': access ?? null,
     };
   }
+  return operations;
+}
 
-  const channelMessages: Record<'rfq' | 'rfq_maker' | 'session', Record<string, JsonSchema>> = { rfq: {}, rfq_maker: {}, session: {} };
+const CHANNEL_SUMMARIES: Record<keyof typeof NOTIFICATIONS, string> = {
+  rfq: 'Taker RFQ events, after rfq.subscribe',
+  rfq_maker: 'Quoter RFQ events, after rfq.maker.subscribe (quoter role)',
+  session: 'The end of a sign-in, to every signed-in connection (no subscription)',
+};
+
+/** One `send` operation per notification channel. */
+function notificationOperations(book: MessageBook): Record<string, JsonSchema> {
+  const operations: Record<string, JsonSchema> = {};
   for (const channel of ['rfq', 'rfq_maker', 'session'] as const) {
-    for (const [key, message] of Object.entries(NOTIFICATIONS[channel])) addMessage(key, message, channelMessages[channel]);
+    for (const [key, message] of Object.entries(NOTIFICATIONS[channel])) book.add(channel, key, message);
     operations[`${channel}_events`] = {
       action: 'send',
       title: `${channel} notifications`,
-      summary:
-        channel === 'rfq' ? 'Taker RFQ events, after rfq.subscribe' : channel === 'rfq_maker' ? 'Quoter RFQ events, after rfq.maker.subscribe (quoter role)' : 'The end of a sign-in, to every signed-in connection (no subscription)',
+      summary: CHANNEL_SUMMARIES[channel],
       channel: { $ref: `#/channels/${channel}` },
       messages: Object.keys(NOTIFICATIONS[channel]).map((key) => channelMessage(channel, key)),
     };
   }
+  return operations;
+}
 
+const SERVERS = {
+  local: { host: 'localhost:3000', protocol: 'ws', pathname: '/client', description: 'A local instance (PORT 3000)' },
+  deployment: {
+    host: '{host}',
+    protocol: 'wss',
+    pathname: '/client',
+    description: 'A deployment behind TLS: the host of the HTTP API',
+    variables: { host: { default: 'localhost', description: 'Host (and port) of the deployment' } },
+  },
+};
+
+const CHANNELS: Record<keyof MessageBook['channels'], { title: string; description: string }> = {
+  client: { title: 'JSON-RPC requests and replies', description: 'Requests from the client and the replies to them (correlated by id).' },
+  rfq: { title: 'rfq notifications', description: 'Subscription notifications with params.channel = "rfq": the taker’s RFQ events.' },
+  rfq_maker: {
+    title: 'rfq_maker notifications',
+    description: 'Subscription notifications with params.channel = "rfq_maker": new and closed pending RFQs, and the events of the quote the maker holds.',
+  },
+  session: { title: 'session notifications', description: 'Notifications with params.channel = "session": the sign-in of the connection ended (expired or revoked).' },
+};
+
+/**
+ * The AsyncAPI 3.0 description of the trading WebSocket, built from the interface's method list
+ * (RPC_METHODS), the registry (which methods this build serves and their access) and the methods'
+ * declarations (the ones their validators are compiled from). The server's point of view: it
+ * receives requests (and replies) and sends notifications.
+ */
+export function buildAsyncApiDocument(options: AsyncApiOptions): Record<string, unknown> {
+  const book = new MessageBook();
+  const operations = { ...methodOperations(book, new Map(options.served.map((m) => [m.name, m.access]))), ...notificationOperations(book) };
+  const channels = Object.fromEntries(
+    (Object.keys(CHANNELS) as Array<keyof typeof CHANNELS>).map((name) => [name, { address: '/client', ...CHANNELS[name], messages: book.channels[name] }]),
+  );
   return {
     asyncapi: '3.0.0',
-    info: {
-      title: 'Legwork trading WebSocket',
-      version: options.version,
-      description: DESCRIPTION,
-    },
+    info: { title: 'Legwork trading WebSocket', version: options.version, description: DESCRIPTION },
     defaultContentType: 'application/json',
-    servers: {
-      local: { host: 'localhost:3000', protocol: 'ws', pathname: '/client', description: 'A local instance (PORT 3000)' },
-      deployment: {
-        host: '{host}',
-        protocol: 'wss',
-        pathname: '/client',
-        description: 'A deployment behind TLS: the host of the HTTP API',
-        variables: { host: { default: 'localhost', description: 'Host (and port) of the deployment' } },
-      },
-    },
-    channels: {
-      client: {
-        address: '/client',
-        title: 'JSON-RPC requests and replies',
-        description: 'Requests from the client and the replies to them (correlated by id).',
-        messages: clientMessages,
-      },
-      rfq: {
-        address: '/client',
-        title: 'rfq notifications',
-        description: 'Subscription notifications with params.channel = "rfq": the taker’s RFQ events.',
-        messages: channelMessages.rfq,
-      },
-      rfq_maker: {
-        address: '/client',
-        title: 'rfq_maker notifications',
-        description: 'Subscription notifications with params.channel = "rfq_maker": new and closed pending RFQs, and the events of the quote the maker holds.',
-        messages: channelMessages.rfq_maker,
-      },
-      session: {
-        address: '/client',
-        title: 'session notifications',
-        description: 'Notifications with params.channel = "session": the sign-in of the connection ended (expired or revoked).',
-        messages: channelMessages.session,
-      },
-    },
+    servers: SERVERS,
+    channels,
     operations,
-    components: { schemas: SCHEMAS, messages },
+    components: { schemas: SCHEMAS, messages: book.messages },
   };
 }

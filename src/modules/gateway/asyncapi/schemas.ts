@@ -1,16 +1,17 @@
 import { RFQ_ERROR_CODES } from '../../../common/errors/app-error';
 import { ROLES } from '../../auth/access';
+import { ASSET_PATTERN } from '../../instruments/domain/symbol';
+import { ACCEPT_SIDES } from '../../ledger/domain/accept-params';
+import { DECLINE_REASONS } from '../../rfq/domain/rfq-record';
+import { RFQ_STATES } from '../../rfq/domain/rfq-state';
 import { RPC_CODES } from '../json-rpc';
+import { type JsonSchema, ref } from '../schema/json-schema';
 
 /**
  * JSON Schemas (draft-07, the AsyncAPI schema dialect) of the values the trading WebSocket
  * carries, from interface.md sections 2 and 7.2 and design.md sections 2 to 5. They become
  * `components.schemas` of /asyncapi.json; the method table (method-schemas.ts) refers to them.
  */
-export type JsonSchema = Record<string, unknown>;
-
-/** A reference to one of SCHEMAS (the parser's validation of the document proves every one resolves). */
-export const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 const nullable = (schema: JsonSchema): JsonSchema => ({ oneOf: [schema, { type: 'null' }] });
 const object = (properties: Record<string, JsonSchema>, required: string[] = Object.keys(properties), extra: JsonSchema = {}): JsonSchema => ({
   type: 'object',
@@ -21,9 +22,6 @@ const object = (properties: Record<string, JsonSchema>, required: string[] = Obj
 });
 
 const UNIX_SECONDS: JsonSchema = { type: 'integer', format: 'int64', minimum: 0, description: 'Unix seconds' };
-const RFQ_STATES = ['pending', 'quoted', 'accepted', 'submitting', 'filled', 'declined', 'expired', 'failed'];
-const SIDES = ['buy', 'sell'];
-const DECLINE_REASONS = ['unlisted_instrument', 'near_expiry', 'size_limit', 'stale_data', 'low_confidence', 'queue_overflow'];
 
 /** The non-RFQ failure names of design.md section 4 (everything of RPC_CODES but the 1200 RFQ code). */
 export const RPC_ERROR_NAMES = (Object.keys(RPC_CODES) as Array<keyof typeof RPC_CODES>).filter((name) => name !== 'RFQ_ERROR');
@@ -45,8 +43,8 @@ export const SCHEMAS = {
   },
   RfqId: { type: 'string', pattern: '^[0-9a-f]{32}$', description: '16-byte RFQ id (UUIDv7) as 32 lowercase hex characters' },
   QuoteId: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of the canonical 1,050-byte StrategyQuotePayload' },
-  RfqState: { type: 'string', enum: RFQ_STATES },
-  Side: { type: 'string', enum: SIDES },
+  RfqState: { type: 'string', enum: [...RFQ_STATES] },
+  Side: { type: 'string', enum: [...ACCEPT_SIDES] },
   Wallet: { type: 'string', pattern: '^[1-9A-HJ-NP-Za-km-z]{32,44}$', description: 'base58 of a 32-byte ed25519 public key (Solana address)' },
   Ed25519Base64: {
     type: 'string',
@@ -54,7 +52,7 @@ export const SCHEMAS = {
     description: 'Canonical base64 (standard alphabet, padded, 88 characters) of exactly 64 Ed25519 signature bytes',
   },
   InstrumentSymbol: { type: 'string', maxLength: 32, description: '<ASSET>-<DDMMMYY>-<STRIKE>-<C|P>', examples: ['SOL-27DEC26-152.5-C'] },
-  Asset: { type: 'string', pattern: '^[A-Z][A-Z0-9]{1,7}$', examples: ['SOL'] },
+  Asset: { type: 'string', pattern: ASSET_PATTERN.source, examples: ['SOL'] },
   Role: { type: 'string', enum: [...ROLES] },
   RfqLeg: object(
     { instrument: ref('InstrumentSymbol'), quantity: { ...ref('RfqSignedDecimal'), description: 'Non-zero; signed contracts in taker-buy orientation' } },
@@ -101,7 +99,7 @@ export const SCHEMAS = {
       max_quote_expires_at: ref('UnixSeconds'),
       quote: nullable(ref('RfqQuote')),
       accepted_side: nullable(ref('Side')),
-      decline_reason: nullable({ type: 'string', enum: DECLINE_REASONS }),
+      decline_reason: nullable({ type: 'string', enum: [...DECLINE_REASONS] }),
       failure: nullable(ref('RfqFailure')),
       fill: nullable(ref('RfqFill')),
     },

@@ -1,4 +1,4 @@
-import { MAX_EXPIRY, parseAsset, parseListParams, parsePositiveAmount, parseUnixSeconds } from './inputs';
+import { MAX_EXPIRY, parseAsset, parsePositiveAmount, parseUnixSeconds } from './inputs';
 import { invalidParamsMessage as problem } from '../../../../test/invalid-params';
 
 describe('parseAsset', () => {
@@ -37,19 +37,5 @@ describe('parsePositiveAmount', () => {
     expect(problem(() => parsePositiveAmount('1.0000001', 'spot_price'))).toMatch(/too precise/);
     expect(problem(() => parsePositiveAmount(150, 'strikes[0]'))).toBe('strikes[0] must be a decimal string');
     expect(problem(() => parsePositiveAmount(true, 'spot_price', { allowNumber: true }))).toBe('spot_price must be a decimal string or number');
-  });
-});
-
-describe('parseListParams', () => {
-  it('takes asset, expiry and include_settled, each optional', () => {
-    expect(parseListParams({})).toEqual({});
-    expect(parseListParams({ asset: 'SOL', expiry: 1798358400, include_settled: true })).toEqual({ asset: 'SOL', expiry: 1798358400, includeSettled: true });
-  });
-
-  it('refuses unknown and ill-typed params', () => {
-    expect(problem(() => parseListParams({ assets: 'SOL' }))).toBe('unknown param assets');
-    expect(problem(() => parseListParams({ asset: 1 }))).toBe('asset must be a string');
-    expect(problem(() => parseListParams({ expiry: '1' }))).toMatch(/^expiry must be/);
-    expect(problem(() => parseListParams({ include_settled: 'true' }))).toBe('include_settled must be a boolean');
   });
 });

@@ -45,17 +45,3 @@ export function parsePositiveAmount(value: unknown, field: string, opts: { allow
   if (micro <= 0n) throw invalid(`${field} must be greater than 0`);
   return micro;
 }
-
-/** The params of `public/get_instruments`: `{ asset?, expiry?, include_settled? }`, nothing else. */
-export function parseListParams(params: Record<string, unknown>): { asset?: string; expiry?: number; includeSettled?: boolean } {
-  const extra = Object.keys(params).find((k) => !['asset', 'expiry', 'include_settled'].includes(k));
-  if (extra !== undefined) throw invalid(`unknown param ${extra}`);
-  const filter: { asset?: string; expiry?: number; includeSettled?: boolean } = {};
-  if (params.asset !== undefined) filter.asset = parseAsset(params.asset);
-  if (params.expiry !== undefined) filter.expiry = parseUnixSeconds(params.expiry, 'expiry');
-  if (params.include_settled !== undefined) {
-    if (typeof params.include_settled !== 'boolean') throw invalid('include_settled must be a boolean');
-    filter.includeSettled = params.include_settled;
-  }
-  return filter;
-}

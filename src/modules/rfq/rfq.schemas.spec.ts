@@ -1,13 +1,15 @@
-import { RfqError } from '../../../common/errors/app-error';
-import {
-  parseCreateParams,
-  parseDeclineParams,
-  parseGetParams,
-  parseListParams,
-  parsePollParams,
-  parseRespondParams,
-  parseSubscribeParams,
-} from './rfq-params';
+import { RfqError } from '../../common/errors/app-error';
+import { compileParams } from '../gateway/schema/compile';
+import { RFQ_METHODS } from './rfq.schemas';
+
+// The validators the gateway compiles from the declarations (the hand parsers they replaced were tested here).
+const parseCreateParams = compileParams(RFQ_METHODS['rfq.create'].params, 'rfq');
+const parseDeclineParams = compileParams(RFQ_METHODS['rfq.maker.decline'].params, 'rfq');
+const parseGetParams = compileParams(RFQ_METHODS['rfq.get'].params, 'rfq');
+const parseListParams = compileParams(RFQ_METHODS['rfq.list'].params, 'rfq');
+const parsePollParams = compileParams(RFQ_METHODS['rfq.maker.poll'].params, 'rfq');
+const parseRespondParams = compileParams(RFQ_METHODS['rfq.maker.respond'].params, 'rfq');
+const parseSubscribeParams = compileParams(RFQ_METHODS['rfq.subscribe'].params, 'rfq');
 
 const REF = '0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
 const ID = '01935f3a8b2c7d4e8f00112233445566';

@@ -1,0 +1,100 @@
+import { MetadataScanner, Reflector } from '@nestjs/core';
+import { Injectable } from '@nestjs/common';
+import { AuthRpc } from '../../auth/auth.rpc';
+import { AcceptRpc } from '../../ledger/accept.rpc';
+import { MarketRpc } from '../../market-data/market.rpc';
+import { RfqRpc } from '../../rfq/rfq.rpc';
+import { RFQ_STATES } from '../../rfq/domain/rfq-state';
+import { RFQ_STATES as SDK_RFQ_STATES } from '../../../../sdk/src/enums';
+import { buildAsyncApiDocument, methodKey } from '../asyncapi/asyncapi-document';
+import { METHOD_SCHEMAS } from '../asyncapi/method-schemas';
+import { SCHEMAS } from '../asyncapi/schemas';
+import { RPC_METHODS, type RpcDeclaration, RpcMethod } from '../rpc-method';
+import { RpcRegistry } from '../rpc-registry';
+import { compileParams } from './compile';
+import { inlineSchemaOf, objectSchemaOf } from './json-schema';
+import { type Node, object, required, string } from './schema';
+
+/** A registry over these providers (instances without their dependencies: only the metadata is read). */
+function registryOf(...classes: Array<abstract new (...args: never[]) => object>): RpcRegistry {
+  const providers = classes.map((type) => ({ instance: Object.create(type.prototype) as object, isDependencyTreeStatic: () => true }));
+  const registry = new RpcRegistry({ getProviders: () => providers } as never, new MetadataScanner(), new Reflector());
+  registry.onModuleInit();
+  return registry;
+}
+
+/** Every node of a declaration's params with the name of the schema it is documented as. */
+function namedNodes(node: Node<unknown>, found: Array<[string, Node<unknown>]> = []): Array<[string, Node<unknown>]> {
+  if (node.ref) found.push([node.ref, node]);
+  if (node.kind === 'array') namedNodes(node.items, found);
+  if (node.kind === 'service') namedNodes(node.documented, found);
+  if (node.kind === 'object') for (const prop of Object.values(node.props)) namedNodes(prop.node, found);
+  return found;
+}
+
+describe('JSON-RPC method declarations', () => {
+  it('every @RpcMethod of the application is registered with its declaration, and /asyncapi.json describes it', () => {
+    const registry = registryOf(AuthRpc, MarketRpc, RfqRpc, AcceptRpc);
+    const registered = registry.all().map((m) => m.name);
+    expect([...registered].sort()).toEqual([...RPC_METHODS].sort());
+    const document = buildAsyncApiDocument({ version: '0.1.0', served: registry.all() }) as { operations: Record<string, any>; components: { messages: Record<string, any> } };
+    for (const method of registry.all()) {
+      expect(typeof method.parse).toBe('function');
+      expect(document.operations[methodKey(method.name)]).toMatchObject({ 'x-jsonrpc-method': method.name, 'x-access': method.access });
+      const request = document.components.messages[`${methodKey(method.name)}.request`];
+      expect(request.payload.properties.params).toEqual(objectSchemaOf(METHOD_SCHEMAS[method.name].params as never));
+    }
+  });
+
+  it('refuses a handler declared with a schema other than the one the document is written from', () => {
+    const copy: RpcDeclaration<unknown> = { ...METHOD_SCHEMAS['public/get_market_config'] };
+    @Injectable()
+    class Stray {
+      @RpcMethod('public/get_market_config', { kind: 'public' }, copy)
+      config() {
+        return {};
+      }
+    }
+    expect(() => registryOf(Stray)).toThrow(/declared with a schema other than METHOD_SCHEMAS/);
+  });
+
+  it('hands the handler the parsed command, and refuses bad params with the method dialect', () => {
+    const registry = registryOf(RfqRpc, MarketRpc);
+    expect(registry.get('rfq.get')!.parse({ rfq_id: 'ab'.repeat(16) })).toEqual({ rfqId: 'ab'.repeat(16) });
+    expect(() => registry.get('rfq.get')!.parse({ rfq_id: 'x' })).toThrow(expect.objectContaining({ code: 'RFQ_VALUE_OUT_OF_RANGE', message: 'rfq_id must be 32 lowercase hex characters' }));
+    expect(() => registry.get('public/get_instruments')!.parse({ assets: 'SOL' })).toThrow(expect.objectContaining({ code: 'INVALID_PARAMS', message: 'unknown param assets' }));
+  });
+
+  it.each(Object.entries(METHOD_SCHEMAS))('%s: every named node checks what its components.schemas entry says', (_name, declaration) => {
+    for (const [name, node] of namedNodes(declaration.params as Node<unknown>)) {
+      const component = (SCHEMAS as Record<string, Record<string, unknown>>)[name];
+      expect(component).toBeDefined();
+      const inline = inlineSchemaOf(node);
+      for (const key of ['type', 'pattern', 'enum'] as const) if (inline[key] !== undefined && component[key] !== undefined) expect([name, key, inline[key]]).toEqual([name, key, component[key]]);
+      if (inline.type === 'object') {
+        expect(Object.keys(inline.properties as object)).toEqual(Object.keys(component.properties as object));
+        expect(inline.required).toEqual(component.required);
+      }
+    }
+  });
+
+  it('takes enums from the domain', () => {
+    expect(SCHEMAS.RfqState.enum).toEqual([...RFQ_STATES]);
+    // The SDK (and the CLI through it) cannot import the server: its copy is held equal here.
+    expect([...SDK_RFQ_STATES]).toEqual([...RFQ_STATES]);
+  });
+
+  it('sign-in params: only unknown ones are refused here, the values are the service’s (it counts the attempt first)', () => {
+    const nonce = compileParams(METHOD_SCHEMAS['public/get_nonce'].params, 'public');
+    expect(nonce({})).toEqual({ wallet: undefined });
+    expect(nonce({ wallet: 5 })).toEqual({ wallet: 5 });
+    expect(() => nonce({ wallet: 'w', extra: 1 })).toThrow(expect.objectContaining({ code: 'INVALID_PARAMS', message: 'unknown param extra' }));
+    expect(compileParams(METHOD_SCHEMAS['public/session_resume'].params, 'public')({ session_token: 't' })).toEqual({ sessionToken: 't' });
+  });
+
+  it('a public/* declaration cannot carry an RFQ error code', () => {
+    const node = object({ x: required(string({ invalid: { code: 'RFQ_SIZE_INVALID', message: '{path} bad' } })) });
+    expect(() => compileParams(node, 'public')).toThrow(/INVALID_PARAMS only/);
+    expect(() => compileParams(node, 'rfq')({ x: 1 })).toThrow(expect.objectContaining({ code: 'RFQ_SIZE_INVALID', message: 'x bad' }));
+  });
+});

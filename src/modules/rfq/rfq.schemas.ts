@@ -1,0 +1,182 @@
+import type { RpcDeclaration, RpcMethodName } from '../gateway/rpc-method';
+import { type JsonSchema, ref } from '../gateway/schema/json-schema';
+import { array, decimal, integer, object, required, string, u64, withDefault } from '../gateway/schema/schema';
+import { DEFAULT_PAGE, MAX_PAGE } from './domain/rfq-params';
+import { MAX_LEGS } from '@legwork/protocol';
+import { DECLINE_REASONS } from './domain/rfq-record';
+import { RFQ_STATES } from './domain/rfq-state';
+
+/**
+ * The rfq.* methods of rfq.rpc.ts (interface.md 4.2), with the error mapping of design.md
+ * section 4: a param off the schema (missing, extra, wrong type, bad pattern) is
+ * RFQ_VALUE_OUT_OF_RANGE naming the field; a decimal that is not canonical text is
+ * RFQ_PRECISION_UNSUPPORTED (before the zero-quantity rule); legs not 1 to 13 or a zero quantity
+ * is RFQ_SIZE_INVALID. Fields are checked in the order of the interface's tables.
+ */
+
+const RFQ_ID = string({ ref: 'RfqId', pattern: /^[0-9a-f]{32}$/, invalid: '{path} must be 32 lowercase hex characters' });
+const CLIENT_REF = string({
+  pattern: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+  invalid: '{path} must be a lowercase UUID',
+  description: 'Idempotency key per account (lowercase UUID)',
+});
+/** RfqSignedDecimal: text off the pattern, a JSON number, an exponent, negative zero or more than 6 fractional digits is a precision fault. */
+const SIGNED_DECIMAL = {
+  ref: 'RfqSignedDecimal',
+  invalid: '{path} must be a decimal string',
+  precision: { code: 'RFQ_PRECISION_UNSUPPORTED', message: '{path} must be a canonical decimal string with at most 6 fractional digits, got {value}' },
+  range: '{path} {value} is outside the signed 64-bit range of 6-decimal values',
+} as const;
+/** int64 unix seconds, held exactly in a JS number (safe integers only). */
+const SECONDS = integer({ ref: 'UnixSeconds', invalid: '{path} must be an integer of unix seconds' });
+const PAGE = withDefault(integer({ minimum: 1, maximum: MAX_PAGE, invalid: `{path} must be an integer from 1 to ${MAX_PAGE}`, description: 'Page size' }), DEFAULT_PAGE);
+const CURSOR = withDefault(RFQ_ID, null);
+
+const LEG = object(
+  {
+    instrument: required(string({ ref: 'InstrumentSymbol', invalid: '{path} must be a string' })),
+    quantity: required(decimal({ ...SIGNED_DECIMAL, nonZero: { code: 'RFQ_SIZE_INVALID', message: '{path} must not be zero' } })),
+  },
+  { ref: 'RfqLeg', invalid: '{path} must be an object with instrument and quantity' },
+);
+
+/** design.md 13: replay the stored events after `since`, then go live. */
+const SUBSCRIBE_PARAMS = object({
+  since: withDefault(
+    integer({
+      minimum: 0,
+      invalid: '{path} must be an account_seq: an integer >= 0',
+      description: 'The last account_seq received: the stored events after it are sent first, then the live ones (kept 7 days)',
+    }),
+    null,
+    true,
+  ),
+});
+
+const subscribed = (channel: string): JsonSchema => ({
+  type: 'object',
+  properties: { channel: { const: channel }, subscribed: { const: true }, account_seq: { type: 'integer', minimum: 0, description: "The account's latest account_seq at the time of the call" } },
+  required: ['channel', 'subscribed', 'account_seq'],
+  additionalProperties: false,
+});
+const itemsPage = (item: string): JsonSchema => ({
+  type: 'object',
+  properties: { items: { type: 'array', items: ref(item) }, next_cursor: { ...ref('RfqId'), description: "The last item's rfq_id when more remain" } },
+  required: ['items'],
+  additionalProperties: false,
+});
+
+const create = {
+  summary: 'Open a request for quote on a 1 to 13 leg strategy (taker role)',
+  description:
+    'Idempotent per (account, client_ref): the same legs in the same order return the existing RFQ whatever its state; other legs are RFQ_CANONICAL_MISMATCH. Legs share one underlying and one expiry and are unique by symbol and by terms.',
+  params: object({
+    client_ref: required(CLIENT_REF),
+    legs: required(
+      array({
+        items: LEG,
+        minItems: 1,
+        maxItems: MAX_LEGS,
+        invalid: '{path} must be an array of legs',
+        size: { code: 'RFQ_SIZE_INVALID', message: `{path} must hold 1 to ${MAX_LEGS} legs, got {length}` },
+      }),
+    ),
+  }),
+  result: ref('RfqView'),
+  errors: ['RFQ_PRECISION_UNSUPPORTED', 'RFQ_SIZE_INVALID', 'RFQ_INVALID_INSTRUMENT', 'RFQ_CANONICAL_MISMATCH', 'RFQ_OPEN_LIMIT'],
+} satisfies RpcDeclaration<unknown>;
+
+const get = {
+  summary: "One of the caller's live-book RFQs",
+  params: object({ rfq_id: required(RFQ_ID) }),
+  result: ref('RfqView'),
+  errors: ['RFQ_NOT_FOUND'],
+} satisfies RpcDeclaration<unknown>;
+
+const list = {
+  summary: "Page through the caller's live-book RFQs, newest first",
+  description: 'The live book keeps an RFQ until 24 h after it ended; settled history is GET /query/rfq-fills.',
+  params: object({
+    states: withDefault(
+      array({
+        items: string({ ref: 'RfqState', enum: RFQ_STATES, invalid: '{path} must be an RFQ state, got {value}' }),
+        invalid: '{path} must be an array of RFQ states',
+        unique: '{path} must not repeat a state',
+      }),
+      null,
+    ),
+    cursor: CURSOR,
+    limit: PAGE,
+  }),
+  result: itemsPage('RfqView'),
+  errors: [],
+} satisfies RpcDeclaration<unknown>;
+
+const poll = {
+  summary: 'Page through pending RFQs as a quoter, oldest first (not the caller’s own)',
+  params: object({ cursor: CURSOR, limit: PAGE }),
+  result: itemsPage('OpenRfq'),
+  errors: [],
+} satisfies RpcDeclaration<unknown>;
+
+const respond = {
+  summary: 'Quote the whole package with a signed two-sided quote (first quote wins)',
+  description:
+    'bid <= ask; issued_at < expires_at, expires_at - issued_at <= 3600, expires_at <= max_quote_expires_at (never clamped), issued_at <= now + 5. quote_nonce strictly increases per maker account; a failed respond consumes no nonce. Signature over the 1,050-byte StrategyQuotePayload.',
+  params: object({
+    rfq_id: required(RFQ_ID),
+    quote_nonce: required(
+      u64({ invalid: '{path} must be a canonical decimal u64 string of 1 or more', range: '{path} is above the u64 range', description: 'Canonical decimal u64' }),
+    ),
+    bid: required(decimal({ ...SIGNED_DECIMAL, description: 'What the maker pays for the package when the taker sells' })),
+    ask: required(decimal({ ...SIGNED_DECIMAL, description: 'What the maker receives for the package when the taker buys' })),
+    issued_at: required(SECONDS),
+    expires_at: required(SECONDS),
+    // Whether it is canonical base64 of 64 bytes is the signature check's business (RFQ_INVALID_SIGNATURE).
+    maker_signature: required(string({ ref: 'Ed25519Base64', invalid: '{path} must be a string' })),
+  }),
+  result: {
+    type: 'object',
+    properties: { rfq_id: ref('RfqId'), quote_id: ref('QuoteId'), state: { const: 'quoted' } },
+    required: ['rfq_id', 'quote_id', 'state'],
+    additionalProperties: false,
+  },
+  errors: ['RFQ_NOT_FOUND', 'RFQ_STATE_CONFLICT', 'RFQ_PRECISION_UNSUPPORTED', 'RFQ_QUOTE_EXPIRED', 'RFQ_INVALID_SIGNATURE', 'RFQ_INVALID_INSTRUMENT'],
+} satisfies RpcDeclaration<unknown>;
+
+const decline = {
+  summary: 'Decline a pending RFQ with a reason',
+  params: object({
+    rfq_id: required(RFQ_ID),
+    reason: required(string({ enum: DECLINE_REASONS, invalid: `{path} must be one of ${DECLINE_REASONS.join(', ')}` })),
+  }),
+  result: {
+    type: 'object',
+    properties: { rfq_id: ref('RfqId'), state: { const: 'declined' }, decline_reason: { type: 'string' } },
+    required: ['rfq_id', 'state', 'decline_reason'],
+    additionalProperties: false,
+  },
+  errors: ['RFQ_NOT_FOUND', 'RFQ_STATE_CONFLICT'],
+} satisfies RpcDeclaration<unknown>;
+
+/** The declarations of rfq.rpc.ts, by method. */
+export const RFQ_METHODS = {
+  'rfq.create': create,
+  'rfq.get': get,
+  'rfq.list': list,
+  'rfq.subscribe': {
+    summary: "Subscribe this connection to the taker's RFQ events (channel rfq)",
+    params: SUBSCRIBE_PARAMS,
+    result: subscribed('rfq'),
+    errors: [],
+  },
+  'rfq.maker.poll': poll,
+  'rfq.maker.respond': respond,
+  'rfq.maker.decline': decline,
+  'rfq.maker.subscribe': {
+    summary: "Subscribe this connection to the quoters' RFQ events (channel rfq_maker)",
+    params: SUBSCRIBE_PARAMS,
+    result: subscribed('rfq_maker'),
+    errors: [],
+  },
+} satisfies Partial<Record<RpcMethodName, RpcDeclaration<any>>>;
