@@ -6,7 +6,7 @@ import { parseWallet } from '../../common/crypto/wallet';
 import { AppError } from '../../common/errors/app-error';
 import { AccountAccess } from '../accounts/account-access.service';
 import { AccountsService } from '../accounts/accounts.service';
-import { AuthAttempts } from './auth-attempts';
+import { AuthAttempts } from './auth-attempts.service';
 import type { Role } from './access';
 import { NonceService, signInMessage } from './nonce.service';
 import { SessionService } from './session.service';

@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { bumpViewVersion } from '../../common/broadcast/view-versions';
 import { Clock } from '../../common/clock';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
-import { type SqlExecutor, sqlRows } from '../../common/database/sql';
+import { type SqlExecutor, sqlRows, transactionSql } from '../../common/database/sql';
 import { formatHttp } from '../../common/decimal/decimal';
 import { AppError } from '../../common/errors/app-error';
 import { JobRunner } from '../../common/jobs/job-runner';
@@ -147,7 +147,7 @@ export class SettlementService implements OnModuleInit {
       }
       await m.query(`UPDATE positions SET settled = true, updated_at = now() WHERE instrument = ANY($1::text[]) AND NOT settled`, [instruments.map((i) => i.symbol)]);
       await m.query(`UPDATE instruments SET settled = true, settlement_price = $3 WHERE asset = $1 AND expiry = $2`, [asset, expiry, price.toString()]);
-      await bumpViewVersion(m, INSTRUMENTS_CHANGED);
+      await bumpViewVersion(transactionSql(m), INSTRUMENTS_CHANGED);
       const [{ settled_at }] = await sqlRows<{ settled_at: Date }>(
         m,
         `UPDATE expirations SET settled = true, settlement_price = $3, settled_at = now() WHERE asset = $1 AND expiry = $2 RETURNING settled_at`,
