@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
-import { RFQ_STATES, type RfqStateName } from './console-reads.service';
+import { RFQ_STATES, type RfqState } from '../rfq/domain/rfq-state';
 
 export const RFQ_ID_PATTERN = /^[0-9a-f]{32}$/;
 export const MAX_RFQ_PAGE = 200;
@@ -11,7 +11,7 @@ export class AdminRfqsQuery {
   @ApiPropertyOptional({ enum: RFQ_STATES, description: 'Only RFQs in this state' })
   @IsOptional()
   @IsIn(RFQ_STATES)
-  state?: RfqStateName;
+  state?: RfqState;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, description: "Only this taker's RFQs" })
   @IsOptional()

@@ -8,6 +8,7 @@ import { RfqModule } from '../rfq/rfq.module';
 import { AcceptRpc } from './accept.rpc';
 import { AcceptService } from './accept.service';
 import { BalancesService } from './balances.service';
+import { FillReadsRepository } from './fill.reads.repository';
 import { FillService } from './fill.service';
 import { LedgerReads } from './ledger-reads.service';
 import { LedgerSweep } from './ledger-sweep';
@@ -23,7 +24,7 @@ import { SettlementService } from './settlement.service';
  */
 @Module({
   imports: [AccountsModule, AuthModule, InstrumentsModule, JournalModule, MarketDataModule, RfqModule],
-  providers: [BalancesService, LedgerStore, RiskService, AcceptService, AcceptRpc, FillService, RevertService, SettlementService, LedgerSweep, LedgerReads, RiskReportService],
-  exports: [BalancesService, RevertService, SettlementService, LedgerReads, RiskReportService],
+  providers: [BalancesService, FillReadsRepository, LedgerStore, RiskService, AcceptService, AcceptRpc, FillService, RevertService, SettlementService, LedgerSweep, LedgerReads, RiskReportService],
+  exports: [BalancesService, FillReadsRepository, RevertService, SettlementService, LedgerReads, RiskReportService],
 })
 export class LedgerModule {}

@@ -49,7 +49,7 @@ export class MarketDataRepository {
       `INSERT INTO instrument_ivs (symbol, iv, updated_at) SELECT t.symbol, t.iv, $3 FROM unnest($1::text[], $2::bigint[]) AS t(symbol, iv)
        ON CONFLICT (symbol) DO UPDATE SET iv = EXCLUDED.iv, updated_at = EXCLUDED.updated_at
        WHERE instrument_ivs.updated_at <= EXCLUDED.updated_at RETURNING symbol`,
-      [symbols, symbols.map((s) => ivs.get(s)!.toString())],
+      [symbols, symbols.map((s) => ivs.get(s)!.toString()), at],
     );
     return rows.map((r) => r.symbol);
   }
