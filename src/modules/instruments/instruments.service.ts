@@ -9,7 +9,7 @@ import { AppError } from '../../common/errors/app-error';
 import { JobRunner } from '../../common/jobs/job-runner';
 import { QUEUES, jobIds } from '../../common/jobs/queues';
 import { logger } from '../../common/logging/logger';
-import { parseAsset, parseUnixSeconds } from './domain/inputs';
+import { parseUnixSeconds } from './domain/inputs';
 import { type CreateInstrumentsInput, planListing } from './domain/listing';
 import { type Instrument, type InstrumentFilter, type Round, compareInstruments, inRound } from './instrument';
 import { InstrumentRepository } from './instrument.repository';
@@ -23,9 +23,11 @@ export interface CreateInstrumentsResult {
   created: number;
 }
 
+/** A round to pause or resume, as RoundDto checked it (an integer; an asset name). */
 export interface PauseInput {
-  expiration: unknown;
-  asset?: unknown;
+  expiration: number;
+  /** Absent or null: every asset at the expiration. */
+  asset?: string | null;
 }
 
 export interface PauseResult {
@@ -152,8 +154,9 @@ export class InstrumentsService implements OnModuleInit, OnModuleDestroy {
   }
 
   private async setPaused(input: PauseInput, paused: boolean): Promise<PauseResult> {
+    // The DTO checked the type; the range (a two-digit year in symbols) is the domain's rule.
     const expiration = parseUnixSeconds(input.expiration, 'expiration');
-    const asset = input.asset === undefined || input.asset === null ? null : parseAsset(input.asset);
+    const asset = input.asset ?? null;
     const { instruments, version } = await this.db.tx(async (sql) => {
       await this.repository.lockRound(expiration, sql);
       const count = await this.repository.setPaused({ expiry: expiration, asset }, paused, sql);
