@@ -106,25 +106,20 @@ function fieldsTable(schema: Schema | undefined, follow: (s?: Schema) => Schema)
 const json = (value: unknown) => `<pre><code>${escapeHtml(JSON.stringify(value, null, 2))}</code></pre>`;
 const anchor = (text: string) => text.replace(/[^A-Za-z0-9]+/g, '-');
 
-/** The whole page. */
-export function renderJsonRpcReference(doc: Doc): string {
-  const follow = resolver(doc);
-  const operations = Object.entries<Schema>(doc.operations ?? {});
-  const methods = operations.filter(([, op]) => op['x-jsonrpc-method']);
-  const channels = operations.filter(([, op]) => !op['x-jsonrpc-method']);
-  const message = (ref: Schema) => follow(ref);
+type Follow = ReturnType<typeof resolver>;
 
-  const methodSections = methods.map(([, op]) => {
-    const method: string = op['x-jsonrpc-method'];
-    const request = message(op.messages[0]);
-    const [result, error] = (op.reply?.messages ?? []).map(message);
-    const params = follow(request.payload).properties?.params;
-    const resultSchema = follow(result?.payload).properties?.result;
-    const requestExample = { jsonrpc: '2.0', id: 1, method, params: exampleOf(params, follow) ?? {} };
-    const resultExample = { jsonrpc: '2.0', id: 1, result: exampleOf(resultSchema, follow) };
-    const errorExample = exampleOf(error?.payload, follow);
-    const codes: string[] = error?.['x-error-codes'] ?? [];
-    return `<section class="method" id="${anchor(method)}" aria-labelledby="${anchor(method)}-h">
+/** One method: params, result, errors and an example exchange. */
+function methodSection(op: Schema, follow: Follow): string {
+  const method: string = op['x-jsonrpc-method'];
+  const request = follow(op.messages[0]);
+  const [result, error] = (op.reply?.messages ?? []).map((ref: Schema) => follow(ref));
+  const params = follow(request.payload).properties?.params;
+  const resultSchema = follow(result?.payload).properties?.result;
+  const requestExample = { jsonrpc: '2.0', id: 1, method, params: exampleOf(params, follow) ?? {} };
+  const resultExample = { jsonrpc: '2.0', id: 1, result: exampleOf(resultSchema, follow) };
+  const errorExample = exampleOf(error?.payload, follow);
+  const codes: string[] = error?.['x-error-codes'] ?? [];
+  return `<section class="method" id="${anchor(method)}" aria-labelledby="${anchor(method)}-h">
 <h3 id="${anchor(method)}-h"><code>${escapeHtml(method)}</code></h3>
 <p class="summary">${escapeHtml(op.summary)}</p>
 ${(op.description ?? '').split('\n\n').map((p: string) => `<p>${escapeHtml(p)}</p>`).join('')}
@@ -135,24 +130,24 @@ ${(op.description ?? '').split('\n\n').map((p: string) => `<p>${escapeHtml(p)}</
 <h4>Example exchange</h4>
 <div class="exchange"><div><p class="label">Request</p>${json(requestExample)}</div><div><p class="label">Result</p>${json(resultExample)}</div><div><p class="label">Error</p>${json(errorExample)}</div></div>
 </section>`;
-  });
+}
 
-  const channelSections = channels.map(([key, op]) => {
-    const events = (op.messages ?? []).map((ref: Schema) => {
-      const m = message(ref);
-      const data = follow(follow(follow(m.payload).properties?.params).properties?.data);
-      return `<article class="event"><h4>${escapeHtml(m.title ?? m.name)}</h4><p>${escapeHtml(m.summary ?? '')}</p>
+/** One channel: each of its events with its data fields and an example. */
+function channelSection(key: string, op: Schema, follow: Follow): string {
+  const events = (op.messages ?? []).map((ref: Schema) => {
+    const m = follow(ref);
+    const data = follow(follow(follow(m.payload).properties?.params).properties?.data);
+    return `<article class="event"><h4>${escapeHtml(m.title ?? m.name)}</h4><p>${escapeHtml(m.summary ?? '')}</p>
 <h5>data</h5>${fieldsTable(data, follow)}
 <h5>Example</h5>${json(exampleOf(m.payload, follow))}</article>`;
-    });
-    return `<section class="channel" id="channel-${anchor(key)}" aria-labelledby="channel-${anchor(key)}-h"><h3 id="channel-${anchor(key)}-h">${escapeHtml(op.title ?? key)}</h3><p>${escapeHtml(op.summary ?? '')}</p>${events.join('')}</section>`;
   });
+  return `<section class="channel" id="channel-${anchor(key)}" aria-labelledby="channel-${anchor(key)}-h"><h3 id="channel-${anchor(key)}-h">${escapeHtml(op.title ?? key)}</h3><p>${escapeHtml(op.summary ?? '')}</p>${events.join('')}</section>`;
+}
 
-  const toc = methods.map(([, op]) => `<li><a href="#${anchor(op['x-jsonrpc-method'])}"><code>${escapeHtml(op['x-jsonrpc-method'])}</code></a></li>`).join('');
-  const channelToc = channels.map(([key, op]) => `<li><a href="#channel-${anchor(key)}">${escapeHtml(op.title ?? key)}</a></li>`).join('');
-  // Paragraphs, and runs of "- " lines as lists.
-  const lines = String(doc.info?.description ?? '').split('\n').filter((line) => line.trim());
-  const description = lines
+/** The document's description: paragraphs, and runs of "- " lines as lists. */
+function descriptionHtml(text: string): string {
+  const lines = text.split('\n').filter((line) => line.trim());
+  return lines
     .map((line, i) => {
       const item = line.startsWith('- ');
       const open = item && !lines[i - 1]?.startsWith('- ') ? '<ul>' : '';
@@ -160,6 +155,19 @@ ${(op.description ?? '').split('\n\n').map((p: string) => `<p>${escapeHtml(p)}</
       return item ? `${open}<li>${escapeHtml(line.slice(2))}</li>${close}` : `<p>${escapeHtml(line)}</p>`;
     })
     .join('');
+}
+
+/** The whole page. */
+export function renderJsonRpcReference(doc: Doc): string {
+  const follow = resolver(doc);
+  const operations = Object.entries<Schema>(doc.operations ?? {});
+  const methods = operations.filter(([, op]) => op['x-jsonrpc-method']);
+  const channels = operations.filter(([, op]) => !op['x-jsonrpc-method']);
+  const methodSections = methods.map(([, op]) => methodSection(op, follow));
+  const channelSections = channels.map(([key, op]) => channelSection(key, op, follow));
+  const toc = methods.map(([, op]) => `<li><a href="#${anchor(op['x-jsonrpc-method'])}"><code>${escapeHtml(op['x-jsonrpc-method'])}</code></a></li>`).join('');
+  const channelToc = channels.map(([key, op]) => `<li><a href="#channel-${anchor(key)}">${escapeHtml(op.title ?? key)}</a></li>`).join('');
+  const description = descriptionHtml(String(doc.info?.description ?? ''));
 
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
