@@ -13,7 +13,7 @@ export interface Account {
 }
 
 /** What the access cache holds of an account (AccountAccess). */
-export interface AccountAccessRow {
+interface AccountAccessRow {
   id: number;
   roles: Role[];
   /** Unix seconds; 0: never revoked. */

@@ -38,14 +38,14 @@ const toInstrument = (row: InstrumentRow): Instrument => ({
 const ROUND_LOCK_NAMESPACE = 0x4c57494en << 32n;
 
 /** An instrument to list: its symbol and terms. */
-export interface NewInstrument {
+interface NewInstrument {
   symbol: string;
   strike: bigint;
   kind: OptionKind;
 }
 
 /** The expiration round of an asset on a UTC date, as stored. */
-export interface StoredExpiration {
+interface StoredExpiration {
   expiry: number;
   settled: boolean;
 }
