@@ -90,7 +90,16 @@ function accessText(access: Access): string {
   }
 }
 
-type Operation = Record<string, any>;
+/** The fields of an OpenAPI operation (and of its parameters) that `complete` reads or writes. */
+interface Operation {
+  operationId?: string;
+  parameters?: Array<{ name?: string; in?: string; [field: string]: unknown }>;
+  responses?: Record<string, unknown>;
+  requestBody?: unknown;
+  description?: string;
+  security?: unknown;
+  'x-access'?: unknown;
+}
 
 /**
  * Completes what the decorators cannot say, from the code itself, for every operation (also of
@@ -104,12 +113,12 @@ function complete(document: OpenAPIObject, routes: ControllerRoute[]): void {
     for (const [method, value] of Object.entries(item as Record<string, unknown>)) {
       if (!['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'].includes(method)) continue;
       const operation = value as Operation;
-      const parameters: Operation[] = (operation.parameters ??= []);
+      const parameters = (operation.parameters ??= []);
       for (const name of placeholders) {
         if (!parameters.some((p) => p.in === 'path' && p.name === name)) parameters.push({ name, in: 'path', required: true, schema: { type: 'string' } });
       }
       const responses: Record<string, unknown> = (operation.responses ??= {});
-      const route = byOperationId.get(operation.operationId);
+      const route = operation.operationId === undefined ? undefined : byOperationId.get(operation.operationId);
       // A route that declares only its errors still answers a success.
       if (route && !Object.keys(responses).some((status) => status.startsWith('2'))) responses[String(route.successStatus)] = { description: 'Success' };
       if ((operation.requestBody || parameters.length > 0) && !responses['400']) responses['400'] = errorResponse('Bad input: the message names the field');
