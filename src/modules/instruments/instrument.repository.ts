@@ -44,6 +44,20 @@ interface NewInstrument {
   kind: OptionKind;
 }
 
+/** An expiration round as its settlement reads it (locked). */
+export interface RoundSettlementState {
+  settled: boolean;
+  settlementPrice: bigint | null;
+  settledAt: Date | null;
+}
+
+/** An instrument's terms, as a settlement pays them. */
+export interface InstrumentTerms {
+  symbol: string;
+  kind: OptionKind;
+  strike: bigint;
+}
+
 /** The expiration round of an asset on a UTC date, as stored. */
 interface StoredExpiration {
   expiry: number;
@@ -128,5 +142,49 @@ export class InstrumentRepository {
   async symbols(asset: string, openOnly: boolean, sql: Sql = this.db): Promise<string[]> {
     const rows = await sql.rows<{ symbol: string }>(`SELECT symbol FROM instruments WHERE asset = $1 AND (NOT $2::boolean OR NOT settled)`, [asset, openOnly]);
     return rows.map((r) => r.symbol);
+  }
+
+  // The settlement's statements (the ledger's SettlementService runs them in its transaction,
+  // through InstrumentsService): the round, then its instruments, are locked before any balance row.
+
+  /** The round, locked until the caller's transaction ends; null when there is no such round. */
+  async lockExpiration(asset: string, expiry: number, sql: Sql): Promise<RoundSettlementState | null> {
+    const row = await sql.one<{ settled: boolean; settlement_price: string | null; settled_at: Date | null }>(
+      `SELECT settled, settlement_price, settled_at FROM expirations WHERE asset = $1 AND expiry = $2 FOR UPDATE`,
+      [asset, expiry],
+    );
+    return row && { settled: row.settled, settlementPrice: row.settlement_price === null ? null : BigInt(row.settlement_price), settledAt: row.settled_at };
+  }
+
+  /** The round's instruments, locked (fills share-lock them before balance rows), in symbol order. */
+  async lockTerms(asset: string, expiry: number, sql: Sql): Promise<InstrumentTerms[]> {
+    const rows = await sql.rows<{ symbol: string; kind: OptionKind; strike: string }>(
+      `SELECT symbol, kind, strike FROM instruments WHERE asset = $1 AND expiry = $2 ORDER BY symbol FOR UPDATE`,
+      [asset, expiry],
+    );
+    return rows.map((r) => ({ symbol: r.symbol, kind: r.kind, strike: BigInt(r.strike) }));
+  }
+
+  /** Share-locks the instruments (a settlement of their round waits, and is waited for); the symbols that have settled. */
+  async settledAmong(symbols: readonly string[], sql: Sql): Promise<string[]> {
+    const rows = await sql.rows<{ symbol: string; settled: boolean }>(`SELECT symbol, settled FROM instruments WHERE symbol = ANY($1::text[]) ORDER BY symbol FOR SHARE`, [symbols]);
+    return rows.filter((r) => r.settled).map((r) => r.symbol);
+  }
+
+  /** Marks the round and its instruments settled at `price`; when the round settled. */
+  async markSettled(asset: string, expiry: number, price: bigint, sql: Sql): Promise<Date> {
+    await sql.exec(`UPDATE instruments SET settled = true, settlement_price = $3 WHERE asset = $1 AND expiry = $2`, [asset, expiry, price.toString()]);
+    const row = await sql.one<{ settled_at: Date }>(
+      `UPDATE expirations SET settled = true, settlement_price = $3, settled_at = now() WHERE asset = $1 AND expiry = $2 RETURNING settled_at`,
+      [asset, expiry, price.toString()],
+    );
+    if (!row) throw new Error(`no expiration ${expiry} of ${asset}`);
+    return row.settled_at;
+  }
+
+  /** Unsettled expiration rounds whose expiry has come (unix seconds `now`), earliest first. */
+  async dueRounds(now: number, limit: number, sql: Sql = this.db): Promise<Array<{ asset: string; expiry: number }>> {
+    const rows = await sql.rows<{ asset: string; expiry: string }>(`SELECT asset, expiry FROM expirations WHERE NOT settled AND expiry <= $1 ORDER BY expiry, asset LIMIT $2`, [now, limit]);
+    return rows.map((r) => ({ asset: r.asset, expiry: Number(r.expiry) }));
   }
 }

@@ -12,7 +12,7 @@ import { logger } from '../../common/logging/logger';
 import { parseUnixSeconds } from './domain/inputs';
 import { type CreateInstrumentsInput, planListing } from './domain/listing';
 import { type Instrument, type InstrumentFilter, type Round, compareInstruments, inRound } from './instrument';
-import { InstrumentRepository } from './instrument.repository';
+import { type InstrumentTerms, InstrumentRepository, type RoundSettlementState } from './instrument.repository';
 
 /** Broadcast topic: the instruments of a round changed in the database; every instance reloads them. */
 export const INSTRUMENTS_CHANGED = 'instruments.changed';
@@ -192,4 +192,18 @@ export class InstrumentsService implements OnModuleInit, OnModuleDestroy {
   symbolsOf(asset: string, openOnly: boolean, sql?: Sql): Promise<string[]> {
     return this.repository.symbols(asset, openOnly, sql);
   }
+
+  /**
+   * The settlement's port on the round (the ledger's SettlementService calls these in its one
+   * transaction, in this order: lockRound, lockExpiration, lockTerms, ..., markSettled, then
+   * bumpViewVersion(INSTRUMENTS_CHANGED) and changed(round) after commit).
+   */
+  readonly settlement = {
+    lockRound: (expiry: number, sql: Sql): Promise<void> => this.repository.lockRound(expiry, sql),
+    lockExpiration: (asset: string, expiry: number, sql: Sql): Promise<RoundSettlementState | null> => this.repository.lockExpiration(asset, expiry, sql),
+    lockTerms: (asset: string, expiry: number, sql: Sql): Promise<InstrumentTerms[]> => this.repository.lockTerms(asset, expiry, sql),
+    settledAmong: (symbols: readonly string[], sql: Sql): Promise<string[]> => this.repository.settledAmong(symbols, sql),
+    markSettled: (asset: string, expiry: number, price: bigint, sql: Sql): Promise<Date> => this.repository.markSettled(asset, expiry, price, sql),
+    dueRounds: (now: number, limit: number): Promise<Array<{ asset: string; expiry: number }>> => this.repository.dueRounds(now, limit),
+  };
 }

@@ -151,6 +151,36 @@ describeBothDatabases('owned-table repositories', (getDb) => {
       expect(await instruments.symbols('RPO', false)).toHaveLength(3);
     });
 
+    it('the settlement port: locks the round and its terms, reports settled symbols, marks the round settled once due', async () => {
+      const db = getDb();
+      const instruments = new InstrumentRepository(db);
+      const SETTLE = 4_000_086_400; // the next day: its own round
+      const terms = [instrument(100_000_000n, 'call'), instrument(90_000_000n, 'put')].map((i) => ({ ...i, symbol: i.symbol.replace('1OCT96', '2OCT96') }));
+      await db.tx(async (sql) => {
+        await instruments.insertExpiration('RPO', SETTLE, '2096-10-02', sql);
+        await instruments.insertMissing('RPO', SETTLE, false, terms, sql);
+      });
+      expect(await instruments.dueRounds(SETTLE - 1, 10)).not.toContainEqual({ asset: 'RPO', expiry: SETTLE });
+      expect(await instruments.dueRounds(SETTLE, 10)).toContainEqual({ asset: 'RPO', expiry: SETTLE });
+
+      const settledAt = await db.tx(async (sql) => {
+        await instruments.lockRound(SETTLE, sql);
+        expect(await instruments.lockExpiration('RPO', SETTLE, sql)).toEqual({ settled: false, settlementPrice: null, settledAt: null });
+        expect(await instruments.lockTerms('RPO', SETTLE, sql)).toEqual([...terms].sort((a, b) => (a.symbol < b.symbol ? -1 : 1)).map(({ symbol, kind, strike }) => ({ symbol, kind, strike })));
+        expect(await instruments.settledAmong(terms.map((t) => t.symbol), sql)).toEqual([]);
+        return instruments.markSettled('RPO', SETTLE, 123_000_000n, sql);
+      });
+      expect(settledAt).toBeInstanceOf(Date);
+      await db.tx(async (sql) => {
+        expect(await instruments.lockExpiration('RPO', SETTLE, sql)).toEqual({ settled: true, settlementPrice: 123_000_000n, settledAt });
+        expect((await instruments.settledAmong([...terms.map((t) => t.symbol), listing[0].symbol], sql)).sort()).toEqual(terms.map((t) => t.symbol).sort());
+        expect(await instruments.lockExpiration('RPO', 1, sql)).toBeNull();
+        await expect(instruments.markSettled('RPO', 1, 1n, sql)).rejects.toThrow('no expiration 1 of RPO');
+      });
+      expect(await instruments.dueRounds(SETTLE, 10)).not.toContainEqual({ asset: 'RPO', expiry: SETTLE });
+      expect((await instruments.list({ expiry: SETTLE, asset: 'RPO' })).every((i) => i.settled && i.settlementPrice === 123_000_000n)).toBe(true);
+    });
+
     it('keeps the later of two market-data writes, whatever their order of arrival', async () => {
       const market = new MarketDataRepository(getDb());
       const t1 = new Date('2026-01-01T00:00:01.000Z');
