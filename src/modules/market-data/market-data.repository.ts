@@ -60,6 +60,12 @@ export class MarketDataRepository {
     return new Map(rows.map((r) => [r.key, stamp(r)]));
   }
 
+  /** The asset's stored index price and its time, or null (read in the caller's transaction: the settlement's price). */
+  async indexOf(asset: string, sql: Sql = this.db): Promise<{ price: bigint; updatedAt: Date } | null> {
+    const row = await sql.one<{ index_price: string; updated_at: Date }>(`SELECT index_price, updated_at FROM index_prices WHERE asset = $1`, [asset]);
+    return row && { price: BigInt(row.index_price), updatedAt: row.updated_at };
+  }
+
   /** symbol → IV: every instrument's, or those of `symbols` only. */
   async ivs(symbols: readonly string[] | null, sql: Sql = this.db): Promise<Map<string, Stamped>> {
     const rows = await sql.rows<StampedRow>(`SELECT symbol AS key, iv AS value, updated_at FROM instrument_ivs WHERE $1::text[] IS NULL OR symbol = ANY($1::text[])`, [symbols]);

@@ -162,6 +162,14 @@ export class MarketDataService implements OnModuleInit, OnModuleDestroy {
     return touched.size;
   }
 
+  /**
+   * The asset's index price as stored now (not this instance's view), in the caller's transaction:
+   * the price a settlement takes when none is given. Null when none was ever set.
+   */
+  storedIndex(asset: string, sql?: Sql): Promise<{ price: bigint; updatedAt: Date } | null> {
+    return this.repository.indexOf(asset, sql);
+  }
+
   /** Every asset's index price in the HTTP output forms, by asset, read from the database (the console). */
   indexAges(): Promise<IndexPriceAge[]> {
     return this.repository.indexAges();

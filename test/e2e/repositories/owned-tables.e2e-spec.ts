@@ -188,6 +188,8 @@ describeBothDatabases('owned-table repositories', (getDb) => {
       await market.upsertIndex('RPO', 150_000_000n, t2);
       await market.upsertIndex('RPO', 140_000_000n, t1); // received earlier: ignored
       expect(await market.indexes('RPO')).toEqual(new Map([['RPO', { value: 150_000_000n, updatedAt: 1767225602 }]]));
+      expect(await market.indexOf('RPO')).toEqual({ price: 150_000_000n, updatedAt: t2 });
+      expect(await market.indexOf('NONE')).toBeNull();
 
       const [a, b] = [listing[0].symbol, listing[1].symbol];
       expect((await market.upsertIvs(new Map([[a, 800_000n], [b, 900_000n]]), t2)).sort()).toEqual([a, b].sort());
