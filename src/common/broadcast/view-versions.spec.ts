@@ -84,7 +84,7 @@ describe('ViewVersions', () => {
 });
 
 describe('ViewSync with versioned broadcasts', () => {
-  let now = 0;
+  const now = 0;
   const clock = () => now;
 
   it('a broadcast of the next version keeps the view current without a full reload; a gap leaves it to the check', async () => {

@@ -3,10 +3,10 @@ import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { withTimeout } from '../../common/database/database';
 import { JobRunner } from '../../common/jobs/job-runner';
 import { AccountsService, type AccountView, accountView } from '../accounts/accounts.service';
-import { FillReadsRepository } from '../ledger/fill.reads.repository';
+import { FillReadsService } from '../ledger/fill-reads.service';
 import { MarketDataService } from '../market-data/market-data.service';
 import { RFQ_STATES, type RfqState } from '../rfq/domain/rfq-state';
-import { type AdminRfqFilter, type AdminRfqRow, RfqReadsRepository, type RfqEventRow } from '../rfq/rfq.reads.repository';
+import { type AdminRfqFilter, type AdminRfqRow, type RfqEventRow, RfqReadsService } from '../rfq/rfq-reads.service';
 
 /** How long the overview waits for the queue depths before it answers without them. */
 export const QUEUE_DEPTHS_TIMEOUT_MS = 1000;
@@ -44,8 +44,8 @@ export interface MarketDataAge {
 @Injectable()
 export class ConsoleReadsService {
   constructor(
-    private readonly rfqReads: RfqReadsRepository,
-    private readonly fillReads: FillReadsRepository,
+    private readonly rfqReads: RfqReadsService,
+    private readonly fillReads: FillReadsService,
     private readonly accounts: AccountsService,
     private readonly marketDataService: MarketDataService,
     private readonly jobs: JobRunner,
@@ -60,7 +60,7 @@ export class ConsoleReadsService {
       this.fillReads.perMinute(firstMinute),
       // Queue depths come from Redis: a Redis outage must not blank (or, while BullMQ waits for a
       // reconnect, hang) the rest of the page.
-      withTimeout(this.jobs.depths(), QUEUE_DEPTHS_TIMEOUT_MS).catch(() => ({}) as Record<string, number>),
+      withTimeout(this.jobs.depths(), QUEUE_DEPTHS_TIMEOUT_MS).catch(() => ({})),
     ]);
     const byState = Object.fromEntries(RFQ_STATES.map((s) => [s, 0])) as Record<RfqState, number>;
     for (const row of states) byState[row.state] = row.n;

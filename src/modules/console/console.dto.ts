@@ -3,7 +3,7 @@ import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import type { AccountView } from '../accounts/accounts.service';
 import { RFQ_STATES, type RfqState } from '../rfq/domain/rfq-state';
-import type { AdminRfqRow, RfqEventRow } from '../rfq/rfq.reads.repository';
+import type { AdminRfqRow, RfqEventRow } from '../rfq/rfq-reads.service';
 import type { MarketDataAge, Overview } from './console-reads.service';
 
 export const RFQ_ID_PATTERN = /^[0-9a-f]{32}$/;

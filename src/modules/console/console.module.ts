@@ -11,7 +11,7 @@ import { JsonRpcReferenceController } from './json-rpc-reference.controller';
 /**
  * The operator console's admin reads and the JSON-RPC reference page; the static console itself is
  * served by createApp (serveConsole). It owns no table: it reads through the owning modules
- * (RfqReadsRepository, FillReadsRepository, AccountsService, MarketDataService).
+ * (RfqReadsService, FillReadsService, AccountsService, MarketDataService).
  */
 @Module({
   imports: [AccountsModule, DocsModule, LedgerModule, MarketDataModule, RfqModule],

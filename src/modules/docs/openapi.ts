@@ -27,6 +27,9 @@ export interface ControllerRoute {
   successStatus: number;
 }
 
+/** The path (or paths) a controller or handler declares; '' when none. */
+const pathsOf = (target: object): string[] => [(Reflect.getMetadata(PATH_METADATA, target) as string | string[] | undefined) ?? ''].flat();
+
 const joinPath = (...parts: string[]) => '/' + parts.flatMap((p) => p.split('/')).filter(Boolean).join('/');
 
 /** Every route of every controller of the application, with its declared access (the same walk as the guard's test). */
@@ -37,13 +40,13 @@ export function controllerRoutes(app: INestApplication): ControllerRoute[] {
   const routes: ControllerRoute[] = [];
   for (const wrapper of discovery.getControllers()) {
     if (!wrapper.metatype || !wrapper.instance) continue;
-    const prototype = Object.getPrototypeOf(wrapper.instance);
-    const controllerPaths = [Reflect.getMetadata(PATH_METADATA, wrapper.metatype) ?? ''].flat() as string[];
+    const prototype = Object.getPrototypeOf(wrapper.instance) as Record<string, (...args: unknown[]) => unknown>;
+    const controllerPaths = pathsOf(wrapper.metatype);
     for (const key of scanner.getAllMethodNames(prototype)) {
       const handler = prototype[key];
       const requestMethod = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
       if (requestMethod === undefined) continue;
-      const methodPaths = [Reflect.getMetadata(PATH_METADATA, handler) ?? ''].flat() as string[];
+      const methodPaths = pathsOf(handler);
       const access = reflector.getAllAndOverride<Access | undefined>(ACCESS, [handler, wrapper.metatype]);
       const successStatus = (Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number | undefined) ?? (requestMethod === RequestMethod.POST ? 201 : 200);
       for (const base of controllerPaths) {

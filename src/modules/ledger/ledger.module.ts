@@ -8,6 +8,7 @@ import { RfqModule } from '../rfq/rfq.module';
 import { AcceptRpc } from './accept.rpc';
 import { AcceptService } from './accept.service';
 import { BalancesService } from './balances.service';
+import { FillReadsService } from './fill-reads.service';
 import { FillReadsRepository } from './fill.reads.repository';
 import { FillService } from './fill.service';
 import { LedgerReads } from './ledger-reads.service';
@@ -24,7 +25,7 @@ import { SettlementService } from './settlement.service';
  */
 @Module({
   imports: [AccountsModule, AuthModule, InstrumentsModule, JournalModule, MarketDataModule, RfqModule],
-  providers: [BalancesService, FillReadsRepository, LedgerStore, RiskService, AcceptService, AcceptRpc, FillService, RevertService, SettlementService, LedgerSweep, LedgerReads, RiskReportService],
-  exports: [BalancesService, FillReadsRepository, RevertService, SettlementService, LedgerReads, RiskReportService],
+  providers: [BalancesService, FillReadsRepository, FillReadsService, LedgerStore, RiskService, AcceptService, AcceptRpc, FillService, RevertService, SettlementService, LedgerSweep, LedgerReads, RiskReportService],
+  exports: [BalancesService, FillReadsService, RevertService, SettlementService, LedgerReads, RiskReportService],
 })
 export class LedgerModule {}

@@ -6,6 +6,7 @@ import { AccountEventsStore } from './account-events';
 import { EventRetention } from './event-retention';
 import { QuoteService } from './quote.service';
 import { RfqExpiry } from './rfq-expiry';
+import { RfqReadsService } from './rfq-reads.service';
 import { RfqReadsRepository } from './rfq.reads.repository';
 import { RfqRpc } from './rfq.rpc';
 import { RfqService } from './rfq.service';
@@ -18,7 +19,7 @@ import { RfqTransitions } from './rfq-transitions';
  */
 @Module({
   imports: [AccountsModule, InstrumentsModule, AuthModule],
-  providers: [AccountEventsStore, EventRetention, RfqReadsRepository, RfqStore, RfqTransitions, RfqExpiry, RfqService, QuoteService, RfqRpc],
-  exports: [AccountEventsStore, RfqReadsRepository, RfqStore, RfqTransitions, RfqExpiry, RfqService],
+  providers: [AccountEventsStore, EventRetention, RfqReadsRepository, RfqReadsService, RfqStore, RfqTransitions, RfqExpiry, RfqService, QuoteService, RfqRpc],
+  exports: [AccountEventsStore, RfqReadsService, RfqStore, RfqTransitions, RfqExpiry, RfqService],
 })
 export class RfqModule {}
