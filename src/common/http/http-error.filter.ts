@@ -25,7 +25,8 @@ export class HttpErrorFilter implements ExceptionFilter {
     if (exception instanceof HttpException) {
       const body = exception.getResponse();
       const message = typeof body === 'string' ? body : (body as { message?: unknown }).message;
-      return { status: exception.getStatus(), error: Array.isArray(message) ? message.join('; ') : String((message ?? exception.message) as string) };
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- Nest's messages are strings; anything else is written as String() writes it
+      return { status: exception.getStatus(), error: Array.isArray(message) ? message.join('; ') : String(message ?? exception.message) };
     }
     // Fastify's own errors (body too large, bad JSON, bad content type) carry a statusCode.
     const fastify = exception as { statusCode?: number; code?: string; message?: string };
