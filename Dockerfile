@@ -2,8 +2,13 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The workspaces' manifests first, so the install layer is cached until a dependency changes;
+# @legwork/protocol is linked into node_modules and built by `npm run build` before the server.
+COPY packages/protocol/package.json ./packages/protocol/
+COPY sdk/package.json ./sdk/
 RUN npm install --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
+COPY packages/protocol ./packages/protocol
 COPY src ./src
 COPY migrations ./migrations
 COPY console ./console
@@ -14,6 +19,9 @@ WORKDIR /app
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# node_modules/@legwork/protocol is a link to it.
+COPY --from=build /app/packages/protocol/package.json ./packages/protocol/
+COPY --from=build /app/packages/protocol/dist ./packages/protocol/dist
 COPY package.json ./
 RUN mkdir -p /data && chown node:node /data
 USER node

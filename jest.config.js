@@ -7,8 +7,10 @@ const esmPackages = [
 module.exports = {
   testEnvironment: 'node',
   rootDir: '.',
-  roots: ['<rootDir>/src', '<rootDir>/test'],
+  roots: ['<rootDir>/src', '<rootDir>/test', '<rootDir>/packages/protocol'],
   testRegex: '.*\\.(spec|e2e-spec)\\.ts$',
+  // The workspace package is tested and used from its TypeScript source, so no build is needed first.
+  moduleNameMapper: { '^@legwork/protocol$': '<rootDir>/packages/protocol/src/index.ts' },
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
   transform: {
     '^.+\\.(t|j|mj|cj)s$': [

@@ -1,6 +1,4 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { FLAT, type PositionCost, addTrade, roundedAverage } from '../src/modules/ledger/domain/average-price';
-import { orientation } from '../src/modules/ledger/domain/fold';
 
 /**
  * The average price of a position is stored with it (docs/ledger.md, Positions): its exact value
@@ -8,6 +6,10 @@ import { orientation } from '../src/modules/ledger/domain/fold';
  * fill updates, and `average_price`, that fraction rounded half away from zero to a micro-unit,
  * which GET /query/rfq-positions reads as it is (it used to replay every fill of the account).
  * Existing rows are filled in by replaying their fills (not reverted) in fill order.
+ *
+ * Frozen: the replay below is this migration's own copy of the average-price rules as they were
+ * when it was written (src/modules/ledger/domain/average-price.ts, `addTrade`, and fold.ts,
+ * `orientation`), so a later change of that code cannot change what this migration did.
  */
 export class PositionAverage1763800000003 implements MigrationInterface {
   name = 'PositionAverage1763800000003';
@@ -52,4 +54,65 @@ export class PositionAverage1763800000003 implements MigrationInterface {
   async down(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE positions DROP CONSTRAINT IF EXISTS positions_average, DROP COLUMN IF EXISTS avg_num, DROP COLUMN IF EXISTS avg_den, DROP COLUMN IF EXISTS average_price`);
   }
+}
+
+/** An exact rational, denominator positive, in lowest terms. */
+interface Ratio {
+  n: bigint;
+  d: bigint;
+}
+
+/** A position and its exact average cost (micro-USDC per contract); average null when flat. */
+interface PositionCost {
+  quantity: bigint;
+  average: Ratio | null;
+}
+
+const MICRO = 1_000_000n;
+const FLAT: PositionCost = { quantity: 0n, average: null };
+const abs = (x: bigint) => (x < 0n ? -x : x);
+
+function gcd(a: bigint, b: bigint): bigint {
+  a = abs(a);
+  b = abs(b);
+  while (b) [a, b] = [b, a % b];
+  return a || 1n;
+}
+
+function ratio(n: bigint, d: bigint): Ratio {
+  if (d === 0n) throw new RangeError('zero denominator');
+  if (d < 0n) [n, d] = [-n, -d];
+  const g = gcd(n, d);
+  return { n: n / g, d: d / g };
+}
+
+/** +1 when the role bought the package (taker buying, maker selling), else -1. */
+function orientation(role: 'taker' | 'maker', side: 'buy' | 'sell'): 1n | -1n {
+  return (role === 'taker') === (side === 'buy') ? 1n : -1n;
+}
+
+/** In the position's direction it averages in; against it, smaller, it reduces at the average; else it closes or flips at the trade's price. */
+function addTrade(position: PositionCost, t: { quantity: bigint; paid: bigint }): PositionCost {
+  if (t.quantity === 0n) return position;
+  const q = position.quantity;
+  const quantity = q + t.quantity;
+  const price = ratio(t.paid * MICRO, t.quantity);
+  const avg = position.average;
+  if (q === 0n || (q > 0n) === (t.quantity > 0n)) {
+    const held = abs(q);
+    const added = abs(t.quantity);
+    return { quantity, average: avg === null || held === 0n ? price : ratio(avg.n * held * price.d + price.n * added * avg.d, avg.d * price.d * (held + added)) };
+  }
+  if (abs(t.quantity) < abs(q)) return { quantity, average: avg };
+  return { quantity, average: quantity === 0n ? null : price };
+}
+
+/** The average rounded half away from zero to a micro-unit; null when flat. */
+function roundedAverage(position: PositionCost): bigint | null {
+  const r = position.average;
+  if (position.quantity === 0n || r === null) return null;
+  const q = abs(r.n) / r.d;
+  const rem = abs(r.n) % r.d;
+  const rounded = rem * 2n >= r.d ? q + 1n : q;
+  return r.n < 0n ? -rounded : rounded;
 }

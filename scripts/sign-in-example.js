@@ -31,7 +31,10 @@ async function main() {
       const myId = ++id;
       const onMessage = (data) => {
         const reply = JSON.parse(data.toString());
-        if (reply.id === myId) (ws.off('message', onMessage), resolve(reply));
+        if (reply.id === myId) {
+          ws.off('message', onMessage);
+          resolve(reply);
+        }
       };
       ws.on('message', onMessage);
       ws.send(JSON.stringify({ jsonrpc: '2.0', id: myId, method, params }));

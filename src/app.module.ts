@@ -1,4 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { ENTITIES } from './app-entities';
 import type { AppConfig } from './common/config/config';
 import { ConfigModule } from './common/config/config.module';
 import { InfrastructureModule } from './common/infrastructure.module';
@@ -23,7 +24,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        InfrastructureModule,
+        InfrastructureModule.forRoot(ENTITIES),
         AccountsModule,
         AuthModule,
         InstrumentsModule,

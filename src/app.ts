@@ -12,10 +12,10 @@ import { JsonRpcWsAdapter } from './modules/gateway/ws-adapter';
 import { MetricsService } from './modules/health/metrics.service';
 import { serveConsole } from './modules/console/console-static';
 
-export const MAX_BODY_BYTES = 64 * 1024;
+const MAX_BODY_BYTES = 64 * 1024;
 /** A request must be answered within this (design.md section 10); its headers must arrive within HEADERS_TIMEOUT_MS. */
-export const REQUEST_TIMEOUT_MS = 30_000;
-export const HEADERS_TIMEOUT_MS = 10_000;
+const REQUEST_TIMEOUT_MS = 30_000;
+const HEADERS_TIMEOUT_MS = 10_000;
 
 /** design.md section 10: on every response; /docs gets its own CSP (the Swagger UI page and its assets). */
 const SECURITY_HEADERS = {
@@ -31,7 +31,7 @@ const DOCS_HEADERS = {
   'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'",
 };
 /** A successful read slower than this is logged (faster ones are only counted in /metrics). */
-export const SLOW_REQUEST_MS = 1000;
+const SLOW_REQUEST_MS = 1000;
 
 /** Builds the application (HTTP and /client on one Fastify server); the caller listens. */
 export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {

@@ -1,12 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * The contract's test vectors: ../shared/spec/vectors beside the repository when it is there
- * (the source of truth), else the copy committed in test/fixtures/vectors.
+ * The contract's test vectors: the repository's copy in docs/spec/vectors (test/spec-copy.spec.ts
+ * fails when it differs from ../shared/spec while that exists).
  */
-const shared = join(__dirname, '..', '..', 'shared', 'spec', 'vectors');
-export const VECTORS_DIR = process.env.LEGWORK_VECTORS_DIR ?? (existsSync(shared) ? shared : join(__dirname, 'fixtures', 'vectors'));
+export const VECTORS_DIR = join(__dirname, '..', 'docs', 'spec', 'vectors');
 
 export function loadVector(name: string): any {
   return JSON.parse(readFileSync(join(VECTORS_DIR, name), 'utf8'));

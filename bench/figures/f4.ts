@@ -1,8 +1,5 @@
 import { type KeyObject, createPublicKey, randomBytes, verify } from 'node:crypto';
-import { Ed25519Verifier, publicKeyFromSeed, signEd25519 } from '../../src/common/crypto/ed25519';
-import { decodeCanonicalBase64Signature, encodeBase64Signature } from '../../src/common/crypto/signature';
-import { encodeWallet, parseWallet } from '../../src/common/crypto/wallet';
-import { type QuotePayloadFields, encodeQuotePayload, quoteId, signingDomain } from '../../src/modules/rfq/domain/quote-payload';
+import { Ed25519Verifier, type QuotePayloadFields, decodeCanonicalBase64Signature, encodeBase64Signature, encodeQuotePayload, encodeWallet, parseWallet, publicKeyFromSeed, quoteId, signEd25519, signingDomain } from '@legwork/protocol';
 import { per1000 } from '../lib/cpu';
 import type { FigureResult } from '../lib/report';
 import { median } from '../lib/stats';

@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { Database } from '../../src/common/database/database';
 import { refreshLockGroups, repriceAsset } from '../../src/modules/ledger/collateral.sql';
+import type { Sql } from '../../src/common/database/sql';
 import type { FigureResult } from '../lib/report';
 import { median } from '../lib/stats';
 import { type Context, alternate } from './context';
@@ -30,7 +31,7 @@ export async function runF8(ctx: Context): Promise<FigureResult[]> {
   await client.connect();
   try {
     const { first, last } = await seed(client);
-    const sql = { query: async (text: string, params?: unknown[]) => (await client.query(text, params)).rows };
+    const sql = clientSql(client);
     let flip = 0;
     const reprice = async () => {
       const index = INDEXES[flip++ % 2];
@@ -130,7 +131,20 @@ export async function seed(client: Client): Promise<{ first: number; last: numbe
     [list.map(String)],
   );
   // The group summaries, as the fills that made these positions would have left them.
-  await refreshLockGroups({ query: async (text: string, params?: unknown[]) => (await client.query(text, params)).rows }, list);
+  await refreshLockGroups(clientSql(client), list);
   await client.query('ANALYZE accounts, balances, positions, instruments, index_prices, lock_groups');
   return { first: list[0], last: list[list.length - 1] };
+}
+
+/** The ledger's SQL functions over this figure's own pg client (they read rows only). */
+function clientSql(client: Client): Sql {
+  const rows = async <T extends object>(text: string, params: readonly unknown[] = []) => (await client.query(text, [...params])).rows as T[];
+  return {
+    rows,
+    one: async <T extends object>(text: string, params?: readonly unknown[]) => (await rows<T>(text, params))[0] ?? null,
+    exec: async (text, params = []) => (await client.query(text, [...params])).rowCount ?? 0,
+    get manager(): never {
+      throw new Error('no entity manager on a pg client');
+    },
+  };
 }

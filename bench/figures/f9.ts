@@ -101,8 +101,8 @@ export async function runF9(ctx: Context): Promise<FigureResult[]> {
       ctx.log(`F9 round ${r + 1}: ${Math.round(EVENTS / res.legwork.seconds)} events/s vs ${Math.round(EVENTS / res.baseline.seconds)} events/s`);
     }
     await profiled(ctx, legwork, 'F9', () => replay(urlL, signIn, false, async () => async () => null));
-    await taker.rpc.socket.close();
-    await maker.rpc.socket.close();
+    taker.rpc.socket.close();
+    maker.rpc.socket.close();
   } finally {
     await legwork.stop();
     await bare.stop();

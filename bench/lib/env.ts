@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { deleteRedisPrefix } from '../../src/common/redis/delete-prefix';
+import type { Json } from './rpc';
 
 export const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef0123456789';
 export const JWT_SECRET = 'bench-jwt-secret-0123456789abcdef0123456789abcdef';
@@ -64,13 +65,13 @@ export class BenchEnv {
 }
 
 
-export interface HttpResult<T = any> {
+export interface HttpResult<T = Json> {
   status: number;
   body: T;
 }
 
 /** JSON over HTTP with an optional bearer token and X-Forwarded-For. */
-export async function http<T = any>(base: string, method: string, path: string, options: { body?: unknown; token?: string; ip?: string } = {}): Promise<HttpResult<T>> {
+export async function http<T = Json>(base: string, method: string, path: string, options: { body?: unknown; token?: string; ip?: string } = {}): Promise<HttpResult<T>> {
   const headers: Record<string, string> = {};
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.ip) headers['x-forwarded-for'] = options.ip;
@@ -81,17 +82,17 @@ export async function http<T = any>(base: string, method: string, path: string, 
   }
   const res = await fetch(base + path, { method, headers, body });
   const text = await res.text();
-  let parsed: any = text;
+  let parsed: unknown = text;
   try {
     parsed = JSON.parse(text);
   } catch {
     /* not JSON */
   }
-  return { status: res.status, body: parsed };
+  return { status: res.status, body: parsed as T };
 }
 
 /** Same, but throws unless 2xx. */
-export async function httpOk<T = any>(base: string, method: string, path: string, options: { body?: unknown; token?: string; ip?: string } = {}): Promise<T> {
+export async function httpOk<T = Json>(base: string, method: string, path: string, options: { body?: unknown; token?: string; ip?: string } = {}): Promise<T> {
   const r = await http<T>(base, method, path, options);
   if (r.status < 200 || r.status > 299) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body;

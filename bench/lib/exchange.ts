@@ -1,13 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { Ed25519Signer, encodeAcceptPayload, encodeBase64Signature, encodeQuotePayload, encodeWallet, parseRfqSigned, parseRfqUnsigned, publicKeyFromSeed, signingDomain } from '@legwork/protocol';
 import { loadConfig } from '../../src/common/config/config';
-import { Ed25519Signer, publicKeyFromSeed } from '../../src/common/crypto/ed25519';
-import { encodeBase64Signature } from '../../src/common/crypto/signature';
-import { encodeWallet } from '../../src/common/crypto/wallet';
-import { parseRfqSigned, parseRfqUnsigned } from '../../src/common/decimal/decimal';
 import { formatSymbol, type OptionKind } from '../../src/modules/instruments/domain/symbol';
 import { SessionService } from '../../src/modules/auth/session.service';
-import { encodeAcceptPayload } from '../../src/modules/rfq/domain/accept-payload';
-import { encodeQuotePayload, signingDomain } from '../../src/modules/rfq/domain/quote-payload';
 import { ADMIN_TOKEN, httpOk } from './env';
 import { type Notification, Rpc } from './rpc';
 

@@ -27,7 +27,7 @@ export interface Script {
 }
 
 const TX_BEGIN = /^\s*(START TRANSACTION|BEGIN)\b/i;
-/** The fill's receipt write (JournalStore.append): its chain values differ on every run. */
+/** The fill's receipt write (JournalService.append): its chain values differ on every run. */
 const RECEIPT_WRITE = /INSERT INTO receipts\b/;
 
 /**

@@ -116,7 +116,7 @@ export class ServerProcess {
     this.child.send(message);
     const reply = await answer;
     if (reply.type === 'exit') throw new Error(`${this.name} exited while answering ${message.type}; see ${this.logFile}:\n${tail(this.logFile)}`);
-    if (reply.error) throw new Error(`${this.name}: ${String(reply.error)}`);
+    if (reply.error) throw new Error(`${this.name}: ${typeof reply.error === 'string' ? reply.error : JSON.stringify(reply.error)}`);
     return reply;
   }
 

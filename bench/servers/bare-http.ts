@@ -26,7 +26,7 @@ app.get('/query/rfq-positions', async () => {
   return { rows: first ?? [] };
 });
 
-process.on('message', async (m: { type: string; [key: string]: unknown }) => {
+async function onMessage(m: { type: string; [key: string]: unknown }): Promise<void> {
   try {
     if (m.type === 'memory') process.send?.({ type: 'memory', memory: await memoryAfterGc() });
     else if (m.type === 'canned') {
@@ -42,15 +42,16 @@ process.on('message', async (m: { type: string; [key: string]: unknown }) => {
   } catch (error) {
     process.send?.({ type: m.type, error: String(error) });
   }
-});
+}
+process.on('message', (m: { type: string; [key: string]: unknown }) => void onMessage(m));
 process.on('SIGTERM', () => {
-  app.close().then(async () => {
+  void app.close().then(async () => {
     await pool?.end();
     process.exit(0);
   });
   setTimeout(() => process.exit(0), 3000).unref();
 });
-app.listen({ port: 0, host: '127.0.0.1' }).then(() => {
+void app.listen({ port: 0, host: '127.0.0.1' }).then(() => {
   const address = app.server.address();
   process.send?.({ type: 'ready', port: typeof address === 'object' && address ? address.port : 0 });
 });

@@ -31,7 +31,7 @@ wss.on('connection', (socket) => {
   socket.on('error', () => undefined);
 });
 
-process.on('message', async (m: { type: string }) => {
+async function onMessage(m: { type: string }): Promise<void> {
   if (m.type === 'frames') {
     frames = JSON.parse(readFileSync(String((m as { file?: string }).file), 'utf8')) as string[];
     process.send?.({ type: 'frames', count: frames.length });
@@ -41,7 +41,8 @@ process.on('message', async (m: { type: string }) => {
     process.send?.({ type: 'heap-snapshot', file: writeHeapSnapshot(String((m as { file?: string }).file)) });
   }
   else process.send?.({ type: m.type, error: `unknown request ${m.type}` });
-});
+}
+process.on('message', (m: { type: string }) => void onMessage(m));
 process.on('SIGTERM', () => {
   for (const c of wss.clients) c.terminate();
   server.close(() => process.exit(0));

@@ -54,7 +54,8 @@ function dedupeWs(): void {
  */
 function cacheSigningDomain(): void {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const mod = require('../../src/modules/rfq/domain/quote-payload') as { signingDomain: (name: string) => Buffer };
+  // The package's index re-exports through getters, so the patch goes on the module that defines it.
+  const mod = require(require.resolve('@legwork/protocol').replace(/index\.js$/, 'quote-payload.js')) as { signingDomain: (name: string) => Buffer };
   const original = mod.signingDomain;
   const cache = new Map<string, Buffer>();
   mod.signingDomain = (name: string) => {
@@ -88,6 +89,10 @@ async function main(): Promise<void> {
   const db = app.get(Database);
   const dataSource = db.dataSource as unknown as { query: (sql: string, params?: unknown[]) => Promise<unknown> };
   const realQuery = dataSource.query;
+  // Repositories read through the typed SQL of Database (rows / one), not dataSource.query: both are canned.
+  const typed = db as unknown as { rows: (sql: string, params?: unknown[]) => Promise<unknown[]>; one: (sql: string, params?: unknown[]) => Promise<unknown> };
+  const realRows = typed.rows;
+  const realOne = typed.one;
   const send = (m: Message) => process.send?.(m);
 
   const inspector = new Session();
@@ -136,6 +141,16 @@ async function main(): Promise<void> {
             if (rows !== undefined) return Promise.resolve(Array.isArray(rows) ? rows.slice() : rows);
             return realQuery.call(this, sql, params);
           };
+          typed.rows = function (this: unknown, sql: string, params?: unknown[]) {
+            const rows = entries.get(sql);
+            if (Array.isArray(rows)) return Promise.resolve(rows.slice());
+            return realRows.call(this, sql, params);
+          };
+          typed.one = function (this: unknown, sql: string, params?: unknown[]) {
+            const rows = entries.get(sql);
+            if (Array.isArray(rows)) return Promise.resolve(rows[0] ?? null);
+            return realOne.call(this, sql, params);
+          };
           send({ type: 'canned' });
           break;
         }
@@ -145,6 +160,8 @@ async function main(): Promise<void> {
           break;
         case 'uncanned':
           dataSource.query = realQuery;
+          typed.rows = realRows;
+          typed.one = realOne;
           send({ type: 'uncanned' });
           break;
         default:

@@ -5,7 +5,7 @@ const TOKEN_KEY = 'legwork.console.token';
 export const SIGNED_OUT_EVENT = 'legwork:signed-out';
 
 /** A failed call: the status and the server's `{ error }` text. */
-export class ApiError extends Error {
+class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
@@ -34,7 +34,7 @@ export interface CallOptions {
 }
 
 /** Calls a documented route by name; resolves with the JSON body, throws ApiError on a non-2xx. */
-export async function call<T = any>(name: EndpointName, options: CallOptions = {}): Promise<T> {
+export async function call<T = unknown>(name: EndpointName, options: CallOptions = {}): Promise<T> {
   const [method, template] = ENDPOINTS[name];
   calls.add(`${method} ${template}`);
   let url = template.replace(/\{(\w+)\}/g, (_, key: string) => encodeURIComponent(String(options.path?.[key] ?? '')));
@@ -50,7 +50,7 @@ export async function call<T = any>(name: EndpointName, options: CallOptions = {
   }
   const response = await fetch(url, { method, headers, body });
   const text = await response.text();
-  let parsed: any = null;
+  let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : null;
   } catch {
@@ -60,10 +60,15 @@ export async function call<T = any>(name: EndpointName, options: CallOptions = {
   // The stored token no longer works (expired session, rotated admin token, revoked): back to sign-in.
   if (response.status === 401 && bearer !== null && bearer === token.get()) {
     token.clear();
-    window.dispatchEvent(new CustomEvent(SIGNED_OUT_EVENT, { detail: parsed?.error ?? 'unauthorized' }));
+    window.dispatchEvent(new CustomEvent(SIGNED_OUT_EVENT, { detail: errorText(parsed) ?? 'unauthorized' }));
   }
-  if (!response.ok && !(name === 'health' && response.status === 503)) throw new ApiError(response.status, parsed?.error ?? `HTTP ${response.status}`);
+  if (!response.ok && !(name === 'health' && response.status === 503)) throw new ApiError(response.status, errorText(parsed) ?? `HTTP ${response.status}`);
   return parsed as T;
+}
+
+/** The `{ error }` text of an error body (design.md section 8), if the body is one. */
+function errorText(body: unknown): string | undefined {
+  return typeof body === 'object' && body !== null && 'error' in body && typeof body.error === 'string' ? body.error : undefined;
 }
 
 /** A message for the operator from any failure. */

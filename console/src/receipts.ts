@@ -58,7 +58,7 @@ export async function checkReceipt(receipt: Receipt, keys: ExchangeKey[], fillId
 export async function verifyJournal(page: (after: number) => Promise<{ rows: JournalRow[]; head: { journal_seq: number; hash: string } }>): Promise<{ ok: boolean; checked: number; head: { journal_seq: number; hash: string }; problem: string | null }> {
   let after = 0;
   let previous = ZERO_HASH;
-  let head = { journal_seq: 0, hash: ZERO_HASH };
+  let head: { journal_seq: number; hash: string };
   for (;;) {
     const segment = await page(after);
     head = segment.head;

@@ -15,7 +15,10 @@ export function usePoll<T>(load: () => Promise<T>, ms: number, deps: unknown[] =
     const run = async () => {
       try {
         const value = await loader.current();
-        if (!stopped) (setData(value), setError(null));
+        if (!stopped) {
+          setData(value);
+          setError(null);
+        }
       } catch (e) {
         if (!stopped) setError(describeError(e));
       }
@@ -89,5 +92,5 @@ export const time = (unixSeconds: number | null | undefined) => (unixSeconds ? n
 export function formValues(event: Event): Record<string, string> {
   event.preventDefault();
   const form = event.currentTarget as HTMLFormElement;
-  return Object.fromEntries([...new FormData(form).entries()].map(([k, v]) => [k, String(v)]));
+  return Object.fromEntries([...new FormData(form).entries()].map(([k, v]) => [k, typeof v === 'string' ? v : v.name]));
 }

@@ -18,7 +18,10 @@ interface InjectedProvider {
 /** The parts of a Wallet Standard wallet (github.com/wallet-standard) that sign-in uses. */
 interface StandardWallet {
   name: string;
-  features: Record<string, any>;
+  features: {
+    'standard:connect': { connect(): Promise<{ accounts: readonly { address: string }[] }> };
+    'solana:signMessage': { signMessage(input: { account: { address: string } | null; message: Uint8Array }): Promise<readonly { signature: Uint8Array }[]> };
+  };
 }
 
 const standardWallets: StandardWallet[] = [];

@@ -5,11 +5,43 @@
  *   notifications, reconnection with session resume.
  * - {@link LegworkHttp}: sign-in, the query API and the admin commands over HTTP.
  * - {@link Keypair}, {@link signQuote}, {@link signAccept}: wallets and the signed payloads.
- * - {@link parseRfqSigned}, {@link formatRfq}, ...: exact decimals in bigint micro-units.
+ * - {@link parseRfqSigned}, {@link formatRfq}, ...: exact decimals in bigint micro-units, with
+ *   the wallet and payload codecs re-exported from `@legwork/protocol` (the server's own).
  *
  * @packageDocumentation
  */
-export * from './decimal';
+export {
+  MICRO,
+  I64_MAX,
+  U64_MAX,
+  type DecimalFault,
+  DecimalError,
+  parseRfqSigned,
+  parseRfqUnsigned,
+  // The SDK formats only what it sends, so out of range is an error here (the server's formatRfq writes any sum).
+  formatRfqInRange as formatRfq,
+  formatHttp,
+  parseHttpDecimal,
+  toRfqDecimal,
+  isSmallOrderKey,
+  parseWallet as decodeWallet,
+  encodeWallet,
+  verifyEd25519 as verifySignature,
+  signInMessage,
+  QUOTE_PAYLOAD_SIZE,
+  ACCEPT_PAYLOAD_SIZE,
+  MAX_LEGS,
+  DEFAULT_SERVICE_NAME,
+  type PayloadLeg,
+  type QuotePayloadFields,
+  type AcceptPayloadFields,
+  signingDomain,
+  encodeQuotePayload,
+  quoteId,
+  encodeAcceptPayload,
+  encodeBase64Signature as encodeSignatureBase64,
+  decodeCanonicalBase64Signature as decodeSignatureBase64,
+} from '@legwork/protocol';
 export * from './keys';
 export * from './payloads';
 export * from './errors';

@@ -1,152 +1,31 @@
-import { createHash } from 'node:crypto';
-import { I64_MAX, U64_MAX, formatRfq, parseRfqSigned, parseRfqUnsigned } from './decimal';
-import { type Keypair, decodeWallet, verifySignature } from './keys';
-import type { AcceptParams, InstrumentTerms, OptionKind, RespondParams, RfqLeg, RfqView, Side } from './types';
+import {
+  DEFAULT_SERVICE_NAME,
+  I64_MAX,
+  type PayloadLeg,
+  U64_MAX,
+  decodeCanonicalBase64Signature,
+  encodeAcceptPayload,
+  encodeBase64Signature,
+  encodeQuotePayload,
+  formatRfq,
+  hexBytes,
+  parseRfqSigned,
+  parseRfqUnsigned,
+  parseWallet,
+  quoteId,
+  signingDomain,
+  verifyEd25519,
+} from '@legwork/protocol';
+import type { Keypair } from './keys';
+import type { AcceptParams, InstrumentTerms, RespondParams, RfqLeg, RfqView, Side } from './types';
 
 /**
- * The signed payloads of design.md section 9: StrategyQuotePayload (1,050 bytes, signed by the
- * maker) and StrategyAcceptPayload (105 bytes, signed by the taker). Little-endian integers,
- * decimals as 64-bit micro-units, every byte not written zero. Signatures travel as canonical
- * base64 (standard alphabet, padded, 88 characters).
+ * Quotes and accepts as a maker and a taker build them: legs resolved against the instrument
+ * records, signed with a {@link Keypair}, checked before accepting. The signed payloads
+ * themselves (design.md section 9: StrategyQuotePayload, 1,050 bytes; StrategyAcceptPayload,
+ * 105 bytes) are `@legwork/protocol`'s encoders, the server's own, re-exported by this package.
+ * Signatures travel as canonical base64 (standard alphabet, padded, 88 characters).
  */
-
-/** Size of a StrategyQuotePayload. */
-export const QUOTE_PAYLOAD_SIZE = 1_050;
-/** Size of a StrategyAcceptPayload. */
-export const ACCEPT_PAYLOAD_SIZE = 105;
-/** Most legs of an RFQ. */
-export const MAX_LEGS = 13;
-/** The service name the default signing domain is made of. */
-export const DEFAULT_SERVICE_NAME = 'Legwork';
-
-const PAYLOAD_VERSION = 1;
-const LEGS_OFFSET = 218;
-const LEG_SLOT_SIZE = 64;
-const I64_MIN = -I64_MAX - 1n;
-
-/** One leg as the quote payload holds it. */
-export interface PayloadLeg {
-  symbol: string;
-  /** Micro-units, u64. */
-  strike: bigint;
-  kind: OptionKind;
-  /** Micro-units, i64, taker-buy orientation. */
-  quantity: bigint;
-}
-
-/** The fields of a StrategyQuotePayload. */
-export interface QuotePayloadFields {
-  /** {@link signingDomain} of the service, 32 bytes. */
-  domain: Uint8Array;
-  /** 32 lowercase hex characters. */
-  rfqId: string;
-  /** Maker wallet public key, 32 bytes. */
-  maker: Uint8Array;
-  quoteNonce: bigint;
-  /** Micro-units. */
-  bid: bigint;
-  /** Micro-units. */
-  ask: bigint;
-  /** Unix seconds. */
-  issuedAt: number;
-  /** Unix seconds. */
-  expiresAt: number;
-  /** Underlying of every leg (ASCII, at most 16 bytes). */
-  asset: string;
-  /** Expiry of every leg, unix seconds. */
-  expiry: number;
-  /** 1 to 13 legs, in the taker's order. */
-  legs: PayloadLeg[];
-}
-
-/** The fields of a StrategyAcceptPayload. */
-export interface AcceptPayloadFields {
-  /** 32 lowercase hex characters. */
-  rfqId: string;
-  /** 64 lowercase hex characters (written as its 32 raw bytes). */
-  quoteId: string;
-  /** Taker wallet public key, 32 bytes. */
-  taker: Uint8Array;
-  side: Side;
-  /** Unix seconds. */
-  expiresAt: number;
-}
-
-/** The signing domain: SHA-256 of the UTF-8 service name (`quote_domain` of the market config, in hex). */
-export function signingDomain(serviceName: string = DEFAULT_SERVICE_NAME): Uint8Array {
-  return new Uint8Array(createHash('sha256').update(serviceName, 'utf8').digest());
-}
-
-/**
- * Encodes the 1,050-byte StrategyQuotePayload.
- * @throws {Error} when a field does not fit its slot
- */
-export function encodeQuotePayload(q: QuotePayloadFields): Uint8Array {
-  if (!Array.isArray(q.legs) || q.legs.length < 1 || q.legs.length > MAX_LEGS) throw new Error(`leg count ${q.legs?.length} is not 1 to ${MAX_LEGS}`);
-  const out = Buffer.alloc(QUOTE_PAYLOAD_SIZE);
-  out.write('STRATEGY_QUOTE', 0, 'ascii');
-  out[14] = PAYLOAD_VERSION;
-  out[15] = q.legs.length;
-  putBytes(out, 16, q.domain, 32, 'domain');
-  putBytes(out, 48, hexBytes(q.rfqId, 16, 'rfq_id'), 16, 'rfq_id');
-  putBytes(out, 64, q.maker, 32, 'maker');
-  putU64(out, 96, q.quoteNonce, 'quote_nonce');
-  putI64(out, 104, q.bid, 'bid');
-  putI64(out, 112, q.ask, 'ask');
-  putSeconds(out, 120, q.issuedAt, 'issued_at');
-  putSeconds(out, 128, q.expiresAt, 'expires_at');
-  putAscii(out, 136, q.asset, 16, 'asset');
-  putSeconds(out, 152, q.expiry, 'expiry');
-  q.legs.forEach((leg, i) => {
-    const slot = LEGS_OFFSET + i * LEG_SLOT_SIZE;
-    putAscii(out, slot, leg.symbol, 32, `legs[${i}].symbol`);
-    putU64(out, slot + 32, leg.strike, `legs[${i}].strike`);
-    if (leg.kind !== 'call' && leg.kind !== 'put') throw new Error(`legs[${i}].kind must be call or put`);
-    out[slot + 40] = leg.kind === 'call' ? 0 : 1;
-    putI64(out, slot + 48, leg.quantity, `legs[${i}].quantity`);
-  });
-  return new Uint8Array(out);
-}
-
-/** QuoteId: lowercase hex SHA-256 of the 1,050-byte quote payload. */
-export function quoteId(payload: Uint8Array): string {
-  if (payload.length !== QUOTE_PAYLOAD_SIZE) throw new Error(`a quote payload is ${QUOTE_PAYLOAD_SIZE} bytes, got ${payload.length}`);
-  return createHash('sha256').update(payload).digest('hex');
-}
-
-/**
- * Encodes the 105-byte StrategyAcceptPayload.
- * @throws {Error} when a field does not fit its slot
- */
-export function encodeAcceptPayload(a: AcceptPayloadFields): Uint8Array {
-  const out = Buffer.alloc(ACCEPT_PAYLOAD_SIZE);
-  out.write('STRATEGY_ACCEPT', 0, 'ascii');
-  out[15] = PAYLOAD_VERSION;
-  putBytes(out, 16, hexBytes(a.rfqId, 16, 'rfq_id'), 16, 'rfq_id');
-  putBytes(out, 32, hexBytes(a.quoteId, 32, 'quote_id'), 32, 'quote_id');
-  putBytes(out, 64, a.taker, 32, 'taker');
-  if (a.side !== 'buy' && a.side !== 'sell') throw new Error('side must be buy or sell');
-  out[96] = a.side === 'buy' ? 0 : 1;
-  putSeconds(out, 97, a.expiresAt, 'expires_at');
-  return new Uint8Array(out);
-}
-
-/** Canonical base64 of a 64-byte signature (88 characters, padded). */
-export function encodeSignatureBase64(signature: Uint8Array): string {
-  if (signature.length !== 64) throw new Error(`a signature is 64 bytes, got ${signature.length}`);
-  return Buffer.from(signature).toString('base64');
-}
-
-/**
- * Decodes a quote or accept signature: only the one canonical base64 text of exactly 64 bytes
- * (standard alphabet, padded, no whitespace, zero unused bits). Anything else: null.
- */
-export function decodeSignatureBase64(text: unknown): Uint8Array | null {
-  if (typeof text !== 'string' || !/^[A-Za-z0-9+/]{86}==$/.test(text)) return null;
-  const bytes = Buffer.from(text, 'base64');
-  if (bytes.length !== 64 || bytes.toString('base64') !== text) return null;
-  return new Uint8Array(bytes);
-}
 
 /** Instrument records, as a list (`public/get_instruments`) or a map by symbol. */
 export type InstrumentSource = ReadonlyArray<InstrumentTerms> | ReadonlyMap<string, InstrumentTerms>;
@@ -259,7 +138,7 @@ export function buildQuote(maker: Keypair, input: QuoteInput): BuiltQuote {
       ask: formatRfq(ask),
       issued_at: input.issuedAt,
       expires_at: input.expiresAt,
-      maker_signature: encodeSignatureBase64(maker.sign(payload)),
+      maker_signature: encodeBase64Signature(maker.sign(payload)),
     },
     quoteId: quoteId(payload),
     payload,
@@ -292,7 +171,7 @@ export interface AcceptInput {
  */
 export function signAccept(taker: Keypair, input: AcceptInput): AcceptParams {
   const payload = encodeAcceptPayload({ rfqId: input.rfqId, quoteId: input.quoteId, taker: taker.publicKey, side: input.side, expiresAt: input.expiresAt });
-  return { quote_id: input.quoteId, side: input.side, expires_at: input.expiresAt, taker_signature: encodeSignatureBase64(taker.sign(payload)) };
+  return { quote_id: input.quoteId, side: input.side, expires_at: input.expiresAt, taker_signature: encodeBase64Signature(taker.sign(payload)) };
 }
 
 /**
@@ -305,7 +184,7 @@ export function verifyQuote(rfq: Pick<RfqView, 'rfq_id' | 'legs' | 'quote'>, ins
   const q = rfq.quote;
   if (!q) return false;
   try {
-    const maker = decodeWallet(q.maker);
+    const maker = parseWallet(q.maker);
     const terms = resolveQuoteLegs(rfq.legs, instruments);
     const payload = encodeQuotePayload({
       domain: toDomain(options),
@@ -320,40 +199,9 @@ export function verifyQuote(rfq: Pick<RfqView, 'rfq_id' | 'legs' | 'quote'>, ins
       expiry: terms.expiry,
       legs: terms.legs,
     });
-    const signature = decodeSignatureBase64(q.maker_signature);
-    return signature !== null && quoteId(payload) === q.quote_id && verifySignature(maker, payload, signature);
+    const signature = decodeCanonicalBase64Signature(q.maker_signature);
+    return signature !== null && quoteId(payload) === q.quote_id && verifyEd25519(maker, payload, signature);
   } catch {
     return false;
   }
-}
-
-/** Exactly `size` bytes from `2 * size` lowercase hex characters. */
-function hexBytes(text: string, size: number, field: string): Uint8Array {
-  if (typeof text !== 'string' || text.length !== size * 2 || !/^[0-9a-f]*$/.test(text)) throw new Error(`${field} must be ${size * 2} lowercase hex characters`);
-  return new Uint8Array(Buffer.from(text, 'hex'));
-}
-
-function putBytes(out: Buffer, offset: number, bytes: Uint8Array, size: number, field: string): void {
-  if (!(bytes instanceof Uint8Array) || bytes.length !== size) throw new Error(`${field} must be ${size} bytes`);
-  out.set(bytes, offset);
-}
-
-function putI64(out: Buffer, offset: number, value: bigint, field: string): void {
-  if (typeof value !== 'bigint' || value < I64_MIN || value > I64_MAX) throw new Error(`${field} is not a signed 64-bit integer`);
-  out.writeBigInt64LE(value, offset);
-}
-
-function putU64(out: Buffer, offset: number, value: bigint, field: string): void {
-  if (typeof value !== 'bigint' || value < 0n || value > U64_MAX) throw new Error(`${field} is not an unsigned 64-bit integer`);
-  out.writeBigUInt64LE(value, offset);
-}
-
-function putSeconds(out: Buffer, offset: number, value: number, field: string): void {
-  if (!Number.isSafeInteger(value)) throw new Error(`${field} must be an integer number of seconds`);
-  out.writeBigInt64LE(BigInt(value), offset);
-}
-
-function putAscii(out: Buffer, offset: number, text: string, size: number, field: string): void {
-  if (typeof text !== 'string' || !/^[\x21-\x7e]+$/.test(text) || text.length > size) throw new Error(`${field} must be 1 to ${size} printable ASCII characters`);
-  out.write(text, offset, 'ascii');
 }

@@ -1,16 +1,14 @@
-import { createHash } from 'node:crypto';
-import { decodeWallet, encodeWallet, verifySignature } from './keys';
-import { signingDomain } from './payloads';
+import { type DecodedReceipt, DecimalError, ReceiptError, decodeReceipt, keyIdOf, parseHttpDecimal, parseWallet, receiptHash, signingDomain, verifyEd25519 } from '@legwork/protocol';
+
+export { type DecodedReceipt, RECEIPT_SIZE, ReceiptError, decodeReceipt } from '@legwork/protocol';
 
 /**
- * Fill receipts and the journal (design.md section 14): decode a StrategyFillReceipt, verify its
- * signature and layout and that it is the receipt of a given fill, and check a journal segment's
- * links. How and what it proves: docs/receipts.md.
+ * Fill receipts and the journal (design.md section 14): verify a StrategyFillReceipt's signature
+ * and layout and that it is the receipt of a given fill, and check a journal segment's links.
+ * How and what it proves: docs/receipts.md. The layout (`decodeReceipt`) is `@legwork/protocol`'s,
+ * beside the exchange's encoder.
  */
 
-export const RECEIPT_SIZE = 1_072;
-const TAG = 'STRATEGY_FILL';
-const LEGS_OFFSET = 240;
 const ZERO_HASH = '0'.repeat(64);
 
 /** A receipt as the exchange sends it (`rfq.fill.receipt`, `/query/rfq-fills` rows). */
@@ -30,82 +28,14 @@ export interface ExchangeKeyInfo {
   from: number;
 }
 
-/** The fields of a decoded receipt (money in bigint micro-units). */
-export interface DecodedReceipt {
-  kind: 0 | 1;
-  domain: string;
-  journalSeq: bigint;
-  prevHash: string;
-  rfqId: string;
-  quoteId: string;
-  taker: string;
-  maker: string;
-  side: 'buy' | 'sell';
-  price: bigint;
-  fee: bigint;
-  at: number;
-  fillId: bigint;
-  legs: Array<{ instrument: string; strike: bigint; kind: 'call' | 'put'; quantity: bigint }>;
-}
-
-export class ReceiptError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ReceiptError';
-  }
-}
-
-/** Decodes the 1,072 bytes, refusing anything off the layout (a byte that must be zero, a bad tag). */
-export function decodeReceipt(payload: Uint8Array): DecodedReceipt {
-  const b = Buffer.from(payload);
-  if (b.length !== RECEIPT_SIZE) throw new ReceiptError(`a receipt is ${RECEIPT_SIZE} bytes, got ${b.length}`);
-  if (b.toString('ascii', 0, 13) !== TAG || b[13] !== 1) throw new ReceiptError('not a version 1 STRATEGY_FILL receipt');
-  const kind = b[14];
-  const count = b[15];
-  if (kind > 1) throw new ReceiptError(`kind ${kind} is neither fill (0) nor revert (1)`);
-  if (count < 1 || count > 13) throw new ReceiptError(`leg count ${count} is not 1 to 13`);
-  if (b[200] > 1 || !b.subarray(201, 208).every((x) => x === 0)) throw new ReceiptError('side bytes off the layout');
-  const legs: DecodedReceipt['legs'] = [];
-  for (let i = 0; i < 13; i++) {
-    const slot = b.subarray(LEGS_OFFSET + i * 64, LEGS_OFFSET + (i + 1) * 64);
-    if (i >= count) {
-      if (!slot.every((x) => x === 0)) throw new ReceiptError(`unused leg slot ${i} is not zero`);
-      continue;
-    }
-    const end = slot.indexOf(0);
-    const symbol = slot.toString('ascii', 0, end < 0 || end > 32 ? 32 : end);
-    if (!slot.subarray(symbol.length, 32).every((x) => x === 0) || slot[40] > 1 || !slot.subarray(41, 48).every((x) => x === 0) || !slot.subarray(56, 64).every((x) => x === 0)) {
-      throw new ReceiptError(`leg slot ${i} is off the layout`);
-    }
-    legs.push({ instrument: symbol, strike: slot.readBigUInt64LE(32), kind: slot[40] === 0 ? 'call' : 'put', quantity: slot.readBigInt64LE(48) });
-  }
-  return {
-    kind: kind as 0 | 1,
-    domain: b.subarray(16, 48).toString('hex'),
-    journalSeq: b.readBigUInt64LE(48),
-    prevHash: b.subarray(56, 88).toString('hex'),
-    rfqId: b.subarray(88, 104).toString('hex'),
-    quoteId: b.subarray(104, 136).toString('hex'),
-    taker: encodeWallet(b.subarray(136, 168)),
-    maker: encodeWallet(b.subarray(168, 200)),
-    side: b[200] === 0 ? 'buy' : 'sell',
-    price: b.readBigInt64LE(208),
-    fee: b.readBigInt64LE(216),
-    at: Number(b.readBigInt64LE(224)),
-    fillId: b.readBigUInt64LE(232),
-    legs,
-  };
-}
-
 /** A decimal of the wire (RFQ form, or the 8-place HTTP form) in micro-units. */
 function micro(text: string | number | bigint): bigint {
   if (typeof text === 'bigint') return text;
-  const m = /^(-?)(\d+)(?:\.(\d{1,8}))?$/.exec(String(text));
-  if (!m) throw new ReceiptError(`${text} is not a decimal`);
-  const frac = (m[3] ?? '').padEnd(8, '0');
-  if (frac.slice(6) !== '00') throw new ReceiptError(`${text} has more than 6 decimal places`);
-  const value = BigInt(m[2]) * 1_000_000n + BigInt(frac.slice(0, 6));
-  return m[1] === '-' ? -value : value;
+  try {
+    return parseHttpDecimal(String(text));
+  } catch (error) {
+    throw new ReceiptError(error instanceof DecimalError ? error.message : `${text} is not a decimal`);
+  }
 }
 
 /** A fill as a client has it: an `rfq.fill` of an event, or a `/query/rfq-fills` row (with rfq_id and legs). */
@@ -140,12 +70,12 @@ export function verifyReceipt(receipt: Receipt, options: VerifyReceiptOptions): 
   const payload = Buffer.from(receipt.payload, 'base64');
   if (payload.toString('base64') !== receipt.payload) throw new ReceiptError('payload is not canonical base64');
   const decoded = decodeReceipt(payload);
-  if (createHash('sha256').update(payload).digest('hex') !== receipt.hash) throw new ReceiptError('hash is not the SHA-256 of the payload');
+  if (receiptHash(payload).toString('hex') !== receipt.hash) throw new ReceiptError('hash is not the SHA-256 of the payload');
   const key = options.keys.find((k) => k.key_id === receipt.key_id);
   if (!key) throw new ReceiptError(`key ${receipt.key_id} is not one of the exchange's keys`);
-  const publicKey = decodeWallet(key.public_key);
-  if (createHash('sha256').update(publicKey).digest().subarray(0, 8).toString('hex') !== key.key_id) throw new ReceiptError('key_id is not the public key\'s');
-  if (!verifySignature(publicKey, payload, Buffer.from(receipt.signature, 'base64'))) throw new ReceiptError('signature does not verify with the exchange key');
+  const publicKey = parseWallet(key.public_key);
+  if (keyIdOf(publicKey) !== key.key_id) throw new ReceiptError('key_id is not the public key\'s');
+  if (!verifyEd25519(publicKey, payload, Buffer.from(receipt.signature, 'base64'))) throw new ReceiptError('signature does not verify with the exchange key');
   if (decoded.journalSeq !== BigInt(receipt.journal_seq)) throw new ReceiptError('journal_seq differs from the payload\'s');
   if (decoded.kind !== receipt.kind) throw new ReceiptError('kind differs from the payload\'s');
   if (decoded.domain !== Buffer.from(signingDomain(options.serviceName)).toString('hex')) throw new ReceiptError('the receipt is for another service (domain)');

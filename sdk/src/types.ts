@@ -1,6 +1,6 @@
 /**
  * Wire shapes of the Legwork interface (interface.md; design.md sections 2 to 8). Decimals are
- * strings on the wire: convert with the helpers of `decimal.ts`.
+ * strings on the wire: convert with the decimal helpers this package re-exports from `@legwork/protocol`.
  */
 import type { Receipt } from './receipts';
 

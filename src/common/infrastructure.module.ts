@@ -1,8 +1,8 @@
-import { Global, Inject, Module, type OnApplicationShutdown, type BeforeApplicationShutdown } from '@nestjs/common';
+import { type DynamicModule, Global, Inject, Module, type OnApplicationShutdown, type BeforeApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
 import { Clock } from './clock';
 import { APP_CONFIG, type AppConfig } from './config/config';
-import { Database } from './database/database';
+import { Database, type EntityClasses } from './database/database';
 import { Broadcaster, InProcessBroadcaster, RedisBroadcaster } from './broadcast/broadcaster';
 import { Notifier } from './broadcast/notifier';
 import { ViewVersions } from './broadcast/view-versions';
@@ -13,6 +13,9 @@ import { logger } from './logging/logger';
 import { InMemoryRateLimiter, RateLimiter, RedisRateLimiter } from './rate-limit/rate-limiter';
 import { quitRedis } from './redis/close';
 import { ShutdownState } from './shutdown-state';
+
+/** The app's entity classes (src/app-entities.ts), given to `InfrastructureModule.forRoot`. */
+const DATABASE_ENTITIES = Symbol('DATABASE_ENTITIES');
 
 /** The shared Redis command connection, or null in the embedded default. */
 export const REDIS = Symbol('REDIS');
@@ -44,8 +47,8 @@ function redisClient(url: string, purpose: string, options: { blocking?: boolean
     ShutdownState,
     {
       provide: Database,
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => Database.open(config),
+      inject: [APP_CONFIG, DATABASE_ENTITIES],
+      useFactory: (config: AppConfig, entities: EntityClasses) => Database.open(config, entities),
     },
     {
       provide: REDIS,
@@ -84,6 +87,11 @@ function redisClient(url: string, purpose: string, options: { blocking?: boolean
   exports: [Clock, Notifier, ShutdownState, Database, REDIS, JobRunner, Broadcaster, ViewVersions, RateLimiter],
 })
 export class InfrastructureModule implements BeforeApplicationShutdown, OnApplicationShutdown {
+  /** The module with the app's entities (`common` imports no module: the app passes its list in). */
+  static forRoot(entities: EntityClasses): DynamicModule {
+    return { module: InfrastructureModule, providers: [{ provide: DATABASE_ENTITIES, useValue: entities }] };
+  }
+
   constructor(
     private readonly database: Database,
     private readonly jobs: JobRunner,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { JwtService } from '@nestjs/jwt';
 import bs58 from 'bs58';
-import { SMALL_ORDER_PUBLIC_KEYS_HEX } from '../../src/common/crypto/wallet';
+import { SMALL_ORDER_PUBLIC_KEYS_HEX } from '@legwork/protocol';
 import { Database } from '../../src/common/database/database';
 import { Http, TestWallet } from './clients';
 import { createAccount, signInHttp } from './factories';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import bs58 from 'bs58';
 import WebSocket from 'ws';
-import { publicKeyFromSeed, signEd25519 } from '../../src/common/crypto/ed25519';
+import { publicKeyFromSeed, signEd25519 } from '@legwork/protocol';
 import { ADMIN_TOKEN } from './harness';
 
 export interface HttpResult<T = any> {

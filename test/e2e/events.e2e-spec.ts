@@ -1,5 +1,5 @@
 import { Database } from '../../src/common/database/database';
-import { EventRetention } from '../../src/modules/rfq/event-retention';
+import { EventRetention } from '../../src/modules/rfq/event-retention.service';
 import type { RpcClient } from './clients';
 import { Environment, type TestApp } from './harness';
 import { type RfqTrader, type Round, clientRef, expectRfqError, expirationIn, leg, listRound, resumeWs, rfqTrader, sessionToken, sleep } from './rfq-support';

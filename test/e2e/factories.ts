@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { JwtService } from '@nestjs/jwt';
-import { parseRfqUnsigned } from '../../src/common/decimal/decimal';
+import { parseRfqUnsigned } from '@legwork/protocol';
 import { formatSymbol } from '../../src/modules/instruments/domain/symbol';
 import { Http, RpcClient, TestWallet, freshIp } from './clients';
 import { JWT_SECRET, type TestApp } from './harness';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { I64_MAX, formatHttp } from '@legwork/protocol';
 import { Database } from '../../src/common/database/database';
 import { httpDecimalSql, isoTimeSql } from '../../src/common/database/http-format.sql';
-import { I64_MAX, formatHttp } from '../../src/common/decimal/decimal';
 import { Environment, type TestApp } from './harness';
 
 /** The SQL twins of the HTTP output forms give what the TypeScript originals give, on the database in use. */

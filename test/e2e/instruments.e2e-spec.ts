@@ -1,5 +1,5 @@
+import { parseRfqUnsigned } from '@legwork/protocol';
 import { Database } from '../../src/common/database/database';
-import { parseRfqUnsigned } from '../../src/common/decimal/decimal';
 import { JobRunner } from '../../src/common/jobs/job-runner';
 import { QUEUES, jobIds } from '../../src/common/jobs/queues';
 import { InstrumentsService } from '../../src/modules/instruments/instruments.service';

@@ -25,6 +25,7 @@ import { Database } from '../../src/common/database/database';
 import { FLAT, type PositionCost, addTrade, roundedAverage } from '../../src/modules/ledger/domain/average-price';
 import { orientation } from '../../src/modules/ledger/domain/fold';
 import { staleLockGroups } from '../../src/modules/ledger/collateral.sql';
+import { rowsSql } from './support/rows-sql';
 import { type LockPosition, portfolioLock } from '../../src/modules/ledger/domain/lock';
 
 /** Runs SQL and answers rows: the app's own DataSource, or a pg Client wrapped by `pgRows`. */
@@ -66,7 +67,7 @@ export async function violations(rows: Rows, { lockUpsideBps = 10_000 }: { lockU
     const want = portfolioLock(open.get(r.account_id) ?? [], { indexByAsset: index, lockUpsideBps });
     if (BigInt(r.locked) !== want) out.push(`(c) account ${r.account_id}: locked ${r.locked} != ${want}, the lock of its positions at the latest index`);
   }
-  for (const line of await staleLockGroups({ query: rows })) out.push(`(h) ${line}`);
+  for (const line of await staleLockGroups(rowsSql(rows))) out.push(`(h) ${line}`);
 
   for (const r of await rows(`
     WITH folded AS (

@@ -9,7 +9,7 @@
  * Seed: LEDGER_PROPERTY_SEED (default fixed), steps: LEDGER_PROPERTY_STEPS (default 60);
  * `scripts/ledger-property-seeds.sh 1 20` runs seeds 1 to 20.
  */
-import { formatRfq, parseRfqSigned } from '../../src/common/decimal/decimal';
+import { formatRfq, parseRfqSigned } from '@legwork/protocol';
 import { positionDeltas } from '../../src/modules/ledger/domain/fold';
 import { portfolioLock } from '../../src/modules/ledger/domain/lock';
 import { settlementPayments } from '../../src/modules/ledger/domain/settlement';

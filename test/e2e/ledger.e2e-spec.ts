@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { formatRfq } from '../../src/common/decimal/decimal';
+import { formatRfq } from '@legwork/protocol';
 import { packageFee } from '../../src/modules/ledger/domain/fees';
 import { fundingView } from '../../src/modules/ledger/domain/funding';
 import { portfolioLock } from '../../src/modules/ledger/domain/lock';

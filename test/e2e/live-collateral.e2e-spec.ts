@@ -5,10 +5,11 @@
  * a settlement beyond `U` leaves a visible debt that a deposit repays; cash is conserved
  * throughout (invariants after every test). The last test races fills against index updates.
  */
-import { formatRfq } from '../../src/common/decimal/decimal';
+import { formatRfq } from '@legwork/protocol';
 import { LiveCollateral1763800000014 } from '../../migrations/1763800000014-LiveCollateral';
 import { Database } from '../../src/common/database/database';
 import { locksOf, refreshLockGroups, repriceAsset } from '../../src/modules/ledger/collateral.sql';
+import { rowsSql } from './support/rows-sql';
 import { Client } from 'pg';
 import { Http } from './clients';
 import { Environment, type TestApp } from './harness';
@@ -199,7 +200,7 @@ describe('Live collateral: locks follow the market, shortfalls are refused and s
     const symbol = wait.symbol('100');
     const fill = new Client({ connectionString: env.env.DATABASE_URL });
     await fill.connect();
-    const sql = { query: async (text: string, params?: unknown[]) => (await fill.query(text, params)).rows };
+    const sql = rowsSql(async (text, params) => (await fill.query(text, params)).rows);
     try {
       // A fill's transaction, as FillService runs it: index rows share-locked first, then its writes.
       await fill.query('BEGIN');
@@ -253,9 +254,9 @@ describe('Live collateral: locks follow the market, shortfalls are refused and s
     const race = await listRound(app, 'LS', expirationIn(11), ['100']);
     await marketData(app, 'LS', '100', '0.6');
     // What another instance's update does in the database; this instance's cache still says 100.
-    await app.app.get(Database).dataSource.transaction(async (m) => {
-      await m.query(`UPDATE index_prices SET index_price = 300000000, updated_at = now() WHERE asset = 'LS'`);
-      await repriceAsset(m, 'LS', 10_000);
+    await app.app.get(Database).tx(async (sql) => {
+      await sql.exec(`UPDATE index_prices SET index_price = 300000000, updated_at = now() WHERE asset = 'LS'`);
+      await repriceAsset(sql, 'LS', 10_000);
     });
     const q = await quoted(buyer, writer, race.expiry, [leg(race.symbol('100'), '1')], { bid: '9', ask: '10' });
     expect((await acceptAndFill(buyer, q, 'buy')).state).toBe('filled');

@@ -7,7 +7,7 @@
  * index_prices) of a migrated database.
  */
 import { randomBytes } from 'node:crypto';
-import { parseRfqSigned } from '../../src/common/decimal/decimal';
+import { parseRfqSigned } from '@legwork/protocol';
 import { Database } from '../../src/common/database/database';
 import { locksOf } from '../../src/modules/ledger/collateral.sql';
 import { type LockPosition, portfolioLock } from '../../src/modules/ledger/domain/lock';
@@ -72,7 +72,7 @@ describe('Lock in SQL = lock.ts', () => {
       const positions: LockPosition[] = v.positions.map((p: any) => ({ asset, expiry, strike: parseRfqSigned(p.strike), kind: p.kind, quantity: parseRfqSigned(p.qty) }));
       const id = await account();
       await hold(id, positions);
-      const [fromSql] = (await locksOf(app.app.get(Database).dataSource, [id], v.lock_upside_bps)).values();
+      const [fromSql] = (await locksOf(app.app.get(Database), [id], v.lock_upside_bps)).values();
       expect([v.name, fromSql]).toEqual([v.name, parseRfqSigned(v.lock)]);
       expect([v.name, portfolioLock(positions, { indexByAsset: { [asset]: parseRfqSigned(v.index) }, lockUpsideBps: v.lock_upside_bps })]).toEqual([v.name, parseRfqSigned(v.lock)]);
     }
@@ -82,7 +82,7 @@ describe('Lock in SQL = lock.ts', () => {
     await setIndex('HUGE', 1_000_000_000_000_000n);
     const id = await account();
     await hold(id, [{ asset: 'HUGE', expiry: expiryBase, strike: 1n, kind: 'call', quantity: -9_000_000_000_000_000n }]);
-    expect(await locksOf(app.app.get(Database).dataSource, [id], 10_000)).toEqual(new Map([[id, 9_223_372_036_854_775_807n]]));
+    expect(await locksOf(app.app.get(Database), [id], 10_000)).toEqual(new Map([[id, 9_223_372_036_854_775_807n]]));
   });
 
   it(`agrees with lock.ts on 300 random portfolios (seed ${SEED})`, async () => {
@@ -111,7 +111,7 @@ describe('Lock in SQL = lock.ts', () => {
       await hold(id, positions);
       portfolios.push({ id, positions });
     }
-    const db = app.app.get(Database).dataSource;
+    const db = app.app.get(Database);
     for (const bps of [10_000, 0, 2_500, 123]) {
       const fromSql = await locksOf(db, portfolios.map((p) => p.id), bps);
       const mismatches = portfolios

@@ -1,9 +1,8 @@
+import { formatRfq, signingDomain } from '@legwork/protocol';
 import { Database } from '../../src/common/database/database';
-import { formatRfq } from '../../src/common/decimal/decimal';
 import { RfqError } from '../../src/common/errors/app-error';
 import { markPrice } from '../../src/modules/market-data/domain/black76';
 import { MarketDataService } from '../../src/modules/market-data/market-data.service';
-import { signingDomain } from '../../src/modules/rfq/domain/quote-payload';
 import { Http, RpcClient } from './clients';
 import { expirationIn, sessionToken, symbolOf, until } from './factories';
 import { Environment, type TestApp } from './harness';

@@ -1,14 +1,10 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { Ed25519Verifier, encodeReceipt, keyIdOf, parseRfqSigned, parseWallet, signingDomain } from '@legwork/protocol';
 import { verifyJournalSegment, verifyReceipt } from '../../sdk/src/index';
 import { Database } from '../../src/common/database/database';
-import { parseRfqSigned } from '../../src/common/decimal/decimal';
-import { Ed25519Verifier } from '../../src/common/crypto/ed25519';
-import { parseWallet } from '../../src/common/crypto/wallet';
 import { parseSymbol } from '../../src/modules/instruments/domain/symbol';
-import { encodeReceipt, keyIdOf } from '../../src/modules/journal/domain/receipt';
-import { signingDomain } from '../../src/modules/rfq/domain/quote-payload';
 import { Http } from './clients';
 import { Environment, type TestApp } from './harness';
 import { type RfqTrader, type Round, expirationIn, leg, listRound, on } from './rfq-support';

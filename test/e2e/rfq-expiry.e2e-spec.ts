@@ -2,7 +2,7 @@ import { Notifier } from '../../src/common/broadcast/notifier';
 import { Database } from '../../src/common/database/database';
 import { JobRunner } from '../../src/common/jobs/job-runner';
 import { QUEUES, jobIds } from '../../src/common/jobs/queues';
-import { RfqExpiry } from '../../src/modules/rfq/rfq-expiry';
+import { RfqExpiry } from '../../src/modules/rfq/rfq-expiry.service';
 import { Environment, type TestApp } from './harness';
 import {
   type RfqTrader, type Round, clientRef, deleteRedisPrefix, expectRfqError, expirationIn, leg, listRound, nowSeconds, on, resumeWs, rfqTrader, signedQuote, sleep, terms, timed,

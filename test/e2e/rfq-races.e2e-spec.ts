@@ -1,6 +1,6 @@
 import { Database } from '../../src/common/database/database';
 import { InstrumentsService } from '../../src/modules/instruments/instruments.service';
-import { RfqExpiry } from '../../src/modules/rfq/rfq-expiry';
+import { RfqExpiry } from '../../src/modules/rfq/rfq-expiry.service';
 import type { RpcClient } from './clients';
 import { Environment, type TestApp } from './harness';
 import {

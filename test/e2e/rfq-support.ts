@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { JwtService } from '@nestjs/jwt';
-import { parseRfqSigned, parseRfqUnsigned } from '../../src/common/decimal/decimal';
+import { encodeBase64Signature, encodeQuotePayload, parseRfqSigned, parseRfqUnsigned, quoteId, signingDomain } from '@legwork/protocol';
 export { deleteRedisPrefix } from '../../src/common/redis/delete-prefix';
-import { encodeBase64Signature } from '../../src/common/crypto/signature';
-import { encodeQuotePayload, quoteId, signingDomain } from '../../src/modules/rfq/domain/quote-payload';
 import { formatSymbol, parseSymbol } from '../../src/modules/instruments/domain/symbol';
 import { Http, RpcClient, TestWallet, freshIp } from './clients';
 import { createAccount, signInWs, trader } from './factories';

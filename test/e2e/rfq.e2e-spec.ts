@@ -1,10 +1,6 @@
 import { createHash } from 'node:crypto';
+import { Ed25519Verifier, type PayloadLeg, decodeCanonicalBase64Signature, encodeBase64Signature, encodeQuotePayload, parseRfqSigned, parseRfqUnsigned, parseWallet, quoteId, signEd25519, signingDomain } from '@legwork/protocol';
 import { Database } from '../../src/common/database/database';
-import { Ed25519Verifier, signEd25519 } from '../../src/common/crypto/ed25519';
-import { decodeCanonicalBase64Signature, encodeBase64Signature } from '../../src/common/crypto/signature';
-import { parseWallet } from '../../src/common/crypto/wallet';
-import { parseRfqSigned, parseRfqUnsigned } from '../../src/common/decimal/decimal';
-import { type PayloadLeg, encodeQuotePayload, quoteId, signingDomain } from '../../src/modules/rfq/domain/quote-payload';
 import { loadVector } from '../vectors';
 import { RpcClient, TestWallet, freshIp } from './clients';
 import { Environment, type TestApp } from './harness';

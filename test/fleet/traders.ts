@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { encodeBase64Signature } from '../../src/common/crypto/signature';
-import { parseRfqSigned } from '../../src/common/decimal/decimal';
+import { encodeAcceptPayload, encodeBase64Signature, encodeQuotePayload, parseRfqSigned, quoteId, signingDomain } from '@legwork/protocol';
 import { parseSymbol } from '../../src/modules/instruments/domain/symbol';
-import { encodeAcceptPayload } from '../../src/modules/rfq/domain/accept-payload';
-import { encodeQuotePayload, quoteId, signingDomain } from '../../src/modules/rfq/domain/quote-payload';
 import { Http, RpcClient, TestWallet } from '../e2e/clients';
 import type { Instance } from './fleet';
 

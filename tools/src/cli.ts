@@ -6,13 +6,7 @@
  *   npm run -s cli -- rfq create --leg SOL-29NOV25-150-C:10 --leg SOL-29NOV25-160-C:-10
  *   npm run -s cli -- accept <quote_id> --side buy
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
 import {
-  type AuthResult,
-  HttpError,
-  LegworkRpcError,
   type Instrument,
   LegworkClient,
   LegworkHttp,
@@ -36,8 +30,8 @@ import {
   parseLeg,
   reason,
   setting,
-  wsUrlOf,
 } from './common';
+import { Session, TokenCache } from './session';
 import { journalLines, receiptStatus, walkJournal } from './verify';
 import { balanceLines, cashText, fillLines, instrumentLines, positionLines, rfqLines, table } from './format';
 
@@ -75,136 +69,6 @@ const STATES: RfqState[] = ['pending', 'quoted', 'accepted', 'submitting', 'fill
 const ENDED: RfqState[] = ['filled', 'failed', 'expired', 'declined'];
 
 type Flags = ReturnType<typeof parseArgs>['flags'];
-
-/**
- * Session tokens kept between runs, per server and wallet (`~/.cache/legwork/sessions.json`, mode
- * 0600; `LEGWORK_SESSION_CACHE` moves it, `--no-cache` skips it). The server allows 10 sign-in
- * nonces per minute per client address, so a CLI that signed in on every command would soon be
- * refused; with the cache it signs in once per token lifetime.
- */
-class TokenCache {
-  constructor(private readonly file: string) {}
-
-  static default(): TokenCache {
-    const base = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
-    return new TokenCache(process.env.LEGWORK_SESSION_CACHE || join(base, 'legwork', 'sessions.json'));
-  }
-
-  /** A cached token of this wallet on this server that lives at least another minute. */
-  get(url: string, wallet: string): string | undefined {
-    const token = this.read()[`${url} ${wallet}`];
-    if (!token) return undefined;
-    try {
-      const claims = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')) as { sub?: unknown; exp?: unknown };
-      return claims.sub === wallet && typeof claims.exp === 'number' && claims.exp > nowSeconds() + 60 ? token : undefined;
-    } catch {
-      return undefined;
-    }
-  }
-
-  set(url: string, wallet: string, token: string | null): void {
-    const all = this.read();
-    if (token) all[`${url} ${wallet}`] = token;
-    else delete all[`${url} ${wallet}`];
-    try {
-      mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
-      writeFileSync(this.file, JSON.stringify(all, null, 2) + '\n', { mode: 0o600 });
-    } catch {
-      /* a cache only */
-    }
-  }
-
-  private read(): Record<string, string> {
-    try {
-      return JSON.parse(readFileSync(this.file, 'utf8')) as Record<string, string>;
-    } catch {
-      return {};
-    }
-  }
-}
-
-/**
- * The connection and the signed-in session, opened on first use: the token given
- * (LEGWORK_TOKEN), else a cached one, else a fresh sign-in with the wallet key (then cached).
- */
-class Session {
-  private client: LegworkClient | null = null;
-  private auth: AuthResult | null = null;
-  private token: string | undefined;
-  private cachedToken = false;
-
-  constructor(
-    readonly url: string,
-    private readonly keypair: Keypair | null,
-    givenToken: string | undefined,
-    private readonly cache: TokenCache | null,
-  ) {
-    this.token = givenToken;
-    if (!this.token && keypair && cache) {
-      this.token = cache.get(url, keypair.wallet);
-      this.cachedToken = this.token !== undefined;
-    }
-  }
-
-  /** The WebSocket client, signed in or resumed. */
-  async ws(options: { allowNoAccount?: boolean; fresh?: boolean } = {}): Promise<LegworkClient> {
-    if (this.client) return this.client;
-    const client = await LegworkClient.connect(wsUrlOf(this.url), { reconnect: false });
-    this.client = client;
-    if (this.token && !options.fresh) {
-      try {
-        this.auth = await client.resumeSession(this.token);
-      } catch (error) {
-        // A cached token the server no longer takes (restarted with a new JWT secret, ...): sign in again.
-        if (!(this.cachedToken && error instanceof LegworkRpcError && error.errorName === 'SESSION_INVALID')) throw error;
-        this.auth = null;
-      }
-    }
-    if (!this.auth) {
-      if (!this.keypair) throw new UsageError('set LEGWORK_SEED (or --seed, or LEGWORK_TOKEN) to say who you are');
-      this.auth = await client.signIn(this.keypair);
-      this.remember(this.auth);
-    }
-    if (!options.allowNoAccount) this.requireAccount(this.auth);
-    return client;
-  }
-
-  /** Runs `call` with an HTTP client holding a session token (signing in again once if a cached token is refused). */
-  async http<T>(call: (http: LegworkHttp) => Promise<T>): Promise<T> {
-    const token = this.auth?.session_token ?? this.token;
-    if (token) {
-      try {
-        return await call(new LegworkHttp(this.url, token));
-      } catch (error) {
-        if (!(this.cachedToken && error instanceof HttpError && error.status === 401 && this.keypair)) throw error;
-      }
-    }
-    if (!this.keypair) throw new UsageError('set LEGWORK_SEED (or --seed, or LEGWORK_TOKEN) to say who you are');
-    const http = new LegworkHttp(this.url);
-    this.auth = await http.signIn(this.keypair);
-    this.remember(this.auth);
-    this.requireAccount(this.auth);
-    return call(http);
-  }
-
-  get session(): AuthResult | null {
-    return this.auth;
-  }
-
-  private remember(auth: AuthResult): void {
-    this.token = auth.session_token;
-    this.cachedToken = false;
-    if (this.cache && this.keypair) this.cache.set(this.url, this.keypair.wallet, auth.account_id === null ? null : auth.session_token);
-  }
-
-  private requireAccount(auth: AuthResult): void {
-    if (auth.account_id === null) throw new Error(`wallet ${auth.wallet} has no account yet: an admin creates it (POST /v1/admin/accounts { "wallet": "${auth.wallet}", "roles": ["taker"] })`);
-  }
-
-  async close(): Promise<void> {
-    await this.client?.close();
-  }
-}
 
 function print(flags: Flags, json: unknown, lines: () => string[]): void {
   if (flags.json) console.log(JSON.stringify(json, null, 2));
@@ -254,59 +118,65 @@ async function signIn(session: Session, flags: Flags, generated: string | null):
   return auth.account_id === null && !generated ? 1 : 0;
 }
 
-async function rfqCommand(session: Session, flags: Flags, args: string[]): Promise<number> {
-  const [sub, ...rest] = args;
-  if (sub === 'create') {
-    if (rest.length > 0) throw new UsageError(`unexpected argument ${rest[0]}`);
-    const legs = ((flags.leg as string[] | undefined) ?? []).map(parseLeg);
-    if (legs.length === 0) throw new UsageError('rfq create needs at least one --leg SYMBOL:QTY');
-    const waitSeconds = intSetting('--wait', setting(flags, 'wait', null), 10);
-    const client = await session.ws();
-    const events = waitSeconds > 0 ? client.notifications('rfq') : null;
-    if (events) await client.subscribeRfq(); // before create: no event can be missed
-    const rfq = await client.createRfq({ legs });
-    if (!flags.json) for (const line of rfqLines(rfq)) console.log(line);
-    if (!events) {
-      if (flags.json) console.log(JSON.stringify(rfq, null, 2));
-      return 0;
-    }
-    if (!flags.json) console.log(`waiting up to ${waitSeconds} s for a quote...`);
-    const now = await waitFor(client, events, rfq.rfq_id, ['quoted', 'declined', 'expired', 'failed'], waitSeconds * 1000);
-    const ok = await verified(client, now);
-    print(flags, { ...now, quote_verified: ok ?? null }, () => [
-      ...rfqLines(now, ok),
-      ...(now.state === 'quoted' && now.quote
-        ? [
-            '',
-            `buy:  npm run -s cli -- accept ${now.quote.quote_id} --side buy    (at the ask: ${cashText('buy', now.quote)})`,
-            `sell: npm run -s cli -- accept ${now.quote.quote_id} --side sell   (at the bid: ${cashText('sell', now.quote)})`,
-          ]
-        : now.state === 'pending' ? ['', `no quote yet: npm run -s cli -- rfq get ${now.rfq_id}`] : []),
-    ]);
-    return now.state === 'quoted' || now.state === 'pending' ? 0 : 1;
-  }
-  if (sub === 'list') {
-    if (rest.length > 0) throw new UsageError(`unexpected argument ${rest[0]}`);
-    const states = (flags.state as string[] | undefined) ?? [];
-    for (const s of states) if (!STATES.includes(s as RfqState)) throw new UsageError(`--state must be one of ${STATES.join(', ')}`);
-    const client = await session.ws();
-    const items: RfqView[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listRfqs({ states: states.length ? (states as RfqState[]) : undefined, cursor });
-      items.push(...page.items);
-      cursor = page.next_cursor;
-    } while (cursor);
-    print(flags, items, () =>
-      items.length === 0
-        ? ['(no live RFQs)']
-        : table(
-            ['rfq', 'state', 'created', 'legs', 'bid', 'ask', 'quote'],
-            items.map((r) => [r.rfq_id, r.state, clock(r.created_at), describeLegs(r.legs), r.quote?.bid ?? '', r.quote?.ask ?? '', r.quote?.quote_id ?? '']),
-          ),
-    );
+/** `rfq create --leg SYMBOL:QTY ... [--wait S]`: the RFQ, then its quote (checked) or end, within the wait. */
+async function rfqCreate(session: Session, flags: Flags, rest: string[]): Promise<number> {
+  if (rest.length > 0) throw new UsageError(`unexpected argument ${rest[0]}`);
+  const legs = ((flags.leg as string[] | undefined) ?? []).map(parseLeg);
+  if (legs.length === 0) throw new UsageError('rfq create needs at least one --leg SYMBOL:QTY');
+  const waitSeconds = intSetting('--wait', setting(flags, 'wait', null), 10);
+  const client = await session.ws();
+  const events = waitSeconds > 0 ? client.notifications('rfq') : null;
+  if (events) await client.subscribeRfq(); // before create: no event can be missed
+  const rfq = await client.createRfq({ legs });
+  if (!flags.json) for (const line of rfqLines(rfq)) console.log(line);
+  if (!events) {
+    if (flags.json) console.log(JSON.stringify(rfq, null, 2));
     return 0;
   }
+  if (!flags.json) console.log(`waiting up to ${waitSeconds} s for a quote...`);
+  const now = await waitFor(client, events, rfq.rfq_id, ['quoted', 'declined', 'expired', 'failed'], waitSeconds * 1000);
+  const ok = await verified(client, now);
+  print(flags, { ...now, quote_verified: ok ?? null }, () => [
+    ...rfqLines(now, ok),
+    ...(now.state === 'quoted' && now.quote
+      ? [
+          '',
+          `buy:  npm run -s cli -- accept ${now.quote.quote_id} --side buy    (at the ask: ${cashText('buy', now.quote)})`,
+          `sell: npm run -s cli -- accept ${now.quote.quote_id} --side sell   (at the bid: ${cashText('sell', now.quote)})`,
+        ]
+      : now.state === 'pending' ? ['', `no quote yet: npm run -s cli -- rfq get ${now.rfq_id}`] : []),
+  ]);
+  return now.state === 'quoted' || now.state === 'pending' ? 0 : 1;
+}
+
+/** `rfq list [--state S ...]`: every live RFQ of the account, all pages. */
+async function rfqList(session: Session, flags: Flags, rest: string[]): Promise<number> {
+  if (rest.length > 0) throw new UsageError(`unexpected argument ${rest[0]}`);
+  const states = (flags.state as string[] | undefined) ?? [];
+  for (const s of states) if (!STATES.includes(s as RfqState)) throw new UsageError(`--state must be one of ${STATES.join(', ')}`);
+  const client = await session.ws();
+  const items: RfqView[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listRfqs({ states: states.length ? (states as RfqState[]) : undefined, cursor });
+    items.push(...page.items);
+    cursor = page.next_cursor;
+  } while (cursor);
+  print(flags, items, () =>
+    items.length === 0
+      ? ['(no live RFQs)']
+      : table(
+          ['rfq', 'state', 'created', 'legs', 'bid', 'ask', 'quote'],
+          items.map((r) => [r.rfq_id, r.state, clock(r.created_at), describeLegs(r.legs), r.quote?.bid ?? '', r.quote?.ask ?? '', r.quote?.quote_id ?? '']),
+        ),
+  );
+  return 0;
+}
+
+async function rfqCommand(session: Session, flags: Flags, args: string[]): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub === 'create') return rfqCreate(session, flags, rest);
+  if (sub === 'list') return rfqList(session, flags, rest);
   if (sub === 'get') {
     if (rest.length !== 1) throw new UsageError('usage: rfq get <rfq_id>');
     const client = await session.ws();
@@ -389,45 +259,50 @@ async function main(): Promise<number> {
   }
   const session = new Session(url, keypair, command === 'sign-in' ? undefined : token, flags['no-cache'] ? null : TokenCache.default());
   try {
-    switch (command) {
-      case 'sign-in':
-        if (args.length > 0) throw new UsageError(`unexpected argument ${args[0]}`);
-        if (!keypair) throw new UsageError('sign-in needs LEGWORK_SEED (or none at all, to generate a wallet)');
-        return await signIn(session, flags, generated);
-      case 'instruments': {
-        const client = await session.ws();
-        const rows = await client.getInstruments({ asset: setting(flags, 'asset', null), expiry: flags.expiry ? intSetting('--expiry', flags.expiry as string, 0) : undefined });
-        print(flags, rows, () => instrumentLines(rows));
-        return 0;
-      }
-      case 'rfq':
-        return await rfqCommand(session, flags, args);
-      case 'accept':
-        return await accept(session, flags, args);
-      case 'positions': {
-        const status = setting(flags, 'status', null, 'open');
-        if (status !== 'open' && status !== 'settled' && status !== 'all') throw new UsageError('--status is open, settled or all');
-        const { rows } = await session.http((http) => http.rfqPositions({ status }));
-        print(flags, rows, () => positionLines(rows));
-        return 0;
-      }
-      case 'balances': {
-        const { rows } = await session.http((http) => http.balances());
-        print(flags, rows, () => balanceLines(rows));
-        return 0;
-      }
-      case 'fills': {
-        const { rows } = await session.http((http) => http.rfqFills());
-        const { keys } = await new LegworkHttp(url).exchangeKeys();
-        const checked = rows.map((row) => ({ ...row, receipt_status: receiptStatus(row, keys) }));
-        print(flags, checked, () => fillLines(checked));
-        return 0;
-      }
-      default:
-        throw new UsageError(`unknown command ${JSON.stringify(command)}`);
-    }
+    return await runCommand(session, flags, command, args, generated);
   } finally {
     await session.close();
+  }
+}
+
+/** One command of a signed-in (or signing-in) session. */
+async function runCommand(session: Session, flags: Flags, command: string, args: string[], generated: string | null): Promise<number> {
+  switch (command) {
+    case 'sign-in':
+      if (args.length > 0) throw new UsageError(`unexpected argument ${args[0]}`);
+      if (!keypair) throw new UsageError('sign-in needs LEGWORK_SEED (or none at all, to generate a wallet)');
+      return await signIn(session, flags, generated);
+    case 'instruments': {
+      const client = await session.ws();
+      const rows = await client.getInstruments({ asset: setting(flags, 'asset', null), expiry: flags.expiry ? intSetting('--expiry', flags.expiry as string, 0) : undefined });
+      print(flags, rows, () => instrumentLines(rows));
+      return 0;
+    }
+    case 'rfq':
+      return await rfqCommand(session, flags, args);
+    case 'accept':
+      return await accept(session, flags, args);
+    case 'positions': {
+      const status = setting(flags, 'status', null, 'open');
+      if (status !== 'open' && status !== 'settled' && status !== 'all') throw new UsageError('--status is open, settled or all');
+      const { rows } = await session.http((http) => http.rfqPositions({ status }));
+      print(flags, rows, () => positionLines(rows));
+      return 0;
+    }
+    case 'balances': {
+      const { rows } = await session.http((http) => http.balances());
+      print(flags, rows, () => balanceLines(rows));
+      return 0;
+    }
+    case 'fills': {
+      const { rows } = await session.http((http) => http.rfqFills());
+      const { keys } = await new LegworkHttp(session.url).exchangeKeys();
+      const checked = rows.map((row) => ({ ...row, receipt_status: receiptStatus(row, keys) }));
+      print(flags, checked, () => fillLines(checked));
+      return 0;
+    }
+    default:
+      throw new UsageError(`unknown command ${JSON.stringify(command)}`);
   }
 }
 

@@ -1,9 +1,10 @@
 // node:test over the reference maker's pricing (pure): `npm run test:tools`.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { ceilDiv, floorDiv } from '@legwork/protocol';
 import { type Instrument, MICRO, formatRfq } from '@legwork/sdk';
 import { parseLeg, parseArgs, wsUrlOf } from '../src/common';
-import { DEFAULT_POLICY, type Freshness, ceilDiv, floorDiv, priceRfq } from '../src/maker/pricing';
+import { DEFAULT_POLICY, type Freshness, priceRfq } from '../src/maker/pricing';
 
 const NOW = 1_800_000_000;
 const EXPIRY = NOW + 7 * 86_400;
@@ -70,7 +71,7 @@ describe('priceRfq', () => {
     assert.equal(reasonOf(rfq([['SOL-A-150-C', '1']]), NOW, fresh(null)), 'stale_data');
   });
 
-  it('divides toward the right infinity', () => {
+  it('divides toward the right infinity (the shared @legwork/protocol helpers)', () => {
     assert.deepEqual([floorDiv(7n, 2n), floorDiv(-7n, 2n), floorDiv(-8n, 2n)], [3n, -4n, -4n]);
     assert.deepEqual([ceilDiv(7n, 2n), ceilDiv(-7n, 2n), ceilDiv(8n, 2n)], [4n, -3n, 4n]);
   });

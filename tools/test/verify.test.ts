@@ -9,7 +9,7 @@ import { LegworkHttp, type RfqFillRow } from '@legwork/sdk';
 import { journalLines, receiptStatus, walkJournal } from '../src/verify';
 
 // dist-tools/test → the repository's copy of the contract's vectors.
-const vectors = JSON.parse(readFileSync(join(__dirname, '..', '..', 'test', 'fixtures', 'vectors', 'receipts.json'), 'utf8'));
+const vectors = JSON.parse(readFileSync(join(__dirname, '..', '..', 'docs', 'spec', 'vectors', 'receipts.json'), 'utf8'));
 const chain = vectors.receipts.map((r: any) => ({ journal_seq: r.input.journal_seq, kind: r.input.kind, hash: r.hash, prev_hash: r.input.prev_hash, at: r.input.at }));
 
 describe('verify-journal', () => {

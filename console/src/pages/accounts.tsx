@@ -6,6 +6,9 @@ import { type ExchangeKey, type Receipt, checkReceipt } from '../receipts';
 import { trimDecimal } from '../money';
 import { ErrorText, type PendingAction, Section, formValues, time, usePoll } from '../ui';
 
+/** A row of GET /query/rfq-positions: what the payoff chart reads, and the average price (null with no opening fills left). */
+type OpenPosition = PositionRow & { average_price: string | null };
+
 const ROLES = ['taker', 'quoter', 'admin'] as const;
 
 interface Account {
@@ -132,7 +135,7 @@ export function AccountsPage({ confirm, notify, initial = null }: { confirm: (a:
 
 function AccountDetail({ accountId, confirm, notify }: { accountId: number; confirm: (a: PendingAction) => void; notify: (m: string, error?: boolean) => void }) {
   const account = usePoll(() => call<Account>('account', { path: { account_id: accountId } }), 2000);
-  const positions = usePoll(() => call<{ rows: PositionRow[] }>('rfqPositions', { query: { account_id: accountId, status: 'open' } }), 3000);
+  const positions = usePoll(() => call<{ rows: OpenPosition[] }>('rfqPositions', { query: { account_id: accountId, status: 'open' } }), 3000);
   const fills = usePoll(() => call<{ rows: FillRow[] }>('rfqFills', { query: { account_id: accountId, limit: 50 } }), 3000);
   const a = account.data;
 
@@ -242,7 +245,7 @@ function AccountDetail({ accountId, confirm, notify }: { accountId: number; conf
           </tr>
         </thead>
         <tbody>
-          {(positions.data?.rows ?? []).map((p: any) => (
+          {(positions.data?.rows ?? []).map((p) => (
             <tr key={p.instrument}>
               <td>{p.instrument}</td>
               <td class="num">{trimDecimal(p.quantity)}</td>

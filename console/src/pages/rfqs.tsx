@@ -57,7 +57,7 @@ export function RfqsPage({ confirm }: { confirm: (a: PendingAction) => void }) {
       <Section title="RFQs" id="rfqs">
         <label>
           State{' '}
-          <select value={state} onChange={(e) => (setState((e.currentTarget as HTMLSelectElement).value), setCursors([]))}>
+          <select value={state} onChange={(e) => (setState((e.currentTarget).value), setCursors([]))}>
             {STATES.map((s) => (
               <option key={s} value={s}>
                 {s || 'any'}

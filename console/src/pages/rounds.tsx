@@ -35,7 +35,7 @@ function group(instruments: Instrument[]): Map<string, Expiration[]> {
   for (const i of instruments) {
     const expirations = byAsset.get(i.asset) ?? new Map<number, Expiration>();
     byAsset.set(i.asset, expirations);
-    const round = expirations.get(i.expiry) ?? { asset: i.asset, expiry: i.expiry, strikes: new Map(), paused: false, settled: true };
+    const round = expirations.get(i.expiry) ?? { asset: i.asset, expiry: i.expiry, strikes: new Map<string, { call?: Instrument; put?: Instrument }>(), paused: false, settled: true };
     expirations.set(i.expiry, round);
     const strike = round.strikes.get(i.strike) ?? {};
     strike[i.kind] = i;
@@ -94,7 +94,7 @@ export function RoundsPage({ confirm, notify }: { confirm: (a: PendingAction) =>
       const strikes = v.strikes.split(/[\s,]+/).filter(Boolean);
       if (strikes.length > 0) body.strikes = strikes;
       const result = await call<{ created: number }>('createInstruments', { body });
-      notify(`Listed ${result.created} instruments of ${body.asset}`);
+      notify(`Listed ${result.created} instruments of ${String(body.asset)}`);
       instruments.reload();
     } catch (e) {
       notify(`List instruments: ${(e as Error).message}`, true);
@@ -184,7 +184,7 @@ export function RoundsPage({ confirm, notify }: { confirm: (a: PendingAction) =>
                           <tr key={strike}>
                             <td class="num">{trimDecimal(strike)}</td>
                             {(['call', 'put'] as const).map((kind) => (
-                              <td key={kind}>{pair[kind] ? `${pair[kind]!.symbol}${pair[kind]!.paused ? ' (paused)' : ''}` : '—'}</td>
+                              <td key={kind}>{pair[kind] ? `${pair[kind].symbol}${pair[kind].paused ? ' (paused)' : ''}` : '—'}</td>
                             ))}
                           </tr>
                         ))}

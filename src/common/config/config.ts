@@ -49,7 +49,7 @@ export interface AppConfig {
   wsPingIntervalMs: number;
 }
 
-export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export class ConfigError extends Error {

@@ -5,6 +5,9 @@ import type { AppConfig } from '../config/config';
 import { logger } from '../logging/logger';
 import { type Isolation, RunnerSql, type Sql, type SqlParams, type SqlPool, transactionSql } from './sql';
 
+/** Entity classes the DataSource knows (src/app-entities.ts: `common` imports no module, so the app passes them in). */
+export type EntityClasses = ReadonlyArray<new () => object>;
+
 /**
  * The database port: PostgreSQL from DATABASE_URL, or embedded PostgreSQL (PGlite, persisted in
  * DATA_DIR) served over a local socket by pglite-socket. The same SQL runs on both. PGlite has one
@@ -43,9 +46,10 @@ export class Database implements SqlPool {
     return isolation ? this.dataSource.transaction(isolation, run) : this.dataSource.transaction(run);
   }
 
-  static async open(config: AppConfig): Promise<Database> {
+  /** Opens the configured database and runs the pending migrations; `entities` is the app's ENTITIES. */
+  static async open(config: AppConfig, entities: EntityClasses = []): Promise<Database> {
     if (config.databaseUrl) {
-      const dataSource = Database.dataSource(config.databaseUrl, config.databasePoolSize);
+      const dataSource = Database.dataSource(config.databaseUrl, config.databasePoolSize, entities);
       await dataSource.initialize();
       await Database.migrate(dataSource);
       return new Database(dataSource, false, async () => {});
@@ -57,7 +61,7 @@ export class Database implements SqlPool {
     const db = await PGlite.create({ dataDir: config.dataDir });
     const server = new PGLiteSocketServer({ db, port: 0, host: '127.0.0.1', maxConnections: 4 });
     await server.start();
-    const dataSource = Database.dataSource(`postgres://postgres@${server.getServerConn()}/postgres`, 1);
+    const dataSource = Database.dataSource(`postgres://postgres@${server.getServerConn()}/postgres`, 1, entities);
     try {
       await dataSource.initialize();
       await Database.migrate(dataSource);
@@ -73,12 +77,18 @@ export class Database implements SqlPool {
     });
   }
 
-  static dataSource(url: string, poolSize: number): DataSource {
+  /**
+   * The DataSource of the app, the migration CLI and the tests: the migrations create the schema
+   * (`synchronize` is never on); the entities declare it, and test/e2e/schema.e2e-spec.ts checks
+   * that the two agree.
+   */
+  static dataSource(url: string, poolSize: number, entities: EntityClasses = []): DataSource {
     return new DataSource({
       type: 'postgres',
       url,
       poolSize,
       extra: { max: poolSize, connectionTimeoutMillis: 10_000 },
+      entities: [...entities],
       migrations: MIGRATIONS,
       migrationsTableName: 'migrations',
       synchronize: false,
@@ -89,6 +99,16 @@ export class Database implements SqlPool {
   private static async migrate(dataSource: DataSource): Promise<void> {
     const applied = await dataSource.runMigrations({ transaction: 'each' });
     if (applied.length > 0) logger.event('info', 'migrations applied', { migrations: applied.map((m) => m.name) }, 'Database');
+  }
+
+  /**
+   * The statements TypeORM would run to make the database match the entities: none when the
+   * migrations and the entities agree (test/e2e/schema.e2e-spec.ts; `npm run migration:generate`
+   * writes them into a migration).
+   */
+  async schemaDifferences(): Promise<string[]> {
+    const sql = await this.dataSource.driver.createSchemaBuilder().log();
+    return sql.upQueries.map((query) => query.query);
   }
 
   async ping(timeoutMs = 2000): Promise<boolean> {

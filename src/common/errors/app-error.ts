@@ -1,23 +1,21 @@
 /**
  * Typed errors thrown by services. Services never throw transport exceptions: the HTTP filter
- * and the JSON-RPC layer each map these codes once (http-status.ts, rpc-codes.ts).
+ * and the JSON-RPC layer each map these codes once (http-status.ts here, the gateway's rpc-dispatcher.ts).
  */
 
 /** Failures of the non-RFQ surface (sign-in, admin, queries). */
-export const APP_ERROR_CODES = [
-  'INVALID_PARAMS',
-  'AUTH_REQUIRED',
-  'AUTH_INVALID_SIGNATURE',
-  'AUTH_INVALID_NONCE',
-  'SESSION_INVALID',
-  'FORBIDDEN',
-  'NOT_FOUND',
-  'CONFLICT',
-  'PAYLOAD_TOO_LARGE',
-  'RATE_LIMITED',
-  'UNAVAILABLE',
-] as const;
-export type AppErrorCode = (typeof APP_ERROR_CODES)[number];
+export type AppErrorCode =
+  | 'INVALID_PARAMS'
+  | 'AUTH_REQUIRED'
+  | 'AUTH_INVALID_SIGNATURE'
+  | 'AUTH_INVALID_NONCE'
+  | 'SESSION_INVALID'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'RATE_LIMITED'
+  | 'UNAVAILABLE';
 
 export class AppError extends Error {
   constructor(

@@ -1,4 +1,4 @@
-import { AppError, type AppErrorCode, RfqError, type RfqErrorCode } from './app-error';
+import { AppError, type AppErrorCode, type RfqError, type RfqErrorCode } from './app-error';
 
 /** design.md section 8: every HTTP error body is `{ error }` with these statuses. */
 const APP_STATUS: Record<AppErrorCode, number> = {

@@ -14,8 +14,8 @@ const WORKER_CLOSE_MS = 5000;
  * check after the lock lapses, at most LOCK + STALLED_CHECK = 7 s after the death, and run
  * again by a live instance. BullMQ's defaults (30 s + 30 s) took up to a minute.
  */
-export const JOB_LOCK_MS = 5000;
-export const STALLED_CHECK_MS = 2000;
+const JOB_LOCK_MS = 5000;
+const STALLED_CHECK_MS = 2000;
 /**
  * A worker that merely missed a renewal (a long event-loop stall) is taken for dead too: the job
  * then runs twice, which the processors tolerate (idempotent). More than BullMQ's default of 1,

@@ -1,5 +1,5 @@
 import { logger } from '../logging/logger';
-import { DEFAULT_ATTEMPTS, type EnqueueOptions, type JobProcessor, JobRunner, backoffMs } from './job-runner';
+import { DEFAULT_ATTEMPTS, type EnqueueOptions, type JobContext, type JobProcessor, JobRunner, backoffMs } from './job-runner';
 import type { JobPayloads, QueueName } from './queues';
 
 /** The longest delay one Node timer can hold. */
@@ -10,12 +10,15 @@ interface PendingJob {
   running: boolean;
 }
 
+/** A processor once stored: the map forgets its queue's payload type; `run` hands it only data enqueued on that queue. */
+type StoredProcessor = (data: unknown, context: JobContext) => Promise<void>;
+
 /**
  * Embedded default: timers in this process call the same processors. One instance only; jobs
  * lost with the process are picked up by the database sweeps on the next start.
  */
 export class InProcessJobRunner extends JobRunner {
-  private readonly processors = new Map<QueueName, JobProcessor<any>>();
+  private readonly processors = new Map<QueueName, StoredProcessor>();
   private readonly jobs = new Map<string, PendingJob>();
   private readonly running = new Set<Promise<void>>();
   private closed = false;
@@ -23,7 +26,7 @@ export class InProcessJobRunner extends JobRunner {
 
   process<Q extends QueueName>(queue: Q, processor: JobProcessor<Q>): void {
     if (this.processors.has(queue)) throw new Error(`queue ${queue} has a processor already`);
-    this.processors.set(queue, processor);
+    this.processors.set(queue, processor as StoredProcessor);
   }
 
   async enqueue<Q extends QueueName>(queue: Q, data: JobPayloads[Q], options: EnqueueOptions = {}): Promise<void> {

@@ -94,7 +94,7 @@ export class JsonLogger implements LoggerService {
       msg = message.message;
       fields.stack = message.stack;
     } else if (typeof message === 'object' && message !== null) {
-      msg = 'msg' in message ? String((message as { msg: unknown }).msg) : '';
+      msg = 'msg' in message ? String((message).msg) : '';
       Object.assign(fields, message);
       delete fields.msg;
     } else {
@@ -110,7 +110,7 @@ function toJson(value: Record<string, unknown>): string {
   try {
     return JSON.stringify(value);
   } catch {
-    return JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
+    return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
   }
 }
 

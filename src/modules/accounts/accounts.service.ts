@@ -1,9 +1,9 @@
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { FEE_ACCOUNT_WALLET, WalletError, parseWallet } from '@legwork/protocol';
 import { bumpViewVersion } from '../../common/broadcast/view-versions';
 import { Database } from '../../common/database/database';
 import type { Sql } from '../../common/database/sql';
 import { AppError } from '../../common/errors/app-error';
-import { FEE_ACCOUNT_WALLET, WalletError, parseWallet } from '../../common/crypto/wallet';
 import { ROLES, type Role } from '../auth/access';
 import { ACCOUNT_ACCESS_CHANGED, AccountAccess } from './account-access.service';
 import { type Account, AccountRepository } from './account.repository';

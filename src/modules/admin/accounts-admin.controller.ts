@@ -5,13 +5,13 @@ import { AccountIdParam } from '../accounts/account-id';
 import { type AccountView, AccountsService, accountView } from '../accounts/accounts.service';
 import { AccountViewDto, CreateAccountDto, RevokeSessionsResultDto, SetRolesDto, TransferRequestDto } from '../accounts/dto/account.dto';
 import { AdminAccess } from '../auth/access';
-import { type BalanceRow, BalancesService, type TransferResult } from '../ledger/balances.service';
+import { type BalanceView, BalancesService, type TransferResult } from '../ledger/balances.service';
 import { AdminAccountViewDto, TransferResultDto } from './dto/admin-account.dto';
 
 /** The admin read of an account: the account, whether it is anchored, and its balance row. */
 export interface AdminAccountView extends AccountView {
   anchored: boolean;
-  balance: BalanceRow;
+  balance: BalanceView;
 }
 
 const ACCOUNT_ID = ApiParam({ name: 'account_id', description: 'Account id: a positive integer in canonical decimal text', schema: { type: 'string', pattern: '^[1-9][0-9]{0,15}$' } });

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { Ed25519Verifier } from '../../common/crypto/ed25519';
+import { Ed25519Verifier } from '@legwork/protocol';
 import { AccountsModule } from '../accounts/accounts.module';
 import { AuthAttempts } from './auth-attempts.service';
 import { AuthController } from './auth.controller';

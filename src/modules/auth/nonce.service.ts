@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { signInMessage } from '@legwork/protocol';
 import { Clock } from '../../common/clock';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { AppError } from '../../common/errors/app-error';
@@ -16,11 +17,6 @@ export interface NonceChallenge {
   nonce: string;
   expires_at: number;
   message: string;
-}
-
-/** The exact text a wallet signs to sign in (design.md section 3). */
-export function signInMessage(serviceName: string, wallet: string, nonce: string): string {
-  return `Sign in to ${serviceName}\n\nWallet: ${wallet}\nNonce: ${nonce}`;
 }
 
 /**

@@ -1,14 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { Ed25519Verifier, decodeBase58Signature, parseWallet, signInMessage } from '@legwork/protocol';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
-import { Ed25519Verifier } from '../../common/crypto/ed25519';
-import { decodeBase58Signature } from '../../common/crypto/signature';
-import { parseWallet } from '../../common/crypto/wallet';
 import { AppError } from '../../common/errors/app-error';
 import { AccountAccess } from '../accounts/account-access.service';
 import { AccountsService } from '../accounts/accounts.service';
 import { AuthAttempts } from './auth-attempts.service';
 import type { Role } from './access';
-import { NonceService, signInMessage } from './nonce.service';
+import { NonceService } from './nonce.service';
 import { SessionService } from './session.service';
 import { parseWalletParam } from './wallet-param';
 

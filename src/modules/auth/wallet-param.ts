@@ -1,4 +1,4 @@
-import { WalletError, parseWallet } from '../../common/crypto/wallet';
+import { WalletError, parseWallet } from '@legwork/protocol';
 import { AppError } from '../../common/errors/app-error';
 
 /** A `wallet` parameter: canonical base58 of a 32-byte key that is not of small order. */

@@ -1,4 +1,4 @@
-import { formatRfq } from '../../common/decimal/decimal';
+import { formatRfq } from '@legwork/protocol';
 import type { OptionKind } from './domain/symbol';
 
 /** An instrument as held in the database and in the engine's in-memory view. */

@@ -2,7 +2,7 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IsOptional, Matches } from 'class-validator';
 import { Public } from '../auth/access';
-import { JournalStore } from './journal.store';
+import { JournalService } from './journal.service';
 
 export class JournalQueryDto {
   @IsOptional()
@@ -18,7 +18,7 @@ export class JournalQueryDto {
 @ApiTags('exchange')
 @Controller('v1/exchange')
 export class JournalController {
-  constructor(private readonly journal: JournalStore) {}
+  constructor(private readonly journal: JournalService) {}
 
   @Get('keys')
   @Public()

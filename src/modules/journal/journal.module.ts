@@ -1,12 +1,16 @@
 import { Module } from '@nestjs/common';
-import { ExchangeKey } from './exchange-key';
+import { ExchangeKeyService } from './exchange-key.service';
 import { JournalController } from './journal.controller';
-import { JournalStore } from './journal.store';
+import { JournalRepository } from './journal.repository';
+import { JournalService } from './journal.service';
 
-/** Fill receipts, the journal that chains them, and the exchange key that signs them (design.md 14). */
+/**
+ * Fill receipts, the journal that chains them, and the exchange key that signs them (design.md 14).
+ * Owns receipts, journal_head and exchange_keys (JournalRepository).
+ */
 @Module({
   controllers: [JournalController],
-  providers: [ExchangeKey, JournalStore],
-  exports: [JournalStore, ExchangeKey],
+  providers: [JournalRepository, ExchangeKeyService, JournalService],
+  exports: [JournalService, ExchangeKeyService],
 })
 export class JournalModule {}

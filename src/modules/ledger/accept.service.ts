@@ -1,23 +1,19 @@
 import { Injectable } from '@nestjs/common';
+import { Ed25519Verifier, decodeCanonicalBase64Signature, encodeAcceptPayload, formatRfq, parseWallet } from '@legwork/protocol';
 import { Clock } from '../../common/clock';
-import { Ed25519Verifier } from '../../common/crypto/ed25519';
-import { decodeCanonicalBase64Signature } from '../../common/crypto/signature';
-import { parseWallet } from '../../common/crypto/wallet';
-import { formatRfq } from '../../common/decimal/decimal';
 import { RfqError, type RfqErrorExtras } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
-import { encodeAcceptPayload } from '../rfq/domain/accept-payload';
 import type { RfqRecord, StoredQuote } from '../rfq/domain/rfq-record';
-import { RfqTransitions } from '../rfq/rfq-transitions';
+import { RfqLookupService } from '../rfq/rfq-lookup.service';
+import { RfqTransitions } from '../rfq/rfq-transitions.service';
 import type { RfqCaller } from '../rfq/rfq.service';
-import { RfqStore } from '../rfq/rfq.store';
 import type { AcceptCommand } from './domain/accept-params';
 import type { AccountBook } from './domain/fill-check';
-import { type AcceptSide, freeBalanceOf, fundingSides, toWireFunding } from './domain/funding';
+import { type AcceptSide, type FundingRequirement, freeBalanceOf, fundingSides, toWireFunding } from './domain/funding';
 import { makerRequirement } from './domain/maker-funding';
 import { FillService } from './fill.service';
-import { LedgerStore } from './ledger.store';
-import { RiskService } from './risk.service';
+import { LegPricingService, type PricedLeg } from './leg-pricing.service';
+import { PositionRepository } from './position.repository';
 
 export interface AcceptResult {
   rfq_id: string;
@@ -40,31 +36,56 @@ function withIds(error: unknown, ids: Pick<RfqErrorExtras, 'rfqId' | 'quoteId'>)
 @Injectable()
 export class AcceptService {
   constructor(
-    private readonly rfqs: RfqStore,
+    private readonly rfqs: RfqLookupService,
     private readonly transitions: RfqTransitions,
     private readonly verifier: Ed25519Verifier,
-    private readonly risk: RiskService,
-    private readonly store: LedgerStore,
+    private readonly pricing: LegPricingService,
+    private readonly positions: PositionRepository,
     private readonly fills: FillService,
     private readonly clock: Clock,
   ) {}
 
   async accept(taker: RfqCaller, command: AcceptCommand): Promise<AcceptResult> {
-    // The RFQ and both parties' books in one read: the books are the frozen view of the funding checks.
-    const found = await this.store.quoteWithBooks(command.quoteId);
-    const rfq = found?.rfq;
-    if (!found || !rfq || rfq.accountId !== taker.accountId || !rfq.quote) {
+    const rfq = await this.rfqs.findByQuoteId(command.quoteId);
+    if (!rfq || rfq.accountId !== taker.accountId || !rfq.quote) {
       throw new RfqError('RFQ_NOT_FOUND', `no quote ${command.quoteId} on an RFQ of this account`);
     }
     try {
-      return await this.acceptQuote(taker, rfq, rfq.quote, command, found.books);
+      return await this.acceptQuote(taker, rfq, rfq.quote, command);
     } catch (error) {
       throw withIds(error, { rfqId: rfq.id, quoteId: rfq.quote.quoteId });
     }
   }
 
-  private async acceptQuote(taker: RfqCaller, rfq: RfqRecord, quote: StoredQuote, command: AcceptCommand, books: Map<number, AccountBook>): Promise<AcceptResult> {
+  private async acceptQuote(taker: RfqCaller, rfq: RfqRecord, quote: StoredQuote, command: AcceptCommand): Promise<AcceptResult> {
     const nowMs = this.clock.nowMs();
+    const now = Math.floor(nowMs / 1000);
+    this.checkTerms(rfq, quote, command, nowMs);
+    this.verifySignature(taker, rfq, command);
+    const legs = this.pricing.tradableLegs(rfq.legs, now);
+    // Both parties' books in one read: the frozen view of the funding checks.
+    const books = await this.positions.books([taker.accountId, quote.makerAccountId]);
+    const mine = this.checkFunding(books.get(taker.accountId)!, books.get(quote.makerAccountId)!, legs, quote, command.side, now);
+
+    // One statement: the move (only while the quote is firm) and the accept row with the frozen max_fee.
+    const moved = await this.transitions.moveToAccepted(
+      { rfqId: rfq.id, from: 'quoted', to: 'accepted', at: now, deadlineAfterMs: this.clock.nowMs() },
+      { quoteId: quote.quoteId, side: command.side, fee: mine.fee, maxFee: mine.max_fee, takerSignature: command.takerSignature, expiresAt: command.expiresAt, acceptedAt: now },
+    );
+    if (!moved) {
+      const current = await this.rfqs.findById(rfq.id);
+      if (current?.state === 'expired' || (current?.state === 'quoted' && this.clock.nowMs() >= quote.expiresAt * 1000)) {
+        throw new RfqError('RFQ_QUOTE_EXPIRED', `the quote expired at ${quote.expiresAt}`);
+      }
+      throw new RfqError('RFQ_STATE_CONFLICT', `the RFQ is ${current?.state ?? 'gone'}, not quoted`);
+    }
+    logger.event('info', 'rfq accepted', { rfq_id: rfq.id, quote_id: quote.quoteId, side: command.side, max_fee: mine.max_fee.toString() }, 'Ledger');
+    await this.fills.enqueue(rfq.id);
+    return { rfq_id: rfq.id, quote_id: quote.quoteId, side: command.side, state: 'accepted' };
+  }
+
+  /** The contract's checks of state and times, in its order, before the signature. */
+  private checkTerms(rfq: RfqRecord, quote: StoredQuote, command: AcceptCommand, nowMs: number): void {
     const now = Math.floor(nowMs / 1000);
     // A quote is firm until its expires_at: at that instant it is expired (as for the expiry job).
     if (rfq.state === 'expired' || (rfq.state === 'quoted' && nowMs >= quote.expiresAt * 1000)) {
@@ -75,17 +96,14 @@ export class AcceptService {
       throw new RfqError('RFQ_VALUE_OUT_OF_RANGE', `expires_at ${command.expiresAt} is after the quote's expires_at ${quote.expiresAt}`);
     }
     if (now > command.expiresAt) throw new RfqError('RFQ_QUOTE_EXPIRED', `the accept expired at ${command.expiresAt}`);
-    this.verifySignature(taker, rfq, command);
+  }
 
-    const legs = this.risk.tradableLegs(rfq.legs, now);
-    const makerId = quote.makerAccountId;
-    const takerBook = books.get(taker.accountId)!;
-    const makerBook = books.get(makerId)!;
+  /** The taker's funding of its side (RFQ_TAKER_UNFUNDED), then the maker's (RFQ_BALANCE_INSUFFICIENT); the taker's side. */
+  private checkFunding(takerBook: AccountBook, makerBook: AccountBook, legs: PricedLeg[], quote: StoredQuote, side: AcceptSide, now: number): FundingRequirement {
     const indexByAsset = new Map([
-      ...this.risk.indexFor([...takerBook.positions, ...makerBook.positions], now, true),
+      ...this.pricing.indexFor([...takerBook.positions, ...makerBook.positions], now, true),
       ...legs.map((l) => [l.asset, l.index] as const),
     ]);
-
     const tb = takerBook.balance;
     const funding = fundingSides({
       anchored: tb !== null,
@@ -95,12 +113,12 @@ export class AcceptService {
       legs,
       bid: quote.bid,
       ask: quote.ask,
-      ...this.risk.params,
+      ...this.pricing.params,
       indexByAsset,
     });
-    const mine = funding[command.side]!;
+    const mine = funding[side]!;
     if (!mine.funded) {
-      throw new RfqError('RFQ_TAKER_UNFUNDED', `the ${command.side} side needs a free balance of ${formatRfq(mine.required)}`, { details: toWireFunding(funding) });
+      throw new RfqError('RFQ_TAKER_UNFUNDED', `the ${side} side needs a free balance of ${formatRfq(mine.required)}`, { details: toWireFunding(funding) });
     }
     const mb = makerBook.balance;
     const maker = makerRequirement(
@@ -112,41 +130,13 @@ export class AcceptService {
         legs,
         bid: quote.bid,
         ask: quote.ask,
-        lockUpsideBps: this.risk.params.lockUpsideBps,
+        lockUpsideBps: this.pricing.params.lockUpsideBps,
         indexByAsset,
       },
-      command.side,
+      side,
     );
     if (!maker.funded) throw new RfqError('RFQ_BALANCE_INSUFFICIENT', 'the maker cannot fund its side of this quote now; retry later');
-
-    // One statement: the move (only while the quote is firm) and the accept row with the frozen max_fee.
-    const moved = await this.transitions.move({
-      rfqId: rfq.id,
-      from: 'quoted',
-      to: 'accepted',
-      at: now,
-      changes: { acceptedSide: command.side },
-      deadlineAfterMs: this.clock.nowMs(),
-      alongside: this.store.acceptRow({
-        quoteId: quote.quoteId,
-        side: command.side,
-        fee: mine.fee,
-        maxFee: mine.max_fee,
-        takerSignature: command.takerSignature,
-        expiresAt: command.expiresAt,
-        acceptedAt: now,
-      }),
-    });
-    if (!moved) {
-      const current = await this.rfqs.findById(rfq.id);
-      if (current?.state === 'expired' || (current?.state === 'quoted' && this.clock.nowMs() >= quote.expiresAt * 1000)) {
-        throw new RfqError('RFQ_QUOTE_EXPIRED', `the quote expired at ${quote.expiresAt}`);
-      }
-      throw new RfqError('RFQ_STATE_CONFLICT', `the RFQ is ${current?.state ?? 'gone'}, not quoted`);
-    }
-    logger.event('info', 'rfq accepted', { rfq_id: rfq.id, quote_id: quote.quoteId, side: command.side, max_fee: mine.max_fee.toString() }, 'Ledger');
-    await this.fills.enqueue(rfq.id);
-    return { rfq_id: rfq.id, quote_id: quote.quoteId, side: command.side, state: 'accepted' };
+    return mine;
   }
 
   /** The 105-byte StrategyAcceptPayload rebuilt here, signed by the caller's wallet. */

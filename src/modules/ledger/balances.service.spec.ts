@@ -1,6 +1,6 @@
 import { AppError } from '../../common/errors/app-error';
-import { I64_MAX } from '../../common/decimal/decimal';
-import { balanceRowOf, parseTransferRequest, totalAfterTransfer } from './balances.service';
+import { I64_MAX } from '@legwork/protocol';
+import { balanceViewOf, parseTransferRequest, totalAfterTransfer } from './balances.service';
 
 const conflict = (message: RegExp) => expect.objectContaining({ code: 'CONFLICT', message: expect.stringMatching(message) });
 
@@ -66,18 +66,18 @@ describe('totalAfterTransfer', () => {
     expect(() => totalAfterTransfer({ total: -10n, locked: 0n }, 'withdrawal', 1n)).toThrow(conflict(/under-collateralized/));
   });
 
-  it('balanceRowOf writes a negative available and total with a minus sign', () => {
-    const row = balanceRowOf(1, { total: -1_500_000n, locked: 250_000n, updatedAt: new Date(0) }, new Date(0));
+  it('balanceViewOf writes a negative available and total with a minus sign', () => {
+    const row = balanceViewOf(1, { total: -1_500_000n, locked: 250_000n, updatedAt: new Date(0) }, new Date(0));
     expect([row.total, row.locked, row.available]).toEqual(['-1.50000000', '0.25000000', '-1.75000000']);
   });
 });
 
-describe('balanceRowOf', () => {
+describe('balanceViewOf', () => {
   const created = new Date('2026-01-02T03:04:05.678Z');
 
   it('formats the ledger row with 8 dp and available = total - locked', () => {
     const updatedAt = new Date('2026-02-01T00:00:00Z');
-    expect(balanceRowOf(7, { total: 12_500_000n, locked: 2_000_001n, updatedAt }, created)).toEqual({
+    expect(balanceViewOf(7, { total: 12_500_000n, locked: 2_000_001n, updatedAt }, created)).toEqual({
       account_id: 7,
       currency: 'USDC',
       available: '10.49999900',
@@ -88,7 +88,7 @@ describe('balanceRowOf', () => {
   });
 
   it('is a zero row as of the account creation when the account was never anchored', () => {
-    expect(balanceRowOf(3, null, created)).toEqual({
+    expect(balanceViewOf(3, null, created)).toEqual({
       account_id: 3,
       currency: 'USDC',
       available: '0.00000000',
@@ -99,6 +99,6 @@ describe('balanceRowOf', () => {
   });
 
   it('shows a negative free balance as it is', () => {
-    expect(balanceRowOf(1, { total: 1n, locked: 2n, updatedAt: created }, created).available).toBe('-0.00000100');
+    expect(balanceViewOf(1, { total: 1n, locked: 2n, updatedAt: created }, created).available).toBe('-0.00000100');
   });
 });

@@ -1,20 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { Database } from '../../common/database/database';
-import { sqlRows } from '../../common/database/sql';
-import { DecimalError, I64_MAX, formatHttp, parseHttpAmount } from '../../common/decimal/decimal';
+import { DecimalError, I64_MAX, formatHttp, parseHttpAmount } from '@legwork/protocol';
 import { AppError } from '../../common/errors/app-error';
+import { BalanceRepository } from './balance.repository';
+import type { Balance, TransferKind } from './domain/balance';
 
-/** An account's ledger row (its anchor, created by its first deposit), in micro-units. */
-export interface Balance {
-  accountId: number;
-  total: bigint;
-  locked: bigint;
-  updatedAt: Date;
-}
-
-/** The balance row of the HTTP API (design.md section 6): 8-dp strings, `available = total - locked`. */
-export interface BalanceRow {
+/** An account's balance in the HTTP API (design.md section 6): 8-dp strings, `available = total - locked`. */
+export interface BalanceView {
   account_id: number;
   currency: 'USDC';
   available: string;
@@ -22,8 +14,6 @@ export interface BalanceRow {
   total: string;
   updated_at: string;
 }
-
-export type TransferKind = 'deposit' | 'withdrawal';
 
 /** A deposit or withdrawal as asked: `amount` is HTTP decimal text, `reference` its idempotency key. */
 export interface TransferRequest {
@@ -36,8 +26,8 @@ export interface TransferResult {
   reference: string;
   kind: TransferKind;
   amount: string;
-  /** The balance row after the transfer (on a repeat: the row as it is now). */
-  balance: BalanceRow;
+  /** The balance after the transfer (on a repeat: as it is now). */
+  balance: BalanceView;
 }
 
 export const MAX_REFERENCE_LENGTH = 128;
@@ -64,7 +54,7 @@ export function parseTransferRequest(request: { amount?: unknown; reference?: un
  * below zero (nor leave an under-collateralized account); no total may leave the bigint column's
  * range. Both are a CONFLICT (409). A deposit to a negative total (a settlement's debt) repays it first.
  */
-export function totalAfterTransfer(current: { total: bigint; locked: bigint } | null, kind: TransferKind, amount: bigint): bigint {
+export function totalAfterTransfer(current: Balance | null, kind: TransferKind, amount: bigint): bigint {
   const total = current?.total ?? 0n;
   const locked = current?.locked ?? 0n;
   if (kind === 'deposit') {
@@ -78,8 +68,8 @@ export function totalAfterTransfer(current: { total: bigint; locked: bigint } | 
   return total - amount;
 }
 
-/** The balance row of an account; without a ledger row it is all zero, as of the account's creation. */
-export function balanceRowOf(accountId: number, balance: { total: bigint; locked: bigint; updatedAt: Date } | null, accountCreatedAt: Date): BalanceRow {
+/** The balance view of an account; without a balance row it is all zero, as of the account's creation. */
+export function balanceViewOf(accountId: number, balance: (Balance & { updatedAt: Date }) | null, accountCreatedAt: Date): BalanceView {
   const total = balance?.total ?? 0n;
   const locked = balance?.locked ?? 0n;
   return {
@@ -92,68 +82,29 @@ export function balanceRowOf(accountId: number, balance: { total: bigint; locked
   };
 }
 
-interface AccountBalanceRow {
-  id: string;
-  created_at: Date;
-  total: string | null;
-  locked: string | null;
-  updated_at: Date | null;
-}
-
-interface LedgerRow {
-  account_id: string;
-  total: string;
-  locked: string;
-  updated_at: Date;
-}
-
-interface TransferRow {
-  account_id: string;
-  kind: TransferKind;
-  amount: string;
-}
-
-const toBalance = (row: LedgerRow): Balance => ({ accountId: Number(row.account_id), total: BigInt(row.total), locked: BigInt(row.locked), updatedAt: row.updated_at });
-
 /**
  * Balances, deposits and withdrawals (design.md section 6). Deposits stand for the chain watcher:
  * each is idempotent by `reference`, and runs in one transaction that locks the balance row.
  */
 @Injectable()
 export class BalancesService {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly balances: BalanceRepository,
+  ) {}
 
-  /** The balance rows of these accounts, by account id; an unknown id has no row, an account never deposited to a zero row. */
-  async balanceRows(accountIds: readonly number[]): Promise<BalanceRow[]> {
+  /** The balance views of these accounts, by account id; an unknown id has none, an account never deposited to a zero one. */
+  async balanceViews(accountIds: readonly number[]): Promise<BalanceView[]> {
     return (await this.accountBalances(accountIds)).map((b) => b.balance);
   }
 
-  /** One account's balance row, or null when there is no such account. */
-  async balanceRow(accountId: number): Promise<BalanceRow | null> {
-    const [row] = await this.balanceRows([accountId]);
-    return row ?? null;
-  }
-
-  /** An account's balance row and whether it is anchored (has a ledger row); null when there is no such account. */
-  async accountBalance(accountId: number): Promise<{ anchored: boolean; balance: BalanceRow } | null> {
+  /** An account's balance view and whether it is anchored (has a balance row); null when there is no such account. */
+  async accountBalance(accountId: number): Promise<{ anchored: boolean; balance: BalanceView } | null> {
     const [row] = await this.accountBalances([accountId]);
     return row ? { anchored: row.anchored, balance: row.balance } : null;
   }
 
-  /**
-   * The account's ledger row, or null when it was never anchored. Pass `manager` to read inside
-   * the caller's transaction (and `forUpdate` to lock the row until it ends).
-   */
-  async anchor(accountId: number, options: { manager?: EntityManager; forUpdate?: boolean } = {}): Promise<Balance | null> {
-    const runner = options.manager ?? this.db.dataSource;
-    const rows: LedgerRow[] = await runner.query(
-      `SELECT account_id, total, locked, updated_at FROM balances WHERE account_id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
-      [accountId],
-    );
-    return rows.length ? toBalance(rows[0]) : null;
-  }
-
-  /** Credits an account; its first deposit creates its ledger row. Unknown account: NOT_FOUND. */
+  /** Credits an account; its first deposit creates its balance row. Unknown account: NOT_FOUND. */
   deposit(accountId: number, request: TransferRequest): Promise<TransferResult> {
     return this.transfer(accountId, 'deposit', request);
   }
@@ -165,51 +116,33 @@ export class BalancesService {
 
   private async transfer(accountId: number, kind: TransferKind, request: TransferRequest): Promise<TransferResult> {
     const { amount, reference } = parseTransferRequest(request);
-    return this.db.dataSource.transaction(async (m) => {
-      const accounts: Array<{ created_at: Date }> = await m.query(`SELECT created_at FROM accounts WHERE id = $1`, [accountId]);
-      if (accounts.length === 0) throw new AppError('NOT_FOUND', `account ${accountId} not found`);
+    return this.db.tx(async (sql) => {
+      const [account] = await this.balances.accountsWithBalance(sql, [accountId]);
+      if (!account) throw new AppError('NOT_FOUND', `account ${accountId} not found`);
       // A deposit anchors the account. Concurrent first deposits wait here for each other.
-      if (kind === 'deposit') await m.query(`INSERT INTO balances (account_id) VALUES ($1) ON CONFLICT (account_id) DO NOTHING`, [accountId]);
-      const current = await this.anchor(accountId, { manager: m, forUpdate: true });
+      if (kind === 'deposit') await this.balances.ensureRow(sql, accountId);
+      const current = await this.balances.anchor(sql, accountId, true);
       // The reference is claimed first: a concurrent claim of the same reference waits for ours to end.
-      const claimed: Array<{ id: string }> = await m.query(
-        `INSERT INTO transfers (account_id, kind, amount, reference) VALUES ($1, $2, $3, $4) ON CONFLICT (reference) DO NOTHING RETURNING id`,
-        [accountId, kind, amount.toString(), reference],
-      );
-      if (claimed.length === 0) {
-        const [earlier]: TransferRow[] = await m.query(`SELECT account_id, kind, amount FROM transfers WHERE reference = $1`, [reference]);
-        if (Number(earlier.account_id) !== accountId || earlier.kind !== kind || BigInt(earlier.amount) !== amount) {
+      if (!(await this.balances.claimTransfer(sql, { accountId, kind, amount, reference }))) {
+        const earlier = (await this.balances.transferByReference(sql, reference))!;
+        if (earlier.accountId !== accountId || earlier.kind !== kind || earlier.amount !== amount) {
           throw new AppError('CONFLICT', `reference ${JSON.stringify(reference)} was used for another transfer`);
         }
-        return this.result(accountId, kind, amount, reference, balanceRowOf(accountId, current, accounts[0].created_at));
+        return this.result(accountId, kind, amount, reference, balanceViewOf(accountId, current, account.createdAt));
       }
-      const total = totalAfterTransfer(current, kind, amount);
-      const [updated] = await sqlRows<LedgerRow>(
-        m,
-        `UPDATE balances SET total = $2, updated_at = now() WHERE account_id = $1 RETURNING account_id, total, locked, updated_at`,
-        [accountId, total.toString()],
-      );
-      return this.result(accountId, kind, amount, reference, balanceRowOf(accountId, toBalance(updated), accounts[0].created_at));
+      const updated = await this.balances.setTotal(sql, accountId, totalAfterTransfer(current, kind, amount));
+      return this.result(accountId, kind, amount, reference, balanceViewOf(accountId, updated, account.createdAt));
     });
   }
 
-  private result(accountId: number, kind: TransferKind, amount: bigint, reference: string, balance: BalanceRow): TransferResult {
+  private result(accountId: number, kind: TransferKind, amount: bigint, reference: string, balance: BalanceView): TransferResult {
     return { account_id: accountId, reference, kind, amount: formatHttp(amount), balance };
   }
 
-  private async accountBalances(accountIds: readonly number[]): Promise<Array<{ anchored: boolean; balance: BalanceRow }>> {
-    if (accountIds.length === 0) return [];
-    const rows: AccountBalanceRow[] = await this.db.dataSource.query(
-      `SELECT a.id, a.created_at, b.total, b.locked, b.updated_at
-         FROM accounts a LEFT JOIN balances b ON b.account_id = a.id
-        WHERE a.id = ANY($1::bigint[])
-        ORDER BY a.id`,
-      [accountIds.map(String)],
-    );
-    return rows.map((row) => {
-      const anchored = row.total !== null;
-      const ledger = anchored ? { total: BigInt(row.total as string), locked: BigInt(row.locked as string), updatedAt: row.updated_at as Date } : null;
-      return { anchored, balance: balanceRowOf(Number(row.id), ledger, row.created_at) };
-    });
+  private async accountBalances(accountIds: readonly number[]): Promise<Array<{ anchored: boolean; balance: BalanceView }>> {
+    return (await this.balances.accountsWithBalance(this.db, accountIds)).map((a) => ({
+      anchored: a.balance !== null,
+      balance: balanceViewOf(a.accountId, a.balance, a.createdAt),
+    }));
   }
 }

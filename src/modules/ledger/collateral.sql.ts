@@ -1,7 +1,9 @@
 /**
  * Live collateral in SQL (design.md section 12): the portfolio lock of section 6 for many
- * accounts in one statement, the per-group summaries that make it cheap, and the locks that
- * order it against the fills.
+ * accounts in one statement, the per-group summaries that make it cheap (the ledger's table
+ * `lock_groups`: every statement on it is here), and the locks that order it against the fills.
+ * Typed functions over a `Sql` (the caller's transaction), so the market-data update can reprice
+ * in its own transaction (`repriceAsset`) without taking the ledger's services.
  *
  * The formula is lock.ts's (lock-sql.e2e-spec.ts checks both agree on the vectors and on random
  * portfolios): per (account, asset, expiry) group of open positions, the worst payoff over
@@ -33,7 +35,7 @@
  * and withdrawals do not take the index row: they change `total` only, and the UPDATE sets
  * `locked` only.
  */
-import type { SqlExecutor } from '../../common/database/sql';
+import type { Sql } from '../../common/database/sql';
 import type { Bps } from './domain/fees';
 
 const I64_MAX = '9223372036854775807';
@@ -69,9 +71,9 @@ const groupLock = (g: string, ix: string, bps: string) =>
  * Rewrites the group summaries of the accounts from their open positions (after a fill, a revert
  * or a settlement changed them, in its transaction, under their balance row locks): one statement.
  */
-export async function refreshLockGroups(sql: SqlExecutor, accountIds: readonly number[]): Promise<void> {
+export async function refreshLockGroups(sql: Sql, accountIds: readonly number[]): Promise<void> {
   if (accountIds.length === 0) return;
-  await sql.query(
+  await sql.rows(
     `WITH ${summaryCte('$1::bigint[]')},
      written AS (
        INSERT INTO lock_groups (account_id, asset, expiry, worst, call_q, call_qk, top_strike)
@@ -99,12 +101,12 @@ export async function refreshLockGroups(sql: SqlExecutor, accountIds: readonly n
  * covered call spreads are not recomputed; index lock_groups_short_calls). Rows whose lock is
  * unchanged are not written. Answers how many locks changed.
  */
-export async function repriceAsset(sql: SqlExecutor, asset: string, lockUpsideBps: Bps): Promise<{ changed: number }> {
+export async function repriceAsset(sql: Sql, asset: string, lockUpsideBps: Bps): Promise<{ changed: number }> {
   // Reprices of two assets update the balance rows of the accounts holding both, in no set order:
   // one at a time (until commit), so they cannot deadlock. Taken after the index row, which no
   // holder of this lock waits for.
-  await sql.query('SELECT pg_advisory_xact_lock($1::bigint)', [REPRICE_LOCK]);
-  const [row]: Array<{ changed: string }> = await sql.query(
+  await sql.rows('SELECT pg_advisory_xact_lock($1::bigint)', [REPRICE_LOCK]);
+  const row = await sql.one<{ changed: string }>(
     `WITH locks AS (
        SELECT g.account_id, least(sum(${groupLock('g', 'x.index_price', '$2')}), ${I64_MAX})::bigint AS locked
          FROM lock_groups g LEFT JOIN index_prices x ON x.asset = g.asset
@@ -118,12 +120,12 @@ export async function repriceAsset(sql: SqlExecutor, asset: string, lockUpsideBp
      SELECT count(*) AS changed FROM written`,
     [asset, lockUpsideBps],
   );
-  return { changed: Number(row.changed) };
+  return { changed: Number(row?.changed ?? 0) };
 }
 
 /** Group summaries that differ from their recomputation from open positions (the invariants): one line each. */
-export async function staleLockGroups(sql: SqlExecutor): Promise<string[]> {
-  const rows: Array<{ account_id: string; asset: string; expiry: string; stored: string | null; fresh: string | null }> = await sql.query(
+export async function staleLockGroups(sql: Sql): Promise<string[]> {
+  const rows = await sql.rows<{ account_id: string; asset: string; expiry: string; stored: string | null; fresh: string | null }>(
     `WITH ${summaryCte('ARRAY(SELECT DISTINCT account_id FROM positions)')},
      stored AS (SELECT account_id, asset, expiry, worst, call_q, call_qk, top_strike FROM lock_groups)
      SELECT coalesce(s.account_id, t.account_id) AS account_id, coalesce(s.asset, t.asset) AS asset, coalesce(s.expiry, t.expiry) AS expiry,
@@ -136,8 +138,8 @@ export async function staleLockGroups(sql: SqlExecutor): Promise<string[]> {
 }
 
 /** The locks of the accounts (ids) from their positions at the stored index prices, without writing anything (tests, the migration). */
-export async function locksOf(sql: SqlExecutor, accountIds: readonly number[], lockUpsideBps: Bps): Promise<Map<number, bigint>> {
-  const rows: Array<{ account_id: string; locked: string }> = await sql.query(
+export async function locksOf(sql: Sql, accountIds: readonly number[], lockUpsideBps: Bps): Promise<Map<number, bigint>> {
+  const rows = await sql.rows<{ account_id: string; locked: string }>(
     `WITH ${summaryCte('$1::bigint[]')}
      SELECT s.account_id, least(sum(${groupLock('s', 'x.index_price', '$2')}), ${I64_MAX})::bigint AS locked
        FROM summary s LEFT JOIN index_prices x ON x.asset = s.asset GROUP BY s.account_id`,
@@ -162,27 +164,7 @@ export function parseIndexShare(value: unknown): Map<string, bigint> {
 }
 
 /** Share-locks every index price row (a settlement's or a revert's step before its balance rows); the prices. */
-export async function shareIndexPrices(sql: SqlExecutor): Promise<Map<string, bigint>> {
-  const [row]: Array<{ prices: unknown }> = await sql.query(`SELECT ${INDEX_SHARE} AS prices`);
-  return parseIndexShare(row.prices);
-}
-
-export interface UnderCollateralized {
-  accountId: number;
-  total: bigint;
-  locked: bigint;
-  /** total - locked, negative */
-  available: bigint;
-}
-
-/** The accounts with `available < 0`, most negative first (index balances_under_collateralized). */
-export async function underCollateralized(sql: SqlExecutor): Promise<UnderCollateralized[]> {
-  const rows: Array<{ account_id: string; total: string; locked: string }> = await sql.query(
-    `SELECT account_id, total, locked FROM balances WHERE total < locked ORDER BY total - locked, account_id`,
-  );
-  return rows.map((r) => {
-    const total = BigInt(r.total);
-    const locked = BigInt(r.locked);
-    return { accountId: Number(r.account_id), total, locked, available: total - locked };
-  });
+export async function shareIndexPrices(sql: Sql): Promise<Map<string, bigint>> {
+  const row = await sql.one<{ prices: unknown }>(`SELECT ${INDEX_SHARE} AS prices`);
+  return parseIndexShare(row?.prices);
 }

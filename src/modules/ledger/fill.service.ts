@@ -1,28 +1,48 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock';
+import { Database } from '../../common/database/database';
+import type { Sql } from '../../common/database/sql';
 import { RfqError, type RfqErrorCode } from '../../common/errors/app-error';
 import { JobRunner } from '../../common/jobs/job-runner';
 import { QUEUES, jobIds } from '../../common/jobs/queues';
 import { logger } from '../../common/logging/logger';
 import { AccountsService } from '../accounts/accounts.service';
-import { JournalStore } from '../journal/journal.store';
-import type { RfqRecord } from '../rfq/domain/rfq-record';
+import { JournalService } from '../journal/journal.service';
+import type { RfqRecord, StoredQuote } from '../rfq/domain/rfq-record';
 import type { RfqState } from '../rfq/domain/rfq-state';
-import { RfqTransitions } from '../rfq/rfq-transitions';
-import { RfqStore } from '../rfq/rfq.store';
-import { allocatePremium } from './domain/average-price';
-import { checkFill } from './domain/fill-check';
-import { type LegTrade, legTrades, positionsAfter } from './domain/fold';
+import { RfqLookupService } from '../rfq/rfq-lookup.service';
+import { RfqTransitions } from '../rfq/rfq-transitions.service';
+import { BalanceRepository } from './balance.repository';
 import { refreshLockGroups } from './collateral.sql';
-import { LedgerStore, type PositionWrite } from './ledger.store';
-import { RiskService } from './risk.service';
+import { allocatePremium } from './domain/average-price';
+import { type FillDecision, checkFill } from './domain/fill-check';
+import { type LegTrade, legTrades, positionsAfter } from './domain/fold';
+import { type AcceptRecord, FillRepository } from './fill.repository';
+import { LegPricingService, type PricedLeg } from './leg-pricing.service';
+import { type HeldPosition, PositionRepository, type PositionWrite } from './position.repository';
 
 /** Attempts of a fill job (design.md section 5: at least 5). Backoff 0.2 s doubling to 10 s: about 23 s in all. */
 export const FILL_ATTEMPTS = 8;
 
 /** A committed move to announce; `seconds`: accepted → filled, for the fill latency metric. */
 type Announcement = { moved: RfqRecord; from: RfqState; seconds?: number } | null;
+
+/** The fill's frozen view, under its locks: the accept, the legs at fresh marks, both parties' positions. */
+interface FillView {
+  rfq: RfqRecord;
+  quote: StoredQuote;
+  accept: AcceptRecord;
+  legs: PricedLeg[];
+  feeAccount: number;
+  positions: Map<number, HeldPosition[]>;
+  now: number;
+}
+
+/** The position rows the trades leave, from the account's open positions. */
+function positionWritesOf(open: readonly HeldPosition[], accountId: number, trades: LegTrade[]): PositionWrite[] {
+  const held = new Map(open.map((p) => [p.instrument, p]));
+  return positionsAfter(held, trades).map((w) => ({ accountId, ...w }));
+}
 
 /**
  * The fill job (queue `rfq-fill`): accepted → submitting, then one transaction that locks the RFQ,
@@ -35,14 +55,17 @@ type Announcement = { moved: RfqRecord; from: RfqState; seconds?: number } | nul
 @Injectable()
 export class FillService implements OnModuleInit {
   constructor(
-    private readonly rfqs: RfqStore,
+    private readonly db: Database,
+    private readonly rfqs: RfqLookupService,
     private readonly transitions: RfqTransitions,
-    private readonly risk: RiskService,
-    private readonly store: LedgerStore,
+    private readonly pricing: LegPricingService,
+    private readonly fillRows: FillRepository,
+    private readonly balanceRows: BalanceRepository,
+    private readonly positionRows: PositionRepository,
     private readonly accounts: AccountsService,
     private readonly jobs: JobRunner,
     private readonly clock: Clock,
-    private readonly journal: JournalStore,
+    private readonly journal: JournalService,
   ) {}
 
   onModuleInit(): void {
@@ -84,112 +107,116 @@ export class FillService implements OnModuleInit {
   }
 
   private async submit(rfq: RfqRecord): Promise<void> {
-    const quote = rfq.quote!;
     const now = this.clock.now();
-    const legs = this.risk.pricedLegs(rfq.legs, now);
-    const taker = rfq.accountId;
-    const maker = quote.makerAccountId;
-    const feeAccount = this.accounts.feeAccountId();
-
-    const announcement = await this.store.transaction(async (m): Promise<Announcement> => {
-      const locked = await this.store.lockForFill(m, rfq.id, rfq.legs.map((l) => l.instrument));
-      if (locked?.state !== 'submitting') return null;
-      const failWith = (error: RfqErrorCode, message: string) => this.failWithin(m, rfq.id, error, message);
-      const accept = locked.accept;
-      if (!accept) return failWith('RFQ_TX_FAILED', 'the accept of this RFQ is not in the ledger');
-      const settled = locked.settled;
-      if (settled.length > 0) {
-        const index = rfq.legs.findIndex((l) => l.instrument === settled[0]);
-        return failWith('RFQ_INVALID_INSTRUMENT', `legs[${index}]: ${settled[0]} has settled`);
-      }
-      const accounts = [taker, maker, feeAccount];
-      let balances = await this.store.balances(m, accounts, true);
-      if (!balances.has(feeAccount)) {
-        // The fee account's ledger row comes with its first fee.
-        await this.store.ensureLedgerRow(m, feeAccount);
-        balances = await this.store.balances(m, accounts, true);
-      }
-      const positions = await this.store.openPositions(m, [taker, maker]);
-      const indexByAsset = new Map([
-        ...this.risk.indexFor([...positions.get(taker)!, ...positions.get(maker)!], now, true),
-        ...legs.map((l) => [l.asset, l.index] as const),
-        // Locks at the index rows share-locked above, which a concurrent reprice waits for (collateral.sql.ts).
-        ...locked.indexes,
-      ]);
-      const decision = checkFill({
-        side: accept.side,
-        bid: quote.bid,
-        ask: quote.ask,
-        maxFee: accept.maxFee,
-        legs,
-        taker: { balance: balances.get(taker) ?? null, positions: positions.get(taker)! },
-        maker: { balance: balances.get(maker) ?? null, positions: positions.get(maker)! },
-        indexByAsset,
-        params: this.risk.params,
-      });
-      if (!decision.ok) return failWith(decision.error, decision.message);
-
-      const shares = allocatePremium(legs, decision.cash.price);
-      const trades = legTrades(legs.map((l, i) => ({ instrument: l.instrument, quantity: l.quantity, premium: shares[i] })), accept.side);
-      const positionWrites = (accountId: number, list: LegTrade[]): PositionWrite[] => {
-        const held = new Map(positions.get(accountId)!.map((p) => [p.instrument, p]));
-        return positionsAfter(held, list).map((w) => ({ accountId, ...w }));
-      };
-      const fee = balances.get(feeAccount)!;
-      const fillId = await this.store.recordFill(
-        m,
-        {
-          rfqId: rfq.id,
-          quoteId: quote.quoteId,
-          takerAccountId: taker,
-          makerAccountId: maker,
-          feeAccountId: feeAccount,
-          side: accept.side,
-          price: decision.cash.price,
-          fee: decision.fee,
-          filledAt: now,
-          legs: legs.map((l, i) => ({ instrument: l.instrument, quantity: l.quantity, premium: shares[i], mark: l.mark })),
-        },
-        [...positionWrites(taker, trades.taker), ...positionWrites(maker, trades.maker)],
-        [
-          { accountId: taker, row: decision.taker },
-          { accountId: maker, row: decision.maker },
-          { accountId: feeAccount, row: { total: fee.total + decision.cash.feeAccount, locked: fee.locked } },
-        ],
-      );
-      // The group summaries the next market-data update reprices from (collateral.sql.ts).
-      await refreshLockGroups(m, [taker, maker]);
-      const moved = await this.transitions.moveWithin(m, {
-        rfqId: rfq.id,
-        from: 'submitting',
-        to: 'filled',
-        at: now,
-        changes: { fill: { fillId, price: decision.cash.price, fee: decision.fee, filledAt: now } },
-      });
-      if (!moved) throw new Error(`rfq ${rfq.id} left submitting under its own row lock`);
-      // The receipt last: the journal head is locked from here to COMMIT (design.md 14, docs/receipts.md).
-      const receipt = await this.journal.append(m, {
-        kind: 0,
-        fillId,
-        rfqId: rfq.id,
-        quoteId: quote.quoteId,
-        takerAccountId: taker,
-        makerWallet: quote.makerWallet,
-        side: accept.side,
-        price: decision.cash.price,
-        fee: decision.fee,
-        at: now,
-        legs,
-      });
-      moved.fill!.receipt = { ...receipt }; // the `filled` events carry it
-      logger.event('info', 'rfq filled', { rfq_id: rfq.id, fill_id: fillId, side: accept.side, price: decision.cash.price.toString(), fee: decision.fee.toString() }, 'Ledger');
-      return { moved, from: 'submitting', seconds: moved.updatedAt - accept.acceptedAt };
-    });
+    const legs = this.pricing.pricedLegs(rfq.legs, now);
+    const announcement = await this.db.tx((sql) => this.fillWithin(sql, rfq, legs, now));
     if (announcement) await this.transitions.announce(announcement.moved, announcement.from, announcement.seconds);
   }
 
-  private async failWithin(m: EntityManager, rfqId: string, error: RfqErrorCode, message: string): Promise<Announcement> {
-    const moved = await this.transitions.moveWithin(m, { rfqId, from: 'submitting', to: 'failed', changes: { failure: { error, message } } });
+  /** The fill's transaction: its locks, its checks on the frozen view, then its writes or its failure. */
+  private async fillWithin(sql: Sql, rfq: RfqRecord, legs: PricedLeg[], now: number): Promise<Announcement> {
+    const locked = await this.fillRows.lockForFill(sql, rfq.id, rfq.legs.map((l) => l.instrument));
+    if (locked?.state !== 'submitting') return null;
+    const failWith = (error: RfqErrorCode, message: string) => this.failWithin(sql, rfq.id, error, message);
+    const accept = locked.accept;
+    if (!accept) return failWith('RFQ_TX_FAILED', 'the accept of this RFQ is not in the ledger');
+    const settled = locked.settled;
+    if (settled.length > 0) {
+      const index = rfq.legs.findIndex((l) => l.instrument === settled[0]);
+      return failWith('RFQ_INVALID_INSTRUMENT', `legs[${index}]: ${settled[0]} has settled`);
+    }
+    const quote = rfq.quote!;
+    const taker = rfq.accountId;
+    const maker = quote.makerAccountId;
+    const feeAccount = this.accounts.feeAccountId();
+    // The fee account's row is not locked here but credited last (creditFee in `record`): every fill
+    // writes it, and a lock held from here to COMMIT made the whole transaction one at a time.
+    const balances = await this.balanceRows.rowsOf(sql, [taker, maker], true);
+    const positions = await this.positionRows.openOf(sql, [taker, maker]);
+    const indexByAsset = new Map([
+      ...this.pricing.indexFor([...positions.get(taker)!, ...positions.get(maker)!], now, true),
+      ...legs.map((l) => [l.asset, l.index] as const),
+      // Locks at the index rows share-locked above, which a concurrent reprice waits for (collateral.sql.ts).
+      ...locked.indexes,
+    ]);
+    const decision = checkFill({
+      side: accept.side,
+      bid: quote.bid,
+      ask: quote.ask,
+      maxFee: accept.maxFee,
+      legs,
+      taker: { balance: balances.get(taker) ?? null, positions: positions.get(taker)! },
+      maker: { balance: balances.get(maker) ?? null, positions: positions.get(maker)! },
+      indexByAsset,
+      params: this.pricing.params,
+    });
+    if (!decision.ok) return failWith(decision.error, decision.message);
+    return this.record(sql, { rfq, quote, accept, legs, feeAccount, positions, now }, decision);
+  }
+
+  /** The fill's writes: the ledger in one statement, the lock summaries, the move to filled, the receipt. */
+  private async record(sql: Sql, v: FillView, decision: Extract<FillDecision, { ok: true }>): Promise<Announcement> {
+    const { rfq, quote, accept, legs, now } = v;
+    const taker = rfq.accountId;
+    const maker = quote.makerAccountId;
+    const shares = allocatePremium(legs, decision.cash.price);
+    const trades = legTrades(legs.map((l, i) => ({ instrument: l.instrument, quantity: l.quantity, premium: shares[i] })), accept.side);
+    const positionWrites = (accountId: number, list: LegTrade[]) => positionWritesOf(v.positions.get(accountId)!, accountId, list);
+    const fillId = await this.fillRows.record(
+      sql,
+      {
+        rfqId: rfq.id,
+        quoteId: quote.quoteId,
+        takerAccountId: taker,
+        makerAccountId: maker,
+        feeAccountId: v.feeAccount,
+        side: accept.side,
+        price: decision.cash.price,
+        fee: decision.fee,
+        filledAt: now,
+        legs: legs.map((l, i) => ({ instrument: l.instrument, quantity: l.quantity, premium: shares[i], mark: l.mark })),
+      },
+      [...positionWrites(taker, trades.taker), ...positionWrites(maker, trades.maker)],
+      [
+        { accountId: taker, row: decision.taker },
+        { accountId: maker, row: decision.maker },
+      ],
+    );
+    // The group summaries the next market-data update reprices from (collateral.sql.ts).
+    await refreshLockGroups(sql, [taker, maker]);
+    const moved = await this.transitions.moveWithin(sql, {
+      rfqId: rfq.id,
+      from: 'submitting',
+      to: 'filled',
+      at: now,
+      changes: { fill: { fillId, price: decision.cash.price, fee: decision.fee, filledAt: now } },
+    });
+    if (!moved) throw new Error(`rfq ${rfq.id} left submitting under its own row lock`);
+    // The two rows every fill writes, last, so that fills wait for each other only over these
+    // statements and the COMMIT: the fee account's balance (its row comes with its first fee), then
+    // the journal head, locked from here to COMMIT (design.md 14, docs/receipts.md). Lock order:
+    // other accounts' rows in id order, then the fee account's, then the head (revert.service.ts too).
+    await this.balanceRows.creditFee(sql, v.feeAccount, decision.cash.feeAccount);
+    const receipt = await this.journal.append(sql, {
+      kind: 0,
+      fillId,
+      rfqId: rfq.id,
+      quoteId: quote.quoteId,
+      takerAccountId: taker,
+      makerWallet: quote.makerWallet,
+      side: accept.side,
+      price: decision.cash.price,
+      fee: decision.fee,
+      at: now,
+      legs,
+    });
+    moved.fill!.receipt = { ...receipt }; // the `filled` events carry it
+    logger.event('info', 'rfq filled', { rfq_id: rfq.id, fill_id: fillId, side: accept.side, price: decision.cash.price.toString(), fee: decision.fee.toString() }, 'Ledger');
+    return { moved, from: 'submitting', seconds: moved.updatedAt - accept.acceptedAt };
+  }
+
+  private async failWithin(sql: Sql, rfqId: string, error: RfqErrorCode, message: string): Promise<Announcement> {
+    const moved = await this.transitions.moveWithin(sql, { rfqId, from: 'submitting', to: 'failed', changes: { failure: { error, message } } });
     if (moved) logger.event('info', 'rfq fill failed', { rfq_id: rfqId, error, message }, 'Ledger');
     return moved ? { moved, from: 'submitting' } : null;
   }

@@ -7,25 +7,47 @@ import { MarketDataModule } from '../market-data/market-data.module';
 import { RfqModule } from '../rfq/rfq.module';
 import { AcceptRpc } from './accept.rpc';
 import { AcceptService } from './accept.service';
+import { BalanceRepository } from './balance.repository';
 import { BalancesService } from './balances.service';
 import { FillReadsService } from './fill-reads.service';
 import { FillReadsRepository } from './fill.reads.repository';
+import { FillRepository } from './fill.repository';
 import { FillService } from './fill.service';
 import { LedgerReads } from './ledger-reads.service';
-import { LedgerSweep } from './ledger-sweep';
-import { LedgerStore } from './ledger.store';
+import { LedgerSweep } from './ledger-sweep.service';
+import { LegPricingService } from './leg-pricing.service';
+import { PositionRepository } from './position.repository';
 import { RevertService } from './revert.service';
 import { RiskReportService } from './risk-report.service';
-import { RiskService } from './risk.service';
+import { SettlementRepository } from './settlement.repository';
 import { SettlementService } from './settlement.service';
 
 /**
  * Balances and the fill ledger: rfq.accept, the fill job, revert, settlement of expirations,
- * positions, and the read models of the query API.
+ * positions, and the read models of the query API. Owns balances and transfers
+ * (BalanceRepository), accepts, fills and fill_legs (FillRepository), positions
+ * (PositionRepository), settlement_payments (SettlementRepository) and lock_groups (collateral.sql.ts).
  */
 @Module({
   imports: [AccountsModule, AuthModule, InstrumentsModule, JournalModule, MarketDataModule, RfqModule],
-  providers: [BalancesService, FillReadsRepository, FillReadsService, LedgerStore, RiskService, AcceptService, AcceptRpc, FillService, RevertService, SettlementService, LedgerSweep, LedgerReads, RiskReportService],
+  providers: [
+    BalanceRepository,
+    FillRepository,
+    FillReadsRepository,
+    FillReadsService,
+    PositionRepository,
+    SettlementRepository,
+    BalancesService,
+    LegPricingService,
+    AcceptService,
+    AcceptRpc,
+    FillService,
+    RevertService,
+    SettlementService,
+    LedgerSweep,
+    LedgerReads,
+    RiskReportService,
+  ],
   exports: [BalancesService, FillReadsService, RevertService, SettlementService, LedgerReads, RiskReportService],
 })
 export class LedgerModule {}

@@ -1,17 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock';
+import { Database } from '../../common/database/database';
+import type { Sql } from '../../common/database/sql';
 import { AppError } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
-import { JournalStore } from '../journal/journal.store';
+import { JournalService } from '../journal/journal.service';
 import type { RfqRecord } from '../rfq/domain/rfq-record';
-import { RfqTransitions } from '../rfq/rfq-transitions';
-import { RfqStore } from '../rfq/rfq.store';
-import { revertOutcome } from './domain/fill-check';
-import { FLAT } from './domain/average-price';
-import { type PositionDelta, positionDeltas, reverseDeltas } from './domain/fold';
+import { RfqLookupService } from '../rfq/rfq-lookup.service';
+import { RfqTransitions } from '../rfq/rfq-transitions.service';
+import { BalanceRepository } from './balance.repository';
 import { refreshLockGroups, shareIndexPrices } from './collateral.sql';
-import { LedgerStore, type PositionWrite, positionKey } from './ledger.store';
-import { RiskService } from './risk.service';
+import { FLAT } from './domain/average-price';
+import { type RevertDecision, revertOutcome } from './domain/fill-check';
+import { type PositionDelta, positionDeltas, reverseDeltas } from './domain/fold';
+import { FillRepository, type FillRecord } from './fill.repository';
+import { LegPricingService } from './leg-pricing.service';
+import { PositionRepository, type PositionWrite, positionKey } from './position.repository';
+import { SettlementRepository } from './settlement.repository';
 
 export interface RevertResult {
   rfq_id: string;
@@ -31,86 +36,99 @@ export const RFQ_ID = /^[0-9a-f]{32}$/;
 @Injectable()
 export class RevertService {
   constructor(
-    private readonly rfqs: RfqStore,
+    private readonly db: Database,
+    private readonly rfqs: RfqLookupService,
     private readonly transitions: RfqTransitions,
-    private readonly store: LedgerStore,
-    private readonly risk: RiskService,
+    private readonly fillRows: FillRepository,
+    private readonly balanceRows: BalanceRepository,
+    private readonly positionRows: PositionRepository,
+    private readonly settlementRows: SettlementRepository,
+    private readonly pricing: LegPricingService,
     private readonly clock: Clock,
-    private readonly journal: JournalStore,
+    private readonly journal: JournalService,
   ) {}
 
   async revert(rfqId: string): Promise<RevertResult> {
     if (!RFQ_ID.test(rfqId)) throw new AppError('INVALID_PARAMS', 'rfq_id must be 32 lowercase hex characters');
     const now = this.clock.now();
-    const moved = await this.store.transaction(async (m): Promise<RfqRecord> => {
-      const state = await this.store.lockRfq(m, rfqId);
-      if (state === null) throw new AppError('NOT_FOUND', `no RFQ ${rfqId}`);
-      const rfq = (await this.rfqs.findById(rfqId, m))!;
-      if (state !== 'filled') {
-        throw new AppError('CONFLICT', rfq.fill?.reverted ? `the fill of RFQ ${rfqId} is reverted already` : `RFQ ${rfqId} is ${state}, not filled`);
-      }
-      const fill = await this.store.findFill(m, rfqId);
-      if (!fill) throw new Error(`rfq ${rfqId} is filled but has no fill row`);
-      const settled = await this.store.settledAmong(m, fill.legs.map((l) => l.instrument));
-      if (settled.length > 0) throw new AppError('CONFLICT', `the round of ${settled[0]} has settled; its fills stand`);
-
-      const { takerAccountId: taker, makerAccountId: maker, feeAccountId } = fill;
-      // Index rows before balance rows, as a fill takes them: the locks below are at these prices (collateral.sql.ts).
-      const indexes = await shareIndexPrices(m);
-      const balances = await this.store.balances(m, [taker, maker, feeAccountId], true);
-      const positions = await this.store.openPositions(m, [taker, maker]);
-      const decision = revertOutcome({
-        side: fill.side,
-        price: fill.price,
-        fee: fill.fee,
-        legs: fill.legs,
-        taker: { balance: balances.get(taker) ?? null, positions: positions.get(taker)! },
-        maker: { balance: balances.get(maker) ?? null, positions: positions.get(maker)! },
-        feeAccount: balances.get(feeAccountId) ?? { total: 0n, locked: 0n },
-        indexByAsset: indexes,
-        lockUpsideBps: this.risk.params.lockUpsideBps,
-      });
-      if (!decision.ok) throw new AppError('CONFLICT', decision.message);
-
-      // The fill leaves the history; each position's quantity and average are what the remaining fills make.
-      await this.store.markReverted(m, fill.fillId, now);
-      const deltas = positionDeltas(fill.legs, fill.side);
-      const replayed = await this.store.replayPositions(m, [taker, maker], fill.legs.map((l) => l.instrument));
-      const undo = (accountId: number, list: PositionDelta[]): PositionWrite[] =>
-        reverseDeltas(list).map((d) => ({ accountId, instrument: d.instrument, delta: d.quantity, position: replayed.get(positionKey(accountId, d.instrument)) ?? FLAT }));
-      await this.store.writePositions(m, [...undo(taker, deltas.taker), ...undo(maker, deltas.maker)]);
-      await refreshLockGroups(m, [taker, maker]);
-      await this.store.setBalances(m, [
-        { accountId: taker, row: decision.taker },
-        { accountId: maker, row: decision.maker },
-        { accountId: feeAccountId, row: decision.feeAccount },
-      ]);
-      const record = await this.transitions.moveWithin(m, {
-        rfqId,
-        from: 'filled',
-        to: 'failed',
-        at: now,
-        changes: { failure: { error: 'RFQ_TX_FAILED', message: 'the fill was reverted by an admin' }, fillReverted: true },
-      });
-      if (!record) throw new Error(`rfq ${rfqId} left filled under its own row lock`);
-      // The revert's receipt (kind 1) repeats the fill's terms at the revert's time; last, as a fill's is.
-      await this.journal.append(m, {
-        kind: 1,
-        fillId: fill.fillId,
-        rfqId,
-        quoteId: fill.quoteId,
-        takerAccountId: taker,
-        makerWallet: rfq.quote!.makerWallet,
-        side: fill.side,
-        price: fill.price,
-        fee: fill.fee,
-        at: now,
-        legs: fill.legs,
-      });
-      logger.event('info', 'rfq fill reverted', { rfq_id: rfqId, fill_id: fill.fillId }, 'Ledger');
-      return record;
-    });
+    const moved = await this.db.tx((sql) => this.revertWithin(sql, rfqId, now));
     await this.transitions.announce(moved, 'filled');
     return { rfq_id: rfqId, state: 'failed', reverted: true };
+  }
+
+  /** The revert's transaction: locks, checks, then the undo (`undo`). */
+  private async revertWithin(sql: Sql, rfqId: string, now: number): Promise<RfqRecord> {
+    const state = await this.rfqs.lockState(sql, rfqId);
+    if (state === null) throw new AppError('NOT_FOUND', `no RFQ ${rfqId}`);
+    const rfq = (await this.rfqs.findById(rfqId, sql))!;
+    if (state !== 'filled') {
+      throw new AppError('CONFLICT', rfq.fill?.reverted ? `the fill of RFQ ${rfqId} is reverted already` : `RFQ ${rfqId} is ${state}, not filled`);
+    }
+    const fill = await this.fillRows.findByRfq(sql, rfqId);
+    if (!fill) throw new Error(`rfq ${rfqId} is filled but has no fill row`);
+    const settled = await this.settlementRows.settledAmong(sql, fill.legs.map((l) => l.instrument));
+    if (settled.length > 0) throw new AppError('CONFLICT', `the round of ${settled[0]} has settled; its fills stand`);
+
+    const { takerAccountId: taker, makerAccountId: maker, feeAccountId } = fill;
+    // Index rows before balance rows, as a fill takes them: the locks below are at these prices (collateral.sql.ts).
+    const indexes = await shareIndexPrices(sql);
+    // The fee account's row after the others, in the fills' lock order (fill.service.ts): no deadlock with a running fill.
+    const balances = await this.balanceRows.rowsOf(sql, [taker, maker], true);
+    for (const [id, row] of await this.balanceRows.rowsOf(sql, [feeAccountId], true)) balances.set(id, row);
+    const positions = await this.positionRows.openOf(sql, [taker, maker]);
+    const decision = revertOutcome({
+      side: fill.side,
+      price: fill.price,
+      fee: fill.fee,
+      legs: fill.legs,
+      taker: { balance: balances.get(taker) ?? null, positions: positions.get(taker)! },
+      maker: { balance: balances.get(maker) ?? null, positions: positions.get(maker)! },
+      feeAccount: balances.get(feeAccountId) ?? { total: 0n, locked: 0n },
+      indexByAsset: indexes,
+      lockUpsideBps: this.pricing.params.lockUpsideBps,
+    });
+    if (!decision.ok) throw new AppError('CONFLICT', decision.message);
+    return this.undo(sql, rfq, fill, decision, now);
+  }
+
+  /** The fill leaves the history; each position's quantity and average are what the remaining fills make. */
+  private async undo(sql: Sql, rfq: RfqRecord, fill: FillRecord, decision: Extract<RevertDecision, { ok: true }>, now: number): Promise<RfqRecord> {
+    const { takerAccountId: taker, makerAccountId: maker, feeAccountId } = fill;
+    await this.fillRows.markReverted(sql, fill.fillId, now);
+    const deltas = positionDeltas(fill.legs, fill.side);
+    const replayed = await this.fillRows.replayPositions(sql, [taker, maker], fill.legs.map((l) => l.instrument));
+    const undo = (accountId: number, list: PositionDelta[]): PositionWrite[] =>
+      reverseDeltas(list).map((d) => ({ accountId, instrument: d.instrument, delta: d.quantity, position: replayed.get(positionKey(accountId, d.instrument)) ?? FLAT }));
+    await this.positionRows.write(sql, [...undo(taker, deltas.taker), ...undo(maker, deltas.maker)]);
+    await refreshLockGroups(sql, [taker, maker]);
+    await this.balanceRows.setMany(sql, [
+      { accountId: taker, row: decision.taker },
+      { accountId: maker, row: decision.maker },
+      { accountId: feeAccountId, row: decision.feeAccount },
+    ]);
+    const record = await this.transitions.moveWithin(sql, {
+      rfqId: rfq.id,
+      from: 'filled',
+      to: 'failed',
+      at: now,
+      changes: { failure: { error: 'RFQ_TX_FAILED', message: 'the fill was reverted by an admin' }, fillReverted: true },
+    });
+    if (!record) throw new Error(`rfq ${rfq.id} left filled under its own row lock`);
+    // The revert's receipt (kind 1) repeats the fill's terms at the revert's time; last, as a fill's is.
+    await this.journal.append(sql, {
+      kind: 1,
+      fillId: fill.fillId,
+      rfqId: rfq.id,
+      quoteId: fill.quoteId,
+      takerAccountId: taker,
+      makerWallet: rfq.quote!.makerWallet,
+      side: fill.side,
+      price: fill.price,
+      fee: fill.fee,
+      at: now,
+      legs: fill.legs,
+    });
+    logger.event('info', 'rfq fill reverted', { rfq_id: rfq.id, fill_id: fill.fillId }, 'Ledger');
+    return record;
   }
 }

@@ -1,8 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { Database } from '../../common/database/database';
-import { formatHttp } from '../../common/decimal/decimal';
+import { formatHttp } from '@legwork/protocol';
 import { MetricsService } from '../health/metrics.service';
-import { underCollateralized } from './collateral.sql';
+import { BalanceRepository } from './balance.repository';
 
 /** GET /v1/admin/risk (design.md section 12); decimals in the HTTP form (8 places, signed). */
 export interface RiskReport {
@@ -18,19 +17,19 @@ export interface RiskReport {
 @Injectable()
 export class RiskReportService implements OnModuleInit {
   constructor(
-    private readonly db: Database,
+    private readonly balances: BalanceRepository,
     private readonly metrics: MetricsService,
   ) {}
 
   onModuleInit(): void {
     this.metrics.collateralSource(async () => {
-      const under = await underCollateralized(this.db.dataSource);
+      const under = await this.balances.underCollateralized();
       return { accounts: under.length, deficit: under.reduce((sum, a) => sum - a.available, 0n) };
     });
   }
 
   async report(): Promise<RiskReport> {
-    const under = await underCollateralized(this.db.dataSource);
+    const under = await this.balances.underCollateralized();
     const sum = (pick: (a: (typeof under)[number]) => bigint) => under.reduce((s, a) => s + pick(a), 0n);
     return {
       accounts: under.map((a) => ({ account_id: a.accountId, total: formatHttp(a.total), locked: formatHttp(a.locked), available: formatHttp(a.available) })),

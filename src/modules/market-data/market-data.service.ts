@@ -6,14 +6,13 @@ import { Clock } from '../../common/clock';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { Database } from '../../common/database/database';
 import type { Sql } from '../../common/database/sql';
-import { formatHttp, formatRfq } from '../../common/decimal/decimal';
+import { MAX_LEGS, formatHttp, formatRfq, signingDomain } from '@legwork/protocol';
 import { AppError, RfqError } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
 import { invalid } from '../instruments/domain/inputs';
 import { type InstrumentFilter, type InstrumentRecord, instrumentRecord } from '../instruments/instrument';
 import { InstrumentsService } from '../instruments/instruments.service';
 import { repriceAsset } from '../ledger/collateral.sql';
-import { MAX_LEGS, signingDomain } from '../rfq/domain/quote-payload';
 import { markPrice } from './domain/black76';
 import { type MarketDataInput, type MarketUpdate, type Stamped, isFresh, parseMarketUpdate } from './domain/market-update';
 import { type IndexPriceAge, MarketDataRepository } from './market-data.repository';
@@ -124,7 +123,7 @@ export class MarketDataService implements OnModuleInit, OnModuleDestroy {
     const written = await this.db.tx(async (sql) => {
       const touched = await this.write(u, at, sql);
       // Live collateral (design.md section 12): every lock on the asset follows the new index before this commits.
-      const repriced = await repriceAsset(sql.manager, u.asset, this.config.lockUpsideBps);
+      const repriced = await repriceAsset(sql, u.asset, this.config.lockUpsideBps);
       logger.event('debug', 'locks repriced', { asset: u.asset, changed: repriced.changed }, 'MarketData');
       return { touched, version: await bumpViewVersion(sql, MARKET_DATA_CHANGED) };
     });

@@ -1,5 +1,5 @@
 import Fastify from 'fastify';
-import type { BalanceRow } from '../ledger/balances.service';
+import type { BalanceView } from '../ledger/balances.service';
 import type { RfqFillRow, RfqPositionRow } from '../ledger/ledger-reads.service';
 import { BALANCE_ROW, RFQ_FILL_ROW, RFQ_POSITION_ROW, rowsSchema } from './query-responses';
 
@@ -49,7 +49,7 @@ describe('query response schemas (the serializer Fastify compiles from them)', (
   });
 
   it('writes balance rows exactly as JSON.stringify would', async () => {
-    const row: BalanceRow = { account_id: 0, currency: 'USDC', available: '0.00000000', locked: '1.50000000', total: '1.50000000', updated_at: '1970-01-01T00:00:00.000Z' };
+    const row: BalanceView = { account_id: 0, currency: 'USDC', available: '0.00000000', locked: '1.50000000', total: '1.50000000', updated_at: '1970-01-01T00:00:00.000Z' };
     expect(await written(rowsSchema(BALANCE_ROW, false), { rows: [row] })).toBe(JSON.stringify({ rows: [row] }));
   });
 

@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { RouteSchema } from '@nestjs/platform-fastify';
 import { ApiOkResponse } from '@nestjs/swagger';
 import { HTTP_DECIMAL, ISO_TIME } from '../../common/http/api-fields';
-import type { BalanceRow } from '../ledger/balances.service';
+import type { BalanceView } from '../ledger/balances.service';
 import type { ReceiptView } from '../journal/domain/receipt';
 import type { RfqFillRow, RfqPositionRow } from '../ledger/ledger-reads.service';
 
@@ -33,7 +33,7 @@ function objectSchema<T extends object>(properties: { [K in keyof T]-?: FieldSch
 const httpDecimal = (description: string): FieldSchema => ({ type: 'string', ...HTTP_DECIMAL(description) });
 const isoTime: FieldSchema = { type: 'string', ...ISO_TIME };
 
-export const BALANCE_ROW = objectSchema<BalanceRow>({
+export const BALANCE_ROW = objectSchema<BalanceView>({
   account_id: { type: 'number' },
   currency: { type: 'string', enum: ['USDC'] },
   available: httpDecimal('Free balance: total - locked'),

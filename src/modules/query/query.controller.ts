@@ -1,7 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { type Principal, ReaderAccess } from '../auth/access';
 import { CurrentPrincipal } from '../auth/principal.decorator';
-import type { BalanceRow } from '../ledger/balances.service';
+import type { BalanceView } from '../ledger/balances.service';
 import type { RfqFillRow, RfqPositionRow } from '../ledger/ledger-reads.service';
 import { AccountQueryDto } from './dto/account-query.dto';
 import { RfqFillsQueryDto, RfqPositionsQueryDto } from './dto/rfq-query.dto';
@@ -16,7 +16,7 @@ export class QueryController {
   @Get('balances')
   @ReaderAccess()
   @QueryResponse(BALANCE_ROW, { cursor: false })
-  balances(@Query() query: AccountQueryDto, @CurrentPrincipal() principal: Principal): Promise<Rows<BalanceRow>> {
+  balances(@Query() query: AccountQueryDto, @CurrentPrincipal() principal: Principal): Promise<Rows<BalanceView>> {
     return this.query.balances(principal, query.account_id);
   }
 

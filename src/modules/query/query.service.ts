@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { I64_MAX } from '../../common/decimal/decimal';
+import { I64_MAX } from '@legwork/protocol';
 import { AppError } from '../../common/errors/app-error';
 import type { Principal } from '../auth/access';
-import { type BalanceRow, BalancesService } from '../ledger/balances.service';
+import { type BalanceView, BalancesService } from '../ledger/balances.service';
 import { LedgerReads, type PositionStatus, type RfqFillRow, type RfqPositionRow } from '../ledger/ledger-reads.service';
 import { selectAccount } from './account-selector';
 import type { RfqFillsQueryDto, RfqPositionsQueryDto } from './dto/rfq-query.dto';
@@ -30,8 +30,8 @@ export class QueryService {
   ) {}
 
   /** The selected account's balance row; no row for an account that does not exist (admin readers only). */
-  async balances(principal: Principal, accountId: string | undefined): Promise<Rows<BalanceRow>> {
-    return { rows: await this.ledgerBalances.balanceRows([selectAccount(principal, accountId)]) };
+  async balances(principal: Principal, accountId: string | undefined): Promise<Rows<BalanceView>> {
+    return { rows: await this.ledgerBalances.balanceViews([selectAccount(principal, accountId)]) };
   }
 
   /** Central limit order book positions: Legwork has no order book (design.md section 8). */

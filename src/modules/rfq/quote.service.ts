@@ -1,22 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { Ed25519Verifier, type PayloadLeg, decodeCanonicalBase64Signature, encodeQuotePayload, parseWallet, quoteId, signingDomain } from '@legwork/protocol';
 import { Clock } from '../../common/clock';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
-import { Ed25519Verifier } from '../../common/crypto/ed25519';
-import { decodeCanonicalBase64Signature } from '../../common/crypto/signature';
-import { parseWallet } from '../../common/crypto/wallet';
 import { RfqError } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
 import { InstrumentsService } from '../instruments/instruments.service';
-import { type PayloadLeg, encodeQuotePayload, quoteId, signingDomain } from './domain/quote-payload';
 import { parseSymbol } from '../instruments/domain/symbol';
 import { checkQuoteTerms } from './domain/quote-terms';
 import { resolveLegs } from './domain/rfq-legs';
 import type { DeclineCommand, RespondCommand } from './domain/rfq-params';
 import type { DeclineReason, RfqRecord } from './domain/rfq-record';
-import { RfqExpiry } from './rfq-expiry';
-import { MoveRefused, RfqTransitions } from './rfq-transitions';
+import { RfqExpiry } from './rfq-expiry.service';
+import { MoveRefused, RfqTransitions } from './rfq-transitions.service';
 import type { RfqCaller } from './rfq.service';
-import { RfqStore } from './rfq.store';
+import { RfqRepository } from './rfq.repository';
 
 /**
  * The one conflict message of respond and decline: a maker must not learn the outcome (quoted,
@@ -42,7 +39,7 @@ export class QuoteService {
   private readonly domain: Buffer;
 
   constructor(
-    private readonly store: RfqStore,
+    private readonly store: RfqRepository,
     private readonly transitions: RfqTransitions,
     private readonly instruments: InstrumentsService,
     private readonly verifier: Ed25519Verifier,
@@ -93,28 +90,20 @@ export class QuoteService {
     // high-water mark, refused together when the nonce does not rise.
     let moved: RfqRecord | null;
     try {
-      moved = await this.transitions.move({
-        rfqId: rfq.id,
-        from: 'pending',
-        to: 'quoted',
-        at: now,
-        changes: {
-          quote: {
-            quoteId: id,
-            makerAccountId: maker.accountId,
-            makerWallet: maker.wallet,
-            quoteNonce: command.quoteNonce,
-            bid: command.bid,
-            ask: command.ask,
-            issuedAt: command.issuedAt,
-            expiresAt: command.expiresAt,
-            makerSignature: command.makerSignature,
-          },
+      moved = await this.transitions.moveToQuoted(
+        { rfqId: rfq.id, from: 'pending', to: 'quoted', at: now, deadlineAfterMs: this.clock.nowMs() },
+        {
+          quoteId: id,
+          makerAccountId: maker.accountId,
+          makerWallet: maker.wallet,
+          quoteNonce: command.quoteNonce,
+          bid: command.bid,
+          ask: command.ask,
+          issuedAt: command.issuedAt,
+          expiresAt: command.expiresAt,
+          makerSignature: command.makerSignature,
         },
-        deadlineAfterMs: this.clock.nowMs(),
-        alongside: this.store.raiseNonce(maker.accountId, command.quoteNonce),
-        unlessAlongside: 'quote nonce not above the high-water mark',
-      });
+      );
     } catch (error) {
       if (error instanceof MoveRefused) throw conflict(`quote_nonce ${command.quoteNonce} is at or below this maker's high-water mark`);
       throw error;

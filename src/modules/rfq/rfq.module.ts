@@ -2,24 +2,28 @@ import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
 import { AuthModule } from '../auth/auth.module';
 import { InstrumentsModule } from '../instruments/instruments.module';
-import { AccountEventsStore } from './account-events';
-import { EventRetention } from './event-retention';
+import { AccountEventRepository } from './account-event.repository';
+import { AccountEventsService } from './account-events.service';
+import { EventRetention } from './event-retention.service';
 import { QuoteService } from './quote.service';
-import { RfqExpiry } from './rfq-expiry';
+import { RfqExpiry } from './rfq-expiry.service';
+import { RfqLookupService } from './rfq-lookup.service';
 import { RfqReadsService } from './rfq-reads.service';
 import { RfqReadsRepository } from './rfq.reads.repository';
 import { RfqRpc } from './rfq.rpc';
+import { RfqRepository } from './rfq.repository';
 import { RfqService } from './rfq.service';
-import { RfqStore } from './rfq.store';
-import { RfqTransitions } from './rfq-transitions';
+import { RfqTransitions } from './rfq-transitions.service';
 
 /**
- * RFQs, quotes, makers' nonce high-water marks; create, respond, decline, list, poll, subscribe
- * and expiry. Exports the state mover, the reads and expiry for the accept, fill and settlement work.
+ * RFQs, quotes, makers' nonce high-water marks, the stored account events; create, respond,
+ * decline, list, poll, subscribe and expiry. Owns the tables rfqs, rfq_events, maker_nonces
+ * (RfqRepository), account_events and account_event_seqs (AccountEventRepository). Exports the
+ * state mover, the reads and expiry for the ledger's accept, fill, revert and settlement.
  */
 @Module({
   imports: [AccountsModule, InstrumentsModule, AuthModule],
-  providers: [AccountEventsStore, EventRetention, RfqReadsRepository, RfqReadsService, RfqStore, RfqTransitions, RfqExpiry, RfqService, QuoteService, RfqRpc],
-  exports: [AccountEventsStore, RfqReadsService, RfqStore, RfqTransitions, RfqExpiry, RfqService],
+  providers: [RfqRepository, RfqReadsRepository, RfqReadsService, AccountEventRepository, AccountEventsService, EventRetention, RfqLookupService, RfqTransitions, RfqExpiry, RfqService, QuoteService, RfqRpc],
+  exports: [AccountEventsService, RfqLookupService, RfqReadsService, RfqTransitions, RfqExpiry, RfqService],
 })
 export class RfqModule {}

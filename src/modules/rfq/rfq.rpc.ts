@@ -12,7 +12,8 @@ import {
 } from './domain/rfq-params';
 import type { Channel } from '../../common/broadcast/notifier';
 import { type EventSource, SinceOutOfRange } from '../gateway/event-stream';
-import { AccountEventsStore, accountEventData } from './account-events';
+import { AccountEventsService } from './account-events.service';
+import { accountEventData } from './domain/account-event';
 import { QuoteService } from './quote.service';
 import { type RfqCaller, RfqService } from './rfq.service';
 
@@ -31,7 +32,7 @@ export class RfqRpc {
   constructor(
     private readonly rfqs: RfqService,
     private readonly quotes: QuoteService,
-    private readonly events: AccountEventsStore,
+    private readonly events: AccountEventsService,
   ) {}
 
   /** Subscribes the connection to `channel` through the account's event stream (design.md 13). */

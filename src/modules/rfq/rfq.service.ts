@@ -2,8 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
-import { Database } from '../../common/database/database';
-import { refusalReason, sqlRows } from '../../common/database/sql';
 import { RfqError } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
 import { InstrumentsService } from '../instruments/instruments.service';
@@ -13,9 +11,9 @@ import type { CreateRfqCommand, ListRfqsQuery, PollQuery } from './domain/rfq-pa
 import { type RfqRecord, sameLegs } from './domain/rfq-record';
 import { type OpenRfqView, type RfqView, legsView, openRfqView, rfqView } from './domain/rfq-view';
 import { UuidV7Generator } from './domain/uuid-v7';
-import { RfqExpiry } from './rfq-expiry';
-import { RfqTransitions } from './rfq-transitions';
-import { RFQ_COLUMNS, type RfqRow, RfqStore, toRfqRecord } from './rfq.store';
+import { RfqExpiry } from './rfq-expiry.service';
+import { RfqTransitions } from './rfq-transitions.service';
+import { RfqRepository } from './rfq.repository';
 
 /** The caller of an rfq.* method: a signed-in account. */
 export interface RfqCaller {
@@ -29,10 +27,9 @@ export class RfqService {
   private readonly ids = new UuidV7Generator((size) => randomBytes(size));
 
   constructor(
-    private readonly db: Database,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly store: RfqStore,
+    private readonly store: RfqRepository,
     private readonly instruments: InstrumentsService,
     private readonly expiry: RfqExpiry,
     private readonly transitions: RfqTransitions,
@@ -61,33 +58,27 @@ export class RfqService {
     const id = this.ids.next(nowMs);
     const expiresAt = now + this.config.rfqTtlSeconds;
 
-    let rows: RfqRow[];
-    try {
-      rows = await sqlRows<RfqRow>(
-        this.db.dataSource,
-        `WITH slot AS (UPDATE accounts SET open_rfqs = open_rfqs + 1 WHERE id = $2 AND open_rfqs < $10 RETURNING id),
-              inserted AS (
-                INSERT INTO rfqs (id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at, max_quote_expires_at)
-                SELECT $1, slot.id, $3, $4::jsonb, $5, $6, 'pending', $7, $7, $8, $9 FROM slot
-                ON CONFLICT (account_id, client_ref) DO NOTHING
-                RETURNING ${RFQ_COLUMNS}),
-              logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, 'created', 'pending', $7 FROM inserted)
-         SELECT inserted.*, CASE WHEN NOT EXISTS (SELECT 1 FROM inserted) THEN legwork_refuse('client_ref taken') END AS refused
-           FROM slot LEFT JOIN inserted ON true`,
-        [id, taker.accountId, command.clientRef, JSON.stringify(legsView(command)), legs.asset, legs.expiry, now, expiresAt, maxQuoteExpiresAt(now, legs.expiry), this.config.maxOpenRfqs],
-      );
-    } catch (error) {
-      if (refusalReason(error) === null) throw error;
-      rows = [];
-    }
-    if (rows.length === 0) {
+    const rfq = await this.store.insertPending(
+      {
+        id,
+        accountId: taker.accountId,
+        clientRef: command.clientRef,
+        legs: legsView(command),
+        asset: legs.asset,
+        expiry: legs.expiry,
+        createdAt: now,
+        expiresAt,
+        maxQuoteExpiresAt: maxQuoteExpiresAt(now, legs.expiry),
+      },
+      this.config.maxOpenRfqs,
+    );
+    if (!rfq) {
       // No slot (the limit) or the client_ref was taken (its RFQ is given back, whatever the count).
       const existing = await this.store.findByClientRef(taker.accountId, command.clientRef);
       if (existing) return this.replay(existing, command);
       throw new RfqError('RFQ_OPEN_LIMIT', `at most ${this.config.maxOpenRfqs} open RFQs per taker`);
     }
 
-    const rfq = toRfqRecord(rows[0]);
     logger.event('info', 'rfq created', { rfq_id: rfq.id, account_id: rfq.accountId, legs: rfq.legs.length }, 'Rfq');
     await this.expiry.schedule(rfq.expiresAt);
     await this.transitions.created(rfq);

@@ -1,5 +1,5 @@
 import { ViewVersionRepository } from '../../../src/common/broadcast/view-version.repository';
-import { FEE_ACCOUNT_WALLET } from '../../../src/common/crypto/wallet';
+import { FEE_ACCOUNT_WALLET } from '@legwork/protocol';
 import { AppError } from '../../../src/common/errors/app-error';
 import type { AccountAccess } from '../../../src/modules/accounts/account-access.service';
 import { ACCOUNT_ACCESS_CHANGED } from '../../../src/modules/accounts/account-access.service';

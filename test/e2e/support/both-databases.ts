@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { ENTITIES } from '../../../src/app-entities';
 import { loadConfig } from '../../../src/common/config/config';
 import { Database } from '../../../src/common/database/database';
 import { logger } from '../../../src/common/logging/logger';
@@ -24,7 +25,7 @@ const SIGNING_KEY = '5e'.repeat(32);
 /**
  * Opens a fresh, migrated `Database` of the given kind: a new database on DATABASE_URL's server
  * (dropped by `destroy`), or PGlite in a temporary DATA_DIR (deleted by `destroy`). Migrations
- * run exactly as at the app's start (`Database.open`).
+ * run exactly as at the app's start (`Database.open`), and the DataSource knows the app's entities.
  */
 export async function openTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
   if (kind === 'postgres') {
@@ -35,7 +36,7 @@ export async function openTestDatabase(kind: DatabaseKind): Promise<TestDatabase
     const url = new URL(base);
     url.pathname = `/${name}`;
     try {
-      const db = await Database.open(loadConfig({ DATABASE_URL: url.toString(), JWT_SECRET, EXCHANGE_SIGNING_KEY: SIGNING_KEY, LOG_LEVEL: 'error' }));
+      const db = await Database.open(loadConfig({ DATABASE_URL: url.toString(), JWT_SECRET, EXCHANGE_SIGNING_KEY: SIGNING_KEY, LOG_LEVEL: 'error' }), ENTITIES);
       return {
         kind,
         db,
@@ -51,7 +52,7 @@ export async function openTestDatabase(kind: DatabaseKind): Promise<TestDatabase
   }
   const dir = mkdtempSync(join(tmpdir(), 'legwork-repo-'));
   try {
-    const db = await Database.open(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'error' }));
+    const db = await Database.open(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'error' }), ENTITIES);
     return {
       kind,
       db,

@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { encodeBase64Signature } from '../../../src/common/crypto/signature';
-import { formatHttp, parseRfqSigned } from '../../../src/common/decimal/decimal';
+import { encodeAcceptPayload, encodeBase64Signature, formatHttp, parseRfqSigned } from '@legwork/protocol';
 import { AccountsService } from '../../../src/modules/accounts/accounts.service';
 import { parseSymbol } from '../../../src/modules/instruments/domain/symbol';
 import { type FundingLeg } from '../../../src/modules/ledger/domain/funding';
 import { markPrice } from '../../../src/modules/market-data/domain/black76';
-import { encodeAcceptPayload } from '../../../src/modules/rfq/domain/accept-payload';
 import { Http, type TestWallet } from '../clients';
 import type { TestApp } from '../harness';
 import { type QuoteTerms, type RfqTrader, clientRef, nowSeconds, rfqTrader, signedQuote, sleep, terms } from '../rfq-support';

@@ -6,6 +6,7 @@
  * `half = max(|mid| × spread_bps / 20000, min_half_spread)`; bid rounds down and ask rounds up
  * to the micro-unit, so `bid <= ask` always and the quoted width is never below the configured one.
  */
+import { ceilDiv, floorDiv } from '@legwork/protocol';
 import { type DeclineReason, type Instrument, MICRO, type OpenRfq, parseRfqSigned } from '@legwork/sdk';
 
 export interface PricingPolicy {
@@ -41,17 +42,6 @@ export interface Freshness {
 export type Decision =
   | { action: 'quote'; mid: bigint; bid: bigint; ask: bigint; issuedAt: number; expiresAt: number; marks: bigint[] }
   | { action: 'decline'; reason: DeclineReason; detail: string };
-
-/** Floor division of bigints (toward −∞). */
-export function floorDiv(a: bigint, b: bigint): bigint {
-  const q = a / b;
-  return (a % b !== 0n && (a < 0n) !== (b < 0n)) ? q - 1n : q;
-}
-
-/** Ceiling division of bigints (toward +∞). */
-export function ceilDiv(a: bigint, b: bigint): bigint {
-  return -floorDiv(-a, b);
-}
 
 const abs = (x: bigint) => (x < 0n ? -x : x);
 

@@ -1,7 +1,7 @@
 import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
 import { HTTP_DECIMAL } from '../../../common/http/api-fields';
 import { AccountViewDto } from '../../accounts/dto/account.dto';
-import type { BalanceRow } from '../../ledger/balances.service';
+import type { BalanceView } from '../../ledger/balances.service';
 import { BALANCE_ROW } from '../../query/query-responses';
 
 /**
@@ -16,7 +16,7 @@ export class AdminAccountViewDto extends AccountViewDto {
   anchored: boolean;
 
   @ApiProperty(balanceRow())
-  balance: BalanceRow;
+  balance: BalanceView;
 }
 
 /** Result of a deposit or withdrawal. */
@@ -34,5 +34,5 @@ export class TransferResultDto {
   amount: string;
 
   @ApiProperty(balanceRow('The balance row after the transfer (on a repeat: the row as it is now)'))
-  balance: BalanceRow;
+  balance: BalanceView;
 }

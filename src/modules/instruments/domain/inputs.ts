@@ -3,7 +3,7 @@
  * (`unknown`) and return the exact value, or throw INVALID_PARAMS naming the field, so a command
  * is safe from any transport (HTTP, JSON-RPC, a job).
  */
-import { DecimalError, parseHttpAmount } from '../../../common/decimal/decimal';
+import { DecimalError, parseHttpAmount } from '@legwork/protocol';
 import { AppError } from '../../../common/errors/app-error';
 import { ASSET_PATTERN } from './symbol';
 

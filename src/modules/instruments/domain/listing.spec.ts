@@ -1,4 +1,4 @@
-import { formatRfq } from '../../../common/decimal/decimal';
+import { formatRfq } from '@legwork/protocol';
 import { loadVector } from '../../../../test/vectors';
 import { MAX_STRIKES, planListing } from './listing';
 import { invalidParamsMessage as problem } from '../../../../test/invalid-params';

@@ -2,7 +2,7 @@
  * What create-instruments lists (design.md section 2): the strikes (given, or the default grid
  * around the spot), each as a call and a put, named by their symbols. Pure: the time is a parameter.
  */
-import { I64_MAX, formatRfq } from '../../../common/decimal/decimal';
+import { I64_MAX, formatRfq } from '@legwork/protocol';
 import { invalid, parseAsset, parsePositiveAmount, parseUnixSeconds } from './inputs';
 import { strikeGrid } from './strike-grid';
 import { type OptionKind, formatSymbol, utcDateKey } from './symbol';

@@ -1,4 +1,4 @@
-import { formatRfq, parseRfqUnsigned } from '../../../common/decimal/decimal';
+import { formatRfq, parseRfqUnsigned } from '@legwork/protocol';
 import { loadVector } from '../../../../test/vectors';
 import { strikeGrid, strikeStep } from './strike-grid';
 

@@ -3,7 +3,7 @@
  * [0.5 * spot, 1.5 * spot], `step` the largest of 1, 2, 2.5, 5 times a power of ten that is
  * <= spot * 0.025. All values in micro-units; exact bigint arithmetic.
  */
-import { ceilDiv, floorDiv } from '../../../common/decimal/decimal';
+import { ceilDiv, floorDiv } from '@legwork/protocol';
 
 /** The grid step in micro-units; never below 1 micro-unit (spot < 0.00004 gives step 0.000001). */
 export function strikeStep(spot: bigint): bigint {

@@ -1,4 +1,4 @@
-import { parseRfqUnsigned } from '../../../common/decimal/decimal';
+import { parseRfqUnsigned } from '@legwork/protocol';
 import { loadVector } from '../../../../test/vectors';
 import { ASSET_PATTERN, formatSymbol, parseSymbol, symbolDate, utcDateKey } from './symbol';
 

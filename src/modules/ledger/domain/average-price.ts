@@ -15,7 +15,7 @@
  *
  * Prices are micro-USDC per whole contract; the result is rounded half away from zero to 10^-6.
  */
-import { MICRO, floorDiv } from '../../../common/decimal/decimal';
+import { MICRO, floorDiv } from '@legwork/protocol';
 
 const abs = (x: bigint) => (x < 0n ? -x : x);
 

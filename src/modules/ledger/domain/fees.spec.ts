@@ -1,4 +1,4 @@
-import { parseRfqSigned, parseRfqUnsigned, formatRfq } from '../../../common/decimal/decimal';
+import { formatRfq, parseRfqSigned, parseRfqUnsigned } from '@legwork/protocol';
 import { loadVector } from '../../../../test/vectors';
 import { legFee, maxFee, packageFee } from './fees';
 

@@ -4,7 +4,7 @@
  * q, index and mark are micro-units, so each product is in micro^2: it is divided by MICRO once,
  * together with the 10000, and floored exactly once. Makers pay no fee.
  */
-import { MICRO, ceilDiv, floorDiv } from '../../../common/decimal/decimal';
+import { MICRO, ceilDiv, floorDiv } from '@legwork/protocol';
 
 /** Basis points, as configured (an integer number or a bigint). */
 export type Bps = number | bigint;

@@ -13,17 +13,18 @@
  *
  * The same module gives the revert's outcome (`revertOutcome`).
  */
-import { I64_MAX, formatRfq } from '../../../common/decimal/decimal';
+import { I64_MAX, formatRfq } from '@legwork/protocol';
 import type { RfqErrorCode } from '../../../common/errors/app-error';
 import { type Bps, packageFee } from './fees';
 import { type CashFlows, cashFlows, reverseCash } from './fold';
+import type { Balance } from './balance';
 import { type AcceptSide, type FundingLeg, freeBalanceOf, fundingRequirement } from './funding';
 import { type IndexByAsset, type LockPosition, portfolioLock } from './lock';
 import { fillPositions, lockIndex, makerRequirement } from './maker-funding';
 
 /** One account's ledger row (null: never anchored) and open positions, read once. */
 export interface AccountBook {
-  balance: { total: bigint; locked: bigint } | null;
+  balance: Balance | null;
   positions: readonly LockPosition[];
 }
 
@@ -48,13 +49,8 @@ export interface FillCheckInput {
   params: RiskParams;
 }
 
-export interface LedgerRow {
-  total: bigint;
-  locked: bigint;
-}
-
 export type FillDecision =
-  | { ok: true; fee: bigint; cash: CashFlows; taker: LedgerRow; maker: LedgerRow }
+  | { ok: true; fee: bigint; cash: CashFlows; taker: Balance; maker: Balance }
   | { ok: false; error: RfqErrorCode; message: string };
 
 const refuse = (error: RfqErrorCode, message: string): FillDecision => ({ ok: false, error, message });
@@ -118,13 +114,13 @@ export interface RevertInput {
   legs: readonly Omit<FundingLeg, 'index' | 'mark'>[];
   taker: AccountBook;
   maker: AccountBook;
-  feeAccount: LedgerRow;
+  feeAccount: Balance;
   indexByAsset: IndexByAsset;
   lockUpsideBps: Bps;
 }
 
 export type RevertDecision =
-  | { ok: true; cash: CashFlows; taker: LedgerRow; maker: LedgerRow; feeAccount: LedgerRow }
+  | { ok: true; cash: CashFlows; taker: Balance; maker: Balance; feeAccount: Balance }
   | { ok: false; message: string };
 
 /**

@@ -1,4 +1,4 @@
-import { parseRfqSigned, parseRfqUnsigned } from '../../../common/decimal/decimal';
+import { parseRfqSigned, parseRfqUnsigned } from '@legwork/protocol';
 import type { OptionKind } from '../../instruments/domain/symbol';
 import { type FundingInput, type FundingLeg, fundingRequirement, fundingSides, fundingView } from './funding';
 import type { LockPosition } from './lock';

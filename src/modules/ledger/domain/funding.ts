@@ -8,7 +8,7 @@
  *   required = cash_debit + max_fee + lock_increase;
  *   estimate = writer && !anchored; funded = !estimate && anchored && free_balance >= required.
  */
-import { formatRfq } from '../../../common/decimal/decimal';
+import { formatRfq } from '@legwork/protocol';
 import type { OptionKind } from '../../instruments/domain/symbol';
 import { type Bps, maxFee, packageFee } from './fees';
 import { type IndexByAsset, type LockPosition, indexOf, portfolioLock } from './lock';

@@ -7,7 +7,7 @@
  * q * intrinsic kept in micro^2 units) and converted to micro-units once per group, rounding UP, so a
  * lock is never understated. An asset with no index price stresses up to its highest strike * (1 + bps).
  */
-import { MICRO, ceilDiv } from '../../../common/decimal/decimal';
+import { MICRO, ceilDiv } from '@legwork/protocol';
 import type { OptionKind } from '../../instruments/domain/symbol';
 import { intrinsic } from '../../market-data/domain/black76';
 import type { Bps } from './fees';

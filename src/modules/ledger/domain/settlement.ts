@@ -11,7 +11,7 @@
  * one long and one short of the same size (every single fill), the long receives exactly
  * floor(|q| * I), the short's payment.
  */
-import { MICRO, floorDiv } from '../../../common/decimal/decimal';
+import { MICRO, floorDiv } from '@legwork/protocol';
 import type { OptionKind } from '../../instruments/domain/symbol';
 import { intrinsic } from '../../market-data/domain/black76';
 

@@ -2,7 +2,7 @@
  * Mark price (design.md section 6): Black-76 with r = 0 on the index price as the forward,
  * T = seconds / (365 * 86400), rounded down to micro-units. Floats inside, bigint out.
  */
-import { MICRO } from '../../../common/decimal/decimal';
+import { MICRO } from '@legwork/protocol';
 import type { OptionKind } from '../../instruments/domain/symbol';
 
 export const SECONDS_PER_YEAR = 365 * 86_400;

@@ -1,6 +1,6 @@
+import { type PayloadLeg } from '@legwork/protocol';
 import { RfqError } from '../../../common/errors/app-error';
 import type { Instrument } from '../../instruments/instrument';
-import type { PayloadLeg } from './quote-payload';
 import type { RfqLeg } from './rfq-record';
 
 /**

@@ -1,6 +1,5 @@
-import { DecimalError, U64_MAX, parseRfqSigned } from '../../../common/decimal/decimal';
+import { DecimalError, MAX_LEGS, U64_MAX, parseRfqSigned } from '@legwork/protocol';
 import { RfqError } from '../../../common/errors/app-error';
-import { MAX_LEGS } from './quote-payload';
 import { DECLINE_REASONS, type DeclineReason, type RfqLeg } from './rfq-record';
 import { type RfqState, isRfqState } from './rfq-state';
 

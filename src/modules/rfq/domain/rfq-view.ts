@@ -1,4 +1,4 @@
-import { formatRfq } from '../../../common/decimal/decimal';
+import { formatRfq } from '@legwork/protocol';
 import type { RfqRecord, Side, StoredLeg } from './rfq-record';
 import type { RfqState } from './rfq-state';
 

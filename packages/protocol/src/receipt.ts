@@ -1,0 +1,157 @@
+import { createHash } from 'node:crypto';
+import { hexBytes, putBytes, putI64, putSeconds } from './bytes';
+import { U64_MAX } from './decimal';
+import { MAX_LEGS, type PayloadLeg } from './quote-payload';
+import { encodeWallet } from './wallet';
+
+/**
+ * StrategyFillReceipt (design.md section 14): the fixed 1,072 bytes the exchange signs for every
+ * fill and every revert. Layout rules of section 9: little-endian, every byte not written and
+ * every unused leg slot zero; the leg slots are those of StrategyQuotePayload. The exchange
+ * encodes it ({@link encodeReceipt}); a client decodes and checks it ({@link decodeReceipt}).
+ */
+
+/** 0: a fill; 1: the revert of a fill. */
+export type ReceiptKind = 0 | 1;
+
+export interface ReceiptFields {
+  kind: ReceiptKind;
+  /** signingDomain(SERVICE_NAME), 32 bytes. */
+  domain: Uint8Array;
+  journalSeq: bigint;
+  /** 32 bytes: SHA-256 of the receipt before (zero for journal_seq 1). */
+  prevHash: Uint8Array;
+  /** 32 lowercase hex characters. */
+  rfqId: string;
+  /** 64 lowercase hex characters. */
+  quoteId: string;
+  taker: Uint8Array;
+  maker: Uint8Array;
+  side: 'buy' | 'sell';
+  /** Micro-units, i64: the accepted side's package price. */
+  price: bigint;
+  fee: bigint;
+  /** Unix seconds: filled_at, or the revert's time. */
+  at: number;
+  fillId: bigint;
+  legs: PayloadLeg[];
+}
+
+/** Size of a StrategyFillReceipt. */
+export const RECEIPT_SIZE = 1_072;
+const TAG = 'STRATEGY_FILL';
+const VERSION = 1;
+const LEGS_OFFSET = 240;
+const LEG_SLOT_SIZE = 64;
+
+/** Encodes the 1,072-byte receipt; throws an Error naming a field off the layout. */
+export function encodeReceipt(r: ReceiptFields): Buffer {
+  if (r.legs.length < 1 || r.legs.length > MAX_LEGS) throw new Error(`leg count ${r.legs.length} is not 1 to ${MAX_LEGS}`);
+  if (r.kind !== 0 && r.kind !== 1) throw new Error('kind must be 0 (fill) or 1 (revert)');
+  if (r.journalSeq < 1n || r.journalSeq > U64_MAX) throw new Error('journal_seq is not a positive u64');
+  if (r.fillId < 0n || r.fillId > U64_MAX) throw new Error('fill_id is not a u64');
+  const out = Buffer.alloc(RECEIPT_SIZE);
+  out.write(TAG, 0, 'ascii'); //                                  0..13
+  out[13] = VERSION;
+  out[14] = r.kind;
+  out[15] = r.legs.length;
+  putBytes(out, 16, r.domain, 32, 'domain'); //                    16..48
+  out.writeBigUInt64LE(r.journalSeq, 48);
+  putBytes(out, 56, r.prevHash, 32, 'prev_hash'); //               56..88
+  putBytes(out, 88, hexBytes(r.rfqId, 16, 'rfq_id'), 16, 'rfq_id');
+  putBytes(out, 104, hexBytes(r.quoteId, 32, 'quote_id'), 32, 'quote_id');
+  putBytes(out, 136, r.taker, 32, 'taker');
+  putBytes(out, 168, r.maker, 32, 'maker');
+  out[200] = r.side === 'buy' ? 0 : 1; //                           201..208 zero
+  putI64(out, 208, r.price, 'price');
+  putI64(out, 216, r.fee, 'fee');
+  putSeconds(out, 224, r.at, 'at');
+  out.writeBigUInt64LE(r.fillId, 232);
+  r.legs.forEach((leg, i) => {
+    const slot = LEGS_OFFSET + i * LEG_SLOT_SIZE;
+    if (!/^[\x21-\x7e]{1,32}$/.test(leg.symbol)) throw new Error(`legs[${i}].symbol must be 1 to 32 printable ASCII characters`);
+    out.write(leg.symbol, slot, 'ascii');
+    if (leg.strike < 0n || leg.strike > U64_MAX) throw new Error(`legs[${i}].strike is not a u64`);
+    out.writeBigUInt64LE(leg.strike, slot + 32);
+    out[slot + 40] = leg.kind === 'call' ? 0 : 1;
+    putI64(out, slot + 48, leg.quantity, `legs[${i}].quantity`);
+  });
+  return out;
+}
+
+export function receiptHash(payload: Uint8Array): Buffer {
+  return createHash('sha256').update(payload).digest();
+}
+
+/** `key_id`: the first 8 bytes of SHA-256 of the exchange's public key, in hex. */
+export function keyIdOf(publicKey: Uint8Array): string {
+  return createHash('sha256').update(publicKey).digest().subarray(0, 8).toString('hex');
+}
+
+/** The fields of a decoded receipt (money in bigint micro-units). */
+export interface DecodedReceipt {
+  kind: 0 | 1;
+  domain: string;
+  journalSeq: bigint;
+  prevHash: string;
+  rfqId: string;
+  quoteId: string;
+  taker: string;
+  maker: string;
+  side: 'buy' | 'sell';
+  price: bigint;
+  fee: bigint;
+  at: number;
+  fillId: bigint;
+  legs: Array<{ instrument: string; strike: bigint; kind: 'call' | 'put'; quantity: bigint }>;
+}
+
+/** Thrown by {@link decodeReceipt} (and the SDK's receipt checks) for a receipt that is not right. */
+export class ReceiptError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ReceiptError';
+  }
+}
+
+/** Decodes the 1,072 bytes, refusing anything off the layout (a byte that must be zero, a bad tag). */
+export function decodeReceipt(payload: Uint8Array): DecodedReceipt {
+  const b = Buffer.from(payload);
+  if (b.length !== RECEIPT_SIZE) throw new ReceiptError(`a receipt is ${RECEIPT_SIZE} bytes, got ${b.length}`);
+  if (b.toString('ascii', 0, 13) !== TAG || b[13] !== VERSION) throw new ReceiptError('not a version 1 STRATEGY_FILL receipt');
+  const kind = b[14];
+  const count = b[15];
+  if (kind > 1) throw new ReceiptError(`kind ${kind} is neither fill (0) nor revert (1)`);
+  if (count < 1 || count > MAX_LEGS) throw new ReceiptError(`leg count ${count} is not 1 to ${MAX_LEGS}`);
+  if (b[200] > 1 || !b.subarray(201, 208).every((x) => x === 0)) throw new ReceiptError('side bytes off the layout');
+  const legs: DecodedReceipt['legs'] = [];
+  for (let i = 0; i < MAX_LEGS; i++) {
+    const slot = b.subarray(LEGS_OFFSET + i * LEG_SLOT_SIZE, LEGS_OFFSET + (i + 1) * LEG_SLOT_SIZE);
+    if (i >= count) {
+      if (!slot.every((x) => x === 0)) throw new ReceiptError(`unused leg slot ${i} is not zero`);
+      continue;
+    }
+    const end = slot.indexOf(0);
+    const symbol = slot.toString('ascii', 0, end < 0 || end > 32 ? 32 : end);
+    if (!slot.subarray(symbol.length, 32).every((x) => x === 0) || slot[40] > 1 || !slot.subarray(41, 48).every((x) => x === 0) || !slot.subarray(56, 64).every((x) => x === 0)) {
+      throw new ReceiptError(`leg slot ${i} is off the layout`);
+    }
+    legs.push({ instrument: symbol, strike: slot.readBigUInt64LE(32), kind: slot[40] === 0 ? 'call' : 'put', quantity: slot.readBigInt64LE(48) });
+  }
+  return {
+    kind: kind as 0 | 1,
+    domain: b.subarray(16, 48).toString('hex'),
+    journalSeq: b.readBigUInt64LE(48),
+    prevHash: b.subarray(56, 88).toString('hex'),
+    rfqId: b.subarray(88, 104).toString('hex'),
+    quoteId: b.subarray(104, 136).toString('hex'),
+    taker: encodeWallet(b.subarray(136, 168)),
+    maker: encodeWallet(b.subarray(168, 200)),
+    side: b[200] === 0 ? 'buy' : 'sell',
+    price: b.readBigInt64LE(208),
+    fee: b.readBigInt64LE(216),
+    at: Number(b.readBigInt64LE(224)),
+    fillId: b.readBigUInt64LE(232),
+    legs,
+  };
+}

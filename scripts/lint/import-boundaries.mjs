@@ -1,0 +1,89 @@
+/**
+ * ESLint rule `legwork/import-boundaries`: the layering of docs/architecture.md as a check.
+ *
+ * Relative imports are resolved against the importing file, so the rule judges where an import
+ * lands, not how its path is spelled (`../ledger/x` from `rfq/` and `../../ledger/x` from
+ * `rfq/domain/` are the same crossing). Package imports are judged by name.
+ *
+ * - `domain/` code is pure: no Nest, no TypeORM or database driver, no queue, no HTTP server;
+ *   and it imports no injectable (service, repository, module, handler, controller).
+ * - `src/common` imports no feature module.
+ * - a migration imports nothing from `src` (a migration is frozen: it carries its own copy of any logic).
+ * - a module never imports another module's repository or entity; it asks through that module's service.
+ * - a workspace package (`packages/*`, shared by the server, the SDK and the tools) is pure like
+ *   domain code and imports nothing from the server.
+ */
+import path from 'node:path';
+
+/** Packages that mean a framework, a database or a transport: never in `domain/`. */
+const IMPURE_PACKAGES = [/^@nestjs\//, /^typeorm(\/|$)/, /^pg(\/|$)/, /^@electric-sql\//, /^ioredis$/, /^bullmq$/, /^fastify(\/|$)/, /^@fastify\//, /^ws$/];
+/** Files that are injectables or transports; a pure function never depends on them. */
+const INJECTABLE = /\.(service|repository|module|rpc|controller|gateway|processor)(\.[cm]?[jt]s)?$/;
+const REPOSITORY = /\.repository(\.[cm]?[jt]s)?$/;
+const ENTITY = /(^|\/)entities\/|\.entity(\.[cm]?[jt]s)?$/;
+const SPEC = /\.(spec|e2e-spec|test)\.[cm]?[jt]sx?$/;
+
+/** The repository-relative path of a file, with forward slashes. */
+function relative(root, file) {
+  return path.relative(root, file).split(path.sep).join('/');
+}
+
+/** `src/modules/<name>/...` → name; anything else → undefined. */
+function moduleOf(rel) {
+  const m = /^src\/modules\/([^/]+)\//.exec(rel);
+  return m ? m[1] : undefined;
+}
+
+/** What an import may not be, for the file at `from` (repository-relative). Returns a message or undefined. */
+export function boundaryViolation(from, specifier) {
+  const isPackage = from.startsWith('packages/');
+  const isDomain = (/(^|\/)domain\//.test(from) || isPackage) && !SPEC.test(from);
+  if (!specifier.startsWith('.')) {
+    if (isDomain && IMPURE_PACKAGES.some((re) => re.test(specifier))) return `domain code is pure: it may not import '${specifier}'`;
+    return undefined;
+  }
+  const target = path.posix.normalize(path.posix.join(path.posix.dirname(from), specifier));
+  if (target.startsWith('..')) return undefined;
+  if (from.startsWith('migrations/') && target.startsWith('src/')) {
+    return 'a migration is frozen: it imports nothing from src (copy the logic it needs into the migration)';
+  }
+  if (isPackage && target.startsWith('src/')) return 'a workspace package imports nothing from the server (src)';
+  if (from.startsWith('src/common/') && target.startsWith('src/modules/')) return 'src/common imports no feature module';
+  if (isDomain && INJECTABLE.test(target)) return `domain code imports no injectable or transport ('${specifier}')`;
+  const own = moduleOf(from);
+  const other = moduleOf(target);
+  if (own && other && own !== other && !SPEC.test(from)) {
+    if (REPOSITORY.test(target)) return `module '${own}' may not import the repository of module '${other}': ask through its exported service`;
+    if (ENTITY.test(target)) return `module '${own}' may not import an entity of module '${other}': ask through its exported service`;
+  }
+  return undefined;
+}
+
+/** @type {import('eslint').Rule.RuleModule} */
+export const importBoundaries = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Layer and module boundaries of docs/architecture.md' },
+    schema: [],
+    messages: { boundary: '{{message}}' },
+  },
+  create(context) {
+    const root = context.cwd;
+    const from = relative(root, context.filename);
+    const check = (node) => {
+      if (!node || node.type !== 'Literal' || typeof node.value !== 'string') return;
+      const message = boundaryViolation(from, node.value);
+      if (message) context.report({ node, messageId: 'boundary', data: { message } });
+    };
+    return {
+      ImportDeclaration: (node) => check(node.source),
+      ExportNamedDeclaration: (node) => check(node.source),
+      ExportAllDeclaration: (node) => check(node.source),
+      ImportExpression: (node) => check(node.source),
+      TSImportEqualsDeclaration: (node) => check(node.moduleReference?.expression),
+      'CallExpression[callee.name="require"]': (node) => check(node.arguments[0]),
+    };
+  },
+};
+
+export default { rules: { 'import-boundaries': importBoundaries } };

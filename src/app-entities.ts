@@ -1,0 +1,65 @@
+import { ViewVersionEntity } from './common/broadcast/view-version.entity';
+import type { EntityClasses } from './common/database/database';
+import { AccountEntity } from './modules/accounts/entities/account.entity';
+import { AuthNonceEntity } from './modules/auth/entities/auth-nonce.entity';
+import { ExpirationEntity } from './modules/instruments/entities/expiration.entity';
+import { InstrumentEntity } from './modules/instruments/entities/instrument.entity';
+import { ExchangeKeyEntity } from './modules/journal/entities/exchange-key.entity';
+import { JournalHeadEntity } from './modules/journal/entities/journal-head.entity';
+import { ReceiptEntity } from './modules/journal/entities/receipt.entity';
+import { AcceptEntity } from './modules/ledger/entities/accept.entity';
+import { BalanceEntity } from './modules/ledger/entities/balance.entity';
+import { FillLegEntity } from './modules/ledger/entities/fill-leg.entity';
+import { FillEntity } from './modules/ledger/entities/fill.entity';
+import { LockGroupEntity } from './modules/ledger/entities/lock-group.entity';
+import { PositionEntity } from './modules/ledger/entities/position.entity';
+import { SettlementPaymentEntity } from './modules/ledger/entities/settlement-payment.entity';
+import { TransferEntity } from './modules/ledger/entities/transfer.entity';
+import { IndexPriceEntity } from './modules/market-data/entities/index-price.entity';
+import { InstrumentIvEntity } from './modules/market-data/entities/instrument-iv.entity';
+import { AccountEventSeqEntity } from './modules/rfq/entities/account-event-seq.entity';
+import { AccountEventEntity } from './modules/rfq/entities/account-event.entity';
+import { MakerNonceEntity } from './modules/rfq/entities/maker-nonce.entity';
+import { RfqEventEntity } from './modules/rfq/entities/rfq-event.entity';
+import { RfqEntity } from './modules/rfq/entities/rfq.entity';
+
+/**
+ * Every table's entity, by owning module: what the DataSource is built with (the app, the
+ * migration CLI, the tests). It lives here, beside app.module.ts, because `common` imports no
+ * module: the app hands this list to `InfrastructureModule.forRoot` and `Database.open`. A new
+ * table gets an entity in its module's `entities/` and a line here (the schema test fails until
+ * the migrations and the entities agree).
+ */
+export const ENTITIES: EntityClasses = [
+  // accounts
+  AccountEntity,
+  // auth
+  AuthNonceEntity,
+  // instruments
+  ExpirationEntity,
+  InstrumentEntity,
+  // market-data
+  IndexPriceEntity,
+  InstrumentIvEntity,
+  // rfq
+  RfqEntity,
+  RfqEventEntity,
+  MakerNonceEntity,
+  AccountEventEntity,
+  AccountEventSeqEntity,
+  // ledger
+  BalanceEntity,
+  TransferEntity,
+  AcceptEntity,
+  FillEntity,
+  FillLegEntity,
+  PositionEntity,
+  LockGroupEntity,
+  SettlementPaymentEntity,
+  // journal
+  ReceiptEntity,
+  JournalHeadEntity,
+  ExchangeKeyEntity,
+  // common
+  ViewVersionEntity,
+];

@@ -1,0 +1,68 @@
+import { Injectable } from '@nestjs/common';
+import { Database } from '../../common/database/database';
+import type { Sql } from '../../common/database/sql';
+import type { AccountEventChannel } from './domain/account-event';
+import type { RfqRecord } from './domain/rfq-record';
+import { type RfqRow, toRfqRecord } from './rfq-row';
+
+export interface StoredEvent {
+  accountSeq: number;
+  channel: AccountEventChannel;
+  record: RfqRecord;
+}
+
+/**
+ * The stored account events (`account_events`, `account_event_seqs`, design.md 13): reads and
+ * retention. They are written only by the RFQ moves themselves, in the move's own statement
+ * (RfqRepository), so an event is stored exactly when its move commits.
+ */
+@Injectable()
+export class AccountEventRepository {
+  constructor(private readonly db: Database) {}
+
+  /**
+   * The account's latest `account_seq` and its oldest stored one (null when none is stored), in
+   * one read: what a subscribe checks `since` against.
+   */
+  async bounds(accountId: number, sql: Sql = this.db): Promise<{ latest: number; oldest: number | null }> {
+    const row = await sql.one<{ latest: string | null; oldest: string | null }>(
+      `SELECT (SELECT last_seq FROM account_event_seqs WHERE account_id = $1) AS latest,
+              (SELECT account_seq FROM account_events WHERE account_id = $1 ORDER BY account_seq LIMIT 1) AS oldest`,
+      [accountId],
+    );
+    return { latest: Number(row?.latest ?? 0), oldest: row?.oldest == null ? null : Number(row.oldest) };
+  }
+
+  /**
+   * Stored events of the account with `after < account_seq <= upTo`, in order, at most `limit`
+   * (of every channel: a stream counts the other channel's numbers too); a `filled` event's fill
+   * carries its receipt, read in the same statement (one read of the replay: `receipts` is the
+   * journal's table, joined here rather than asked per event).
+   */
+  async range(accountId: number, after: number, upTo: number, limit: number, sql: Sql = this.db): Promise<StoredEvent[]> {
+    const rows = await sql.rows<{ account_seq: string; channel: AccountEventChannel; rfq: RfqRow; receipt: Record<string, unknown> | null }>(
+      `SELECT e.account_seq, e.channel, e.rfq,
+              CASE WHEN e.event = 'filled' THEN (SELECT json_build_object('journal_seq', r.journal_seq, 'kind', r.kind, 'payload', encode(r.payload, 'base64'),
+                                                   'hash', r.hash, 'key_id', r.key_id, 'signature', r.signature)
+                                                  FROM receipts r WHERE r.fill_id = (e.rfq->>'fill_id')::bigint AND r.kind = 0) END AS receipt
+         FROM account_events e
+        WHERE e.account_id = $1 AND e.account_seq > $2 AND e.account_seq <= $3
+        ORDER BY e.account_seq LIMIT $4`,
+      [accountId, after, upTo, limit],
+    );
+    return rows.map((row) => {
+      const record = toRfqRecord(row.rfq);
+      // base64 from PostgreSQL breaks lines every 76 characters.
+      if (row.receipt && record.fill) record.fill.receipt = { ...row.receipt, payload: String(row.receipt.payload).replace(/\n/g, '') };
+      return { accountSeq: Number(row.account_seq), channel: row.channel, record };
+    });
+  }
+
+  /** Deletes up to `limit` events stored before `before` (unix seconds); how many. */
+  prune(before: number, limit: number, sql: Sql = this.db): Promise<number> {
+    return sql.exec(
+      `DELETE FROM account_events WHERE (account_id, account_seq) IN (SELECT account_id, account_seq FROM account_events WHERE at < $1 LIMIT $2)`,
+      [before, limit],
+    );
+  }
+}

@@ -1,0 +1,105 @@
+import { parseRfqSigned } from '@legwork/protocol';
+import type { RfqErrorCode } from '../../common/errors/app-error';
+import type { DeclineReason, RfqLeg, RfqRecord, Side, StoredLeg } from './domain/rfq-record';
+import type { RfqState } from './domain/rfq-state';
+
+/**
+ * The `rfqs` row as PostgreSQL returns it, and its mapping to the domain record: used only by the
+ * rfq module's repositories (another module asks RfqLookupService or RfqTransitions for records).
+ */
+export interface RfqRow {
+  id: string;
+  account_id: string;
+  client_ref: string;
+  legs: StoredLeg[];
+  asset: string;
+  expiry: string;
+  state: RfqState;
+  created_at: string;
+  updated_at: string;
+  expires_at: string;
+  max_quote_expires_at: string;
+  quote_id: string | null;
+  maker_account_id: string | null;
+  maker_wallet: string | null;
+  quote_nonce: string | null;
+  bid: string | null;
+  ask: string | null;
+  issued_at: string | null;
+  quote_expires_at: string | null;
+  maker_signature: string | null;
+  decline_reason: DeclineReason | null;
+  declined_by: string | null;
+  accepted_side: Side | null;
+  failure_error: string | null;
+  failure_message: string | null;
+  fill_id: string | null;
+  fill_price: string | null;
+  fill_fee: string | null;
+  filled_at: string | null;
+  fill_reverted: boolean;
+  ended_at: string | null;
+}
+
+export const RFQ_COLUMNS = `id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
+  max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
+  maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
+  fill_fee, filled_at, fill_reverted, ended_at`;
+
+const num = (v: string | null): number | null => (v === null ? null : Number(v));
+
+export function toRfqRecord(row: RfqRow): RfqRecord {
+  const legs: RfqLeg[] = row.legs.map((leg) => ({ instrument: leg.instrument, quantity: parseRfqSigned(leg.quantity) }));
+  return {
+    id: row.id,
+    accountId: Number(row.account_id),
+    clientRef: row.client_ref,
+    legs,
+    asset: row.asset,
+    expiry: Number(row.expiry),
+    state: row.state,
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+    expiresAt: Number(row.expires_at),
+    maxQuoteExpiresAt: Number(row.max_quote_expires_at),
+    quote:
+      row.quote_id === null
+        ? null
+        : {
+            quoteId: row.quote_id,
+            makerAccountId: Number(row.maker_account_id),
+            makerWallet: row.maker_wallet!,
+            quoteNonce: BigInt(row.quote_nonce!),
+            bid: BigInt(row.bid!),
+            ask: BigInt(row.ask!),
+            issuedAt: Number(row.issued_at),
+            expiresAt: Number(row.quote_expires_at),
+            makerSignature: row.maker_signature!,
+          },
+    declineReason: row.decline_reason,
+    declinedBy: num(row.declined_by),
+    acceptedSide: row.accepted_side,
+    failure: row.failure_error === null ? null : { error: row.failure_error as RfqErrorCode, message: row.failure_message ?? '' },
+    fill:
+      row.fill_id === null
+        ? null
+        : { fillId: String(row.fill_id), price: BigInt(row.fill_price!), fee: BigInt(row.fill_fee!), filledAt: Number(row.filled_at), reverted: row.fill_reverted },
+    endedAt: num(row.ended_at),
+  };
+}
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+export function page(rows: RfqRow[], limit: number): Page<RfqRecord> {
+  const items = rows.slice(0, limit).map(toRfqRecord);
+  return { items, nextCursor: rows.length > limit ? items[items.length - 1].id : null };
+}
+
+/** Sets `accountSeqs` of a moved record from the `account_seqs` column of its move (channel → number as text). */
+export function withAccountSeqs(record: RfqRecord, value: Record<string, string> | null): RfqRecord {
+  if (value) record.accountSeqs = Object.fromEntries(Object.entries(value).map(([channel, seq]) => [channel, Number(seq)]));
+  return record;
+}

@@ -1,0 +1,142 @@
+import { Injectable } from '@nestjs/common';
+import { Notifier, type Notification } from '../../common/broadcast/notifier';
+import { Clock } from '../../common/clock';
+import { Database } from '../../common/database/database';
+import type { Sql } from '../../common/database/sql';
+import { logger } from '../../common/logging/logger';
+import { MetricsService } from '../health/metrics.service';
+import { accountEventData, makerHears } from './domain/account-event';
+import type { RfqRecord, StoredQuote } from './domain/rfq-record';
+import type { RfqState } from './domain/rfq-state';
+import { closedRfqView, openRfqView } from './domain/rfq-view';
+import type { AcceptRow, RfqMove } from './rfq-move';
+import { RfqRepository } from './rfq.repository';
+
+export { MoveRefused } from './rfq-move';
+
+/** A move as callers ask it: `at` (unix seconds of the move) defaults to now. */
+type RfqMoveRequest = Omit<RfqMove, 'at'> & { at?: number };
+
+/** A committed move: the record as moved and the state it left. */
+interface MovedRfq {
+  moved: RfqRecord;
+  from: RfqState;
+  /** The step's latency for the metrics, when the caller knows it better than the record. */
+  seconds?: number;
+}
+
+/**
+ * The one place RFQ state moves (design.md section 5), for this module and the ledger: the
+ * conditional statements of RfqRepository (an `UPDATE … WHERE id = $1 AND state = <from>` and its
+ * `rfq_events` row in one statement, so two instances can never both move one RFQ), and after
+ * commit the subscription events of the move.
+ */
+@Injectable()
+export class RfqTransitions {
+  constructor(
+    private readonly db: Database,
+    private readonly rfqs: RfqRepository,
+    private readonly clock: Clock,
+    private readonly notifier: Notifier,
+    private readonly metrics: MetricsService,
+  ) {}
+
+  /**
+   * Moves the RFQ from `from` to `to` and announces it. null when the RFQ was not in `from`
+   * (someone else moved it first, or it does not exist) or its deadline had come
+   * (`deadlineAfterMs`): nothing changed. The move, with its event rows, is one statement, atomic
+   * on its own (no BEGIN / COMMIT round trips). A caller that needs the move inside its own
+   * transaction uses `moveWithin`.
+   */
+  async move(move: RfqMoveRequest): Promise<RfqRecord | null> {
+    return this.announced(await this.rfqs.move(this.db, this.timed(move)), move.from);
+  }
+
+  /**
+   * The move inside a transaction the caller holds (for a caller that writes its own rows in the
+   * same transaction). The caller must call `announce(moved, from)` after its commit.
+   */
+  moveWithin(sql: Sql, move: RfqMoveRequest): Promise<RfqRecord | null> {
+    return this.rfqs.move(sql, this.timed(move));
+  }
+
+  /**
+   * pending → quoted with `quote`, raising the maker's nonce high-water mark in the same
+   * statement, and announced. MoveRefused (nothing changed) when the nonce does not rise.
+   */
+  async moveToQuoted(move: RfqMoveRequest, quote: StoredQuote): Promise<RfqRecord | null> {
+    return this.announced(await this.rfqs.moveToQuoted(this.db, this.timed(move), quote), move.from);
+  }
+
+  /** quoted → accepted with its accept row (the side and the frozen max_fee) in the same statement, and announced. */
+  async moveToAccepted(move: RfqMoveRequest, accept: AcceptRow): Promise<RfqRecord | null> {
+    return this.announced(await this.rfqs.moveToAccepted(this.db, this.timed(move), accept), move.from);
+  }
+
+  /**
+   * Every pending or quoted RFQ whose deadline has come (the RFQ's `expires_at` while pending, the
+   * quote's while quoted; at or before `now`, unix seconds) moves to expired, at most `limit` of
+   * them in one statement (RfqRepository.expireDue); then their events in one broadcast. The moves made.
+   */
+  async expireDue(now: number, limit: number): Promise<MovedRfq[]> {
+    // Only a quoted RFQ holds a quote: that is the state it left.
+    const moves = (await this.rfqs.expireDue(now, limit)).map((moved): MovedRfq => ({ moved, from: moved.quote ? 'quoted' : 'pending' }));
+    await this.announceAll(moves);
+    return moves;
+  }
+
+  private timed(move: RfqMoveRequest): RfqMove {
+    return { ...move, at: move.at ?? this.clock.now() };
+  }
+
+  private async announced(moved: RfqRecord | null, from: RfqState): Promise<RfqRecord | null> {
+    if (moved) await this.announce(moved, from);
+    return moved;
+  }
+
+  /**
+   * The events of a committed move (design.md section 5, Events): the taker hears every move on
+   * `rfq`; quoters hear `closed` when it leaves pending (not the quoter that quoted or declined it);
+   * the maker holding the quote hears accepted, filled, failed and expired on `rfq_maker`.
+   * Never throws: a lost notification is logged (the state is in the database). Counts the move
+   * in the metrics (`seconds`: the step's latency when the caller knows it better than the record).
+   */
+  async announce(moved: RfqRecord, from: RfqState, seconds?: number): Promise<void> {
+    await this.publish(this.eventsOf({ moved, from, seconds }));
+  }
+
+  /** The events of several committed moves, in order, in one broadcast. */
+  async announceAll(moves: readonly MovedRfq[]): Promise<void> {
+    await this.publish(moves.flatMap((move) => this.eventsOf(move)));
+  }
+
+  private eventsOf({ moved, from, seconds }: MovedRfq): Notification[] {
+    this.metrics.rfqMoved(from, moved.state, seconds ?? (moved.state === 'quoted' ? moved.updatedAt - moved.createdAt : undefined));
+    // accepted or submitting → failed is a check at fill that failed (a revert moves from filled).
+    if (moved.state === 'failed' && from !== 'filled' && moved.failure) this.metrics.ledgerFailure(moved.failure.error);
+    const notifications: Notification[] = [{ channel: 'rfq', accountId: moved.accountId, data: accountEventData('rfq', moved, moved.accountSeqs?.rfq)! }];
+    if (from === 'pending') {
+      const except = moved.state === 'quoted' ? moved.quote?.makerAccountId : moved.state === 'declined' ? moved.declinedBy : moved.accountId;
+      notifications.push({ channel: 'rfq_maker', exceptAccountId: except ?? undefined, data: { event: 'closed', rfq: closedRfqView(moved) } });
+    } else if (makerHears(from, moved.state) && moved.quote) {
+      const data = accountEventData('rfq_maker', moved, moved.accountSeqs?.rfq_maker);
+      if (data) notifications.push({ channel: 'rfq_maker', accountId: moved.quote.makerAccountId, data });
+    }
+    return notifications;
+  }
+
+  /** A new RFQ (— → pending): every subscribed quoter but the taker hears `created`; counted. */
+  async created(rfq: RfqRecord): Promise<void> {
+    this.metrics.rfqMoved(null, 'pending');
+    await this.publish([{ channel: 'rfq_maker', exceptAccountId: rfq.accountId, data: { event: 'created', rfq: openRfqView(rfq) } }]);
+  }
+
+  /** The notifications in one broadcast; a failure is logged (the state is in the database), never thrown. */
+  async publish(notifications: Notification[]): Promise<void> {
+    try {
+      await this.notifier.notifyAll(notifications);
+    } catch (error) {
+      logger.event('warn', 'rfq notifications lost', { channels: notifications.map((n) => n.channel), error: String(error) }, 'Rfq');
+    }
+  }
+}
