@@ -42,7 +42,16 @@ describe('console admin reads', () => {
     const all = await admin().get('/v1/admin/rfqs');
     expect(all.status).toBe(200);
     expect(all.body.rfqs).toEqual([
-      expect.objectContaining({ rfq_id: rfq.rfq_id, account_id: taker.accountId, asset: 'SOL', state: 'pending', created_at: rfq.created_at, maker_account_id: null, bid: null, fill_reverted: false }),
+      expect.objectContaining({
+        rfq_id: rfq.rfq_id,
+        account_id: taker.accountId,
+        asset: 'SOL',
+        state: 'pending',
+        created_at: rfq.created_at,
+        maker_account_id: null,
+        bid: null,
+        fill_reverted: false,
+      }),
     ]);
     expect((await admin().get(`/v1/admin/rfqs?state=filled`)).body.rfqs).toEqual([]);
     expect((await admin().get(`/v1/admin/rfqs?account_id=${taker.accountId}&state=pending`)).body.rfqs).toHaveLength(1);
@@ -54,7 +63,14 @@ describe('console admin reads', () => {
 
   it('accounts by wallet and market data', async () => {
     const found = await admin().get(`/v1/admin/accounts?wallet=${taker.wallet.address}`);
-    expect(found.body.accounts).toEqual([{ account_id: taker.accountId, wallet: taker.wallet.address, roles: ['taker'], created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) }]);
+    expect(found.body.accounts).toEqual([
+      {
+        account_id: taker.accountId,
+        wallet: taker.wallet.address,
+        roles: ['taker'],
+        created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      },
+    ]);
     const market = await admin().get('/v1/admin/market-data');
     expect(market.status).toBe(200);
     expect(market.body.assets).toEqual(expect.arrayContaining([expect.objectContaining({ asset: 'SOL', index_price: '150.50000000', stale: false })]));

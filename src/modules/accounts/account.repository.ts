@@ -56,13 +56,20 @@ export class AccountRepository {
 
   /** Creates the account of the wallet; null when the wallet has one already (nothing changed). */
   async insert(wallet: string, roles: readonly Role[], sql: Sql = this.db): Promise<Account | null> {
-    const row = await sql.one<AccountRow>(`INSERT INTO accounts (wallet, roles) VALUES ($1, $2) ON CONFLICT (wallet) DO NOTHING RETURNING ${COLUMNS}`, [wallet, roles]);
+    const row = await sql.one<AccountRow>(`INSERT INTO accounts (wallet, roles) VALUES ($1, $2) ON CONFLICT (wallet) DO NOTHING RETURNING ${COLUMNS}`, [
+      wallet,
+      roles,
+    ]);
     return row && toAccount(row);
   }
 
   /** Replaces the roles of the account; null when there is no such account or it has `exceptWallet`. */
   async setRoles(accountId: number, roles: readonly Role[], exceptWallet: string, sql: Sql = this.db): Promise<Account | null> {
-    const row = await sql.one<AccountRow>(`UPDATE accounts SET roles = $2 WHERE id = $1 AND wallet <> $3 RETURNING ${COLUMNS}`, [accountId, roles, exceptWallet]);
+    const row = await sql.one<AccountRow>(`UPDATE accounts SET roles = $2 WHERE id = $1 AND wallet <> $3 RETURNING ${COLUMNS}`, [
+      accountId,
+      roles,
+      exceptWallet,
+    ]);
     return row && toAccount(row);
   }
 

@@ -90,7 +90,10 @@ export class InstrumentRepository {
 
   /** The asset's expiration round on the UTC date, or null. */
   async expirationOn(asset: string, utcDate: string, sql: Sql = this.db): Promise<StoredExpiration | null> {
-    const row = await sql.one<{ expiry: string; settled: boolean }>(`SELECT expiry, settled FROM expirations WHERE asset = $1 AND utc_date = $2::date`, [asset, utcDate]);
+    const row = await sql.one<{ expiry: string; settled: boolean }>(`SELECT expiry, settled FROM expirations WHERE asset = $1 AND utc_date = $2::date`, [
+      asset,
+      utcDate,
+    ]);
     return row && { expiry: Number(row.expiry), settled: row.settled };
   }
 
@@ -122,7 +125,10 @@ export class InstrumentRepository {
     const rows =
       round === null
         ? await sql.rows<InstrumentRow>(`SELECT ${COLUMNS} FROM instruments`)
-        : await sql.rows<InstrumentRow>(`SELECT ${COLUMNS} FROM instruments WHERE expiry = $1 AND ($2::text IS NULL OR asset = $2::text)`, [round.expiry, round.asset]);
+        : await sql.rows<InstrumentRow>(`SELECT ${COLUMNS} FROM instruments WHERE expiry = $1 AND ($2::text IS NULL OR asset = $2::text)`, [
+            round.expiry,
+            round.asset,
+          ]);
     return rows.map(toInstrument);
   }
 
@@ -167,7 +173,10 @@ export class InstrumentRepository {
 
   /** Share-locks the instruments (a settlement of their round waits, and is waited for); the symbols that have settled. */
   async settledAmong(symbols: readonly string[], sql: Sql): Promise<string[]> {
-    const rows = await sql.rows<{ symbol: string; settled: boolean }>(`SELECT symbol, settled FROM instruments WHERE symbol = ANY($1::text[]) ORDER BY symbol FOR SHARE`, [symbols]);
+    const rows = await sql.rows<{ symbol: string; settled: boolean }>(
+      `SELECT symbol, settled FROM instruments WHERE symbol = ANY($1::text[]) ORDER BY symbol FOR SHARE`,
+      [symbols],
+    );
     return rows.filter((r) => r.settled).map((r) => r.symbol);
   }
 
@@ -184,7 +193,10 @@ export class InstrumentRepository {
 
   /** Unsettled expiration rounds whose expiry has come (unix seconds `now`), earliest first. */
   async dueRounds(now: number, limit: number, sql: Sql = this.db): Promise<Array<{ asset: string; expiry: number }>> {
-    const rows = await sql.rows<{ asset: string; expiry: string }>(`SELECT asset, expiry FROM expirations WHERE NOT settled AND expiry <= $1 ORDER BY expiry, asset LIMIT $2`, [now, limit]);
+    const rows = await sql.rows<{ asset: string; expiry: string }>(
+      `SELECT asset, expiry FROM expirations WHERE NOT settled AND expiry <= $1 ORDER BY expiry, asset LIMIT $2`,
+      [now, limit],
+    );
     return rows.map((r) => ({ asset: r.asset, expiry: Number(r.expiry) }));
   }
 }

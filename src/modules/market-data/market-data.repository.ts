@@ -56,7 +56,10 @@ export class MarketDataRepository {
 
   /** asset → index price: every asset's, or one asset's. */
   async indexes(asset: string | null, sql: Sql = this.db): Promise<Map<string, Stamped>> {
-    const rows = await sql.rows<StampedRow>(`SELECT asset AS key, index_price AS value, updated_at FROM index_prices WHERE $1::text IS NULL OR asset = $1::text`, [asset]);
+    const rows = await sql.rows<StampedRow>(
+      `SELECT asset AS key, index_price AS value, updated_at FROM index_prices WHERE $1::text IS NULL OR asset = $1::text`,
+      [asset],
+    );
     return new Map(rows.map((r) => [r.key, stamp(r)]));
   }
 
@@ -68,7 +71,10 @@ export class MarketDataRepository {
 
   /** symbol → IV: every instrument's, or those of `symbols` only. */
   async ivs(symbols: readonly string[] | null, sql: Sql = this.db): Promise<Map<string, Stamped>> {
-    const rows = await sql.rows<StampedRow>(`SELECT symbol AS key, iv AS value, updated_at FROM instrument_ivs WHERE $1::text[] IS NULL OR symbol = ANY($1::text[])`, [symbols]);
+    const rows = await sql.rows<StampedRow>(
+      `SELECT symbol AS key, iv AS value, updated_at FROM instrument_ivs WHERE $1::text[] IS NULL OR symbol = ANY($1::text[])`,
+      [symbols],
+    );
     return new Map(rows.map((r) => [r.key, stamp(r)]));
   }
 

@@ -166,8 +166,15 @@ describeBothDatabases('owned-table repositories', (getDb) => {
       const settledAt = await db.tx(async (sql) => {
         await instruments.lockRound(SETTLE, sql);
         expect(await instruments.lockExpiration('RPO', SETTLE, sql)).toEqual({ settled: false, settlementPrice: null, settledAt: null });
-        expect(await instruments.lockTerms('RPO', SETTLE, sql)).toEqual([...terms].sort((a, b) => (a.symbol < b.symbol ? -1 : 1)).map(({ symbol, kind, strike }) => ({ symbol, kind, strike })));
-        expect(await instruments.settledAmong(terms.map((t) => t.symbol), sql)).toEqual([]);
+        expect(await instruments.lockTerms('RPO', SETTLE, sql)).toEqual(
+          [...terms].sort((a, b) => (a.symbol < b.symbol ? -1 : 1)).map(({ symbol, kind, strike }) => ({ symbol, kind, strike })),
+        );
+        expect(
+          await instruments.settledAmong(
+            terms.map((t) => t.symbol),
+            sql,
+          ),
+        ).toEqual([]);
         return instruments.markSettled('RPO', SETTLE, 123_000_000n, sql);
       });
       expect(settledAt).toBeInstanceOf(Date);
@@ -192,14 +199,29 @@ describeBothDatabases('owned-table repositories', (getDb) => {
       expect(await market.indexOf('NONE')).toBeNull();
 
       const [a, b] = [listing[0].symbol, listing[1].symbol];
-      expect((await market.upsertIvs(new Map([[a, 800_000n], [b, 900_000n]]), t2)).sort()).toEqual([a, b].sort());
+      expect(
+        (
+          await market.upsertIvs(
+            new Map([
+              [a, 800_000n],
+              [b, 900_000n],
+            ]),
+            t2,
+          )
+        ).sort(),
+      ).toEqual([a, b].sort());
       expect(await market.upsertIvs(new Map([[a, 100_000n]]), t1)).toEqual([]);
       expect(await market.upsertIvs(new Map(), t2)).toEqual([]);
       expect(await market.ivs([a])).toEqual(new Map([[a, { value: 800_000n, updatedAt: 1767225602 }]]));
       expect((await market.ivs(null)).get(b)).toEqual({ value: 900_000n, updatedAt: 1767225602 });
 
       const ages = await market.indexAges();
-      expect(ages.find((r) => r.asset === 'RPO')).toEqual({ asset: 'RPO', index_price: '150.00000000', updated_at: '2026-01-01T00:00:02.000Z', epoch: 1767225602 });
+      expect(ages.find((r) => r.asset === 'RPO')).toEqual({
+        asset: 'RPO',
+        index_price: '150.00000000',
+        updated_at: '2026-01-01T00:00:02.000Z',
+        epoch: 1767225602,
+      });
     });
   });
 
