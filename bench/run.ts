@@ -12,6 +12,9 @@ import { runF4 } from './figures/f4';
 import { runF5 } from './figures/f5';
 import { runF8 } from './figures/f8';
 import { runF9 } from './figures/f9';
+import { runF10 } from './figures/f10';
+import { curvesMarkdown, runCurves } from './figures/curves';
+import { writeFileSync } from 'node:fs';
 
 /**
  * `npm run bench [-- --quick] [-- --only F2,F4] [-- --profile]`: every figure next to its baseline,
@@ -26,20 +29,23 @@ const FIGURES: Array<{ ids: string[]; run: (ctx: Context) => Promise<FigureResul
     ids: ['F1', 'F1a', 'F1b'],
     run: runF1,
     titles: [
-      ['F1a', 'GET /query/rfq-positions, canned rows, req/s', 'bare Fastify route, same JSON', '>= 0.80'],
-      ['F1b', 'GET /query/rfq-positions, 50 positions, req/s', 'same SQL through raw pg', '>= 0.70'],
+      ['F1a', 'GET /query/rfq-positions, canned rows, req/s', 'bare Fastify route, same JSON', '>= 0.85'],
+      ['F1b', 'GET /query/rfq-positions, 50 positions, req/s', 'same SQL through raw pg', '>= 0.85'],
     ],
   },
   {
-    ids: ['F5', 'F6'],
+    ids: ['F5', 'F6', 'F7'],
     run: runF5,
     titles: [
-      ['F5', 'RFQ lifecycles/s, 16 pairs', 'pgbench, same statements', '>= 0.50'],
-      ['F6', 'expiry lateness p99 under F5 load', 'bare BullMQ delayed jobs', '<= max(2x baseline p99, 100 ms)'],
+      ['F5', 'RFQ lifecycles/s, 16 pairs', 'pgbench, same statements', '>= 0.75'],
+      ['F6', 'expiry lateness p99 under F5 load', 'bare BullMQ delayed jobs', '<= 1.2x baseline p99'],
+      ['F7', 'accept → filled at the taker, p50 under F5 load', 'bare BullMQ add → processed + pgbench fill statements', '<= 1.5'],
+      ['F7-p99', 'accept → filled at the taker, p99 under F5 load', 'bare BullMQ add → processed + pgbench fill statements', '<= 2.0'],
     ],
   },
   { ids: ['F8'], run: runF8, titles: [['F8', 'reprice after one index update, 10,000 accounts', 'one set-based UPDATE of the same rows', '<= 2.0']] },
   { ids: ['F9'], run: runF9, titles: [['F9', 'replay of 10,000 stored events, events/s', 'bare ws server, same frames', '>= 0.50']] },
+  { ids: ['F10'], run: runF10, titles: [['F10', 'one created broadcast to 1,000 quoter connections, p99', 'bare ws server, same frame', '<= 1.5']] },
 ];
 
 process.on('unhandledRejection', (error) => process.stderr.write(`unhandled rejection (ignored): ${String((error as Error)?.stack ?? error)}\n`));
@@ -82,6 +88,18 @@ async function main(): Promise<void> {
     log,
   };
   log(`mode ${quick ? 'quick' : 'full'}, database ${env.database}, logs in ${logDir}`);
+
+  if (args.includes('--curves')) {
+    // How cost grows (not in CI): bench/results/curves.{json,md} and docs/figures/curve-*.svg.
+    const curves = await runCurves(ctx, join(__dirname, '..', '..', '..', 'docs', 'figures'));
+    writeFileSync(join(resultsDir, 'curves.json'), JSON.stringify({ startedAt, finishedAt: new Date().toISOString(), curves }, null, 2) + '\n');
+    writeFileSync(join(resultsDir, 'curves.md'), `# How cost grows (${startedAt})\n\n${curvesMarkdown(curves)}\n`);
+    log(`wrote ${join(resultsDir, 'curves.md')}:\n${curvesMarkdown(curves)}`);
+    await meter.close();
+    await env.destroy().catch((error) => log(`cleanup: ${String(error)}`));
+    rmSync(logDir, { recursive: true, force: true });
+    process.exit(0);
+  }
 
   const figures: FigureResult[] = [];
   const failures: string[] = [];

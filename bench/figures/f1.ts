@@ -29,8 +29,8 @@ export async function runF1(ctx: Context): Promise<FigureResult[]> {
     const base = `http://127.0.0.1:${legwork.port}`;
     const ex = new Exchange(base, `ws://127.0.0.1:${legwork.port}/client`, env);
     const missing = (reason: string) => [
-      notMeasured('F1a', 'GET /query/rfq-positions, canned rows, req/s', 'bare Fastify route, same JSON', '>= 0.80', 'not measured', reason),
-      notMeasured('F1b', 'GET /query/rfq-positions, 50 positions, req/s', 'same SQL through raw pg', '>= 0.70', 'not measured', reason),
+      notMeasured('F1a', 'GET /query/rfq-positions, canned rows, req/s', 'bare Fastify route, same JSON', '>= 0.85', 'not measured', reason),
+      notMeasured('F1b', 'GET /query/rfq-positions, 50 positions, req/s', 'same SQL through raw pg', '>= 0.85', 'not measured', reason),
     ];
 
     // 50 positions through real fills.
@@ -116,7 +116,8 @@ export async function runF1(ctx: Context): Promise<FigureResult[]> {
       const ratio = median(rounds.map((x) => x.l.rps / x.b.rps));
       const cpuL = cpu((x) => x.l);
       const cpuB = cpu((x) => x.b);
-      const target = which === 'a' ? 0.8 : 0.7;
+      // Round two's targets (issue 16): round one met 0.80 and 0.70.
+      const target = 0.85;
       results.push({
         id: `F1${which}`,
         title: which === 'a' ? 'authenticated GET /query/rfq-positions, DB calls answered with canned rows, req/s' : 'authenticated GET /query/rfq-positions, account with 50 positions, req/s',

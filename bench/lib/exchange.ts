@@ -200,7 +200,7 @@ export class Exchange {
     legs: Leg[],
     side: 'buy' | 'sell',
     quoteLifetime = 30,
-  ): Promise<{ rfqId: string; quoteId: string; clientRef: string; quoteNonce: string; ms: number }> {
+  ): Promise<Lifecycle> {
     const t0 = performance.now();
     const clientRef = randomUUID();
     const rfq = await taker.rpc.result('rfq.create', { client_ref: clientRef, legs });
@@ -208,16 +208,36 @@ export class Exchange {
     const quoted = await maker.rpc.result('rfq.maker.respond', quote);
     const done = taker.until(rfq.rfq_id, ['filled', 'failed']);
     const params = this.accept(taker, rfq.rfq_id, quoted.quote_id, side, quote.expires_at);
+    const acceptSentAt = Date.now();
     try {
       await taker.rpc.result('rfq.accept', params);
     } catch (error) {
       done.catch(() => undefined);
       throw error;
     }
+    const acceptReplyAt = Date.now();
     const end = await done;
     if (end.data.event !== 'filled') throw new Error(`rfq ${rfq.rfq_id} ${end.data.event}: ${JSON.stringify(end.data.rfq?.failure)}`);
-    return { rfqId: rfq.rfq_id, quoteId: quoted.quote_id, clientRef, quoteNonce: quote.quote_nonce, ms: performance.now() - t0 };
+    return { rfqId: rfq.rfq_id, quoteId: quoted.quote_id, clientRef, quoteNonce: quote.quote_nonce, ms: performance.now() - t0, acceptSentAt, acceptReplyAt, filledAt: end.at };
   }
+}
+
+/** One lifecycle's ids and times (epoch ms at the client: the accept sent, its reply, the `filled` event). */
+export interface Lifecycle {
+  rfqId: string;
+  quoteId: string;
+  clientRef: string;
+  quoteNonce: string;
+  /** create → filled, ms. */
+  ms: number;
+  acceptSentAt: number;
+  acceptReplyAt: number;
+  filledAt: number;
+}
+
+/** accept → `filled` at the taker (F7): from the accept's reply to the `filled` event (0 when the event came first). */
+export function acceptToFilled(l: Lifecycle): number {
+  return Math.max(0, l.filledAt - l.acceptReplyAt);
 }
 
 /** True when the server answers the method (not -32601). */

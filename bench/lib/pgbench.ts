@@ -24,6 +24,12 @@ export interface Script {
   commits: number;
   transactions: number;
   autocommit: number;
+  /**
+   * Which commands of the script (0-based, in the order pgbench -r lists them: the two \set lines and
+   * the id SELECT first) are the fill job's statements: the accepted → submitting move and the fill
+   * transaction (F7's baseline sums their latencies).
+   */
+  fillCommands: number[];
 }
 
 const TX_BEGIN = /^\s*(START TRANSACTION|BEGIN)\b/i;
@@ -42,6 +48,9 @@ function receiptWrite(names: Array<string | null>): string {
   return `WITH h AS (SELECT journal_seq + 1 AS seq, hash AS prev FROM journal_head WHERE id = 1), receipt AS (INSERT INTO receipts (journal_seq, kind, fill_id, payload, hash, prev_hash, key_id, signature, at) SELECT h.seq, ${kind}, ${fill}, ${payload}, encode(sha256(${payload}::bytea || convert_to(h.seq::text, 'UTF8')), 'hex'), h.prev, ${key}, ${signature}, ${at} FROM h RETURNING journal_seq, hash) UPDATE journal_head SET journal_seq = r.journal_seq, hash = r.hash FROM receipt r WHERE id = 1`;
 }
 const TX_END = /^\s*(COMMIT|ROLLBACK)\b/i;
+/** The fill transaction (its first statement locks the RFQ row) and the move accepted → submitting before it. */
+const FILL_LOCK = /FOR UPDATE OF r\b/;
+const SUBMITTING_MOVE = /^\s*WITH moved AS \(UPDATE rfqs SET state/;
 
 /**
  * A pgbench custom script of the statements one RFQ lifecycle sent to PostgreSQL (pg-trace), in
@@ -95,7 +104,9 @@ export function buildScript(trace: TracedStatement[], d: Dynamics, sequence: str
   let statements = 0;
   let transactions = 0;
   let autocommit = 0;
+  const fillCommands: number[] = [];
   kept.forEach((unit, u) => {
+    const fillUnit = unit.statements.some((s) => FILL_LOCK.test(s.text)) || (unit.statements.length === 1 && SUBMITTING_MOVE.test(unit.statements[0].text) && unit.statements[0].values.includes('submitting') && unit.statements[0].values.includes('accepted'));
     if (unit.statements.length > 1 || TX_BEGIN.test(unit.statements[0].text)) transactions++;
     else autocommit++;
     unit.statements.forEach((s, k) => {
@@ -128,12 +139,14 @@ export function buildScript(trace: TracedStatement[], d: Dynamics, sequence: str
         }
         if (used) sql = `${sql.slice(0, -1)} \\gset ${prefix}`;
       }
+      // lines[0] is a comment, not a command: the command index of this statement is lines.length - 1.
+      if (fillUnit) fillCommands.push(lines.length - 1);
       lines.push(sql);
       statements++;
     });
   });
   const text = lines.join('\n') + '\n';
-  return { text, defines, statements, commits: transactions + autocommit, transactions, autocommit };
+  return { text, defines, statements, commits: transactions + autocommit, transactions, autocommit, fillCommands };
 }
 
 export interface PgbenchResult {
@@ -141,6 +154,8 @@ export interface PgbenchResult {
   transactions: number;
   failed: number;
   seconds: number;
+  /** With `latencies`: each command's mean latency, ms (pgbench -r), in script order. */
+  commandMs: number[];
   pid: number;
   stdout: string;
   stderr: string;
@@ -151,10 +166,11 @@ export async function pgbench(
   databaseUrl: string,
   file: string,
   script: Script,
-  options: { clients: number; seconds?: number; transactions?: number; vars: Record<string, string | number> },
+  options: { clients: number; seconds?: number; transactions?: number; vars: Record<string, string | number>; latencies?: boolean },
 ): Promise<PgbenchResult> {
   const url = new URL(databaseUrl);
   const args = ['-n', '-M', 'extended', '-f', file, '-c', String(options.clients), '-j', String(Math.min(options.clients, 2))];
+  if (options.latencies) args.push('-r');
   if (options.seconds !== undefined) args.push('-T', String(options.seconds));
   else args.push('-t', String(options.transactions ?? 1));
   for (const [k, v] of Object.entries({ ...script.defines, ...options.vars })) args.push('-D', `${k}=${v}`);
@@ -167,5 +183,11 @@ export async function pgbench(
   const transactions = Number(/number of transactions actually processed: (\d+)/.exec(r.stdout)?.[1] ?? NaN);
   const failed = Number(/number of failed transactions: (\d+)/.exec(r.stdout)?.[1] ?? 0);
   if (r.code !== 0 || !Number.isFinite(tps)) throw new Error(`pgbench failed (exit ${r.code}): ${r.stderr.slice(-1500)} ${r.stdout.slice(-500)}`);
-  return { tps, transactions, failed, seconds, pid: r.pid, stdout: r.stdout, stderr: r.stderr };
+  const listing = r.stdout.split(/statement latencies in milliseconds[^\n]*\n/)[1] ?? '';
+  const commandMs = listing
+    .split('\n')
+    .map((line) => /^\s+([0-9.]+)\s/.exec(line))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => Number(m[1]));
+  return { tps, transactions, failed, seconds, commandMs, pid: r.pid, stdout: r.stdout, stderr: r.stderr };
 }

@@ -24,8 +24,49 @@ const worker = new Worker(
   },
   { connection, prefix, concurrency: 8 },
 );
+/**
+ * Baseline of F7: a second queue and worker, same options, for jobs added to run at once (as the
+ * fill job is): on `{ type: 'latency', rate, seconds }` it adds `rate` jobs per second for `seconds`,
+ * each with its own job id and Legwork's fill attempts, and answers add → processed (ms) of each.
+ */
+const nowQueue = new Queue('bench-now', {
+  connection,
+  prefix,
+  defaultJobOptions: { attempts: 8, backoff: { type: 'exponential', delay: 200 }, removeOnComplete: { count: 1000 }, removeOnFail: { count: 5000 } },
+});
+let nowSink: ((addedAt: number, at: number) => void) | null = null;
+const nowWorker = new Worker(
+  'bench-now',
+  async (job) => {
+    nowSink?.(job.data.addedAt as number, performance.now());
+  },
+  { connection, prefix, concurrency: 8 },
+);
+
+async function latencyRun(rate: number, seconds: number): Promise<number[]> {
+  const samples: number[] = [];
+  nowSink = (addedAt, at) => samples.push(at - addedAt);
+  const start = performance.now();
+  const total = Math.round(rate * seconds);
+  let added = 0;
+  while (added < total) {
+    const due = start + (added * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    void nowQueue.add('fill', { addedAt: performance.now() }, { jobId: `now-${process.pid}-${Math.round(start)}-${added}` });
+    added++;
+  }
+  const deadline = Date.now() + 5000;
+  while (samples.length < added && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  nowSink = null;
+  return samples;
+}
 
 process.on('message', async (m: { type: string; rate: number; seconds: number; lifetime: number }) => {
+  if (m.type === 'latency') {
+    process.send?.({ type: 'latency', samples: await latencyRun(m.rate, m.seconds) });
+    return;
+  }
   if (m.type !== 'run') return;
   const samples: Array<{ due: number; lateness: number }> = [];
   sink = (due, at) => samples.push({ due, lateness: at - due });
@@ -53,9 +94,12 @@ process.on('message', async (m: { type: string; rate: number; seconds: number; l
 });
 process.on('SIGTERM', async () => {
   await worker.close();
+  await nowWorker.close();
   await queue.obliterate({ force: true }).catch(() => undefined);
+  await nowQueue.obliterate({ force: true }).catch(() => undefined);
   await queue.close();
+  await nowQueue.close();
   connection.disconnect();
   process.exit(0);
 });
-worker.waitUntilReady().then(() => process.send?.({ type: 'ready', port: 0 }));
+Promise.all([worker.waitUntilReady(), nowWorker.waitUntilReady()]).then(() => process.send?.({ type: 'ready', port: 0 }));

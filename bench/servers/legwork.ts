@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { Session } from 'node:inspector';
 import { writeHeapSnapshot } from 'node:v8';
 import { installPgTrace } from './pg-trace';
+import { installRedisTrace } from './redis-trace';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/common/config/config';
 import { Database } from '../../src/common/database/database';
@@ -17,6 +18,8 @@ process.on('exit', flushLogs);
  * - `memory`: full GC (the process runs with --expose-gc), then process.memoryUsage();
  * - `heap-snapshot` `{ file }`: V8 heap snapshot after a full GC (F3 analysis);
  * - `trace-start` / `trace-stop`: record every SQL statement sent to PostgreSQL (pg-trace.ts);
+ * - `stages-start` / `stages-stop`: record every SQL statement and every Redis command, timed
+ *   (pg-trace.ts, redis-trace.ts), for the fill step's breakdown (lib/fill-profile.ts);
  * - `profile-start` / `profile-stop` `{ file }`: V8 CPU profile of just that window (node:inspector),
  *   written as a .cpuprofile;
  * - `canned` `{ entries: [{ match, rows }] }` / `uncanned`: `db.dataSource.query` answers `rows`
@@ -75,6 +78,7 @@ async function main(): Promise<void> {
     operationContext.run = (_store, fn, ...args) => fn(...args);
   }
   const trace = installPgTrace();
+  const redisTrace = installRedisTrace();
   const config = loadConfig(process.env);
   const app = await createApp(config);
   let rawBody: unknown = { rows: [] };
@@ -132,6 +136,14 @@ async function main(): Promise<void> {
           break;
         case 'trace-stop':
           send({ type: 'trace-stop', statements: trace.stop() });
+          break;
+        case 'stages-start':
+          trace.start();
+          redisTrace.start();
+          send({ type: 'stages-start' });
+          break;
+        case 'stages-stop':
+          send({ type: 'stages-stop', statements: trace.stop(), commands: redisTrace.stop() });
           break;
         case 'canned': {
           const entries = new Map<string, unknown>();

@@ -9,6 +9,8 @@ export interface TracedStatement {
   /** Rows answered (first 50), for following values that flow from one statement to the next. */
   rows: Array<Record<string, unknown>>;
   rowCount: number | null;
+  /** When it was sent: epoch milliseconds with a fraction (performance.timeOrigin + now), comparable across processes of the machine. */
+  at: number;
   ms: number;
   error?: string;
 }
@@ -32,9 +34,9 @@ export function installPgTrace() {
     let connection = ids.get(this);
     if (connection === undefined) ids.set(this, (connection = nextId++));
     const values = (Array.isArray(args[1]) ? args[1] : ((args[0] as { values?: unknown[] }).values ?? [])) as unknown[];
-    const entry: TracedStatement = { connection, text, values: values.map((v) => plain(v)), rows: [], rowCount: null, ms: 0 };
-    log.push(entry);
     const started = performance.now();
+    const entry: TracedStatement = { connection, text, values: values.map((v) => plain(v)), rows: [], rowCount: null, at: performance.timeOrigin + started, ms: 0 };
+    log.push(entry);
     const result = original.apply(this, args) as Promise<{ rows?: Array<Record<string, unknown>>; rowCount?: number | null }>;
     if (result && typeof (result as Promise<unknown>).then === 'function') {
       return result.then(

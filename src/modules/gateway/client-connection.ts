@@ -120,7 +120,12 @@ export class ClientConnection implements CallerState {
    */
   send(value: unknown): boolean {
     if (this.socket.readyState !== this.socket.OPEN) return false;
-    const text = frameText(value);
+    return this.sendText(frameText(value));
+  }
+
+  /** send() of a frame already serialized. */
+  private sendText(text: string): boolean {
+    if (this.socket.readyState !== this.socket.OPEN) return false;
     const buffered = this.socket.bufferedAmount;
     // text.length is a lower bound of the UTF-8 size and 3x an upper one: measured only near the limit.
     if (buffered + text.length * 3 > SLOW_CONSUMER_BYTES && buffered + Buffer.byteLength(text) > SLOW_CONSUMER_BYTES) {
@@ -159,8 +164,36 @@ export class ClientConnection implements CallerState {
     });
   }
 
-  /** A subscription notification with this connection's next `seq`. */
+  /**
+   * A subscription notification with this connection's next `seq`: the text of
+   * `{ jsonrpc, method, params: { channel, data: { seq, ...data } } }`, with `data` serialized once
+   * per broadcast (dataTail) rather than once per subscriber.
+   */
   notify(channel: Channel | 'session', data: Record<string, unknown>): void {
-    this.send({ jsonrpc: '2.0', method: 'subscription', params: { channel, data: { seq: ++this.seq, ...data } } });
+    const seq = ++this.seq;
+    if (Object.prototype.hasOwnProperty.call(data, 'seq')) {
+      this.send({ jsonrpc: '2.0', method: 'subscription', params: { channel, data: { seq, ...data } } });
+      return;
+    }
+    this.sendText(`{"jsonrpc":"2.0","method":"subscription","params":{"channel":"${channel}","data":{"seq":${seq}${dataTail(data)}}}`);
   }
+}
+
+/** The serialized members of a notification's data, by data object (see dataTail). */
+const serializedData = new WeakMap<object, string>();
+
+/**
+ * `data`'s JSON after the opening brace, with a leading comma (or just `}` when empty): the part of
+ * a notification frame that is the same for every subscriber. A broadcast hands the same data
+ * object to each of its subscribers' connections, so with N subscribers it is serialized once, not
+ * N times (F10, docs/performance.md). Notification data is not changed after it is sent.
+ */
+function dataTail(data: Record<string, unknown>): string {
+  let tail = serializedData.get(data);
+  if (tail === undefined) {
+    const json = JSON.stringify(data);
+    tail = json === '{}' ? '}' : `,${json.slice(1)}`;
+    serializedData.set(data, tail);
+  }
+  return tail;
 }
