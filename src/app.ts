@@ -6,7 +6,7 @@ import type { AppConfig } from './common/config/config';
 import { HttpErrorFilter } from './common/http/http-error.filter';
 import { validationPipe } from './common/http/validation';
 import { logger } from './common/logging/logger';
-import { ApiDocuments } from './modules/docs/api-documents';
+import { ApiDocuments } from './modules/docs/api-documents.service';
 import { buildOpenApiDocument } from './modules/docs/openapi';
 import { JsonRpcWsAdapter } from './modules/gateway/ws-adapter';
 import { MetricsService } from './modules/health/metrics.service';

@@ -76,7 +76,7 @@ function redisClient(url: string, purpose: string, options: { blocking?: boolean
     {
       provide: ViewVersions,
       inject: [Database],
-      useFactory: (database: Database) => new ViewVersions(database.dataSource),
+      useFactory: (database: Database) => new ViewVersions(database),
     },
     {
       provide: RateLimiter,

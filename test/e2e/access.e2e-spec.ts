@@ -73,10 +73,9 @@ describe('access follows the account (design.md section 10)', () => {
     const { client } = await signInWs(b, wallet);
     expect((await client.call('rfq.maker.poll', {})).result).toBeDefined();
     // design.md 11: the version check, not the broadcast, must carry this change to every instance.
-    const db = a.app.get(Database).dataSource;
-    await db.transaction(async (m) => {
-      await m.query(`UPDATE accounts SET roles = '{}' WHERE id = $1`, [accountId]);
-      await m.query(`UPDATE view_versions SET version = version + 1 WHERE topic = $1`, [ACCOUNT_ACCESS_CHANGED]);
+    await a.app.get(Database).tx(async (sql) => {
+      await sql.exec(`UPDATE accounts SET roles = '{}' WHERE id = $1`, [accountId]);
+      await sql.exec(`UPDATE view_versions SET version = version + 1 WHERE topic = $1`, [ACCOUNT_ACCESS_CHANGED]);
     });
     const ms = await within(async () => (await client.call('rfq.maker.poll', {})).error?.data?.error === 'RFQ_WRONG_ROLE', 6000);
     process.stdout.write(`silent role change seen by a live session after ${ms} ms\n`);

@@ -362,7 +362,7 @@ describe('admin accounts, deposits and withdrawals', () => {
     it('a withdrawal counts only the free balance: total - locked', async () => {
       const { accountId } = await createAccount(app);
       expect((await deposit(accountId, '10', ref())).status).toBe(200);
-      await app.app.get(Database).dataSource.query(`UPDATE balances SET locked = 4000000 WHERE account_id = $1`, [accountId]);
+      await app.app.get(Database).exec(`UPDATE balances SET locked = 4000000 WHERE account_id = $1`, [accountId]);
       expect(await balanceOf(accountId)).toMatchObject({ available: '6.00000000', locked: '4.00000000', total: '10.00000000' });
       expect((await withdraw(accountId, '6.000001', ref())).status).toBe(409);
       expect((await withdraw(accountId, '6', ref())).body.balance).toMatchObject({ available: '0.00000000', locked: '4.00000000', total: '4.00000000' });

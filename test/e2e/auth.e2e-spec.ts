@@ -65,7 +65,7 @@ describe('sign-in (HTTP and JSON-RPC)', () => {
     const { wallet } = await createAccount(app);
     const challenge = await nonceFor(wallet);
     // Time passes: the nonce's deadline is moved into the past, as 300 s would.
-    await app.app.get(Database).dataSource.query(`UPDATE auth_nonces SET expires_at = expires_at - 301 WHERE nonce = $1`, [challenge.nonce]);
+    await app.app.get(Database).exec(`UPDATE auth_nonces SET expires_at = expires_at - 301 WHERE nonce = $1`, [challenge.nonce]);
     expect((await session(wallet, challenge.message)).status).toBe(401);
   });
 

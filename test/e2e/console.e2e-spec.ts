@@ -46,7 +46,7 @@ describeBrowser('operator console at /console, in headless Chromium', () => {
   const textOf = (selector: string) => page.$eval(selector, (el) => el.textContent ?? '');
   const waitText = (selector: string, text: string, timeout = 10_000) =>
     page.waitForFunction((s, t) => [...document.querySelectorAll(s)].some((el) => (el.textContent ?? '').includes(t)), { timeout }, selector, text);
-  const sql = (text: string, params: unknown[] = []) => app.app.get(Database).dataSource.query(text, params);
+  const sql = (text: string, params: unknown[] = []) => app.app.get(Database).rows<Record<string, unknown>>(text, params);
   const confirmDialog = async () => {
     await page.waitForSelector('[role="dialog"] [data-testid="confirm"]');
     await page.click('[role="dialog"] [data-testid="confirm"]');

@@ -14,7 +14,7 @@ describe('HTTP forms written by PostgreSQL', () => {
     env = await Environment.create();
     app = await env.start();
     const db = app.app.get(Database);
-    query = (sql, params) => db.dataSource.query(sql, params);
+    query = (sql, params) => db.rows<Record<string, unknown>>(sql, params);
   });
   afterAll(async () => {
     await app?.close();

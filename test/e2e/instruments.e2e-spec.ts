@@ -32,7 +32,7 @@ describe('instruments: create, pause, resume, list', () => {
 
   const create = (body: unknown, as = admin) => as.post('/v1/admin/create-instruments', body);
   const view = () => app.app.get(InstrumentsService);
-  const dbRows = async (sql: string, params: unknown[] = []) => app.app.get(Database).dataSource.query(sql, params);
+  const dbRows = async (sql: string, params: unknown[] = []) => app.app.get(Database).rows<Record<string, unknown>>(sql, params);
 
   describe('create-instruments', () => {
     const E = expirationIn(20);
@@ -216,7 +216,7 @@ describe('instruments: create, pause, resume, list', () => {
 
       const rows = await dbRows(`SELECT symbol, paused FROM instruments WHERE symbol = ANY($1::text[]) ORDER BY symbol`, [fresh]);
       expect(rows).toHaveLength(4);
-      expect(rows.every((r: { paused: boolean }) => r.paused)).toBe(true);
+      expect(rows.every((r) => r.paused === true)).toBe(true);
       for (const symbol of fresh) expect(view().get(symbol)).toMatchObject({ symbol, paused: true, settled: false, expiry: E });
 
       const listed = await rpcList({ asset: 'SOL', expiry: E });

@@ -74,9 +74,9 @@ describe('market data: index prices, IVs, marks, market config', () => {
       expect(res.body.updated_at).toBeGreaterThanOrEqual(before);
       expect(res.body.updated_at).toBeLessThanOrEqual(nowSeconds());
 
-      const rows = await app.app.get(Database).dataSource.query(`SELECT count(*)::int AS n, min(iv)::text AS lo, max(iv)::text AS hi FROM instrument_ivs v JOIN instruments i USING (symbol) WHERE i.asset = 'SOL'`);
+      const rows = await app.app.get(Database).rows<{ n: number; lo: string; hi: string }>(`SELECT count(*)::int AS n, min(iv)::text AS lo, max(iv)::text AS hi FROM instrument_ivs v JOIN instruments i USING (symbol) WHERE i.asset = 'SOL'`);
       expect(rows).toEqual([{ n: 122, lo: '800000', hi: '800000' }]);
-      const [index] = await app.app.get(Database).dataSource.query(`SELECT index_price::text AS p FROM index_prices WHERE asset = 'SOL'`);
+      const [index] = await app.app.get(Database).rows<{ p: string }>(`SELECT index_price::text AS p FROM index_prices WHERE asset = 'SOL'`);
       expect(index.p).toBe('150000000');
     });
 

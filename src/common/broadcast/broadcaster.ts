@@ -6,7 +6,7 @@ import { quitRedis } from '../redis/close';
 /** A message to every instance: a topic (what changed, for whom) and a JSON payload. */
 export interface Broadcast {
   topic: string;
-  payload: any;
+  payload: unknown;
 }
 
 export type BroadcastListener = (message: Broadcast) => void;

@@ -1,17 +1,24 @@
+import type { SqlParams } from '../database/sql';
 import { InProcessBroadcaster } from './broadcaster';
 import { ViewSync } from './view-sync';
 import { VIEW_STALE_AFTER_MS, ViewVersions } from './view-versions';
 
-/** A view_versions table in memory; `down` makes every read fail (database unreachable). */
+/** A view_versions table in memory behind a `Sql`; `down` makes every read fail (database unreachable). */
 function fakeTable() {
-  const rows = new Map<string, bigint>();
+  const versions = new Map<string, bigint>();
+  const select = async <T extends object>(_text: string, params?: SqlParams): Promise<T[]> => {
+    if (table.down) throw new Error('connection refused');
+    const topics = params![0] as string[];
+    return topics.filter((t) => versions.has(t)).map((t) => ({ topic: t, version: versions.get(t)!.toString() })) as unknown as T[];
+  };
   const table = {
-    rows,
+    versions,
     down: false,
-    query: async (_sql: string, params?: unknown[]) => {
-      if (table.down) throw new Error('connection refused');
-      const topics = params![0] as string[];
-      return topics.filter((t) => rows.has(t)).map((t) => ({ topic: t, version: rows.get(t)!.toString() }));
+    rows: select,
+    one: async <T extends object>(text: string, params?: SqlParams) => (await select<T>(text, params))[0] ?? null,
+    exec: async () => 0,
+    get manager(): never {
+      throw new Error('not used');
     },
   };
   return table;
@@ -33,7 +40,7 @@ describe('ViewVersions', () => {
     await versions.check();
     expect(loads).toEqual([null]); // current: nothing read again
 
-    table.rows.set('t', 3n); // three changes committed, none heard
+    table.versions.set('t', 3n); // three changes committed, none heard
     await versions.check();
     expect(loads).toEqual([null, null]);
     expect(view.loadedVersion).toBe(3n);
@@ -67,7 +74,7 @@ describe('ViewVersions', () => {
     }, () => null, versions);
     await view.start();
     failing = true;
-    table.rows.set('t', 1n);
+    table.versions.set('t', 1n);
     now += VIEW_STALE_AFTER_MS + 1;
     await versions.check();
     expect(view.loadedVersion).toBe(0n);
@@ -77,7 +84,7 @@ describe('ViewVersions', () => {
 });
 
 describe('ViewSync with versioned broadcasts', () => {
-  let now = 0;
+  const now = 0;
   const clock = () => now;
 
   it('a broadcast of the next version keeps the view current without a full reload; a gap leaves it to the check', async () => {
@@ -89,7 +96,7 @@ describe('ViewSync with versioned broadcasts', () => {
     await view.start();
     const heard = () => new Promise((r) => setImmediate(() => setImmediate(r)));
 
-    table.rows.set('t', 1n);
+    table.versions.set('t', 1n);
     await view.publish({ part: 'A' }, 1n);
     await heard();
     expect(loads).toEqual([null, 'A']);
@@ -97,7 +104,7 @@ describe('ViewSync with versioned broadcasts', () => {
     await versions.check();
     expect(loads).toEqual([null, 'A']); // current: no full reload
 
-    table.rows.set('t', 3n); // change 2 was never heard
+    table.versions.set('t', 3n); // change 2 was never heard
     await view.publish({ part: 'B' }, 3n);
     await heard();
     expect(view.loadedVersion).toBe(1n);

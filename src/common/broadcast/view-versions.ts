@@ -1,5 +1,6 @@
 import { logger } from '../logging/logger';
-import { type SqlExecutor, sqlRows } from '../database/sql';
+import type { Sql } from '../database/sql';
+import { ViewVersionRepository } from './view-version.repository';
 
 /**
  * How often every instance compares its views' versions with the database (design.md section 11:
@@ -17,14 +18,8 @@ export const VIEW_STALE_AFTER_MS = 30_000;
  * ViewSync.publish: an instance that hears it right after the one it holds stays current
  * without a full reload.
  */
-export async function bumpViewVersion(m: SqlExecutor, topic: string): Promise<bigint> {
-  const rows = await sqlRows<{ version: string }>(
-    m,
-    `INSERT INTO view_versions (topic, version) VALUES ($1, 1)
-     ON CONFLICT (topic) DO UPDATE SET version = view_versions.version + 1 RETURNING version`,
-    [topic],
-  );
-  return BigInt(rows[0].version);
+export function bumpViewVersion(sql: Sql, topic: string): Promise<bigint> {
+  return new ViewVersionRepository(sql).bump(topic);
 }
 
 /** What the checker needs of a view (ViewSync implements it). */
@@ -49,12 +44,16 @@ export class ViewVersions {
   private readonly views = new Set<VersionedView>();
   private timer: NodeJS.Timeout | null = null;
   private checking: Promise<void> | null = null;
+  private readonly table: ViewVersionRepository;
 
+  /** `sql`: the pool (the checks run outside any transaction). */
   constructor(
-    private readonly sql: SqlExecutor,
+    sql: Sql,
     private readonly intervalMs = VIEW_CHECK_INTERVAL_MS,
     private readonly now: () => number = () => performance.now(),
-  ) {}
+  ) {
+    this.table = new ViewVersionRepository(sql);
+  }
 
   register(view: VersionedView): void {
     this.views.add(view);
@@ -78,7 +77,7 @@ export class ViewVersions {
 
   /** The topic's committed version (0 before its first change). */
   async read(topic: string): Promise<bigint> {
-    return (await this.readAll([topic])).get(topic) ?? 0n;
+    return (await this.table.read([topic])).get(topic) ?? 0n;
   }
 
   /** Topics of the views not confirmed current for VIEW_STALE_AFTER_MS. */
@@ -101,7 +100,7 @@ export class ViewVersions {
     const views = [...this.views];
     if (views.length === 0) return;
     const readAt = this.now();
-    const versions = await this.readAll([...new Set(views.map((v) => v.topic))]);
+    const versions = await this.table.read([...new Set(views.map((v) => v.topic))]);
     await Promise.all(
       views.map(async (view) => {
         const version = versions.get(view.topic) ?? 0n;
@@ -110,13 +109,5 @@ export class ViewVersions {
         await view.reloadAll(version).catch(() => undefined); // logged and retried by the view
       }),
     );
-  }
-
-  private async readAll(topics: string[]): Promise<Map<string, bigint>> {
-    const rows: Array<{ topic: string; version: string }> = await this.sql.query(
-      `SELECT topic, version FROM view_versions WHERE topic = ANY($1::text[])`,
-      [topics],
-    );
-    return new Map(rows.map((r) => [r.topic, BigInt(r.version)]));
   }
 }

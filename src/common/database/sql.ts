@@ -79,18 +79,3 @@ export function refusalReason(error: unknown): string | null {
   if ((e?.driverError?.code ?? e?.code) !== REFUSED_SQLSTATE) return null;
   return String(e?.driverError?.message ?? e?.message);
 }
-
-/**
- * @deprecated Being replaced by `Sql` (issue 13): repositories take a `Sql`; this goes when the
- * last call site has moved.
- */
-export interface SqlExecutor {
-  query(sql: string, parameters?: unknown[]): Promise<any>;
-}
-
-/** @deprecated Use `Sql.rows`. */
-export async function sqlRows<T = Record<string, any>>(executor: SqlExecutor, sql: string, parameters: unknown[] = []): Promise<T[]> {
-  const result = await executor.query(sql, parameters);
-  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') return result[0] as T[];
-  return result as T[];
-}

@@ -25,6 +25,7 @@ export class HttpErrorFilter implements ExceptionFilter {
     if (exception instanceof HttpException) {
       const body = exception.getResponse();
       const message = typeof body === 'string' ? body : (body as { message?: unknown }).message;
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- Nest's messages are strings; anything else is written as String() writes it
       return { status: exception.getStatus(), error: Array.isArray(message) ? message.join('; ') : String(message ?? exception.message) };
     }
     // Fastify's own errors (body too large, bad JSON, bad content type) carry a statusCode.

@@ -36,13 +36,13 @@ export class QueryRememberingValidationPipe extends ValidationPipe {
     const dto = metadata.metatype;
     if (metadata.type !== 'query' || typeof dto !== 'function' || typeof value !== 'object' || value === null) return super.transform(value, metadata);
     let seen = this.accepted.get(dto);
-    if (!seen) this.accepted.set(dto, (seen = new Map()));
+    if (!seen) this.accepted.set(dto, (seen = new Map<string, object>()));
     const key = JSON.stringify(value);
     const known = seen.get(key);
     if (known) return Object.assign(Object.create(Object.getPrototypeOf(known) as object), known);
     const instance = (await super.transform(value, metadata)) as object;
     if (seen.size >= QUERIES_REMEMBERED) seen.clear();
-    seen.set(key, Object.freeze(Object.assign(Object.create(Object.getPrototypeOf(instance) as object), instance)));
+    seen.set(key, Object.freeze(Object.assign(Object.create(Object.getPrototypeOf(instance) as object) as object, instance)));
     return instance;
   }
 }

@@ -2,9 +2,8 @@ import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/com
 import { Broadcaster } from '../../common/broadcast/broadcaster';
 import { ViewSync } from '../../common/broadcast/view-sync';
 import { ViewVersions } from '../../common/broadcast/view-versions';
-import { Database } from '../../common/database/database';
-import { sqlRows } from '../../common/database/sql';
 import { type AccountAccessState, type Lapse, type Principal, type Role, currentPrincipal } from '../auth/access';
+import { AccountRepository } from './account.repository';
 
 /** Broadcast topic: an account's roles or revocation changed (payload `{ account_id }`). */
 export const ACCOUNT_ACCESS_CHANGED = 'account-access';
@@ -32,7 +31,7 @@ export class AccountAccess implements OnModuleInit, OnModuleDestroy {
   private readonly derived = new WeakMap<Principal, { state: AccountAccessState; current: Principal | Lapse }>();
 
   constructor(
-    private readonly db: Database,
+    private readonly accounts: AccountRepository,
     broadcaster: Broadcaster,
     versions: ViewVersions,
   ) {
@@ -106,14 +105,10 @@ export class AccountAccess implements OnModuleInit, OnModuleDestroy {
   private async load(accountId: number | null): Promise<void> {
     const ids = accountId === null ? [...this.states.keys()] : [accountId];
     if (ids.length === 0) return;
-    const rows = await sqlRows<{ id: string; roles: Role[]; sessions_revoked_at: string | null }>(
-      this.db.dataSource,
-      `SELECT id, roles, sessions_revoked_at FROM accounts WHERE id = ANY($1::bigint[])`,
-      [ids],
-    );
+    const rows = await this.accounts.accessOf(ids);
     for (const row of rows) {
-      const id = Number(row.id);
-      const state: AccountAccessState = Object.freeze({ roles: Object.freeze([...row.roles]) as Role[], revokedAt: Number(row.sessions_revoked_at ?? 0) });
+      const id = row.id;
+      const state: AccountAccessState = Object.freeze({ roles: Object.freeze([...row.roles]) as Role[], revokedAt: row.sessionsRevokedAt });
       const before = this.states.get(id);
       if (before && before.revokedAt === state.revokedAt && sameRoles(before.roles, state.roles)) continue;
       this.states.delete(id);

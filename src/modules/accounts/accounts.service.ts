@@ -2,19 +2,11 @@ import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { FEE_ACCOUNT_WALLET, WalletError, parseWallet } from '@legwork/protocol';
 import { bumpViewVersion } from '../../common/broadcast/view-versions';
 import { Database } from '../../common/database/database';
-import { type SqlExecutor, sqlRows } from '../../common/database/sql';
+import type { Sql } from '../../common/database/sql';
 import { AppError } from '../../common/errors/app-error';
 import { ROLES, type Role } from '../auth/access';
 import { ACCOUNT_ACCESS_CHANGED, AccountAccess } from './account-access.service';
-
-export interface Account {
-  id: number;
-  wallet: string;
-  roles: Role[];
-  createdAt: Date;
-  /** Unix seconds of the last revoke of its sessions; 0: never. */
-  sessionsRevokedAt: number;
-}
+import { type Account, AccountRepository } from './account.repository';
 
 export interface AccountView {
   account_id: number;
@@ -22,16 +14,6 @@ export interface AccountView {
   roles: Role[];
   created_at: string;
 }
-
-interface AccountRow {
-  id: string;
-  wallet: string;
-  roles: Role[];
-  created_at: Date;
-  sessions_revoked_at: string | null;
-}
-
-const toAccount = (row: AccountRow): Account => ({ id: Number(row.id), wallet: row.wallet, roles: row.roles, createdAt: row.created_at, sessionsRevokedAt: Number(row.sessions_revoked_at ?? 0) });
 
 export const accountView = (a: Account): AccountView => ({ account_id: a.id, wallet: a.wallet, roles: a.roles, created_at: a.createdAt.toISOString() });
 
@@ -51,14 +33,13 @@ export class AccountsService implements OnApplicationBootstrap {
 
   constructor(
     private readonly db: Database,
+    private readonly accounts: AccountRepository,
     private readonly access: AccountAccess,
   ) {}
 
   /** The fee account exists from the first start: wallet of 32 zero bytes, no role. */
   async onApplicationBootstrap(): Promise<void> {
-    await this.db.dataSource.query(`INSERT INTO accounts (wallet, roles) VALUES ($1, '{}') ON CONFLICT (wallet) DO NOTHING`, [FEE_ACCOUNT_WALLET]);
-    const [row] = await this.db.dataSource.query(`SELECT id FROM accounts WHERE wallet = $1`, [FEE_ACCOUNT_WALLET]);
-    this.feeAccount = Number(row.id);
+    this.feeAccount = await this.accounts.ensure(FEE_ACCOUNT_WALLET);
   }
 
   feeAccountId(): number {
@@ -66,40 +47,31 @@ export class AccountsService implements OnApplicationBootstrap {
     return this.feeAccount;
   }
 
-  async create(wallet: unknown, roles: unknown): Promise<Account> {
+  /**
+   * `wallet`, `roles`: as CreateAccountDto checked them (a string; known role names). The wallet's
+   * canonical form and the roles' uniqueness are checked here (the DTO does not).
+   */
+  async create(wallet: string, roles: readonly Role[] = []): Promise<Account> {
     try {
       parseWallet(wallet);
     } catch (error) {
       if (error instanceof WalletError) throw new AppError('INVALID_PARAMS', `wallet ${error.message}`);
       throw error;
     }
-    const parsedRoles = parseRoles(roles ?? []);
-    const { rows, version } = await this.accessChange((m) =>
-      sqlRows<AccountRow>(
-        m,
-        `INSERT INTO accounts (wallet, roles) VALUES ($1, $2) ON CONFLICT (wallet) DO NOTHING RETURNING id, wallet, roles, created_at, sessions_revoked_at`,
-        [wallet, parsedRoles],
-      ),
-    );
-    if (rows.length === 0) throw new AppError('CONFLICT', 'this wallet has an account already');
-    const account = toAccount(rows[0]);
-    await this.access.changed(account.id, version!);
-    return account;
+    const parsedRoles = parseRoles(roles);
+    const { row, version } = await this.accessChange((sql) => this.accounts.insert(wallet, parsedRoles, sql));
+    if (!row) throw new AppError('CONFLICT', 'this wallet has an account already');
+    await this.access.changed(row.id, version!);
+    return row;
   }
 
-  async setRoles(accountId: number, roles: unknown): Promise<Account> {
+  async setRoles(accountId: number, roles: readonly Role[]): Promise<Account> {
     const parsedRoles = parseRoles(roles);
-    const { rows, version } = await this.accessChange((m) =>
-      sqlRows<AccountRow>(
-        m,
-        `UPDATE accounts SET roles = $2 WHERE id = $1 AND wallet <> $3 RETURNING id, wallet, roles, created_at, sessions_revoked_at`,
-        [accountId, parsedRoles, FEE_ACCOUNT_WALLET],
-      ),
-    );
-    if (rows.length === 0) throw new AppError('NOT_FOUND', `account ${accountId} not found`);
+    const { row, version } = await this.accessChange((sql) => this.accounts.setRoles(accountId, parsedRoles, FEE_ACCOUNT_WALLET, sql));
+    if (!row) throw new AppError('NOT_FOUND', `account ${accountId} not found`);
     // Every instance's sessions of the account act with the new roles within 1 s (design.md 10).
     await this.access.changed(accountId, version!);
-    return toAccount(rows[0]);
+    return row;
   }
 
   /**
@@ -107,37 +79,31 @@ export class AccountsService implements OnApplicationBootstrap {
    * back) is refused from then on, and its live sessions end on every instance (design.md 10).
    */
   async revokeSessions(accountId: number): Promise<{ account_id: number; revoked_at: number }> {
-    const { rows, version } = await this.accessChange((m) =>
-      sqlRows<{ sessions_revoked_at: string }>(
-        m,
-        `UPDATE accounts SET sessions_revoked_at = GREATEST(COALESCE(sessions_revoked_at, 0), $2) WHERE id = $1 AND wallet <> $3 RETURNING sessions_revoked_at`,
-        [accountId, Math.floor(Date.now() / 1000), FEE_ACCOUNT_WALLET],
-      ),
-    );
-    if (rows.length === 0) throw new AppError('NOT_FOUND', `account ${accountId} not found`);
+    const now = Math.floor(Date.now() / 1000);
+    const { row, version } = await this.accessChange((sql) => this.accounts.revokeSessions(accountId, now, FEE_ACCOUNT_WALLET, sql));
+    if (row === null) throw new AppError('NOT_FOUND', `account ${accountId} not found`);
     await this.access.changed(accountId, version!);
-    return { account_id: accountId, revoked_at: Number(rows[0].sessions_revoked_at) };
+    return { account_id: accountId, revoked_at: row };
   }
 
   /**
    * A write of accounts' roles or revocation and the bump of the access view's version in one
    * transaction (design.md 11): the version commits if and only if a row changed.
    */
-  private accessChange<Row>(write: (m: SqlExecutor) => Promise<Row[]>): Promise<{ rows: Row[]; version: bigint | null }> {
-    return this.db.dataSource.transaction(async (m) => {
-      const rows = await write(m);
-      return { rows, version: rows.length > 0 ? await bumpViewVersion(m, ACCOUNT_ACCESS_CHANGED) : null };
+  private accessChange<Row>(write: (sql: Sql) => Promise<Row | null>): Promise<{ row: Row | null; version: bigint | null }> {
+    return this.db.tx(async (sql) => {
+      const row = await write(sql);
+      return { row, version: row !== null ? await bumpViewVersion(sql, ACCOUNT_ACCESS_CHANGED) : null };
     });
   }
 
   async get(accountId: number): Promise<Account> {
-    const rows: AccountRow[] = await this.db.dataSource.query(`SELECT id, wallet, roles, created_at, sessions_revoked_at FROM accounts WHERE id = $1`, [accountId]);
-    if (rows.length === 0) throw new AppError('NOT_FOUND', `account ${accountId} not found`);
-    return toAccount(rows[0]);
+    const account = await this.accounts.findById(accountId);
+    if (!account) throw new AppError('NOT_FOUND', `account ${accountId} not found`);
+    return account;
   }
 
-  async findByWallet(wallet: string): Promise<Account | null> {
-    const rows: AccountRow[] = await this.db.dataSource.query(`SELECT id, wallet, roles, created_at, sessions_revoked_at FROM accounts WHERE wallet = $1`, [wallet]);
-    return rows.length ? toAccount(rows[0]) : null;
+  findByWallet(wallet: string): Promise<Account | null> {
+    return this.accounts.findByWallet(wallet);
   }
 }

@@ -3,9 +3,10 @@ import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResp
 import { ErrorResponse } from '../../common/http/error-response.dto';
 import { AccountIdParam } from '../accounts/account-id';
 import { type AccountView, AccountsService, accountView } from '../accounts/accounts.service';
-import { AccountViewDto, AdminAccountViewDto, CreateAccountDto, RevokeSessionsResultDto, SetRolesDto, TransferRequestDto, TransferResultDto } from '../accounts/dto/account.dto';
+import { AccountViewDto, CreateAccountDto, RevokeSessionsResultDto, SetRolesDto, TransferRequestDto } from '../accounts/dto/account.dto';
 import { AdminAccess } from '../auth/access';
 import { type BalanceView, BalancesService, type TransferResult } from '../ledger/balances.service';
+import { AdminAccountViewDto, TransferResultDto } from './dto/admin-account.dto';
 
 /** The admin read of an account: the account, whether it is anchored, and its balance row. */
 export interface AdminAccountView extends AccountView {

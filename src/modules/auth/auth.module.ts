@@ -2,10 +2,11 @@ import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { Ed25519Verifier } from '@legwork/protocol';
 import { AccountsModule } from '../accounts/accounts.module';
-import { AuthAttempts } from './auth-attempts';
+import { AuthAttempts } from './auth-attempts.service';
 import { AuthController } from './auth.controller';
 import { AuthGuard } from './auth.guard';
 import { AuthRpc } from './auth.rpc';
+import { NonceRepository } from './nonce.repository';
 import { NonceService } from './nonce.service';
 import { SessionService } from './session.service';
 import { SignInService } from './sign-in.service';
@@ -16,6 +17,7 @@ import { SignInService } from './sign-in.service';
   providers: [
     AuthRpc,
     AuthAttempts,
+    NonceRepository,
     NonceService,
     SessionService,
     SignInService,

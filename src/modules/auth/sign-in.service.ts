@@ -4,7 +4,7 @@ import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { AppError } from '../../common/errors/app-error';
 import { AccountAccess } from '../accounts/account-access.service';
 import { AccountsService } from '../accounts/accounts.service';
-import { AuthAttempts } from './auth-attempts';
+import { AuthAttempts } from './auth-attempts.service';
 import type { Role } from './access';
 import { NonceService } from './nonce.service';
 import { SessionService } from './session.service';

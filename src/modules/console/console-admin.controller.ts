@@ -19,7 +19,7 @@ export class ConsoleAdminController {
   @Get('overview')
   @AdminAccess('read')
   @ApiOperation({ summary: 'Queue depths, RFQs by state and fills per minute (the console overview)' })
-  @ApiOkResponse({ schema: OVERVIEW_SCHEMA as object })
+  @ApiOkResponse({ schema: OVERVIEW_SCHEMA })
   overview() {
     return this.reads.overview(this.clock.now());
   }
@@ -27,7 +27,7 @@ export class ConsoleAdminController {
   @Get('rfqs')
   @AdminAccess('read')
   @ApiOperation({ summary: 'RFQs of every account, newest first, with their quote and fill' })
-  @ApiOkResponse({ schema: { type: 'object', properties: { rfqs: { type: 'array', items: RFQ_ROW_SCHEMA } } } as object })
+  @ApiOkResponse({ schema: { type: 'object', properties: { rfqs: { type: 'array', items: RFQ_ROW_SCHEMA } } } })
   async rfqs(@Query() query: AdminRfqsQuery) {
     return { rfqs: await this.reads.rfqs({ state: query.state, accountId: query.account_id, before: query.before, limit: query.limit ?? 50 }) };
   }
@@ -36,7 +36,7 @@ export class ConsoleAdminController {
   @AdminAccess('read')
   @ApiOperation({ summary: 'Every state move of one RFQ, in order' })
   @ApiParam({ name: 'rfq_id', description: 'RFQ id: 32 lowercase hex characters', schema: { type: 'string', pattern: RFQ_ID_PATTERN.source } })
-  @ApiOkResponse({ schema: RFQ_EVENTS_SCHEMA as object })
+  @ApiOkResponse({ schema: RFQ_EVENTS_SCHEMA })
   @ApiNotFoundResponse({ description: 'No such RFQ', type: ErrorResponse })
   async rfqEvents(@Param('rfq_id') rfqId: string) {
     if (!RFQ_ID_PATTERN.test(rfqId)) throw new AppError('INVALID_PARAMS', 'rfq_id must be 32 lowercase hex characters');
@@ -48,7 +48,7 @@ export class ConsoleAdminController {
   @Get('market-data')
   @AdminAccess('read')
   @ApiOperation({ summary: "Every asset's index price and its age (stale past MARKET_DATA_MAX_AGE_SECONDS)" })
-  @ApiOkResponse({ schema: MARKET_DATA_SCHEMA as object })
+  @ApiOkResponse({ schema: MARKET_DATA_SCHEMA })
   marketData() {
     return this.reads.marketData(this.clock.now());
   }
@@ -56,7 +56,7 @@ export class ConsoleAdminController {
   @Get('accounts')
   @AdminAccess('read')
   @ApiOperation({ summary: 'Find the account of a wallet (an empty list when it has none)' })
-  @ApiOkResponse({ schema: ACCOUNT_SEARCH_SCHEMA as object })
+  @ApiOkResponse({ schema: ACCOUNT_SEARCH_SCHEMA })
   async accounts(@Query() query: AdminAccountSearchQuery) {
     return { accounts: await this.reads.accountsByWallet(query.wallet) };
   }

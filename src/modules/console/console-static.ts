@@ -37,7 +37,7 @@ export async function serveConsole(app: NestFastifyApplication): Promise<void> {
     });
     return;
   }
-  await app.register(fastifyStatic as never, {
+  await app.register(fastifyStatic, {
     root,
     prefix: '/console/',
     decorateReply: false,

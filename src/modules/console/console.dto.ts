@@ -1,7 +1,10 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
-import { RFQ_STATES, type RfqStateName } from './console-reads.service';
+import type { AccountView } from '../accounts/accounts.service';
+import { RFQ_STATES, type RfqState } from '../rfq/domain/rfq-state';
+import type { AdminRfqRow, RfqEventRow } from '../rfq/rfq-reads.service';
+import type { MarketDataAge, Overview } from './console-reads.service';
 
 export const RFQ_ID_PATTERN = /^[0-9a-f]{32}$/;
 export const MAX_RFQ_PAGE = 200;
@@ -11,7 +14,7 @@ export class AdminRfqsQuery {
   @ApiPropertyOptional({ enum: RFQ_STATES, description: 'Only RFQs in this state' })
   @IsOptional()
   @IsIn(RFQ_STATES)
-  state?: RfqStateName;
+  state?: RfqState;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, description: "Only this taker's RFQs" })
   @IsOptional()
@@ -45,10 +48,16 @@ export class AdminAccountSearchQuery {
 
 const decimal = { type: ['string', 'null'], pattern: '^-?[0-9]+\\.[0-9]{8}$' };
 
+/**
+ * The properties of a row's schema, checked against its type: exactly the row's keys, so a field
+ * added to (or dropped from) a row does not compile until its schema says so.
+ */
+const fieldsOf = <T extends object>(properties: { [K in keyof T]-?: object }) => properties;
+
 export const OVERVIEW_SCHEMA = {
   type: 'object',
   required: ['queues', 'rfqs_by_state', 'fills_per_minute'],
-  properties: {
+  properties: fieldsOf<Overview>({
     queues: { type: 'object', description: 'Jobs waiting, delayed or active per queue (empty when Redis does not answer)', additionalProperties: { type: 'integer' } },
     rfqs_by_state: {
       type: 'object',
@@ -60,12 +69,12 @@ export const OVERVIEW_SCHEMA = {
       description: 'The last 30 minutes, oldest first, one point per minute (zeros included)',
       items: { type: 'object', required: ['minute', 'fills'], properties: { minute: { type: 'integer', description: 'Unix seconds of the minute' }, fills: { type: 'integer' } } },
     },
-  },
+  }),
 };
 
 export const RFQ_ROW_SCHEMA = {
   type: 'object',
-  properties: {
+  properties: fieldsOf<AdminRfqRow>({
     rfq_id: { type: 'string', pattern: RFQ_ID_PATTERN.source },
     account_id: { type: 'integer', description: 'The taker' },
     asset: { type: 'string' },
@@ -83,14 +92,14 @@ export const RFQ_ROW_SCHEMA = {
     fill_reverted: { type: 'boolean' },
     failure_error: { type: ['string', 'null'] },
     decline_reason: { type: ['string', 'null'] },
-  },
+  }),
 };
 
 export const RFQ_EVENTS_SCHEMA = {
   type: 'object',
   properties: {
     rfq_id: { type: 'string' },
-    events: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, event: { type: 'string' }, state: { type: 'string' }, at: { type: 'integer' } } } },
+    events: { type: 'array', items: { type: 'object', properties: fieldsOf<RfqEventRow>({ id: { type: 'string' }, event: { type: 'string' }, state: { type: 'string' }, at: { type: 'integer' } }) } },
   },
 };
 
@@ -102,7 +111,7 @@ export const MARKET_DATA_SCHEMA = {
       type: 'array',
       items: {
         type: 'object',
-        properties: { asset: { type: 'string' }, index_price: { type: 'string' }, updated_at: { type: 'string', format: 'date-time' }, age_seconds: { type: 'integer' }, stale: { type: 'boolean' } },
+        properties: fieldsOf<MarketDataAge>({ asset: { type: 'string' }, index_price: { type: 'string' }, updated_at: { type: 'string', format: 'date-time' }, age_seconds: { type: 'integer' }, stale: { type: 'boolean' } }),
       },
     },
   },
@@ -113,7 +122,10 @@ export const ACCOUNT_SEARCH_SCHEMA = {
   properties: {
     accounts: {
       type: 'array',
-      items: { type: 'object', properties: { account_id: { type: 'integer' }, wallet: { type: 'string' }, roles: { type: 'array', items: { type: 'string' } }, created_at: { type: 'string', format: 'date-time' } } },
+      items: {
+        type: 'object',
+        properties: fieldsOf<AccountView>({ account_id: { type: 'integer' }, wallet: { type: 'string' }, roles: { type: 'array', items: { type: 'string' } }, created_at: { type: 'string', format: 'date-time' } }),
+      },
     },
   },
 };

@@ -1,7 +1,7 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { Public } from '../auth/access';
-import { ApiDocuments } from '../docs/api-documents';
+import { ApiDocuments } from '../docs/api-documents.service';
 import { JSON_RPC_REFERENCE_CSS, renderJsonRpcReference } from './json-rpc-reference';
 
 /** A page of its own, no script: only its stylesheet (design.md section 10's CSP, with style-src 'self'). */

@@ -1,6 +1,6 @@
 import { buildAsyncApiDocument } from '../gateway/asyncapi/asyncapi-document';
 import { RPC_METHODS } from '../gateway/rpc-method';
-import { exampleOf, renderJsonRpcReference } from './json-rpc-reference';
+import { type Follow, type JsonNode, exampleOf, renderJsonRpcReference } from './json-rpc-reference';
 
 describe('JSON-RPC reference page', () => {
   const doc = buildAsyncApiDocument({ version: '0.1.0', served: RPC_METHODS.map((name) => ({ name, access: { kind: 'public' } as const })) });
@@ -32,7 +32,7 @@ describe('JSON-RPC reference page', () => {
   });
 
   it('makes examples from the schema: its own examples first, then consts, enums and types, following $refs', () => {
-    const follow = (s?: Record<string, any>) => (s?.$ref === '#/x' ? { type: 'string', examples: ['from-ref'] } : (s ?? {}));
+    const follow: Follow = (s) => ((s as JsonNode | undefined)?.$ref === '#/x' ? { type: 'string', examples: ['from-ref'] } : ((s as JsonNode | undefined) ?? {}));
     expect(exampleOf({ type: 'object', properties: { a: { $ref: '#/x' }, b: { const: 2 }, c: { enum: ['e', 'f'] }, d: { type: 'integer', minimum: 5 } }, required: ['a', 'b', 'c', 'd'] }, follow)).toEqual({
       a: 'from-ref',
       b: 2,

@@ -4,32 +4,43 @@
  * No script: the page is static HTML with one stylesheet.
  */
 
-type Schema = Record<string, any>;
-type Doc = Record<string, any>;
+/** A JSON value of the AsyncAPI document. */
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+/** An object of the document (a schema, a message, an operation), read loosely: the page shows what it holds. */
+export type JsonNode = { readonly [key: string]: Json | undefined };
+/** Follows a node's `$ref`; `{}` for anything that is not an object. */
+export type Follow = (schema: unknown) => JsonNode;
 
-const escapeHtml = (text: unknown) =>
-  String(text ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const isNode = (value: unknown): value is JsonNode => typeof value === 'object' && value !== null && !Array.isArray(value);
+const node = (value: unknown): JsonNode | undefined => (isNode(value) ? value : undefined);
+const list = (value: unknown): Json[] => (Array.isArray(value) ? (value as Json[]) : []);
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+const escapeHtml = (value: unknown) =>
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the document's texts are strings; anything else is shown as String() writes it
+  String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** Follows `#/a/b/c` references of the document. */
-function resolver(doc: Doc) {
-  const follow = (schema: Schema | undefined, depth = 0): Schema => {
-    if (!schema || depth > 20) return {};
-    if (typeof schema.$ref === 'string' && schema.$ref.startsWith('#/')) {
-      const target = schema.$ref
+function resolver(doc: JsonNode): Follow {
+  const follow = (schema: unknown, depth = 0): JsonNode => {
+    const s = node(schema);
+    if (!s || depth > 20) return {};
+    if (typeof s.$ref === 'string' && s.$ref.startsWith('#/')) {
+      const target = s.$ref
         .slice(2)
         .split('/')
-        .reduce((node: any, key: string) => node?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+        .reduce<unknown>((at, key) => (typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), doc);
       return follow(target, depth + 1);
     }
-    return schema;
+    return s;
   };
-  return follow;
+  return (schema) => follow(schema);
 }
 
-const refName = (schema: Schema | undefined) => (typeof schema?.$ref === 'string' ? schema.$ref.split('/').pop() : undefined);
+const refName = (schema: JsonNode | undefined) => (typeof schema?.$ref === 'string' ? schema.$ref.split('/').pop() : undefined);
 
 /** A short type text: the named schema, the constant, the enum, or the JSON type. */
-function typeText(schema: Schema | undefined, follow: (s?: Schema) => Schema): string {
+function typeText(schema: JsonNode | undefined, follow: Follow): string {
   if (!schema) return 'any';
   const name = refName(schema);
   if (name) {
@@ -38,46 +49,53 @@ function typeText(schema: Schema | undefined, follow: (s?: Schema) => Schema): s
     return base === 'object' || base === 'any' ? name : `${name} (${base})`;
   }
   if ('const' in schema) return JSON.stringify(schema.const);
-  if (Array.isArray(schema.enum)) return schema.enum.map((v: unknown) => JSON.stringify(v)).join(' | ');
-  for (const key of ['oneOf', 'anyOf']) if (Array.isArray(schema[key])) return schema[key].map((s: Schema) => typeText(s, follow)).join(' | ');
-  if (schema.type === 'array') return `${typeText(schema.items, follow)}[]`;
-  if (Array.isArray(schema.type)) return schema.type.join(' | ');
-  return schema.type ?? 'any';
+  if (Array.isArray(schema.enum)) return schema.enum.map((v) => JSON.stringify(v)).join(' | ');
+  for (const key of ['oneOf', 'anyOf']) if (Array.isArray(schema[key])) return list(schema[key]).map((s) => typeText(node(s), follow)).join(' | ');
+  if (schema.type === 'array') return `${typeText(node(schema.items), follow)}[]`;
+  if (Array.isArray(schema.type)) return schema.type.filter((t) => typeof t === 'string').join(' | ');
+  return typeof schema.type === 'string' ? schema.type : 'any';
 }
 
 /** A value that fits the schema: its own example first, else one made from its type. */
-export function exampleOf(schema: Schema | undefined, follow: (s?: Schema) => Schema, depth = 0): unknown {
-  if (!schema || depth > 12) return null;
-  if (schema.$ref) return exampleOf(follow(schema), follow, depth + 1);
-  if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
-  if ('example' in schema) return schema.example;
-  if ('const' in schema) return schema.const;
-  if (Array.isArray(schema.enum)) return schema.enum[0];
-  if ('default' in schema) return schema.default;
+export function exampleOf(schema: unknown, follow: Follow, depth = 0): unknown {
+  const s = node(schema);
+  if (!s || depth > 12) return null;
+  if (s.$ref) return exampleOf(follow(s), follow, depth + 1);
+  if (Array.isArray(s.examples) && s.examples.length > 0) return s.examples[0];
+  if ('example' in s) return s.example;
+  if ('const' in s) return s.const;
+  if (Array.isArray(s.enum)) return s.enum[0];
+  if ('default' in s) return s.default;
   for (const key of ['oneOf', 'anyOf']) {
-    if (Array.isArray(schema[key])) {
-      const first = schema[key].find((s: Schema) => follow(s).type !== 'null') ?? schema[key][0];
+    if (Array.isArray(s[key])) {
+      const options = list(s[key]);
+      const first = options.find((o) => follow(o).type !== 'null') ?? options[0];
       return exampleOf(first, follow, depth + 1);
     }
   }
-  if (Array.isArray(schema.allOf)) return Object.assign({}, ...schema.allOf.map((s: Schema) => exampleOf(s, follow, depth + 1)));
-  const type = Array.isArray(schema.type) ? schema.type.find((t: string) => t !== 'null') : schema.type;
+  if (Array.isArray(s.allOf)) return Object.assign({}, ...s.allOf.map((part) => exampleOf(part, follow, depth + 1))) as unknown;
+  return exampleOfType(s, follow, depth);
+}
+
+/** exampleOf for a schema that names no example, constant, enum, default or alternatives: one made from its type. */
+function exampleOfType(s: JsonNode, follow: Follow, depth: number): unknown {
+  const type = Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type;
   switch (type) {
     case 'object': {
-      const properties: Record<string, Schema> = schema.properties ?? {};
-      const required: string[] = schema.required ?? Object.keys(properties);
+      const properties = node(s.properties) ?? {};
+      const required = Array.isArray(s.required) ? s.required.filter((k) => typeof k === 'string') : Object.keys(properties);
       return Object.fromEntries(required.filter((k) => k in properties).map((k) => [k, exampleOf(properties[k], follow, depth + 1)]));
     }
     case 'array':
-      return [exampleOf(schema.items, follow, depth + 1)];
+      return [exampleOf(s.items, follow, depth + 1)];
     case 'integer':
     case 'number':
-      return schema.minimum ?? 1;
+      return s.minimum ?? 1;
     case 'boolean':
       return true;
     case 'string':
-      if (schema.format === 'date-time') return '2026-12-27T08:00:00.000Z';
-      if (schema.pattern === '^[0-9a-f]{32}$') return '0193a1b2c3d4e5f60718293a4b5c6d7e';
+      if (s.format === 'date-time') return '2026-12-27T08:00:00.000Z';
+      if (s.pattern === '^[0-9a-f]{32}$') return '0193a1b2c3d4e5f60718293a4b5c6d7e';
       return 'string';
     case 'null':
       return null;
@@ -87,16 +105,16 @@ export function exampleOf(schema: Schema | undefined, follow: (s?: Schema) => Sc
 }
 
 /** The properties of an object schema as table rows (name, type, required, description). */
-function fieldsTable(schema: Schema | undefined, follow: (s?: Schema) => Schema): string {
+function fieldsTable(schema: unknown, follow: Follow): string {
   const target = follow(schema);
-  const properties: Record<string, Schema> = target.properties ?? {};
+  const properties = node(target.properties) ?? {};
   const names = Object.keys(properties);
-  if (names.length === 0) return `<p class="type">${escapeHtml(typeText(schema, follow))}</p>`;
-  const required = new Set<string>(target.required ?? []);
+  if (names.length === 0) return `<p class="type">${escapeHtml(typeText(node(schema), follow))}</p>`;
+  const required = new Set(list(target.required));
   const rows = names
     .map((name) => {
-      const field = properties[name];
-      const description = field.description ?? follow(field).description ?? '';
+      const field = node(properties[name]);
+      const description = field?.description ?? follow(field).description ?? '';
       return `<tr><td><code>${escapeHtml(name)}</code></td><td><code>${escapeHtml(typeText(field, follow))}</code></td><td>${required.has(name) ? 'yes' : 'no'}</td><td>${escapeHtml(description)}</td></tr>`;
     })
     .join('');
@@ -106,23 +124,21 @@ function fieldsTable(schema: Schema | undefined, follow: (s?: Schema) => Schema)
 const json = (value: unknown) => `<pre><code>${escapeHtml(JSON.stringify(value, null, 2))}</code></pre>`;
 const anchor = (text: string) => text.replace(/[^A-Za-z0-9]+/g, '-');
 
-type Follow = ReturnType<typeof resolver>;
-
-/** One method: summary, params and result tables, errors and an example exchange. */
-function methodSection(op: Schema, follow: Follow): string {
-  const method: string = op['x-jsonrpc-method'];
-  const request = follow(op.messages[0]);
-  const [result, error] = (op.reply?.messages ?? []).map((ref: Schema) => follow(ref));
-  const params = follow(request.payload).properties?.params;
-  const resultSchema = follow(result?.payload).properties?.result;
+/** One method: params, result, errors and an example exchange. */
+function methodSection(op: JsonNode, follow: Follow): string {
+  const method = text(op['x-jsonrpc-method']);
+  const request = follow(list(op.messages)[0]);
+  const [result, error] = list(node(op.reply)?.messages).map((ref) => follow(ref));
+  const params = node(follow(request.payload).properties)?.params;
+  const resultSchema = node(follow(result?.payload).properties)?.result;
   const requestExample = { jsonrpc: '2.0', id: 1, method, params: exampleOf(params, follow) ?? {} };
   const resultExample = { jsonrpc: '2.0', id: 1, result: exampleOf(resultSchema, follow) };
   const errorExample = exampleOf(error?.payload, follow);
-  const codes: string[] = error?.['x-error-codes'] ?? [];
+  const codes = list(error?.['x-error-codes']);
   return `<section class="method" id="${anchor(method)}" aria-labelledby="${anchor(method)}-h">
 <h3 id="${anchor(method)}-h"><code>${escapeHtml(method)}</code></h3>
 <p class="summary">${escapeHtml(op.summary)}</p>
-${(op.description ?? '').split('\n\n').map((p: string) => `<p>${escapeHtml(p)}</p>`).join('')}
+${text(op.description).split('\n\n').map((p) => `<p>${escapeHtml(p)}</p>`).join('')}
 <h4>Params</h4>${fieldsTable(params, follow)}
 <h4>Result</h4>${fieldsTable(resultSchema, follow)}
 <h4>Errors</h4><p>${escapeHtml(error?.summary ?? '')}</p>
@@ -132,11 +148,11 @@ ${(op.description ?? '').split('\n\n').map((p: string) => `<p>${escapeHtml(p)}</
 </section>`;
 }
 
-/** One notification channel with its events. */
-function channelSection(key: string, op: Schema, follow: Follow): string {
-  const events = (op.messages ?? []).map((ref: Schema) => {
+/** One channel: each of its events with its data fields and an example. */
+function channelSection(key: string, op: JsonNode, follow: Follow): string {
+  const events = list(op.messages).map((ref) => {
     const m = follow(ref);
-    const data = follow(follow(follow(m.payload).properties?.params).properties?.data);
+    const data = follow(node(follow(node(follow(m.payload).properties)?.params).properties)?.data);
     return `<article class="event"><h4>${escapeHtml(m.title ?? m.name)}</h4><p>${escapeHtml(m.summary ?? '')}</p>
 <h5>data</h5>${fieldsTable(data, follow)}
 <h5>Example</h5>${json(exampleOf(m.payload, follow))}</article>`;
@@ -145,8 +161,8 @@ function channelSection(key: string, op: Schema, follow: Follow): string {
 }
 
 /** The document's description: paragraphs, and runs of "- " lines as lists. */
-function descriptionHtml(text: string): string {
-  const lines = text.split('\n').filter((line) => line.trim());
+function descriptionHtml(description: string): string {
+  const lines = description.split('\n').filter((line) => line.trim());
   return lines
     .map((line, i) => {
       const item = line.startsWith('- ');
@@ -157,23 +173,25 @@ function descriptionHtml(text: string): string {
     .join('');
 }
 
-/** The whole page. */
-export function renderJsonRpcReference(doc: Doc): string {
+/** The whole page, from the AsyncAPI document (a JSON object). */
+export function renderJsonRpcReference(document: object): string {
+  const doc = node(document) ?? {};
   const follow = resolver(doc);
-  const operations = Object.entries<Schema>(doc.operations ?? {});
+  const info = node(doc.info);
+  const operations = Object.entries(node(doc.operations) ?? {}).map(([key, op]) => [key, node(op) ?? {}] as const);
   const methods = operations.filter(([, op]) => op['x-jsonrpc-method']);
   const channels = operations.filter(([, op]) => !op['x-jsonrpc-method']);
   const methodSections = methods.map(([, op]) => methodSection(op, follow));
   const channelSections = channels.map(([key, op]) => channelSection(key, op, follow));
-  const toc = methods.map(([, op]) => `<li><a href="#${anchor(op['x-jsonrpc-method'])}"><code>${escapeHtml(op['x-jsonrpc-method'])}</code></a></li>`).join('');
+  const toc = methods.map(([, op]) => `<li><a href="#${anchor(text(op['x-jsonrpc-method']))}"><code>${escapeHtml(op['x-jsonrpc-method'])}</code></a></li>`).join('');
   const channelToc = channels.map(([key, op]) => `<li><a href="#channel-${anchor(key)}">${escapeHtml(op.title ?? key)}</a></li>`).join('');
-  const description = descriptionHtml(String(doc.info?.description ?? ''));
+  const description = descriptionHtml(text(info?.description));
 
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(doc.info?.title)}: JSON-RPC reference</title>
+<title>${escapeHtml(info?.title)}: JSON-RPC reference</title>
 <link rel="stylesheet" href="/docs/json-rpc.css"></head>
-<body><header><h1>${escapeHtml(doc.info?.title)} <span class="version">v${escapeHtml(doc.info?.version)}</span></h1>
+<body><header><h1>${escapeHtml(info?.title)} <span class="version">v${escapeHtml(info?.version)}</span></h1>
 <p>JSON-RPC 2.0 methods and notifications, generated from <a href="/asyncapi.json">/asyncapi.json</a> (AsyncAPI ${escapeHtml(doc.asyncapi)}). HTTP routes: <a href="/docs">/docs</a>.</p></header>
 <nav aria-label="Contents"><h2>Methods</h2><ul>${toc}</ul><h2>Channels</h2><ul>${channelToc}</ul></nav>
 <main><section class="intro" aria-label="Overview">${description}</section>

@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '../auth/access';
-import { ApiDocuments } from './api-documents';
+import { ApiDocuments } from './api-documents.service';
 
 /** The API descriptions. The interactive reference over /openapi.json is served at /docs (Swagger UI, see createApp). */
 @ApiTags('operations')

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { GatewayModule } from '../gateway/gateway.module';
-import { ApiDocuments } from './api-documents';
+import { ApiDocuments } from './api-documents.service';
 import { DocsController } from './docs.controller';
 
 /** GET /openapi.json and /asyncapi.json (and, set up by createApp, the reference page at /docs). */

@@ -27,6 +27,9 @@ export interface ControllerRoute {
   successStatus: number;
 }
 
+/** The path (or paths) a controller or handler declares; '' when none. */
+const pathsOf = (target: object): string[] => [(Reflect.getMetadata(PATH_METADATA, target) as string | string[] | undefined) ?? ''].flat();
+
 const joinPath = (...parts: string[]) => '/' + parts.flatMap((p) => p.split('/')).filter(Boolean).join('/');
 
 /** Every route of every controller of the application, with its declared access (the same walk as the guard's test). */
@@ -37,13 +40,13 @@ export function controllerRoutes(app: INestApplication): ControllerRoute[] {
   const routes: ControllerRoute[] = [];
   for (const wrapper of discovery.getControllers()) {
     if (!wrapper.metatype || !wrapper.instance) continue;
-    const prototype = Object.getPrototypeOf(wrapper.instance);
-    const controllerPaths = [Reflect.getMetadata(PATH_METADATA, wrapper.metatype) ?? ''].flat() as string[];
+    const prototype = Object.getPrototypeOf(wrapper.instance) as Record<string, (...args: unknown[]) => unknown>;
+    const controllerPaths = pathsOf(wrapper.metatype);
     for (const key of scanner.getAllMethodNames(prototype)) {
       const handler = prototype[key];
       const requestMethod = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
       if (requestMethod === undefined) continue;
-      const methodPaths = [Reflect.getMetadata(PATH_METADATA, handler) ?? ''].flat() as string[];
+      const methodPaths = pathsOf(handler);
       const access = reflector.getAllAndOverride<Access | undefined>(ACCESS, [handler, wrapper.metatype]);
       const successStatus = (Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number | undefined) ?? (requestMethod === RequestMethod.POST ? 201 : 200);
       for (const base of controllerPaths) {
@@ -90,7 +93,16 @@ function accessText(access: Access): string {
   }
 }
 
-type Operation = Record<string, any>;
+/** The fields of an OpenAPI operation (and of its parameters) that `complete` reads or writes. */
+interface Operation {
+  operationId?: string;
+  parameters?: Array<{ name?: string; in?: string; [field: string]: unknown }>;
+  responses?: Record<string, unknown>;
+  requestBody?: unknown;
+  description?: string;
+  security?: unknown;
+  'x-access'?: unknown;
+}
 
 /**
  * Completes what the decorators cannot say, from the code itself, for every operation (also of
@@ -104,12 +116,12 @@ function complete(document: OpenAPIObject, routes: ControllerRoute[]): void {
     for (const [method, value] of Object.entries(item as Record<string, unknown>)) {
       if (!['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'].includes(method)) continue;
       const operation = value as Operation;
-      const parameters: Operation[] = (operation.parameters ??= []);
+      const parameters = (operation.parameters ??= []);
       for (const name of placeholders) {
         if (!parameters.some((p) => p.in === 'path' && p.name === name)) parameters.push({ name, in: 'path', required: true, schema: { type: 'string' } });
       }
       const responses: Record<string, unknown> = (operation.responses ??= {});
-      const route = byOperationId.get(operation.operationId);
+      const route = operation.operationId === undefined ? undefined : byOperationId.get(operation.operationId);
       // A route that declares only its errors still answers a success.
       if (route && !Object.keys(responses).some((status) => status.startsWith('2'))) responses[String(route.successStatus)] = { description: 'Success' };
       if ((operation.requestBody || parameters.length > 0) && !responses['400']) responses['400'] = errorResponse('Bad input: the message names the field');

@@ -4,10 +4,7 @@ import { withTimeout } from '../../common/database/database';
 import { JobRunner } from '../../common/jobs/job-runner';
 import { QUEUES } from '../../common/jobs/queues';
 import { logger } from '../../common/logging/logger';
-import { RFQ_STATES } from '../rfq/domain/rfq-state';
-
-/** The RFQ states of interface.md 2.1: the only values a transition label may take (bounded cardinality). */
-const RFQ_STATE_LABELS: ReadonlySet<string> = new Set(RFQ_STATES);
+import { isRfqState } from '../rfq/domain/rfq-state';
 
 /** Seconds, from 1 ms to 10 s: JSON-RPC calls and HTTP requests. */
 const REQUEST_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -167,8 +164,9 @@ export class MetricsService {
    * accepted; it feeds the quote and fill latency histograms.
    */
   rfqMoved(from: string | null, to: string, seconds?: number): void {
-    const fromLabel = from === null ? 'none' : RFQ_STATE_LABELS.has(from) ? from : 'other';
-    const toLabel = RFQ_STATE_LABELS.has(to) ? to : 'other';
+    const fromLabel = from === null ? 'none' : isRfqState(from) ? from : 'other';
+    // The RFQ states of interface.md 2.1 are the only values a transition label may take (bounded cardinality).
+    const toLabel = isRfqState(to) ? to : 'other';
     this.rfqTransitions.inc({ from: fromLabel, to: toLabel });
     if (seconds === undefined || !Number.isFinite(seconds) || seconds < 0) return;
     if (toLabel === 'quoted') this.quoteLatency.observe(seconds);

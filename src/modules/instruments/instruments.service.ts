@@ -1,18 +1,18 @@
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { Broadcaster } from '../../common/broadcast/broadcaster';
 import { ViewSync } from '../../common/broadcast/view-sync';
 import { ViewVersions, bumpViewVersion } from '../../common/broadcast/view-versions';
 import { Clock } from '../../common/clock';
 import { Database } from '../../common/database/database';
+import type { Sql } from '../../common/database/sql';
 import { AppError } from '../../common/errors/app-error';
 import { JobRunner } from '../../common/jobs/job-runner';
 import { QUEUES, jobIds } from '../../common/jobs/queues';
 import { logger } from '../../common/logging/logger';
-import { parseAsset, parseUnixSeconds } from './domain/inputs';
+import { parseUnixSeconds } from './domain/inputs';
 import { type CreateInstrumentsInput, planListing } from './domain/listing';
-import type { OptionKind } from './domain/symbol';
 import { type Instrument, type InstrumentFilter, type Round, compareInstruments, inRound } from './instrument';
+import { type InstrumentTerms, InstrumentRepository, type RoundSettlementState } from './instrument.repository';
 
 /** Broadcast topic: the instruments of a round changed in the database; every instance reloads them. */
 export const INSTRUMENTS_CHANGED = 'instruments.changed';
@@ -23,9 +23,11 @@ export interface CreateInstrumentsResult {
   created: number;
 }
 
+/** A round to pause or resume, as RoundDto checked it (an integer; an asset name). */
 export interface PauseInput {
-  expiration: unknown;
-  asset?: unknown;
+  expiration: number;
+  /** Absent or null: every asset at the expiration. */
+  asset?: string | null;
 }
 
 export interface PauseResult {
@@ -36,47 +38,10 @@ export interface PauseResult {
   instruments: number;
 }
 
-interface InstrumentRow {
-  symbol: string;
-  asset: string;
-  strike: string;
-  kind: OptionKind;
-  expiry: string;
-  paused: boolean;
-  settled: boolean;
-  settlement_price: string | null;
-  created_at: Date;
-}
-
-const COLUMNS = 'symbol, asset, strike, kind, expiry, paused, settled, settlement_price, created_at';
-
-const toInstrument = (row: InstrumentRow): Instrument => ({
-  symbol: row.symbol,
-  asset: row.asset,
-  strike: BigInt(row.strike),
-  kind: row.kind,
-  expiry: Number(row.expiry),
-  paused: row.paused,
-  settled: row.settled,
-  settlementPrice: row.settlement_price === null ? null : BigInt(row.settlement_price),
-  createdAt: Math.floor(new Date(row.created_at).getTime() / 1000),
-});
-
-/**
- * Advisory-lock key namespace of an expiration round ("LWIN" << 32 | expiry): creates, pauses and
- * resumes at one expiration run one after the other, whatever their asset, so a creation never
- * misses a pause committed beside it (the round is the expiration: docs/decisions.md).
- */
-const ROUND_LOCK_NAMESPACE = 0x4c57494en << 32n;
-
 /** The round a broadcast names; anything unreadable reloads everything. */
 function roundOf(payload: unknown): Round | null {
   const { asset, expiry } = (payload ?? {}) as Partial<Round>;
   return typeof expiry === 'number' ? { asset: typeof asset === 'string' ? asset : null, expiry } : null;
-}
-
-async function lockRound(m: EntityManager, expiry: number): Promise<void> {
-  await m.query('SELECT pg_advisory_xact_lock($1::bigint)', [(ROUND_LOCK_NAMESPACE | BigInt(expiry)).toString()]);
 }
 
 /**
@@ -91,6 +56,7 @@ export class InstrumentsService implements OnModuleInit, OnModuleDestroy {
 
   constructor(
     private readonly db: Database,
+    private readonly repository: InstrumentRepository,
     broadcaster: Broadcaster,
     private readonly jobs: JobRunner,
     private readonly clock: Clock,
@@ -134,42 +100,19 @@ export class InstrumentsService implements OnModuleInit, OnModuleDestroy {
     const now = this.clock.now();
     const listing = planListing(input, now);
     const { asset, expiration } = listing;
-    const written = await this.db.dataSource.transaction(async (m) => {
-      await lockRound(m, expiration);
-      const inserted: unknown[] = await m.query(
-        `INSERT INTO expirations (asset, expiry, utc_date) VALUES ($1, $2, $3::date) ON CONFLICT DO NOTHING RETURNING asset`,
-        [asset, expiration, listing.utcDate],
-      );
-      if (inserted.length === 0) {
-        const [existing]: Array<{ expiry: string; settled: boolean }> = await m.query(
-          `SELECT expiry, settled FROM expirations WHERE asset = $1 AND utc_date = $2::date`,
-          [asset, listing.utcDate],
-        );
-        if (existing && Number(existing.expiry) !== expiration) {
+    const written = await this.db.tx(async (sql) => {
+      await this.repository.lockRound(expiration, sql);
+      if (!(await this.repository.insertExpiration(asset, expiration, listing.utcDate, sql))) {
+        const existing = await this.repository.expirationOn(asset, listing.utcDate, sql);
+        if (existing && existing.expiry !== expiration) {
           throw new AppError('CONFLICT', `${asset} already has an expiration on ${listing.utcDate}: ${existing.expiry}`);
         }
         if (existing?.settled) throw new AppError('CONFLICT', `expiration ${expiration} of ${asset} is settled`);
       }
-      const [{ paused }]: Array<{ paused: boolean }> = await m.query(
-        `SELECT EXISTS (SELECT 1 FROM instruments WHERE expiry = $1 AND paused) AS paused`,
-        [expiration],
-      );
-      const rows: unknown[] = await m.query(
-        `INSERT INTO instruments (symbol, asset, strike, kind, expiry, paused)
-         SELECT t.symbol, $1, t.strike, t.kind, $2, $3
-           FROM unnest($4::text[], $5::bigint[], $6::text[]) AS t(symbol, strike, kind)
-         ON CONFLICT DO NOTHING RETURNING symbol`,
-        [
-          asset,
-          expiration,
-          paused,
-          listing.instruments.map((i) => i.symbol),
-          listing.instruments.map((i) => i.strike.toString()),
-          listing.instruments.map((i) => i.kind),
-        ],
-      );
-      const version = rows.length > 0 ? await bumpViewVersion(m, INSTRUMENTS_CHANGED) : null;
-      return { created: rows.length, version };
+      const paused = await this.repository.roundPaused(expiration, sql);
+      const created = await this.repository.insertMissing(asset, expiration, paused, listing.instruments, sql);
+      const version = created > 0 ? await bumpViewVersion(sql, INSTRUMENTS_CHANGED) : null;
+      return { created, version };
     });
     await this.announce({ asset, expiry: expiration }, written.version, () =>
       this.jobs.enqueue(QUEUES.settlement, { asset, expiration }, { delayMs: (expiration - now) * 1000, jobId: jobIds.settlement(asset, expiration) }),
@@ -211,15 +154,13 @@ export class InstrumentsService implements OnModuleInit, OnModuleDestroy {
   }
 
   private async setPaused(input: PauseInput, paused: boolean): Promise<PauseResult> {
+    // The DTO checked the type; the range (a two-digit year in symbols) is the domain's rule.
     const expiration = parseUnixSeconds(input.expiration, 'expiration');
-    const asset = input.asset === undefined || input.asset === null ? null : parseAsset(input.asset);
-    const { instruments, version } = await this.db.dataSource.transaction(async (m) => {
-      await lockRound(m, expiration);
-      const [, count]: [unknown[], number] = await m.query(
-        `UPDATE instruments SET paused = $1 WHERE expiry = $2 AND ($3::text IS NULL OR asset = $3::text)`,
-        [paused, expiration, asset],
-      );
-      return { instruments: count, version: await bumpViewVersion(m, INSTRUMENTS_CHANGED) };
+    const asset = input.asset ?? null;
+    const { instruments, version } = await this.db.tx(async (sql) => {
+      await this.repository.lockRound(expiration, sql);
+      const count = await this.repository.setPaused({ expiry: expiration, asset }, paused, sql);
+      return { instruments: count, version: await bumpViewVersion(sql, INSTRUMENTS_CHANGED) };
     });
     logger.event('info', paused ? 'round paused' : 'round resumed', { expiration, asset, instruments }, 'Instruments');
     await this.announce({ asset, expiry: expiration }, version);
@@ -227,17 +168,42 @@ export class InstrumentsService implements OnModuleInit, OnModuleDestroy {
   }
 
   private async load(round: Round | null): Promise<void> {
+    const instruments = await this.repository.list(round);
     if (round === null) {
-      const rows: InstrumentRow[] = await this.db.dataSource.query(`SELECT ${COLUMNS} FROM instruments`);
-      this.view = new Map(rows.map((row) => [row.symbol, toInstrument(row)]));
+      this.view = new Map(instruments.map((i) => [i.symbol, i]));
       return;
     }
-    const rows: InstrumentRow[] = await this.db.dataSource.query(
-      `SELECT ${COLUMNS} FROM instruments WHERE expiry = $1 AND ($2::text IS NULL OR asset = $2::text)`,
-      [round.expiry, round.asset],
-    );
     // Swapped in one synchronous step: get() never sees half a round.
     for (const [symbol, i] of this.view) if (inRound(i, round)) this.view.delete(symbol);
-    for (const row of rows) this.view.set(row.symbol, toInstrument(row));
+    for (const i of instruments) this.view.set(i.symbol, i);
   }
+
+  /** Whether any instrument of the asset is listed, settled ones included (read from the database). */
+  assetListed(asset: string, sql?: Sql): Promise<boolean> {
+    return this.repository.assetListed(asset, sql);
+  }
+
+  /** symbol → asset of the listed instruments among `symbols` (read from the database). */
+  assetsOf(symbols: readonly string[], sql?: Sql): Promise<Map<string, string>> {
+    return this.repository.assetsOf(symbols, sql);
+  }
+
+  /** The symbols of the asset's instruments, or of its open ones only (read from the database). */
+  symbolsOf(asset: string, openOnly: boolean, sql?: Sql): Promise<string[]> {
+    return this.repository.symbols(asset, openOnly, sql);
+  }
+
+  /**
+   * The settlement's port on the round (the ledger's SettlementService calls these in its one
+   * transaction, in this order: lockRound, lockExpiration, lockTerms, ..., markSettled, then
+   * bumpViewVersion(INSTRUMENTS_CHANGED) and changed(round) after commit).
+   */
+  readonly settlement = {
+    lockRound: (expiry: number, sql: Sql): Promise<void> => this.repository.lockRound(expiry, sql),
+    lockExpiration: (asset: string, expiry: number, sql: Sql): Promise<RoundSettlementState | null> => this.repository.lockExpiration(asset, expiry, sql),
+    lockTerms: (asset: string, expiry: number, sql: Sql): Promise<InstrumentTerms[]> => this.repository.lockTerms(asset, expiry, sql),
+    settledAmong: (symbols: readonly string[], sql: Sql): Promise<string[]> => this.repository.settledAmong(symbols, sql),
+    markSettled: (asset: string, expiry: number, price: bigint, sql: Sql): Promise<Date> => this.repository.markSettled(asset, expiry, price, sql),
+    dueRounds: (now: number, limit: number): Promise<Array<{ asset: string; expiry: number }>> => this.repository.dueRounds(now, limit),
+  };
 }

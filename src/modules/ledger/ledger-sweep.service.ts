@@ -4,8 +4,8 @@ import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { PeriodicSweep } from '../../common/jobs/periodic-sweep';
 import { logger } from '../../common/logging/logger';
 import { FillService } from './fill.service';
+import { InstrumentsService } from '../instruments/instruments.service';
 import { RfqLookupService } from '../rfq/rfq-lookup.service';
-import { SettlementRepository } from './settlement.repository';
 import { SettlementService } from './settlement.service';
 
 /**
@@ -43,7 +43,7 @@ export class LedgerSweep implements OnApplicationBootstrap, BeforeApplicationShu
 
   constructor(
     private readonly rfqs: RfqLookupService,
-    private readonly rounds: SettlementRepository,
+    private readonly instruments: InstrumentsService,
     private readonly fills: FillService,
     private readonly settlement: SettlementService,
     private readonly clock: Clock,
@@ -76,7 +76,7 @@ export class LedgerSweep implements OnApplicationBootstrap, BeforeApplicationShu
       if (updatedAt > now - ABANDONED_FILL_SECONDS) await this.fills.enqueue(id);
     }
     const nowMs = this.clock.nowMs();
-    for (const { asset, expiry } of await this.rounds.dueRounds(now, BATCH)) {
+    for (const { asset, expiry } of await this.instruments.settlement.dueRounds(now, BATCH)) {
       if (this.periodic.stopped) return;
       const key = `${asset}/${expiry}`;
       if (nowMs - (this.lastTry.get(key) ?? 0) < SETTLEMENT_RETRY_MS) continue;

@@ -9,6 +9,8 @@ import { AcceptRpc } from './accept.rpc';
 import { AcceptService } from './accept.service';
 import { BalanceRepository } from './balance.repository';
 import { BalancesService } from './balances.service';
+import { FillReadsService } from './fill-reads.service';
+import { FillReadsRepository } from './fill.reads.repository';
 import { FillRepository } from './fill.repository';
 import { FillService } from './fill.service';
 import { LedgerReads } from './ledger-reads.service';
@@ -31,6 +33,8 @@ import { SettlementService } from './settlement.service';
   providers: [
     BalanceRepository,
     FillRepository,
+    FillReadsRepository,
+    FillReadsService,
     PositionRepository,
     SettlementRepository,
     BalancesService,
@@ -44,6 +48,6 @@ import { SettlementService } from './settlement.service';
     LedgerReads,
     RiskReportService,
   ],
-  exports: [BalancesService, RevertService, SettlementService, LedgerReads, RiskReportService],
+  exports: [BalancesService, FillReadsService, RevertService, SettlementService, LedgerReads, RiskReportService],
 })
 export class LedgerModule {}

@@ -4,6 +4,7 @@ import { Database } from '../../common/database/database';
 import type { Sql } from '../../common/database/sql';
 import { AppError } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
+import { InstrumentsService } from '../instruments/instruments.service';
 import { JournalService } from '../journal/journal.service';
 import type { RfqRecord } from '../rfq/domain/rfq-record';
 import { RfqLookupService } from '../rfq/rfq-lookup.service';
@@ -16,7 +17,6 @@ import { type PositionDelta, positionDeltas, reverseDeltas } from './domain/fold
 import { FillRepository, type FillRecord } from './fill.repository';
 import { LegPricingService } from './leg-pricing.service';
 import { PositionRepository, type PositionWrite, positionKey } from './position.repository';
-import { SettlementRepository } from './settlement.repository';
 
 export interface RevertResult {
   rfq_id: string;
@@ -42,7 +42,7 @@ export class RevertService {
     private readonly fillRows: FillRepository,
     private readonly balanceRows: BalanceRepository,
     private readonly positionRows: PositionRepository,
-    private readonly settlementRows: SettlementRepository,
+    private readonly instruments: InstrumentsService,
     private readonly pricing: LegPricingService,
     private readonly clock: Clock,
     private readonly journal: JournalService,
@@ -66,7 +66,7 @@ export class RevertService {
     }
     const fill = await this.fillRows.findByRfq(sql, rfqId);
     if (!fill) throw new Error(`rfq ${rfqId} is filled but has no fill row`);
-    const settled = await this.settlementRows.settledAmong(sql, fill.legs.map((l) => l.instrument));
+    const settled = await this.instruments.settlement.settledAmong(fill.legs.map((l) => l.instrument), sql);
     if (settled.length > 0) throw new AppError('CONFLICT', `the round of ${settled[0]} has settled; its fills stand`);
 
     const { takerAccountId: taker, makerAccountId: maker, feeAccountId } = fill;

@@ -11,6 +11,7 @@ import { QUEUES } from '../../common/jobs/queues';
 import { logger } from '../../common/logging/logger';
 import { parseAsset, parsePositiveAmount, parseUnixSeconds } from '../instruments/domain/inputs';
 import { INSTRUMENTS_CHANGED, InstrumentsService } from '../instruments/instruments.service';
+import { MarketDataService } from '../market-data/market-data.service';
 import { RfqExpiry } from '../rfq/rfq-expiry.service';
 import { RfqLookupService } from '../rfq/rfq-lookup.service';
 import { BalanceRepository } from './balance.repository';
@@ -68,6 +69,7 @@ export class SettlementService implements OnModuleInit {
     private readonly positionRows: PositionRepository,
     private readonly pricing: LegPricingService,
     private readonly instruments: InstrumentsService,
+    private readonly market: MarketDataService,
     private readonly rfqs: RfqLookupService,
     private readonly rfqExpiry: RfqExpiry,
     private readonly jobs: JobRunner,
@@ -134,8 +136,8 @@ export class SettlementService implements OnModuleInit {
 
   /** The settlement's transaction: the round locked, then (unless settled already) its payments (`pay`). */
   private async settleWithin(sql: Sql, asset: string, expiry: number, given: bigint | null): Promise<SettleOutcome> {
-    await this.rounds.lockRound(sql, expiry);
-    const round = await this.rounds.lockExpiration(sql, asset, expiry);
+    await this.instruments.settlement.lockRound(expiry, sql);
+    const round = await this.instruments.settlement.lockExpiration(asset, expiry, sql);
     if (!round) throw new AppError('NOT_FOUND', `no expiration ${expiry} of ${asset}`);
     if (round.settled) {
       const stored = round.settlementPrice!;
@@ -151,7 +153,7 @@ export class SettlementService implements OnModuleInit {
    */
   private async pay(sql: Sql, asset: string, expiry: number, price: bigint): Promise<SettleOutcome> {
     // Instruments first (fills share-lock them before balance rows), then the balance rows in account-id order.
-    const instruments = await this.rounds.lockInstruments(sql, asset, expiry);
+    const instruments = await this.instruments.settlement.lockTerms(asset, expiry, sql);
     // Index rows before balance rows, as a fill takes them: the locks below are at these prices (collateral.sql.ts).
     const indexes = await shareIndexPrices(sql);
     const terms = new Map(instruments.map((i) => [i.symbol, i]));
@@ -169,9 +171,9 @@ export class SettlementService implements OnModuleInit {
       await this.positionRows.settleOne(sql, p.accountId, p.instrument, p.amount);
     }
     await this.positionRows.settleRest(sql, symbols);
-    await this.rounds.markInstrumentsSettled(sql, asset, expiry, price);
-    await bumpViewVersion(sql.manager, INSTRUMENTS_CHANGED);
-    const settledAt = await this.rounds.markRoundSettled(sql, asset, expiry, price);
+    // The round's row is locked since lockExpiration: marking it here or before the bump takes no new lock.
+    const settledAt = await this.instruments.settlement.markSettled(asset, expiry, price, sql);
+    await bumpViewVersion(sql, INSTRUMENTS_CHANGED);
 
     // Locks over what stays open (this round's positions are settled now).
     const open = await this.positionRows.openOf(sql, accounts);
@@ -190,7 +192,7 @@ export class SettlementService implements OnModuleInit {
 
   /** The asset's index from the database, if no older than MARKET_DATA_MAX_AGE_SECONDS. */
   private async freshIndex(sql: Sql, asset: string): Promise<bigint> {
-    const row = await this.rounds.indexOf(sql, asset);
+    const row = await this.market.storedIndex(asset, sql);
     const age = row ? this.clock.now() - Math.floor(new Date(row.updatedAt).getTime() / 1000) : Infinity;
     if (!row || age > this.config.marketDataMaxAgeSeconds) throw new StaleIndexError(`no fresh index for ${asset}`);
     return row.price;

@@ -5,7 +5,7 @@ import { ViewVersions, bumpViewVersion } from '../../common/broadcast/view-versi
 import { Clock } from '../../common/clock';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { Database } from '../../common/database/database';
-import { transactionSql } from '../../common/database/sql';
+import type { Sql } from '../../common/database/sql';
 import { MAX_LEGS, formatHttp, formatRfq, signingDomain } from '@legwork/protocol';
 import { AppError, RfqError } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
@@ -14,7 +14,8 @@ import { type InstrumentFilter, type InstrumentRecord, instrumentRecord } from '
 import { InstrumentsService } from '../instruments/instruments.service';
 import { repriceAsset } from '../ledger/collateral.sql';
 import { markPrice } from './domain/black76';
-import { type MarketDataInput, type Stamped, isFresh, parseMarketUpdate } from './domain/market-update';
+import { type MarketDataInput, type MarketUpdate, type Stamped, isFresh, parseMarketUpdate } from './domain/market-update';
+import { type IndexPriceAge, MarketDataRepository } from './market-data.repository';
 
 /** Broadcast topic: an asset's index or IVs changed in the database; every instance reloads them. */
 export const MARKET_DATA_CHANGED = 'market-data.changed';
@@ -50,14 +51,6 @@ export interface FreshMarket {
 }
 
 export type InstrumentMarketRecord = InstrumentRecord & { mark_price: string | null; iv: string | null };
-
-interface StampedRow {
-  key: string;
-  value: string;
-  updated_at: Date;
-}
-
-const stamp = (row: StampedRow): Stamped => ({ value: BigInt(row.value), updatedAt: Math.floor(new Date(row.updated_at).getTime() / 1000) });
 
 /**
  * Index prices and implied volatilities (design.md section 6): written by the admin market-data
@@ -97,6 +90,7 @@ export class MarketDataService implements OnModuleInit, OnModuleDestroy {
 
   constructor(
     private readonly db: Database,
+    private readonly repository: MarketDataRepository,
     broadcaster: Broadcaster,
     private readonly clock: Clock,
     private readonly instruments: InstrumentsService,
@@ -126,47 +120,12 @@ export class MarketDataService implements OnModuleInit, OnModuleDestroy {
     const receivedMs = this.clock.nowMs();
     const u = parseMarketUpdate(input);
     const at = new Date(receivedMs);
-    const written = await this.db.dataSource.transaction(async (m) => {
-      const [{ listed }]: Array<{ listed: boolean }> = await m.query(`SELECT EXISTS (SELECT 1 FROM instruments WHERE asset = $1) AS listed`, [u.asset]);
-      if (!listed) throw new AppError('NOT_FOUND', `no instruments are listed for ${u.asset}`);
-      const symbols = [...u.ivs.keys()];
-      if (symbols.length > 0) {
-        const rows: Array<{ symbol: string; asset: string }> = await m.query(`SELECT symbol, asset FROM instruments WHERE symbol = ANY($1::text[])`, [symbols]);
-        const assetOf = new Map(rows.map((r) => [r.symbol, r.asset]));
-        for (const symbol of symbols) {
-          const asset = assetOf.get(symbol);
-          if (asset === undefined) throw invalid(`ivs.${symbol}: no such instrument`);
-          if (asset !== u.asset) throw invalid(`ivs.${symbol}: not an instrument of ${u.asset}`);
-        }
-      }
-      // A write received earlier never replaces one received later (several instances, one table).
-      await m.query(
-        `INSERT INTO index_prices (asset, index_price, updated_at) VALUES ($1, $2, $3)
-         ON CONFLICT (asset) DO UPDATE SET index_price = EXCLUDED.index_price, updated_at = EXCLUDED.updated_at
-         WHERE index_prices.updated_at <= EXCLUDED.updated_at`,
-        [u.asset, u.indexPrice.toString(), at],
-      );
-      const touched = new Set<string>();
-      const upsert = `ON CONFLICT (symbol) DO UPDATE SET iv = EXCLUDED.iv, updated_at = EXCLUDED.updated_at
-                      WHERE instrument_ivs.updated_at <= EXCLUDED.updated_at RETURNING symbol`;
-      if (u.iv !== null) {
-        const rows: Array<{ symbol: string }> = await m.query(
-          `INSERT INTO instrument_ivs (symbol, iv, updated_at) SELECT symbol, $2, $3 FROM instruments WHERE asset = $1 AND NOT settled ${upsert}`,
-          [u.asset, u.iv.toString(), at],
-        );
-        for (const r of rows) touched.add(r.symbol);
-      }
-      if (symbols.length > 0) {
-        const rows: Array<{ symbol: string }> = await m.query(
-          `INSERT INTO instrument_ivs (symbol, iv, updated_at) SELECT t.symbol, t.iv, $3 FROM unnest($1::text[], $2::bigint[]) AS t(symbol, iv) ${upsert}`,
-          [symbols, symbols.map((s) => u.ivs.get(s)!.toString()), at],
-        );
-        for (const r of rows) touched.add(r.symbol);
-      }
+    const written = await this.db.tx(async (sql) => {
+      const touched = await this.write(u, at, sql);
       // Live collateral (design.md section 12): every lock on the asset follows the new index before this commits.
-      const repriced = await repriceAsset(transactionSql(m), u.asset, this.config.lockUpsideBps);
+      const repriced = await repriceAsset(sql, u.asset, this.config.lockUpsideBps);
       logger.event('debug', 'locks repriced', { asset: u.asset, changed: repriced.changed }, 'MarketData');
-      return { touched: touched.size, version: await bumpViewVersion(m, MARKET_DATA_CHANGED) };
+      return { touched, version: await bumpViewVersion(sql, MARKET_DATA_CHANGED) };
     });
     await this.sync.refresh(u.asset).catch(() => undefined); // logged; retried by the sync
     try {
@@ -176,6 +135,43 @@ export class MarketDataService implements OnModuleInit, OnModuleDestroy {
       throw new AppError('UNAVAILABLE', 'the market data is saved but could not be announced to every instance; repeat the command');
     }
     return { asset: u.asset, index_price: formatHttp(u.indexPrice), updated_at: Math.floor(receivedMs / 1000), instruments: written.touched };
+  }
+
+  /** Checks the update against the listed instruments and writes it; how many instruments' IVs it set. */
+  private async write(u: MarketUpdate, at: Date, sql: Sql): Promise<number> {
+    if (!(await this.instruments.assetListed(u.asset, sql))) throw new AppError('NOT_FOUND', `no instruments are listed for ${u.asset}`);
+    const symbols = [...u.ivs.keys()];
+    if (symbols.length > 0) {
+      const assetOf = await this.instruments.assetsOf(symbols, sql);
+      for (const symbol of symbols) {
+        const asset = assetOf.get(symbol);
+        if (asset === undefined) throw invalid(`ivs.${symbol}: no such instrument`);
+        if (asset !== u.asset) throw invalid(`ivs.${symbol}: not an instrument of ${u.asset}`);
+      }
+    }
+    await this.repository.upsertIndex(u.asset, u.indexPrice, at, sql);
+    const touched = new Set<string>();
+    if (u.iv !== null) {
+      const flat = u.iv;
+      const open = await this.instruments.symbolsOf(u.asset, true, sql);
+      for (const symbol of await this.repository.upsertIvs(new Map(open.map((s) => [s, flat])), at, sql)) touched.add(symbol);
+    }
+    // Per-symbol IVs after the flat one: a symbol given both ends with its own.
+    for (const symbol of await this.repository.upsertIvs(u.ivs, at, sql)) touched.add(symbol);
+    return touched.size;
+  }
+
+  /**
+   * The asset's index price as stored now (not this instance's view), in the caller's transaction:
+   * the price a settlement takes when none is given. Null when none was ever set.
+   */
+  storedIndex(asset: string, sql?: Sql): Promise<{ price: bigint; updatedAt: Date } | null> {
+    return this.repository.indexOf(asset, sql);
+  }
+
+  /** Every asset's index price in the HTTP output forms, by asset, read from the database (the console). */
+  indexAges(): Promise<IndexPriceAge[]> {
+    return this.repository.indexAges();
   }
 
   /** The asset's latest index price, fresh or not; null when none was ever set. */
@@ -267,23 +263,16 @@ export class MarketDataService implements OnModuleInit, OnModuleDestroy {
   }
 
   private async load(asset: string | null): Promise<void> {
-    const indexRows: StampedRow[] = await this.db.dataSource.query(
-      `SELECT asset AS key, index_price AS value, updated_at FROM index_prices WHERE $1::text IS NULL OR asset = $1::text`,
-      [asset],
-    );
-    const ivRows: StampedRow[] = await this.db.dataSource.query(
-      `SELECT v.symbol AS key, v.iv AS value, v.updated_at FROM instrument_ivs v JOIN instruments i ON i.symbol = v.symbol
-        WHERE $1::text IS NULL OR i.asset = $1::text`,
-      [asset],
-    );
+    const indexes = await this.repository.indexes(asset);
+    const ivs = await this.repository.ivs(asset === null ? null : await this.instruments.symbolsOf(asset, false));
     // Applied in one synchronous step; rows are never deleted, so setting them is the whole change.
     this.config$ = null;
     if (asset === null) {
-      this.indexes = new Map(indexRows.map((r) => [r.key, stamp(r)]));
-      this.ivs = new Map(ivRows.map((r) => [r.key, stamp(r)]));
+      this.indexes = indexes;
+      this.ivs = ivs;
       return;
     }
-    for (const r of indexRows) this.indexes.set(r.key, stamp(r));
-    for (const r of ivRows) this.ivs.set(r.key, stamp(r));
+    for (const [key, value] of indexes) this.indexes.set(key, value);
+    for (const [key, value] of ivs) this.ivs.set(key, value);
   }
 }

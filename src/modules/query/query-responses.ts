@@ -98,5 +98,5 @@ export function rowsSchema(row: JsonObjectSchema, cursor: boolean): object {
  */
 export function QueryResponse(row: JsonObjectSchema, options: { cursor: boolean }): MethodDecorator {
   const schema = rowsSchema(row, options.cursor);
-  return applyDecorators(RouteSchema({ response: { 200: schema } }), ApiOkResponse({ schema: schema as Record<string, unknown> }));
+  return applyDecorators(RouteSchema({ response: { 200: schema } }), ApiOkResponse({ schema }));
 }

@@ -18,14 +18,8 @@ export interface CursorRows<T> extends Rows<T> {
 
 export const RFQ_POSITIONS_DEFAULT_LIMIT = 500;
 export const RFQ_FILLS_DEFAULT_LIMIT = 100;
-export const MAX_QUERY_LIMIT = 1000;
-
-function pageSize(limit: string | undefined, fallback: number): number {
-  if (limit === undefined) return fallback;
-  const n = Number(limit);
-  if (!/^[1-9][0-9]*$/.test(limit) || n > MAX_QUERY_LIMIT) throw new AppError('INVALID_PARAMS', `limit must be an integer from 1 to ${MAX_QUERY_LIMIT}`);
-  return n;
-}
+/** `limit` as the query DTO checked it (1 to MAX_QUERY_LIMIT), or the route's default. */
+const pageSize = (limit: string | undefined, fallback: number): number => (limit === undefined ? fallback : Number(limit));
 
 /** The `/query/*` read models: balances, (order book) positions, RFQ positions and RFQ fills. */
 @Injectable()

@@ -8,6 +8,8 @@ import { EventRetention } from './event-retention.service';
 import { QuoteService } from './quote.service';
 import { RfqExpiry } from './rfq-expiry.service';
 import { RfqLookupService } from './rfq-lookup.service';
+import { RfqReadsService } from './rfq-reads.service';
+import { RfqReadsRepository } from './rfq.reads.repository';
 import { RfqRpc } from './rfq.rpc';
 import { RfqRepository } from './rfq.repository';
 import { RfqService } from './rfq.service';
@@ -21,7 +23,7 @@ import { RfqTransitions } from './rfq-transitions.service';
  */
 @Module({
   imports: [AccountsModule, InstrumentsModule, AuthModule],
-  providers: [RfqRepository, AccountEventRepository, AccountEventsService, EventRetention, RfqLookupService, RfqTransitions, RfqExpiry, RfqService, QuoteService, RfqRpc],
-  exports: [AccountEventsService, RfqLookupService, RfqTransitions, RfqExpiry, RfqService],
+  providers: [RfqRepository, RfqReadsRepository, RfqReadsService, AccountEventRepository, AccountEventsService, EventRetention, RfqLookupService, RfqTransitions, RfqExpiry, RfqService, QuoteService, RfqRpc],
+  exports: [AccountEventsService, RfqLookupService, RfqReadsService, RfqTransitions, RfqExpiry, RfqService],
 })
 export class RfqModule {}

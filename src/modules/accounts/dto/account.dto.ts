@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsArray, IsIn, IsOptional, IsString } from 'class-validator';
 import { ROLES, type Role } from '../../auth/access';
-import { HTTP_DECIMAL, ISO_TIME } from '../../../common/http/api-fields';
+import { ISO_TIME } from '../../../common/http/api-fields';
 import type { AccountView } from '../accounts.service';
 
 const WALLET = { description: 'Solana wallet address: base58 of a 32-byte ed25519 public key (canonical, not of small order)', example: '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T' };
@@ -54,54 +54,6 @@ export class AccountViewDto implements AccountView {
 
   @ApiProperty(ISO_TIME)
   created_at: string;
-}
-
-/** The balance row of the HTTP API (design.md section 6): `available = total - locked` is the free balance. */
-export class BalanceRowDto {
-  @ApiProperty({ type: 'integer' })
-  account_id: number;
-
-  @ApiProperty({ enum: ['USDC'] })
-  currency: 'USDC';
-
-  @ApiProperty(HTTP_DECIMAL('Free balance: total - locked'))
-  available: string;
-
-  @ApiProperty(HTTP_DECIMAL('Locked against short option positions'))
-  locked: string;
-
-  @ApiProperty(HTTP_DECIMAL('Total balance'))
-  total: string;
-
-  @ApiProperty(ISO_TIME)
-  updated_at: string;
-}
-
-/** GET /v1/admin/accounts/:account_id. */
-export class AdminAccountViewDto extends AccountViewDto {
-  @ApiProperty({ description: 'The account has a ledger row (created by its first deposit)' })
-  anchored: boolean;
-
-  @ApiProperty({ type: BalanceRowDto })
-  balance: BalanceRowDto;
-}
-
-/** Result of a deposit or withdrawal. */
-export class TransferResultDto {
-  @ApiProperty({ type: 'integer' })
-  account_id: number;
-
-  @ApiProperty()
-  reference: string;
-
-  @ApiProperty({ enum: ['deposit', 'withdrawal'] })
-  kind: 'deposit' | 'withdrawal';
-
-  @ApiProperty(HTTP_DECIMAL('Amount moved'))
-  amount: string;
-
-  @ApiProperty({ type: BalanceRowDto, description: 'The balance row after the transfer (on a repeat: the row as it is now)' })
-  balance: BalanceRowDto;
 }
 
 /** `POST /v1/admin/accounts/:account_id/revoke-sessions` (design.md section 10). */

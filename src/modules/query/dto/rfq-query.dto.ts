@@ -1,7 +1,10 @@
 import { IsIn, IsOptional, Matches } from 'class-validator';
 
 const ACCOUNT_ID = /^(0|[1-9][0-9]{0,15})$/;
-const LIMIT = /^[1-9][0-9]{0,3}$/;
+/** The most rows one page of a query holds. */
+const MAX_QUERY_LIMIT = 1000;
+/** 1 to MAX_QUERY_LIMIT in canonical decimal text: the whole check of `limit` (the service only reads it). */
+const LIMIT = /^([1-9][0-9]{0,2}|1000)$/;
 
 /**
  * GET /query/rfq-positions (interface.md 4.1, design.md section 8): `account_id`, `limit` (1 to
@@ -14,7 +17,7 @@ export class RfqPositionsQueryDto {
   account_id?: string;
 
   @IsOptional()
-  @Matches(LIMIT, { message: 'limit must be an integer from 1 to 1000' })
+  @Matches(LIMIT, { message: `limit must be an integer from 1 to ${MAX_QUERY_LIMIT}` })
   limit?: string;
 
   @IsOptional()
@@ -32,7 +35,7 @@ export class RfqFillsQueryDto {
   account_id?: string;
 
   @IsOptional()
-  @Matches(LIMIT, { message: 'limit must be an integer from 1 to 1000' })
+  @Matches(LIMIT, { message: `limit must be an integer from 1 to ${MAX_QUERY_LIMIT}` })
   limit?: string;
 
   @IsOptional()

@@ -1,0 +1,26 @@
+import type { Sql } from '../database/sql';
+
+/**
+ * The only reader and writer of `view_versions` (design.md section 11): one row per view topic,
+ * its version bumped in the transaction of every change of the view's tables. Each method runs
+ * on the pool, or on the `Sql` of the caller's transaction.
+ */
+export class ViewVersionRepository {
+  constructor(private readonly db: Sql) {}
+
+  /** Bumps the topic's version and answers the new one (1 for its first change). */
+  async bump(topic: string, sql: Sql = this.db): Promise<bigint> {
+    const row = await sql.one<{ version: string }>(
+      `INSERT INTO view_versions (topic, version) VALUES ($1, 1)
+       ON CONFLICT (topic) DO UPDATE SET version = view_versions.version + 1 RETURNING version`,
+      [topic],
+    );
+    return BigInt(row!.version);
+  }
+
+  /** The committed versions of the topics that have one (a topic never changed has no row). */
+  async read(topics: readonly string[], sql: Sql = this.db): Promise<Map<string, bigint>> {
+    const rows = await sql.rows<{ topic: string; version: string }>(`SELECT topic, version FROM view_versions WHERE topic = ANY($1::text[])`, [topics]);
+    return new Map(rows.map((r) => [r.topic, BigInt(r.version)]));
+  }
+}

@@ -1,0 +1,202 @@
+import { Injectable } from '@nestjs/common';
+import { Database } from '../../common/database/database';
+import type { Sql } from '../../common/database/sql';
+import type { OptionKind } from './domain/symbol';
+import type { Instrument, Round } from './instrument';
+
+interface InstrumentRow {
+  symbol: string;
+  asset: string;
+  strike: string;
+  kind: OptionKind;
+  expiry: string;
+  paused: boolean;
+  settled: boolean;
+  settlement_price: string | null;
+  created_at: Date;
+}
+
+const COLUMNS = 'symbol, asset, strike, kind, expiry, paused, settled, settlement_price, created_at';
+
+const toInstrument = (row: InstrumentRow): Instrument => ({
+  symbol: row.symbol,
+  asset: row.asset,
+  strike: BigInt(row.strike),
+  kind: row.kind,
+  expiry: Number(row.expiry),
+  paused: row.paused,
+  settled: row.settled,
+  settlementPrice: row.settlement_price === null ? null : BigInt(row.settlement_price),
+  createdAt: Math.floor(new Date(row.created_at).getTime() / 1000),
+});
+
+/**
+ * Advisory-lock key namespace of an expiration round ("LWIN" << 32 | expiry): creates, pauses and
+ * resumes at one expiration run one after the other, whatever their asset, so a creation never
+ * misses a pause committed beside it (the round is the expiration: docs/decisions.md).
+ */
+const ROUND_LOCK_NAMESPACE = 0x4c57494en << 32n;
+
+/** An instrument to list: its symbol and terms. */
+interface NewInstrument {
+  symbol: string;
+  strike: bigint;
+  kind: OptionKind;
+}
+
+/** An expiration round as its settlement reads it (locked). */
+export interface RoundSettlementState {
+  settled: boolean;
+  settlementPrice: bigint | null;
+  settledAt: Date | null;
+}
+
+/** An instrument's terms, as a settlement pays them. */
+export interface InstrumentTerms {
+  symbol: string;
+  kind: OptionKind;
+  strike: bigint;
+}
+
+/** The expiration round of an asset on a UTC date, as stored. */
+interface StoredExpiration {
+  expiry: number;
+  settled: boolean;
+}
+
+/**
+ * The instruments module's statements over `instruments` and `expirations`. Each method runs on
+ * the pool, or on the `Sql` of the caller's transaction; the writes of a round run inside
+ * `lockRound` of that transaction.
+ */
+@Injectable()
+export class InstrumentRepository {
+  constructor(private readonly db: Database) {}
+
+  /** Holds the round's advisory lock until the caller's transaction ends. */
+  async lockRound(expiry: number, sql: Sql): Promise<void> {
+    await sql.rows('SELECT pg_advisory_xact_lock($1::bigint)', [(ROUND_LOCK_NAMESPACE | BigInt(expiry)).toString()]);
+  }
+
+  /** Stores the asset's expiration round; false when the asset has it, or another round that day, already. */
+  async insertExpiration(asset: string, expiry: number, utcDate: string, sql: Sql = this.db): Promise<boolean> {
+    const inserted = await sql.rows(`INSERT INTO expirations (asset, expiry, utc_date) VALUES ($1, $2, $3::date) ON CONFLICT DO NOTHING RETURNING asset`, [
+      asset,
+      expiry,
+      utcDate,
+    ]);
+    return inserted.length > 0;
+  }
+
+  /** The asset's expiration round on the UTC date, or null. */
+  async expirationOn(asset: string, utcDate: string, sql: Sql = this.db): Promise<StoredExpiration | null> {
+    const row = await sql.one<{ expiry: string; settled: boolean }>(`SELECT expiry, settled FROM expirations WHERE asset = $1 AND utc_date = $2::date`, [
+      asset,
+      utcDate,
+    ]);
+    return row && { expiry: Number(row.expiry), settled: row.settled };
+  }
+
+  /** Whether any instrument at the expiry is paused (a round is paused as a whole). */
+  async roundPaused(expiry: number, sql: Sql = this.db): Promise<boolean> {
+    const row = await sql.one<{ paused: boolean }>(`SELECT EXISTS (SELECT 1 FROM instruments WHERE expiry = $1 AND paused) AS paused`, [expiry]);
+    return row!.paused;
+  }
+
+  /** Lists the instruments of the round that are not listed yet; how many were new. */
+  async insertMissing(asset: string, expiry: number, paused: boolean, instruments: readonly NewInstrument[], sql: Sql = this.db): Promise<number> {
+    const rows = await sql.rows(
+      `INSERT INTO instruments (symbol, asset, strike, kind, expiry, paused)
+       SELECT t.symbol, $1, t.strike, t.kind, $2, $3
+         FROM unnest($4::text[], $5::bigint[], $6::text[]) AS t(symbol, strike, kind)
+       ON CONFLICT DO NOTHING RETURNING symbol`,
+      [asset, expiry, paused, instruments.map((i) => i.symbol), instruments.map((i) => i.strike.toString()), instruments.map((i) => i.kind)],
+    );
+    return rows.length;
+  }
+
+  /** Sets `paused` on every instrument of the round; how many it holds. */
+  setPaused(round: Round, paused: boolean, sql: Sql = this.db): Promise<number> {
+    return sql.exec(`UPDATE instruments SET paused = $1 WHERE expiry = $2 AND ($3::text IS NULL OR asset = $3::text)`, [paused, round.expiry, round.asset]);
+  }
+
+  /** Every instrument (settled ones included), or those of one round. */
+  async list(round: Round | null, sql: Sql = this.db): Promise<Instrument[]> {
+    const rows =
+      round === null
+        ? await sql.rows<InstrumentRow>(`SELECT ${COLUMNS} FROM instruments`)
+        : await sql.rows<InstrumentRow>(`SELECT ${COLUMNS} FROM instruments WHERE expiry = $1 AND ($2::text IS NULL OR asset = $2::text)`, [
+            round.expiry,
+            round.asset,
+          ]);
+    return rows.map(toInstrument);
+  }
+
+  /** Whether any instrument of the asset is listed (settled ones included). */
+  async assetListed(asset: string, sql: Sql = this.db): Promise<boolean> {
+    const row = await sql.one<{ listed: boolean }>(`SELECT EXISTS (SELECT 1 FROM instruments WHERE asset = $1) AS listed`, [asset]);
+    return row!.listed;
+  }
+
+  /** symbol → asset of the listed instruments among `symbols`. */
+  async assetsOf(symbols: readonly string[], sql: Sql = this.db): Promise<Map<string, string>> {
+    const rows = await sql.rows<{ symbol: string; asset: string }>(`SELECT symbol, asset FROM instruments WHERE symbol = ANY($1::text[])`, [symbols]);
+    return new Map(rows.map((r) => [r.symbol, r.asset]));
+  }
+
+  /** The symbols of the asset's instruments: every one, or the open (unsettled) ones only. */
+  async symbols(asset: string, openOnly: boolean, sql: Sql = this.db): Promise<string[]> {
+    const rows = await sql.rows<{ symbol: string }>(`SELECT symbol FROM instruments WHERE asset = $1 AND (NOT $2::boolean OR NOT settled)`, [asset, openOnly]);
+    return rows.map((r) => r.symbol);
+  }
+
+  // The settlement's statements (the ledger's SettlementService runs them in its transaction,
+  // through InstrumentsService): the round, then its instruments, are locked before any balance row.
+
+  /** The round, locked until the caller's transaction ends; null when there is no such round. */
+  async lockExpiration(asset: string, expiry: number, sql: Sql): Promise<RoundSettlementState | null> {
+    const row = await sql.one<{ settled: boolean; settlement_price: string | null; settled_at: Date | null }>(
+      `SELECT settled, settlement_price, settled_at FROM expirations WHERE asset = $1 AND expiry = $2 FOR UPDATE`,
+      [asset, expiry],
+    );
+    return row && { settled: row.settled, settlementPrice: row.settlement_price === null ? null : BigInt(row.settlement_price), settledAt: row.settled_at };
+  }
+
+  /** The round's instruments, locked (fills share-lock them before balance rows), in symbol order. */
+  async lockTerms(asset: string, expiry: number, sql: Sql): Promise<InstrumentTerms[]> {
+    const rows = await sql.rows<{ symbol: string; kind: OptionKind; strike: string }>(
+      `SELECT symbol, kind, strike FROM instruments WHERE asset = $1 AND expiry = $2 ORDER BY symbol FOR UPDATE`,
+      [asset, expiry],
+    );
+    return rows.map((r) => ({ symbol: r.symbol, kind: r.kind, strike: BigInt(r.strike) }));
+  }
+
+  /** Share-locks the instruments (a settlement of their round waits, and is waited for); the symbols that have settled. */
+  async settledAmong(symbols: readonly string[], sql: Sql): Promise<string[]> {
+    const rows = await sql.rows<{ symbol: string; settled: boolean }>(
+      `SELECT symbol, settled FROM instruments WHERE symbol = ANY($1::text[]) ORDER BY symbol FOR SHARE`,
+      [symbols],
+    );
+    return rows.filter((r) => r.settled).map((r) => r.symbol);
+  }
+
+  /** Marks the round and its instruments settled at `price`; when the round settled. */
+  async markSettled(asset: string, expiry: number, price: bigint, sql: Sql): Promise<Date> {
+    await sql.exec(`UPDATE instruments SET settled = true, settlement_price = $3 WHERE asset = $1 AND expiry = $2`, [asset, expiry, price.toString()]);
+    const row = await sql.one<{ settled_at: Date }>(
+      `UPDATE expirations SET settled = true, settlement_price = $3, settled_at = now() WHERE asset = $1 AND expiry = $2 RETURNING settled_at`,
+      [asset, expiry, price.toString()],
+    );
+    if (!row) throw new Error(`no expiration ${expiry} of ${asset}`);
+    return row.settled_at;
+  }
+
+  /** Unsettled expiration rounds whose expiry has come (unix seconds `now`), earliest first. */
+  async dueRounds(now: number, limit: number, sql: Sql = this.db): Promise<Array<{ asset: string; expiry: number }>> {
+    const rows = await sql.rows<{ asset: string; expiry: string }>(
+      `SELECT asset, expiry FROM expirations WHERE NOT settled AND expiry <= $1 ORDER BY expiry, asset LIMIT $2`,
+      [now, limit],
+    );
+    return rows.map((r) => ({ asset: r.asset, expiry: Number(r.expiry) }));
+  }
+}
