@@ -1,5 +1,5 @@
 /**
- * `npm run chaos -- --seconds 120 --seed N` (design.md section 11, docs/operations.md): three
+ * `npm run chaos -- --seconds 120 --seed N` (docs/spec/design.md section 11, docs/operations.md): three
  * instances as separate processes on a private PostgreSQL cluster and a private Redis (loopback,
  * temp dirs, never the shared servers), taker/maker pairs running RFQ lifecycles spread over the
  * instances (each client reconnects to a surviving instance and resumes its session), while a

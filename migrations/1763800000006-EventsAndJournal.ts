@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Event replay (design.md section 13) and the receipt journal (section 14).
+ * Event replay (docs/spec/design.md section 13) and the receipt journal (section 14).
  *
  * `account_event_seqs`: one counter row per account, bumped in the transaction of every move that
  * notifies the account; its row lock makes two moves of one account commit their numbers in

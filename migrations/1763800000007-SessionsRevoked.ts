@@ -2,7 +2,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * `accounts.sessions_revoked_at` (unix seconds, null: never): every session token of the account
- * issued at or before it is refused (design.md section 10). Read by primary key with the roles,
+ * issued at or before it is refused (docs/spec/design.md section 10). Read by primary key with the roles,
  * so no index of its own.
  */
 export class SessionsRevoked1763800000007 implements MigrationInterface {

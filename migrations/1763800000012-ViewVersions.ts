@@ -2,7 +2,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * `view_versions`: one row per view topic (instruments, market data, …), whose version every
- * change of that view bumps in its own transaction (design.md section 11). Instances compare it
+ * change of that view bumps in its own transaction (docs/spec/design.md section 11). Instances compare it
  * with the version their in-memory view was loaded at, so a change whose broadcast was lost (a
  * Redis pub/sub drop) is still picked up within one check. Read by topic (the primary key).
  */

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Live collateral (design.md section 12).
+ * Live collateral (docs/spec/design.md section 12).
  *
  * - `lock_groups`: one row per (account, asset, expiry) group of open positions, the part of its
  *   lock that does not depend on the index (collateral.sql.ts): a market-data update reprices

@@ -13,11 +13,11 @@ import { MetricsService } from './modules/health/metrics.service';
 import { serveConsole } from './modules/console/console-static';
 
 const MAX_BODY_BYTES = 64 * 1024;
-/** A request must be answered within this (design.md section 10); its headers must arrive within HEADERS_TIMEOUT_MS. */
+/** A request must be answered within this (docs/spec/design.md section 10); its headers must arrive within HEADERS_TIMEOUT_MS. */
 const REQUEST_TIMEOUT_MS = 30_000;
 const HEADERS_TIMEOUT_MS = 10_000;
 
-/** design.md section 10: on every response; /docs gets its own CSP (the Swagger UI page and its assets). */
+/** docs/spec/design.md section 10: on every response; /docs gets its own CSP (the Swagger UI page and its assets). */
 const SECURITY_HEADERS = {
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',

@@ -13,7 +13,7 @@ const ASSET = 'FEIGHT';
 const INDEXES = [150_000_000n, 300_000_000n];
 
 /**
- * F8: live collateral (design.md section 12). The reprice that follows one market-data update,
+ * F8: live collateral (docs/spec/design.md section 12). The reprice that follows one market-data update,
  * as the app runs it inside the update's transaction (the index row update, then `repriceAsset`:
  * one statement computing every lock on the asset from the group summaries and writing it), with 10,000 accounts holding
  * positions in the asset (each short 1 to 5 calls 150; half of them also long 1 call 200, the

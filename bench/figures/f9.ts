@@ -49,7 +49,7 @@ async function replay(url: string, signIn: ((ws: WebSocket) => Promise<void>) | 
 }
 
 /**
- * F9: replaying 10,000 stored events to one client (design.md 13), events/s from the subscribe to
+ * F9: replaying 10,000 stored events to one client (docs/spec/design.md 13), events/s from the subscribe to
  * the last event. One real event is made through the app (an RFQ declined by a maker); its stored
  * row is copied to account_seq 1..10,000 of the taker (what a replay reads is the stored rows).
  * Baseline: the bare `ws` server sending the same 10,000 frame texts on the same request.

@@ -66,7 +66,7 @@ export async function call<T = unknown>(name: EndpointName, options: CallOptions
   return parsed as T;
 }
 
-/** The `{ error }` text of an error body (design.md section 8), if the body is one. */
+/** The `{ error }` text of an error body (docs/spec/design.md section 8), if the body is one. */
 function errorText(body: unknown): string | undefined {
   return typeof body === 'object' && body !== null && 'error' in body && typeof body.error === 'string' ? body.error : undefined;
 }

@@ -1,7 +1,7 @@
 import bs58 from 'bs58';
 import nacl from 'tweetnacl';
 
-/** A fill receipt as /query/rfq-fills carries it (design.md 14). */
+/** A fill receipt as /query/rfq-fills carries it (docs/spec/design.md 14). */
 export interface Receipt {
   journal_seq: number;
   kind: number;

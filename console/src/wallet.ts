@@ -77,7 +77,7 @@ export function availableWallets(): SigningWallet[] {
 }
 
 /**
- * Signs in with a wallet as any client would (design.md section 3): nonce, sign the exact
+ * Signs in with a wallet as any client would (docs/spec/design.md section 3): nonce, sign the exact
  * message, session. Resolves with the session; the caller checks it is an admin's.
  */
 export async function walletSignIn(wallet: SigningWallet): Promise<{ session_token: string; roles: string[]; account_id: number | null; wallet: string }> {

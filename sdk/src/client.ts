@@ -147,7 +147,7 @@ export class LegworkClient extends EventEmitter<LegworkClientEvents> {
   private reconnecting = false;
   private nextId = 1;
   private lastSeq = 0;
-  /** The last account_seq handed to the application, per channel: the `since` of a re-subscribe (design.md 13). */
+  /** The last account_seq handed to the application, per channel: the `since` of a re-subscribe (docs/spec/design.md 13). */
   private readonly lastAccountSeq = new Map<Channel, number>();
   private readonly pending = new Map<number, Entry>();
   private readonly waiting: Frame[] = [];

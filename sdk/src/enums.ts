@@ -3,5 +3,5 @@
  * (src/modules/rfq/domain/rfq-state.ts) are compared with these by its tests.
  */
 
-/** RFQ states (interface.md 2.1). */
+/** RFQ states (docs/spec/interface.md 2.1). */
 export const RFQ_STATES = ['pending', 'quoted', 'accepted', 'submitting', 'filled', 'declined', 'expired', 'failed'] as const;

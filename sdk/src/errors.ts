@@ -5,7 +5,7 @@ export const RFQ_ERROR_CODE = 1200;
 
 /**
  * A JSON-RPC error reply (`error: { code, message, data? }`). Non-RFQ failures carry
- * `data = { error, message }` (design.md 4: PARSE_ERROR, INVALID_PARAMS, AUTH_INVALID_NONCE, ...).
+ * `data = { error, message }` (docs/spec/design.md 4: PARSE_ERROR, INVALID_PARAMS, AUTH_INVALID_NONCE, ...).
  */
 export class LegworkRpcError extends Error {
   constructor(
@@ -28,7 +28,7 @@ export class LegworkRpcError extends Error {
   }
 }
 
-/** The typed data of an `rfq.*` failure (interface.md 7.2). */
+/** The typed data of an `rfq.*` failure (docs/spec/interface.md 7.2). */
 export interface RfqErrorData {
   error: RfqErrorCode | (string & {});
   message: string;

@@ -182,7 +182,7 @@ export class LegworkHttp {
     return this.post('/v1/admin/instruments/resume-by-expiration', body);
   }
 
-  /** Instrument records over HTTP when the server offers `GET /v1/instruments` (design.md 2). */
+  /** Instrument records over HTTP when the server offers `GET /v1/instruments` (docs/spec/design.md 2). */
   instruments(query: { asset?: string; expiry?: number; include_settled?: boolean } = {}): Promise<{ instruments: Instrument[] }> {
     return this.get('/v1/instruments', query);
   }

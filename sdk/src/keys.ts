@@ -4,7 +4,7 @@ import bs58 from 'bs58';
 
 /**
  * Key pairs and the sign-in exchange. A wallet address is the base58 text of the 32-byte Ed25519
- * public key (design.md section 3); decoding wallets, verifying signatures and the sign-in text
+ * public key (docs/spec/design.md section 3); decoding wallets, verifying signatures and the sign-in text
  * are `@legwork/protocol`'s, shared with the server and re-exported by this package.
  */
 

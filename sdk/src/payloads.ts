@@ -22,7 +22,7 @@ import type { AcceptParams, InstrumentTerms, RespondParams, RfqLeg, RfqView, Sid
 /**
  * Quotes and accepts as a maker and a taker build them: legs resolved against the instrument
  * records, signed with a {@link Keypair}, checked before accepting. The signed payloads
- * themselves (design.md section 9: StrategyQuotePayload, 1,050 bytes; StrategyAcceptPayload,
+ * themselves (docs/spec/design.md section 9: StrategyQuotePayload, 1,050 bytes; StrategyAcceptPayload,
  * 105 bytes) are `@legwork/protocol`'s encoders, the server's own, re-exported by this package.
  * Signatures travel as canonical base64 (standard alphabet, padded, 88 characters).
  */

@@ -3,7 +3,7 @@ import { type DecodedReceipt, DecimalError, ReceiptError, decodeReceipt, keyIdOf
 export { type DecodedReceipt, RECEIPT_SIZE, ReceiptError, decodeReceipt } from '@legwork/protocol';
 
 /**
- * Fill receipts and the journal (design.md section 14): verify a StrategyFillReceipt's signature
+ * Fill receipts and the journal (docs/spec/design.md section 14): verify a StrategyFillReceipt's signature
  * and layout and that it is the receipt of a given fill, and check a journal segment's links.
  * How and what it proves: docs/receipts.md. The layout (`decodeReceipt`) is `@legwork/protocol`'s,
  * beside the exchange's encoder.

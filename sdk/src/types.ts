@@ -1,11 +1,11 @@
 /**
- * Wire shapes of the Legwork interface (interface.md; design.md sections 2 to 8). Decimals are
+ * Wire shapes of the Legwork interface (docs/spec/interface.md; docs/spec/design.md sections 2 to 8). Decimals are
  * strings on the wire: convert with the decimal helpers this package re-exports from `@legwork/protocol`.
  */
 import type { RFQ_STATES } from './enums';
 import type { Receipt } from './receipts';
 
-/** RFQ states (interface.md 2.1). */
+/** RFQ states (docs/spec/interface.md 2.1). */
 export type RfqState = (typeof RFQ_STATES)[number];
 /** The side a taker accepts: `buy` pays the ask, `sell` receives the bid. */
 export type Side = 'buy' | 'sell';
@@ -13,9 +13,9 @@ export type Side = 'buy' | 'sell';
 export type OptionKind = 'call' | 'put';
 /** Reasons a quoter may give to `rfq.maker.decline`. */
 export type DeclineReason = 'unlisted_instrument' | 'near_expiry' | 'size_limit' | 'stale_data' | 'low_confidence' | 'queue_overflow';
-/** Roles of an account (design.md 3). */
+/** Roles of an account (docs/spec/design.md 3). */
 export type Role = 'taker' | 'quoter' | 'admin' | (string & {});
-/** The RFQ error codes of interface.md 7.2. */
+/** The RFQ error codes of docs/spec/interface.md 7.2. */
 export type RfqErrorCode =
   | 'RFQ_NOT_ENABLED'
   | 'RFQ_NOT_READY'
@@ -44,7 +44,7 @@ export interface RfqLeg {
   quantity: string;
 }
 
-/** Instrument record of `public/get_instruments` and the HTTP API (design.md 2). */
+/** Instrument record of `public/get_instruments` and the HTTP API (docs/spec/design.md 2). */
 export interface Instrument {
   symbol: string;
   asset: string;
@@ -220,7 +220,7 @@ export interface AuthResult {
   session_token: string;
 }
 
-/** Result of `public/get_market_config` (design.md 4). */
+/** Result of `public/get_market_config` (docs/spec/design.md 4). */
 export interface MarketConfig {
   service_name: string;
   /** Hex of the signing domain, SHA-256 of the service name. */
@@ -259,7 +259,7 @@ export type RfqEventName = 'quoted' | 'declined' | 'expired' | 'accepted' | 'sub
 export interface RfqNotification {
   /** Per connection, +1 per notification (a gap means a lost notification). */
   seq: number;
-  /** Per account, +1 per event, kept across connections (design.md 13). */
+  /** Per account, +1 per event, kept across connections (docs/spec/design.md 13). */
   account_seq: number;
   event: RfqEventName;
   rfq: RfqView;
@@ -288,7 +288,7 @@ export interface ChannelData {
   session: SessionNotification;
 }
 
-/** A funding requirement of one accept side (interface.md 2.3). */
+/** A funding requirement of one accept side (docs/spec/interface.md 2.3). */
 export interface FundingRequirement {
   required: string;
   estimate: boolean;

@@ -27,7 +27,7 @@ export class FakeServer {
   /** Session tokens the server accepts for public/session_resume. */
   readonly tokens = new Set<string>();
   private tokenSeq = 0;
-  /** The account's stored events on `rfq` (design.md 13): rfq.subscribe { since } replays those after it. */
+  /** The account's stored events on `rfq` (docs/spec/design.md 13): rfq.subscribe { since } replays those after it. */
   readonly stored: Array<Record<string, unknown> & { account_seq: number }> = [];
   /** Replay from one before `since` too (a server overlapping what was delivered: the client must drop it). */
   overlap = false;

@@ -27,7 +27,7 @@ const toHex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 const maker = Keypair.fromSeed(hex(v.maker_seed_hex));
 const taker = Keypair.fromSeed(hex(v.taker_seed_hex));
 
-/** Instrument records as public/get_instruments gives them, rebuilt from the symbols (design.md 2). */
+/** Instrument records as public/get_instruments gives them, rebuilt from the symbols (docs/spec/design.md 2). */
 function instrumentsOf(q: any): InstrumentTerms[] {
   return q.legs.map((leg: any) => {
     const [asset, , strike, kind] = leg.instrument.split('-');

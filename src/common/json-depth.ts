@@ -1,5 +1,5 @@
 /**
- * Nesting limits of untrusted JSON (design.md section 10): checked before any code that walks a
+ * Nesting limits of untrusted JSON (docs/spec/design.md section 10): checked before any code that walks a
  * value recursively (validators, transformers, handlers), which a value 20,000 levels deep would
  * otherwise overflow.
  */

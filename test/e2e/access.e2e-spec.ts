@@ -6,7 +6,7 @@ import { Environment, type TestApp } from './harness';
 import { type Round, clientRef, expectRfqError, expirationIn, leg, listRound, rfqTrader, silent } from './rfq-support';
 
 /**
- * design.md section 10: authorization follows the account as it is now. A role change or a revoke
+ * docs/spec/design.md section 10: authorization follows the account as it is now. A role change or a revoke
  * made through one instance is seen within 1 s by a live WebSocket session and by a bearer token
  * on every instance (two instances on one database and one Redis when both are configured).
  */
@@ -72,7 +72,7 @@ describe('access follows the account (design.md section 10)', () => {
     const { wallet, accountId } = await createAccount(a, ['quoter']);
     const { client } = await signInWs(b, wallet);
     expect((await client.call('rfq.maker.poll', {})).result).toBeDefined();
-    // design.md 11: the version check, not the broadcast, must carry this change to every instance.
+    // docs/spec/design.md 11: the version check, not the broadcast, must carry this change to every instance.
     await a.app.get(Database).tx(async (sql) => {
       await sql.exec(`UPDATE accounts SET roles = '{}' WHERE id = $1`, [accountId]);
       await sql.exec(`UPDATE view_versions SET version = version + 1 WHERE topic = $1`, [ACCOUNT_ACCESS_CHANGED]);

@@ -130,7 +130,7 @@ describeBrowser('operator console at /console, in headless Chromium', () => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("connect-src 'self'");
     expect(csp).not.toContain('unsafe-inline');
-    // The headers every response carries (design.md 10) stay.
+    // The headers every response carries (docs/spec/design.md 10) stay.
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(response.headers.get('x-frame-options')).toBe('DENY');
     const html = await response.text();
@@ -510,7 +510,7 @@ describeBrowser('operator console at /console, in headless Chromium', () => {
     expect(openapi.info.description).toContain('/docs/json-rpc');
     const response = await page.goto(`${app.url}/docs/json-rpc`);
     expect(response!.status()).toBe(200);
-    // Its own policy, over the /docs one (design.md 10): no script at all, its stylesheet only.
+    // Its own policy, over the /docs one (docs/spec/design.md 10): no script at all, its stylesheet only.
     expect(response!.headers()['content-security-policy']).toBe("default-src 'none'; style-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
     const methods = Object.values<any>(asyncapi.operations).filter((o) => o['x-jsonrpc-method']).map((o) => o['x-jsonrpc-method']);
     expect(methods.length).toBeGreaterThan(10);

@@ -5,7 +5,7 @@ import { Environment, type TestApp } from './harness';
 import { type RfqTrader, type Round, clientRef, expectRfqError, expirationIn, leg, listRound, resumeWs, rfqTrader, sessionToken, sleep } from './rfq-support';
 
 /**
- * design.md section 13: every event of an account is stored with a gapless account_seq, and
+ * docs/spec/design.md section 13: every event of an account is stored with a gapless account_seq, and
  * `rfq.subscribe { since }` replays the stored ones then goes live, each once, in order.
  */
 
@@ -86,7 +86,7 @@ describe('Event replay: account_seq, rfq.subscribe { since }', () => {
   it('1,000 stored events are replayed in order, then the stream is live', async () => {
     const taker = await rfqTrader(app, ['taker']);
     // Quick to make: 1,000 RFQs that expire in one sweep give 1,000 `expired` events.
-    // In batches of 50: a connection has at most 64 requests in flight (design.md 10).
+    // In batches of 50: a connection has at most 64 requests in flight (docs/spec/design.md 10).
     const rfqs = [];
     for (let i = 0; i < 1000; i += 50) {
       rfqs.push(...(await Promise.all(range(1, 50).map(() => taker.client.call('rfq.create', { client_ref: clientRef(), legs: [leg(round.symbol('150'), '1')] })))));

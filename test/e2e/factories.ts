@@ -12,7 +12,7 @@ export interface SignedIn {
   http: Http;
 }
 
-/** Creates an account through the admin API (design.md section 3). */
+/** Creates an account through the admin API (docs/spec/design.md section 3). */
 export async function createAccount(app: TestApp, roles: string[] = ['taker'], wallet = new TestWallet()): Promise<{ wallet: TestWallet; accountId: number }> {
   const res = await new Http(app.url).admin().post('/v1/admin/accounts', { wallet: wallet.address, roles });
   if (res.status !== 201 && res.status !== 200) throw new Error(`create account: ${res.status} ${JSON.stringify(res.body)}`);
@@ -50,7 +50,7 @@ export const DAY = 86_400;
 /** 08:00 UTC, `days` UTC dates from today (an expiration for create-instruments). */
 export const expirationIn = (days: number) => (Math.floor(Date.now() / 1000 / DAY) + days) * DAY + 8 * 3600;
 
-/** The symbol of listed terms (design.md section 2). */
+/** The symbol of listed terms (docs/spec/design.md section 2). */
 export const symbolOf = (asset: string, expiry: number, strike: string, kind: 'call' | 'put') =>
   formatSymbol({ asset, expiry, strike: parseRfqUnsigned(strike), kind });
 

@@ -7,7 +7,7 @@ import { acceptParams, deposit, marketData, quoted } from './support/ledger';
 import { type RfqTrader, type Round, expirationIn, leg, listRound, rfqTrader } from './rfq-support';
 
 /**
- * design.md section 10 under attack: one client pipelines 20,000 public/auth frames with bad
+ * docs/spec/design.md section 10 under attack: one client pipelines 20,000 public/auth frames with bad
  * signatures while another runs RFQ lifecycles (create, quote, accept, filled). The flooder gets
  * 1005s (in flight, then sign-in rate), the server stays up, and the trader's lifecycle p99 stays
  * within 2x of its p99 without the flood, measured in this run.

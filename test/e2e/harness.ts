@@ -10,7 +10,7 @@ import { logger } from '../../src/common/logging/logger';
 
 export const ADMIN_TOKEN = 'e2e-admin-token-0123456789abcdef0123456789';
 export const JWT_SECRET = 'e2e-jwt-secret-0123456789abcdef0123456789abcdef';
-/** The exchange's receipt-signing seed in e2e runs on PostgreSQL (required there; design.md section 0). */
+/** The exchange's receipt-signing seed in e2e runs on PostgreSQL (required there; docs/spec/design.md section 0). */
 export const EXCHANGE_SIGNING_KEY = '5e'.repeat(32);
 
 /**

@@ -10,7 +10,7 @@ import { Fleet, Instance, PrivatePostgres, freePort, PrivateRedis, buildApp, has
 import { FleetTrader, acceptFor, lifecycle, quoteFor } from '../fleet/traders';
 
 /**
- * design.md section 11 with three instances as separate processes (`node dist/src/main.js`) on a
+ * docs/spec/design.md section 11 with three instances as separate processes (`node dist/src/main.js`) on a
  * private PostgreSQL cluster and a private Redis, which the tests stop, kill and restart.
  */
 const enabled = !!process.env.DATABASE_URL && hasBinaries();

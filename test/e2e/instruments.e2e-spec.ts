@@ -171,7 +171,7 @@ describe('instruments: create, pause, resume, list', () => {
 
     it('the admin token, role admin, scope admin:* or admin:create-instruments: 200', async () => {
       expect((await create(body('AUTHA'))).status).toBe(200);
-      // Role admin counts as the account holds it now (design.md section 10), not as the token says.
+      // Role admin counts as the account holds it now (docs/spec/design.md section 10), not as the token says.
       const { accountId } = await createAccount(app, ['admin']);
       expect((await create(body('AUTHB'), anon.as(sessionToken({ account_id: accountId, roles: ['admin'], scope: 'admin:*' })))).status).toBe(200);
       expect((await create(body('AUTHC'), anon.as(sessionToken({ scope: 'admin:*' })))).status).toBe(200);

@@ -5,7 +5,7 @@
  *       settlements only move money between accounts);
  *   (b) every instrument's positions sum to zero;
  *   (c) every balance's locked is the lock of its open positions recomputed (lock.ts) at the
- *       latest index price of each asset (design.md section 12: locks follow the market); a
+ *       latest index price of each asset (docs/spec/design.md section 12: locks follow the market); a
  *       negative total or available is allowed (a debt, an under-collateralized account) and
  *       (a) counts it;
  *   (d) positions equal the fold of the fills that are not reverted (taker + on buy, − on sell;

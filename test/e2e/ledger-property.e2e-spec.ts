@@ -228,7 +228,7 @@ describe(`Ledger property (seed ${SEED}, ${STEPS} steps): invariants and the mod
           .map(([instrument, q, s]) => [instrument, toHttp(q), s]);
         expect([step, account, listed]).toEqual([step, account, modelled]);
       }
-      // How often the walk reached the states of design.md section 12 (reported below).
+      // How often the walk reached the states of docs/spec/design.md section 12 (reported below).
       if (under) counts['steps under-collateralized'] = (counts['steps under-collateralized'] ?? 0) + 1;
       if (debt) counts['steps with a debt'] = (counts['steps with a debt'] ?? 0) + 1;
     }

@@ -6,7 +6,7 @@ import { Environment, type TestApp } from './harness';
 import { appRows } from './invariants';
 import { type Round, clientRef, expectRfqError, expirationIn, leg, listRound, pauseRound, rfqTrader, signedQuote, terms } from './rfq-support';
 
-/** design.md section 10: the limits that hold against abuse, each refused with its code, never a fault. */
+/** docs/spec/design.md section 10: the limits that hold against abuse, each refused with its code, never a fault. */
 describe('abuse limits (design.md section 10)', () => {
   let env: Environment;
   let app: TestApp;

@@ -1,5 +1,5 @@
 /**
- * Live collateral (design.md section 12), as a risk officer would try it: a writer's lock follows
+ * Live collateral (docs/spec/design.md section 12), as a risk officer would try it: a writer's lock follows
  * the index at every market-data update; withdrawals, taker accepts and maker fills are judged on
  * the live `available`; a jump past the stress range shows up in GET /v1/admin/risk and /metrics;
  * a settlement beyond `U` leaves a visible debt that a deposit repays; cash is conserved

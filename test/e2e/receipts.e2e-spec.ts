@@ -11,7 +11,7 @@ import { type RfqTrader, type Round, expirationIn, leg, listRound, on } from './
 import { acceptAndFill, acceptParams, fillsOf, marketData, pair, quoted, waitForState } from './support/ledger';
 
 /**
- * design.md section 14: every fill and revert gets a receipt signed by the exchange, chained by
+ * docs/spec/design.md section 14: every fill and revert gets a receipt signed by the exchange, chained by
  * prev_hash with a gapless journal_seq; anyone can verify one with GET /v1/exchange/keys.
  */
 

@@ -8,7 +8,7 @@ import {
   type RfqTrader, type Round, clientRef, deleteRedisPrefix, expectRfqError, expirationIn, leg, listRound, nowSeconds, on, resumeWs, rfqTrader, signedQuote, sleep, terms, timed,
 } from './rfq-support';
 
-/** Expiry within 1 s of the deadline (design.md section 5), and what survives a restart. */
+/** Expiry within 1 s of the deadline (docs/spec/design.md section 5), and what survives a restart. */
 describe('RFQ expiry', () => {
   let env: Environment;
   let app: TestApp;

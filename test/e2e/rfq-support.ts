@@ -118,7 +118,7 @@ export function signedQuote(maker: TestWallet, rfq: { rfq_id: string; legs: Arra
   return { params: { rfq_id: rfq.rfq_id, ...t, maker_signature: encodeBase64Signature(maker.sign(payload)) }, quoteId: quoteId(payload) };
 }
 
-/** An RFQ error reply (interface.md 7.2): code 1200, typed data, a fresh operation id. */
+/** An RFQ error reply (docs/spec/interface.md 7.2): code 1200, typed data, a fresh operation id. */
 export function expectRfqError(reply: any, error: string, retryable = false): void {
   expect(reply.result).toBeUndefined();
   expect(reply.error).toMatchObject({ code: 1200, message: expect.any(String) });

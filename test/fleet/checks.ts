@@ -3,7 +3,7 @@ import { Http } from '../e2e/clients';
 import { ADMIN_TOKEN } from '../e2e/harness';
 import type { Instance } from './fleet';
 
-/** What the database says of the RFQs that were accepted (design.md section 11's promises). */
+/** What the database says of the RFQs that were accepted (docs/spec/design.md section 11's promises). */
 export interface AcceptedOutcome {
   /** RFQs with an accept on record. */
   accepted: number;

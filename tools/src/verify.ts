@@ -1,7 +1,7 @@
 import { type ExchangeKeyInfo, type JournalCheck, LegworkHttp, type RfqFillRow, verifyJournalSegment, verifyReceipt } from '@legwork/sdk';
 
 /**
- * The verification commands of the CLI (design.md 14, docs/receipts.md): a server's whole journal,
+ * The verification commands of the CLI (docs/spec/design.md 14, docs/receipts.md): a server's whole journal,
  * and an account's fills against their receipts. Nothing here trusts the server beyond the keys
  * it publishes: links and signatures are checked on this side.
  */

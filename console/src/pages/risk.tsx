@@ -13,7 +13,7 @@ interface Journal {
   head: { journal_seq: number; hash: string };
 }
 
-/** Under-collateralized accounts and the deficit (design.md 12); the receipt journal's head and a verify (design.md 14). */
+/** Under-collateralized accounts and the deficit (docs/spec/design.md 12); the receipt journal's head and a verify (docs/spec/design.md 14). */
 export function RiskPage() {
   const risk = usePoll(() => call<RiskReport>('risk'), 2000);
   // The latest 20 receipts: the head first (a one-row read), then the page that ends at it.

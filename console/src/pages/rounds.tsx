@@ -88,7 +88,7 @@ export function RoundsPage({ confirm, notify }: { confirm: (a: PendingAction) =>
   const list = async (event: Event) => {
     const v = formValues(event);
     try {
-      // 08:00 UTC of the chosen date: the exchange's expiry time (design.md section 2).
+      // 08:00 UTC of the chosen date: the exchange's expiry time (docs/spec/design.md section 2).
       const expiration = Date.parse(`${v.date}T08:00:00Z`) / 1000;
       const body: Record<string, unknown> = { asset: v.asset.trim(), expiration, spot_price: v.spot.trim() };
       const strikes = v.strikes.split(/[\s,]+/).filter(Boolean);

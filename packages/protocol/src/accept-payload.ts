@@ -1,7 +1,7 @@
 import { hexBytes, putBytes, putSeconds } from './bytes';
 
 /**
- * StrategyAcceptPayload (design.md section 9): the fixed 105 bytes a taker signs to accept one
+ * StrategyAcceptPayload (docs/spec/design.md section 9): the fixed 105 bytes a taker signs to accept one
  * side of a quote. Integers are little-endian.
  */
 

@@ -1,7 +1,7 @@
 import { I64_MAX, U64_MAX } from './decimal';
 
 /**
- * Field writers of the fixed-layout signed payloads (design.md section 9): little-endian integers
+ * Field writers of the fixed-layout signed payloads (docs/spec/design.md section 9): little-endian integers
  * into a zero-filled buffer; each throws an Error naming the field that does not fit.
  */
 

@@ -1,6 +1,6 @@
 /**
  * Exact fixed-point decimals in micro-units (10^-6), held as bigint; no JavaScript `number` ever
- * holds money. design.md section 1: RFQ decimals (`RfqDecimal`, `RfqSignedDecimal`) are canonical
+ * holds money. docs/spec/design.md section 1: RFQ decimals (`RfqDecimal`, `RfqSignedDecimal`) are canonical
  * text with at most 6 fractional digits; HTTP amounts are output with exactly 8 fractional digits.
  */
 

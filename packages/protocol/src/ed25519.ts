@@ -2,7 +2,7 @@ import { type KeyObject, createPrivateKey, createPublicKey, sign, verify } from 
 import { isSmallOrderKey } from './wallet';
 
 /**
- * Ed25519 through OpenSSL (node:crypto), design.md section 9: OpenSSL refuses a non-canonical S
+ * Ed25519 through OpenSSL (node:crypto), docs/spec/design.md section 9: OpenSSL refuses a non-canonical S
  * (>= the group order) but not small-order public keys, which are refused here.
  */
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { hexBytes, putAscii, putBytes, putI64, putSeconds, putU64 } from './bytes';
 
 /**
- * StrategyQuotePayload (design.md section 9): the fixed 1,050 bytes a maker signs.
+ * StrategyQuotePayload (docs/spec/design.md section 9): the fixed 1,050 bytes a maker signs.
  * Integers are little-endian; every byte not written, and every unused leg slot, is zero.
  */
 

@@ -5,7 +5,7 @@ import { MAX_LEGS, type PayloadLeg } from './quote-payload';
 import { encodeWallet } from './wallet';
 
 /**
- * StrategyFillReceipt (design.md section 14): the fixed 1,072 bytes the exchange signs for every
+ * StrategyFillReceipt (docs/spec/design.md section 14): the fixed 1,072 bytes the exchange signs for every
  * fill and every revert. Layout rules of section 9: little-endian, every byte not written and
  * every unused leg slot zero; the leg slots are those of StrategyQuotePayload. The exchange
  * encodes it ({@link encodeReceipt}); a client decodes and checks it ({@link decodeReceipt}).

@@ -1,7 +1,7 @@
 import bs58 from 'bs58';
 
 /**
- * Signature texts (design.md sections 3 and 9). Every decoder returns null for anything but the
+ * Signature texts (docs/spec/design.md sections 3 and 9). Every decoder returns null for anything but the
  * one canonical text of exactly 64 bytes.
  */
 

@@ -1,7 +1,7 @@
 import bs58 from 'bs58';
 
 /**
- * Wallets: base58 of an ed25519 public key (design.md section 3).
+ * Wallets: base58 of an ed25519 public key (docs/spec/design.md section 3).
  * A wallet is exactly 32 bytes, canonical (decoding then re-encoding gives the same text),
  * and not a small-order point (with such a key anyone can forge a signature).
  */

@@ -9,7 +9,7 @@ import type { VersionedView, ViewVersions } from './view-versions';
  * one at a time in the order asked, so an older read never overwrites a newer one; a failed
  * reload is retried as a full reload every second until one succeeds.
  *
- * Broadcasts can be lost (design.md section 11: Redis drops the subscriptions). With `versions`,
+ * Broadcasts can be lost (docs/spec/design.md section 11: Redis drops the subscriptions). With `versions`,
  * the view also reloads in full whenever the subscription is made again, and the version check
  * reloads it when the database's version of its topic (bumped by every writer in the change's
  * transaction: bumpViewVersion) is ahead of the one it was loaded at; a view not confirmed for

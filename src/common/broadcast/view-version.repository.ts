@@ -1,7 +1,7 @@
 import type { Sql } from '../database/sql';
 
 /**
- * The only reader and writer of `view_versions` (design.md section 11): one row per view topic,
+ * The only reader and writer of `view_versions` (docs/spec/design.md section 11): one row per view topic,
  * its version bumped in the transaction of every change of the view's tables. Each method runs
  * on the pool, or on the `Sql` of the caller's transaction.
  */

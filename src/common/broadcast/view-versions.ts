@@ -3,7 +3,7 @@ import type { Sql } from '../database/sql';
 import { ViewVersionRepository } from './view-version.repository';
 
 /**
- * How often every instance compares its views' versions with the database (design.md section 11:
+ * How often every instance compares its views' versions with the database (docs/spec/design.md section 11:
  * at least every 5 s; a change whose broadcast was lost must be visible within 6 s, so the check
  * runs well inside that: one indexed read of a few rows per instance every 2 s).
  */
@@ -35,7 +35,7 @@ export interface VersionedView {
 }
 
 /**
- * The version check of every view of this instance (design.md section 11): every
+ * The version check of every view of this instance (docs/spec/design.md section 11): every
  * VIEW_CHECK_INTERVAL_MS, one read of all topics' versions; a view behind the database is reloaded
  * in full. A view that could not be confirmed for VIEW_STALE_AFTER_MS (database unreachable, a
  * reload failing) makes `stale()` name it, and the gateway then refuses rfq.* writes.

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
 /**
- * The one typed, validated configuration object (design.md section 0). Nothing else in the
+ * The one typed, validated configuration object (docs/spec/design.md section 0). Nothing else in the
  * code reads process.env: a bad value stops start-up with a message that names the variable.
  */
 export interface AppConfig {
@@ -29,7 +29,7 @@ export interface AppConfig {
   rfqRateBurst: number;
   lockUpsideBps: number;
   nonceRatePerMinute: number;
-  /** Trusted proxies in front (0: none, X-Forwarded-For ignored); TRUST_PROXY true = 1 (design.md section 10). */
+  /** Trusted proxies in front (0: none, X-Forwarded-For ignored); TRUST_PROXY true = 1 (docs/spec/design.md section 10). */
   trustProxy: number;
   /** Sign-in attempts per client IP per minute: public/auth, public/session_resume, POST /v1/auth/session. */
   authRatePerMinute: number;
@@ -39,11 +39,11 @@ export interface AppConfig {
   metricsToken: string | null;
   logLevel: LogLevel;
   /**
-   * EXCHANGE_SIGNING_KEY: the 32-byte ed25519 seed that signs fill receipts (design.md 14). null
+   * EXCHANGE_SIGNING_KEY: the 32-byte ed25519 seed that signs fill receipts (docs/spec/design.md 14). null
    * in embedded mode when unset: the key is generated once and kept in DATA_DIR.
    */
   exchangeSigningKey: Buffer | null;
-  /** Period of the expiry / stuck-fill / settlement sweep, milliseconds (at most 5 s by design; 2 s so a dead instance's work moves within 10 s: design.md section 11). */
+  /** Period of the expiry / stuck-fill / settlement sweep, milliseconds (at most 5 s by design; 2 s so a dead instance's work moves within 10 s: docs/spec/design.md section 11). */
   sweepIntervalMs: number;
   /** Period of the server's WebSocket pings, milliseconds (20 s by design). */
   wsPingIntervalMs: number;

@@ -27,7 +27,7 @@ export class AppError extends Error {
   }
 }
 
-/** RFQ error codes of interface.md section 7.2. */
+/** RFQ error codes of docs/spec/interface.md section 7.2. */
 export const RFQ_ERROR_CODES = [
   'RFQ_NOT_ENABLED',
   'RFQ_NOT_READY',
@@ -51,7 +51,7 @@ export const RFQ_ERROR_CODES = [
 ] as const;
 export type RfqErrorCode = (typeof RFQ_ERROR_CODES)[number];
 
-/** design.md section 4: retryable exactly for these (and a paused leg, flagged by the thrower). */
+/** docs/spec/design.md section 4: retryable exactly for these (and a paused leg, flagged by the thrower). */
 const RETRYABLE: ReadonlySet<RfqErrorCode> = new Set(['RFQ_NOT_READY', 'RFQ_RATE_LIMITED', 'RFQ_OPEN_LIMIT', 'RFQ_BALANCE_INSUFFICIENT']);
 
 export interface RfqErrorExtras {

@@ -1,6 +1,6 @@
 /**
  * True when an error says a dependency (PostgreSQL, Redis) is out of reach rather than that the
- * request was wrong: HTTP answers 503 (design.md section 8), JSON-RPC a retryable error.
+ * request was wrong: HTTP answers 503 (docs/spec/design.md section 8), JSON-RPC a retryable error.
  */
 export function isDependencyDown(error: unknown): boolean {
   if (!(error instanceof Error)) return false;

@@ -1,6 +1,6 @@
 import { AppError, type AppErrorCode, type RfqError, type RfqErrorCode } from './app-error';
 
-/** design.md section 8: every HTTP error body is `{ error }` with these statuses. */
+/** docs/spec/design.md section 8: every HTTP error body is `{ error }` with these statuses. */
 const APP_STATUS: Record<AppErrorCode, number> = {
   INVALID_PARAMS: 400,
   AUTH_REQUIRED: 401,

@@ -1,5 +1,5 @@
 /**
- * OpenAPI descriptions of the HTTP forms every route shares (interface.md 2.2): spread into an
+ * OpenAPI descriptions of the HTTP forms every route shares (docs/spec/interface.md 2.2): spread into an
  * `@ApiProperty` of a DTO, or into a JSON schema of a response body.
  */
 

@@ -1,7 +1,7 @@
 import { isIPv6 } from 'node:net';
 
 /**
- * The client's address (design.md section 10): the X-Forwarded-For entries, left to right, then
+ * The client's address (docs/spec/design.md section 10): the X-Forwarded-For entries, left to right, then
  * the socket's address; with `trustedHops` = N proxies in front, the entry N places left of the
  * socket address, i.e. the address the outermost trusted proxy appended (the leftmost entry when
  * the list is shorter). Entries further left are the client's own writing and never read: a

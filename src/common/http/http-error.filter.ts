@@ -6,7 +6,7 @@ import { httpStatusOf } from '../errors/http-status';
 import { logger } from '../logging/logger';
 
 /**
- * The one HTTP mapping of errors: every error body is `{ error }` (design.md section 8).
+ * The one HTTP mapping of errors: every error body is `{ error }` (docs/spec/design.md section 8).
  * Faults are logged with the request id and never shown to the client.
  */
 @Catch()

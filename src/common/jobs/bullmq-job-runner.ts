@@ -9,7 +9,7 @@ import { closeWithin, quitRedis } from '../redis/close';
 /** How long a shutdown waits for running jobs before it disconnects the workers. */
 const WORKER_CLOSE_MS = 5000;
 /**
- * A job's lock, renewed by its worker every half of it (design.md section 11: a dead instance's
+ * A job's lock, renewed by its worker every half of it (docs/spec/design.md section 11: a dead instance's
  * jobs are taken over within 10 s). A job whose instance died is found stalled at the first
  * check after the lock lapses, at most LOCK + STALLED_CHECK = 7 s after the death, and run
  * again by a live instance. BullMQ's defaults (30 s + 30 s) took up to a minute.

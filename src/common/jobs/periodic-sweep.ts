@@ -1,7 +1,7 @@
 import { logger } from '../logging/logger';
 
 /**
- * A sweep that runs every `intervalMs` on every instance (design.md section 5: the database-driven
+ * A sweep that runs every `intervalMs` on every instance (docs/spec/design.md section 5: the database-driven
  * safety net behind the jobs). One pass at a time per instance; `stop()` waits for the running
  * pass, and a pass checks `stopped` between items so shutdown is not held up by a long batch.
  */

@@ -16,7 +16,7 @@ const NEVER_REVOKED: AccountAccessState = Object.freeze({ roles: Object.freeze([
 export type AccessListener = (accountId: number, state: AccountAccessState) => void;
 
 /**
- * Each account's roles and session revocation as they are now (design.md section 10): a cache
+ * Each account's roles and session revocation as they are now (docs/spec/design.md section 10): a cache
  * of the accounts table on every instance, kept in step through the broadcaster (ViewSync: the
  * writer reloads and announces, every instance reloads that account), read from PostgreSQL on a
  * miss. The HTTP guard and the JSON-RPC dispatcher decide with it; a hit costs no I/O (the hot
@@ -35,7 +35,7 @@ export class AccountAccess implements OnModuleInit, OnModuleDestroy {
     broadcaster: Broadcaster,
     versions: ViewVersions,
   ) {
-    // Versioned (design.md 11): a change whose broadcast was lost is reloaded at the next check.
+    // Versioned (docs/spec/design.md 11): a change whose broadcast was lost is reloaded at the next check.
     this.sync = new ViewSync(
       broadcaster,
       ACCOUNT_ACCESS_CHANGED,
@@ -70,7 +70,7 @@ export class AccountAccess implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * The principal a session acts as now, or why it lapsed (design.md section 10). The admin token
+   * The principal a session acts as now, or why it lapsed (docs/spec/design.md section 10). The admin token
    * and a wallet without an account have no account to read. Synchronous on a cache hit.
    */
   current(principal: Principal): Principal | Lapse | Promise<Principal | Lapse> {

@@ -26,7 +26,7 @@ export function parseRoles(value: unknown): Role[] {
   return value as Role[];
 }
 
-/** Accounts stand for the out-of-band web sign-up: an admin creates them (design.md section 3). */
+/** Accounts stand for the out-of-band web sign-up: an admin creates them (docs/spec/design.md section 3). */
 @Injectable()
 export class AccountsService implements OnApplicationBootstrap {
   private feeAccount: number | null = null;
@@ -69,14 +69,14 @@ export class AccountsService implements OnApplicationBootstrap {
     const parsedRoles = parseRoles(roles);
     const { row, version } = await this.accessChange((sql) => this.accounts.setRoles(accountId, parsedRoles, FEE_ACCOUNT_WALLET, sql));
     if (!row) throw new AppError('NOT_FOUND', `account ${accountId} not found`);
-    // Every instance's sessions of the account act with the new roles within 1 s (design.md 10).
+    // Every instance's sessions of the account act with the new roles within 1 s (docs/spec/design.md 10).
     await this.access.changed(accountId, version!);
     return row;
   }
 
   /**
    * Every token of the account issued at or before `revoked_at` (unix seconds, now; never moves
-   * back) is refused from then on, and its live sessions end on every instance (design.md 10).
+   * back) is refused from then on, and its live sessions end on every instance (docs/spec/design.md 10).
    */
   async revokeSessions(accountId: number): Promise<{ account_id: number; revoked_at: number }> {
     const now = Math.floor(Date.now() / 1000);
@@ -88,7 +88,7 @@ export class AccountsService implements OnApplicationBootstrap {
 
   /**
    * A write of accounts' roles or revocation and the bump of the access view's version in one
-   * transaction (design.md 11): the version commits if and only if a row changed.
+   * transaction (docs/spec/design.md 11): the version commits if and only if a row changed.
    */
   private accessChange<Row>(write: (sql: Sql) => Promise<Row | null>): Promise<{ row: Row | null; version: bigint | null }> {
     return this.db.tx(async (sql) => {

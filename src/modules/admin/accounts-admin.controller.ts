@@ -17,7 +17,7 @@ export interface AdminAccountView extends AccountView {
 const ACCOUNT_ID = ApiParam({ name: 'account_id', description: 'Account id: a positive integer in canonical decimal text', schema: { type: 'string', pattern: '^[1-9][0-9]{0,15}$' } });
 const NOT_FOUND = ApiNotFoundResponse({ description: 'No such account', type: ErrorResponse });
 
-/** Accounts stand for the out-of-band web sign-up; deposits and withdrawals for the chain watcher (design.md sections 3, 6). */
+/** Accounts stand for the out-of-band web sign-up; deposits and withdrawals for the chain watcher (docs/spec/design.md sections 3, 6). */
 @ApiTags('admin')
 @Controller('v1/admin/accounts')
 export class AccountsAdminController {

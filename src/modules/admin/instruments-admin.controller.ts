@@ -5,7 +5,7 @@ import { AdminAccess } from '../auth/access';
 import { CreateInstrumentsDto, CreateInstrumentsResultDto, PauseResultDto, RoundDto } from '../instruments/dto/instruments.dto';
 import { type CreateInstrumentsResult, InstrumentsService, type PauseResult } from '../instruments/instruments.service';
 
-/** Admin commands on instruments (design.md section 2). */
+/** Admin commands on instruments (docs/spec/design.md section 2). */
 @ApiTags('admin')
 @Controller('v1/admin')
 export class InstrumentsAdminController {

@@ -8,7 +8,7 @@ import { type RevertResult, RevertService } from '../ledger/revert.service';
 import { type RiskReport, RiskReportService } from '../ledger/risk-report.service';
 import { type SettleExpirationResult, SettlementService } from '../ledger/settlement.service';
 
-/** Admin commands on the fill ledger: revert a fill, settle an expiration, the risk report (design.md sections 5, 7, 12). */
+/** Admin commands on the fill ledger: revert a fill, settle an expiration, the risk report (docs/spec/design.md sections 5, 7, 12). */
 @ApiTags('admin')
 @Controller('v1/admin')
 export class LedgerAdminController {

@@ -4,7 +4,7 @@ import { AdminAccess } from '../auth/access';
 import { MarketDataDto, MarketDataResultDto } from '../market-data/dto/market-data.dto';
 import { type MarketDataResult, MarketDataService } from '../market-data/market-data.service';
 
-/** Admin market data: index prices and implied volatilities (design.md section 6). */
+/** Admin market data: index prices and implied volatilities (docs/spec/design.md section 6). */
 @ApiTags('admin')
 @Controller('v1/admin')
 export class MarketDataAdminController {

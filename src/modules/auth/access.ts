@@ -24,7 +24,7 @@ export const ACCESS = 'legwork:access';
 
 export const Public = () => SetMetadata(ACCESS, { kind: 'public' } satisfies Access);
 export const AccountAccess = (role?: Role) => SetMetadata(ACCESS, { kind: 'account', role } satisfies Access);
-/** `command`: the last path segment of the route (design.md section 3), or `read` for GET. */
+/** `command`: the last path segment of the route (docs/spec/design.md section 3), or `read` for GET. */
 export const ReaderAccess = () => SetMetadata(ACCESS, { kind: 'reader' } satisfies Access);
 export const AdminAccess = (command: string) => SetMetadata(ACCESS, { kind: 'admin', command } satisfies Access);
 
@@ -40,7 +40,7 @@ export interface Principal {
   expiresAt?: number;
 }
 
-/** An account's access as it is now in the database (design.md section 10). */
+/** An account's access as it is now in the database (docs/spec/design.md section 10). */
 export interface AccountAccessState {
   roles: Role[];
   /** Tokens issued at or before this (unix seconds) are refused; 0: never revoked. */
@@ -68,7 +68,7 @@ export function currentPrincipal(principal: Principal, state: AccountAccessState
 
 export const ADMIN_TOKEN_PRINCIPAL: Principal = { via: 'admin_token', wallet: null, accountId: null, roles: ['admin'], scopes: ['admin:*'] };
 
-/** design.md section 3: role admin, scope admin:*, or the exact scope admin:<command>. */
+/** docs/spec/design.md section 3: role admin, scope admin:*, or the exact scope admin:<command>. */
 export function allowsAdmin(principal: Principal, command: string): boolean {
   return principal.roles.includes('admin') || principal.scopes.includes('admin:*') || principal.scopes.includes(`admin:${command}`);
 }

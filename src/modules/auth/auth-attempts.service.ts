@@ -9,7 +9,7 @@ const MAX_REFUSED = 10_000;
 
 /**
  * AUTH_RATE_PER_MINUTE sign-in attempts per client IP, any outcome: public/auth,
- * public/session_resume and POST /v1/auth/session together (design.md section 10). An address
+ * public/session_resume and POST /v1/auth/session together (docs/spec/design.md section 10). An address
  * over the limit is refused in this process for a second before the shared counter is asked
  * again: a flood of attempts costs no Redis round trip per frame.
  */

@@ -49,7 +49,7 @@ export class AuthGuard implements CanActivate {
     if (access.kind === 'public') return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const token = this.authenticate(request.headers.authorization, access);
-    // Decided with the account as it is now (design.md section 10): synchronous on a cache hit.
+    // Decided with the account as it is now (docs/spec/design.md section 10): synchronous on a cache hit.
     const current = token && token.via === 'session' ? this.access.current(token) : token;
     return current instanceof Promise ? current.then((p) => this.decide(access, request, p)) : this.decide(access, request, current);
   }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../common/database/database';
 
-/** The only reader and writer of `auth_nonces` (sign-in nonces, design.md section 3). */
+/** The only reader and writer of `auth_nonces` (sign-in nonces, docs/spec/design.md section 3). */
 @Injectable()
 export class NonceRepository {
   constructor(private readonly db: Database) {}

@@ -25,7 +25,7 @@ export interface NonceChallenge {
  */
 @Injectable()
 export class NonceService implements OnApplicationBootstrap, OnApplicationShutdown {
-  /** Expired nonces are deleted on every sweep (design.md section 10: none older than 10 minutes remain). */
+  /** Expired nonces are deleted on every sweep (docs/spec/design.md section 10: none older than 10 minutes remain). */
   private readonly sweep: PeriodicSweep;
 
   constructor(

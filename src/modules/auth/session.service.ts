@@ -19,7 +19,7 @@ export interface SessionClaims {
 
 const VERIFIED_TOKENS_MAX = 10_000;
 
-/** The scope claim of a session: `admin:*` for the admin role (design.md section 3). */
+/** The scope claim of a session: `admin:*` for the admin role (docs/spec/design.md section 3). */
 function scopeOf(roles: readonly Role[]): string {
   return roles.includes('admin') ? 'admin:*' : '';
 }
@@ -47,7 +47,7 @@ function sessionPrincipal(wallet: string, accountId: number | null, roles: reado
 }
 
 /**
- * Session tokens: JWT HS256 with iss = aud = SERVICE_NAME (design.md section 3). Verification
+ * Session tokens: JWT HS256 with iss = aud = SERVICE_NAME (docs/spec/design.md section 3). Verification
  * pins the algorithm and requires exp, iss and aud; any other alg (none included) is refused.
  */
 @Injectable()
@@ -71,7 +71,7 @@ export class SessionService {
 
   /**
    * `notBefore`: the token's `iat` is at least this (unix seconds): a token issued in the same
-   * second as a revoke must not count as issued "at or before" it (design.md section 10).
+   * second as a revoke must not count as issued "at or before" it (docs/spec/design.md section 10).
    */
   issue(wallet: string, accountId: number | null, roles: Role[], notBefore = 0): string {
     const iat = Math.max(Math.floor(Date.now() / 1000), notBefore);

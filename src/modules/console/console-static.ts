@@ -4,7 +4,7 @@ import fastifyStatic from '@fastify/static';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 
 /**
- * The console's policy (design.md section 10 gives every other response `default-src 'none'`):
+ * The console's policy (docs/spec/design.md section 10 gives every other response `default-src 'none'`):
  * its own scripts, styles and connections only, images from itself and data: URLs. No inline
  * script or style element; the charts set element styles from script, which CSP does not govern.
  */

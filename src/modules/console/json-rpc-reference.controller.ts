@@ -4,7 +4,7 @@ import { Public } from '../auth/access';
 import { ApiDocuments } from '../docs/api-documents.service';
 import { JSON_RPC_REFERENCE_CSS, renderJsonRpcReference } from './json-rpc-reference';
 
-/** A page of its own, no script: only its stylesheet (design.md section 10's CSP, with style-src 'self'). */
+/** A page of its own, no script: only its stylesheet (docs/spec/design.md section 10's CSP, with style-src 'self'). */
 const PAGE_CSP = "default-src 'none'; style-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /** GET /docs/json-rpc: the trading API (JSON-RPC over /client) as a page, rendered from /asyncapi.json. */

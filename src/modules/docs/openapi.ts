@@ -6,7 +6,7 @@ import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swag
 import { ErrorResponse } from '../../common/http/error-response.dto';
 import { ACCESS, type Access } from '../auth/access';
 
-/** interface.md section 9: the description is OpenAPI 3.1, and the API description itself is 0.1.0. */
+/** docs/spec/interface.md section 9: the description is OpenAPI 3.1, and the API description itself is 0.1.0. */
 export const OPENAPI_VERSION = '3.1.0';
 export const API_VERSION = '0.1.0';
 

@@ -11,7 +11,7 @@ export const CHANNELS = Object.keys(CHANNEL_BIT) as Channel[];
 /** Requests of one connection being handled at once; over it a request is refused at once (1005). */
 export const MAX_IN_FLIGHT = 64;
 
-/** Past this much unsent data the client is a slow consumer and is cut off (design.md section 4). */
+/** Past this much unsent data the client is a slow consumer and is cut off (docs/spec/design.md section 4). */
 export const SLOW_CONSUMER_BYTES = 1024 * 1024;
 /** How long a slow consumer's socket may hold its unsent data and close frame before it is cut. */
 const SLOW_CONSUMER_GRACE_MS = 5000;
@@ -36,7 +36,7 @@ export class ClientConnection implements CallerState {
   private seq = 0;
   /** Frames held (corked) in this turn of the event loop, written together at its end; 0: not corked. */
   private held = 0;
-  /** The account's event stream, from the first subscribe (design.md 13). */
+  /** The account's event stream, from the first subscribe (docs/spec/design.md 13). */
   private stream: EventStream | null = null;
   /** Requests received and not yet answered (MAX_IN_FLIGHT). */
   inFlight = 0;
@@ -95,7 +95,7 @@ export class ClientConnection implements CallerState {
 
   /**
    * The sign-in ended (its token's `exp`, or a revoke): the connection is as before sign-in, its
-   * subscriptions (and its event stream) dropped, and it is told why (design.md section 10).
+   * subscriptions (and its event stream) dropped, and it is told why (docs/spec/design.md section 10).
    */
   lapse(reason: Lapse): void {
     if (!this.principal) return;

@@ -19,10 +19,10 @@ import { RpcDispatcher, rfqFailure, rpcOutcome } from './rpc-dispatcher';
 import { RpcRegistry } from './rpc-registry';
 
 export const MAX_FRAME_BYTES = 64 * 1024;
-/** SIGTERM: how long the calls in flight get to be answered before the sockets close (design.md section 11). */
+/** SIGTERM: how long the calls in flight get to be answered before the sockets close (docs/spec/design.md section 11). */
 export const DRAIN_CALLS_MS = 5000;
 const SHUTTING_DOWN = 'this instance is shutting down: reconnect (to another instance) and call again';
-/** How often signed-in connections are checked for their token's `exp` (design.md 10: lapse at exp). */
+/** How often signed-in connections are checked for their token's `exp` (docs/spec/design.md 10: lapse at exp). */
 const LAPSE_CHECK_MS = 500;
 /** The method whose access a channel's subscription needs (a role change drops what it no longer allows). */
 const SUBSCRIBE_METHOD = { rfq: 'rfq.subscribe', rfq_maker: 'rfq.maker.subscribe' } as const;
@@ -315,7 +315,7 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
   }
 
   /**
-   * Graceful shutdown (design.md section 11): take no new connection or call, answer the calls in
+   * Graceful shutdown (docs/spec/design.md section 11): take no new connection or call, answer the calls in
    * flight (at most DRAIN_CALLS_MS), then close every socket with 1001 (going away).
    */
   async beforeApplicationShutdown(): Promise<void> {

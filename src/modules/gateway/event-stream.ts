@@ -7,7 +7,7 @@ export interface StreamEvent {
   data: Record<string, unknown>;
 }
 
-/** Where a stream reads one account's stored events (design.md 13). */
+/** Where a stream reads one account's stored events (docs/spec/design.md 13). */
 export interface EventSource {
   /** The latest account_seq (0: none yet) and the oldest still stored (null: none stored). */
   bounds(): Promise<{ latest: number; oldest: number | null }>;
@@ -21,7 +21,7 @@ export class SinceOutOfRange extends Error {}
 const PAGE = 1000;
 
 /**
- * The account events of one connection, in account_seq order, each once (design.md 13).
+ * The account events of one connection, in account_seq order, each once (docs/spec/design.md 13).
  *
  * Numbers count both channels of the account: `cursor` is the last number handled, sent when its
  * channel is subscribed and skipped otherwise. Live events are taken in as soon as a subscribe

@@ -1,5 +1,5 @@
 /**
- * JSON-RPC 2.0 envelopes of the trading WebSocket (interface.md 4.2, design.md section 4): pure
+ * JSON-RPC 2.0 envelopes of the trading WebSocket (docs/spec/interface.md 4.2, docs/spec/design.md section 4): pure
  * parsing of requests and building of replies. No Nest, no ws.
  */
 
@@ -14,12 +14,12 @@ export interface RpcRequest {
 
 export const MAX_BATCH = 20;
 
-/** `params` nested deeper than this is invalid params (design.md section 10); params itself is level 1. */
+/** `params` nested deeper than this is invalid params (docs/spec/design.md section 10); params itself is level 1. */
 export { MAX_JSON_DEPTH as MAX_PARAMS_DEPTH } from '../../common/json-depth';
 
 export { deeperThan } from '../../common/json-depth';
 
-/** Non-RFQ failure codes (design.md section 4). */
+/** Non-RFQ failure codes (docs/spec/design.md section 4). */
 export const RPC_CODES = {
   PARSE_ERROR: -32700,
   INVALID_REQUEST: -32600,

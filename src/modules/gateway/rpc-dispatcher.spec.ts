@@ -6,7 +6,7 @@ import type { MetricsService } from '../health/metrics.service';
 import { RpcDispatcher } from './rpc-dispatcher';
 import type { RegisteredMethod, RpcRegistry } from './rpc-registry';
 
-/** design.md section 11: an instance whose views could not be confirmed for 30 s does not trade. */
+/** docs/spec/design.md section 11: an instance whose views could not be confirmed for 30 s does not trade. */
 describe('RpcDispatcher with unconfirmed views', () => {
   const ran: string[] = [];
   const method = (name: string): RegisteredMethod => ({

@@ -33,7 +33,7 @@ const APP_TO_RPC: Partial<Record<AppErrorCode, RpcErrorName>> = {
 /** rfq.* methods that only read (or subscribe): served even when the views are unconfirmed. */
 const RFQ_READS: ReadonlySet<string> = new Set(['rfq.get', 'rfq.list', 'rfq.subscribe', 'rfq.maker.poll', 'rfq.maker.subscribe']);
 
-/** The 1200 reply of an rfq.* failure: the typed RFQ error of interface.md 7.2. */
+/** The 1200 reply of an rfq.* failure: the typed RFQ error of docs/spec/interface.md 7.2. */
 export function rfqFailure(id: RpcRequest['id'], error: RfqError, operationId: string): RpcReply {
   const data: Record<string, unknown> = { error: error.code, message: error.message, operation_id: operationId, retryable: error.retryable };
   if (error.extras.rfqId) data.rfq_id = error.extras.rfqId;
@@ -51,7 +51,7 @@ export function rpcOutcome(reply: RpcReply): string {
 
 /**
  * Runs one JSON-RPC request: method lookup, the method's declared access, RFQ switches and rate
- * limit, the handler, and the one mapping of errors to codes (design.md section 4).
+ * limit, the handler, and the one mapping of errors to codes (docs/spec/design.md section 4).
  */
 @Injectable()
 export class RpcDispatcher {
@@ -65,7 +65,7 @@ export class RpcDispatcher {
   ) {}
 
   /**
-   * Who the caller is now: the connection's token with its account's current roles (design.md
+   * Who the caller is now: the connection's token with its account's current roles (docs/spec/design.md
    * section 10), or null once the sign-in lapsed (the connection is told, and is as before sign-in).
    * No I/O on a cache hit.
    */
@@ -126,7 +126,7 @@ export class RpcDispatcher {
       const role = access.kind === 'account' && access.role ? `the ${access.role} role` : 'an account';
       throw new RfqError('RFQ_WRONG_ROLE', `this method needs ${role}`);
     }
-    // design.md section 11: never trade on an instrument or market view that could not be confirmed.
+    // docs/spec/design.md section 11: never trade on an instrument or market view that could not be confirmed.
     if (!RFQ_READS.has(name) && this.views.stale().length > 0) {
       throw new RfqError('RFQ_NOT_READY', 'this instance could not confirm its instrument and market data for 30 s; retry (another instance may serve you)');
     }

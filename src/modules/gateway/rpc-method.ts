@@ -10,7 +10,7 @@ import type { ObjectNode } from './schema/schema';
 export const RPC_METHOD = 'legwork:rpc-method';
 export const RPC_DECLARATION = 'legwork:rpc-declaration';
 
-/** Every method of the trading WebSocket (interface.md 4.2). A method outside this list is -32601. */
+/** Every method of the trading WebSocket (docs/spec/interface.md 4.2). A method outside this list is -32601. */
 export const RPC_METHODS = [
   'public/get_nonce',
   'public/auth',
@@ -35,7 +35,7 @@ export interface RpcSession {
   signIn(principal: Principal): void;
   subscribe(channel: Channel): void;
   /**
-   * Subscribes `channel` with the account's event stream (design.md 13): replays the stored events
+   * Subscribes `channel` with the account's event stream (docs/spec/design.md 13): replays the stored events
    * after `since`, then the live ones, each once, in order. The latest account_seq.
    */
   openStream(channel: Channel, since: number | null, source: EventSource): Promise<number>;

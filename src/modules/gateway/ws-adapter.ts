@@ -20,7 +20,7 @@ export class JsonRpcWsAdapter extends WsAdapter {
 
   /**
    * Every upgrade passes the gateway's per-IP connection limit first: over MAX_CONNECTIONS_PER_IP
-   * it is answered 429 and no socket is opened (design.md section 0).
+   * it is answered 429 and no socket is opened (docs/spec/design.md section 0).
    */
   override create(port: number, options?: Record<string, any>): any {
     return super.create(port, {

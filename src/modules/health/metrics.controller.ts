@@ -11,7 +11,7 @@ const digest = (text: string) => createHash('sha256').update(text).digest();
 
 /**
  * Prometheus scrape endpoint. Open like /health unless METRICS_TOKEN is set; then it takes
- * `Authorization: Bearer <METRICS_TOKEN>` (constant-time compare), else 401 (design.md section 0).
+ * `Authorization: Bearer <METRICS_TOKEN>` (constant-time compare), else 401 (docs/spec/design.md section 0).
  */
 @ApiTags('operations')
 @Controller()

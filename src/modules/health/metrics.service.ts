@@ -165,7 +165,7 @@ export class MetricsService {
    */
   rfqMoved(from: string | null, to: string, seconds?: number): void {
     const fromLabel = from === null ? 'none' : isRfqState(from) ? from : 'other';
-    // The RFQ states of interface.md 2.1 are the only values a transition label may take (bounded cardinality).
+    // The RFQ states of docs/spec/interface.md 2.1 are the only values a transition label may take (bounded cardinality).
     const toLabel = isRfqState(to) ? to : 'other';
     this.rfqTransitions.inc({ from: fromLabel, to: toLabel });
     if (seconds === undefined || !Number.isFinite(seconds) || seconds < 0) return;
@@ -179,7 +179,7 @@ export class MetricsService {
   }
 
   /**
-   * The live-collateral gauges (design.md section 12), read at scrape time from `read`: how many
+   * The live-collateral gauges (docs/spec/design.md section 12), read at scrape time from `read`: how many
    * accounts have `available < 0`, and the USDC they are short (minus the sum of their negative
    * `available`, so 0 when none is). A failed read leaves the last values.
    */

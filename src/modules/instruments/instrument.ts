@@ -17,7 +17,7 @@ export interface Instrument {
   createdAt: number;
 }
 
-/** design.md section 2: open = not settled; tradable = open, not paused, expiry in the future. */
+/** docs/spec/design.md section 2: open = not settled; tradable = open, not paused, expiry in the future. */
 export function isTradable(instrument: Instrument, nowSeconds: number): boolean {
   return !instrument.settled && !instrument.paused && instrument.expiry > nowSeconds;
 }
@@ -37,7 +37,7 @@ export interface InstrumentFilter {
   includeSettled?: boolean;
 }
 
-/** The instrument record of the wire (design.md section 2), HTTP and `public/get_instruments` alike. */
+/** The instrument record of the wire (docs/spec/design.md section 2), HTTP and `public/get_instruments` alike. */
 export interface InstrumentRecord {
   symbol: string;
   asset: string;

@@ -92,7 +92,7 @@ export class InstrumentsService implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * POST /v1/admin/create-instruments (design.md section 2): lists the strikes (given, or the grid
+   * POST /v1/admin/create-instruments (docs/spec/design.md section 2): lists the strikes (given, or the grid
    * around the spot) as calls and puts; existing ones are skipped, so `created` counts new ones only.
    * New instruments of a paused round are paused. Schedules the settlement of the expiration.
    */

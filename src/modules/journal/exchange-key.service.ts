@@ -30,7 +30,7 @@ export function embeddedSeed(dataDir: string): Buffer {
 }
 
 /**
- * The exchange's receipt key (design.md 14): EXCHANGE_SIGNING_KEY, or the embedded default's.
+ * The exchange's receipt key (docs/spec/design.md 14): EXCHANGE_SIGNING_KEY, or the embedded default's.
  * Registered in `exchange_keys` at start, so a key that ever signed stays listed after rotation.
  */
 @Injectable()

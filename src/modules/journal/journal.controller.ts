@@ -14,7 +14,7 @@ export class JournalQueryDto {
   limit?: string;
 }
 
-/** The exchange's keys and the receipt journal (design.md 14): public, as anyone may verify. */
+/** The exchange's keys and the receipt journal (docs/spec/design.md 14): public, as anyone may verify. */
 @ApiTags('exchange')
 @Controller('v1/exchange')
 export class JournalController {

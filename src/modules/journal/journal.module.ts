@@ -5,7 +5,7 @@ import { JournalRepository } from './journal.repository';
 import { JournalService } from './journal.service';
 
 /**
- * Fill receipts, the journal that chains them, and the exchange key that signs them (design.md 14).
+ * Fill receipts, the journal that chains them, and the exchange key that signs them (docs/spec/design.md 14).
  * Owns receipts, journal_head and exchange_keys (JournalRepository).
  */
 @Module({

@@ -38,7 +38,7 @@ function receiptView(r: ReceiptRow): ReceiptView {
   };
 }
 
-/** The receipt journal's tables (design.md 14): receipts, the chain's head journal_head, and exchange_keys. */
+/** The receipt journal's tables (docs/spec/design.md 14): receipts, the chain's head journal_head, and exchange_keys. */
 @Injectable()
 export class JournalRepository {
   constructor(private readonly db: Database) {}

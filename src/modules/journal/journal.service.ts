@@ -23,7 +23,7 @@ export interface JournalEntry {
   legs: ReadonlyArray<{ instrument: string; quantity: bigint }>;
 }
 
-/** The receipt journal (design.md 14): fills' and reverts' receipts, signed and chained. */
+/** The receipt journal (docs/spec/design.md 14): fills' and reverts' receipts, signed and chained. */
 @Injectable()
 export class JournalService {
   constructor(
@@ -71,7 +71,7 @@ export class JournalService {
     return this.journal.receiptsOf(fillIds);
   }
 
-  /** The chain after `after`, at most `limit` rows, and the head (design.md 14: no parties, no prices). */
+  /** The chain after `after`, at most `limit` rows, and the head (docs/spec/design.md 14: no parties, no prices). */
   segment(after: number, limit: number): Promise<{ rows: JournalRow[]; head: { journal_seq: number; hash: string } }> {
     return this.journal.segment(after, limit);
   }

@@ -5,7 +5,7 @@ import { AcceptService } from './accept.service';
 import { ACCEPT_METHOD } from './accept.schemas';
 import type { AcceptCommand } from './domain/accept-params';
 
-/** rfq.accept (interface.md 4.2): access declared, params parsed by its declaration (accept.schemas.ts), one service call. */
+/** rfq.accept (docs/spec/interface.md 4.2): access declared, params parsed by its declaration (accept.schemas.ts), one service call. */
 @Injectable()
 export class AcceptRpc {
   constructor(private readonly accepts: AcceptService) {}

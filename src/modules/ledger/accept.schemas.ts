@@ -4,7 +4,7 @@ import { integer, object, required, string } from '../gateway/schema/schema';
 import { ACCEPT_SIDES } from './domain/accept-params';
 
 /**
- * rfq.accept (interface.md 4.2), with the mapping of design.md section 4: anything off the schema
+ * rfq.accept (docs/spec/interface.md 4.2), with the mapping of docs/spec/design.md section 4: anything off the schema
  * (missing, extra, wrong type, bad pattern) is RFQ_VALUE_OUT_OF_RANGE naming the field. Every
  * field is checked for presence first, then in the order of the interface's table. Whether
  * `taker_signature` is canonical base64 of 64 bytes is the signature check's business

@@ -22,14 +22,14 @@ export interface AcceptResult {
   state: 'accepted';
 }
 
-/** The same error with the RFQ's ids added (interface.md 7.2: `rfq_id`, `quote_id` where known). */
+/** The same error with the RFQ's ids added (docs/spec/interface.md 7.2: `rfq_id`, `quote_id` where known). */
 function withIds(error: unknown, ids: Pick<RfqErrorExtras, 'rfqId' | 'quoteId'>): unknown {
   if (!(error instanceof RfqError) || error.extras.rfqId) return error;
   return new RfqError(error.code, error.message, { ...error.extras, ...ids });
 }
 
 /**
- * rfq.accept (design.md section 5): the taker's signed acceptance of one side of a quote, checked
+ * rfq.accept (docs/spec/design.md section 5): the taker's signed acceptance of one side of a quote, checked
  * in the contract's order, then the move quoted → accepted with the frozen max_fee, then the fill
  * job. Funding here is advisory for the book (a later fill re-checks on the ledger's locked rows).
  */

@@ -5,7 +5,7 @@ import { AppError } from '../../common/errors/app-error';
 import { BalanceRepository } from './balance.repository';
 import type { Balance, TransferKind } from './domain/balance';
 
-/** An account's balance in the HTTP API (design.md section 6): 8-dp strings, `available = total - locked`. */
+/** An account's balance in the HTTP API (docs/spec/design.md section 6): 8-dp strings, `available = total - locked`. */
 export interface BalanceView {
   account_id: number;
   currency: 'USDC';
@@ -62,7 +62,7 @@ export function totalAfterTransfer(current: Balance | null, kind: TransferKind, 
     return total + amount;
   }
   const free = total - locked;
-  // Under-collateralized (design.md section 12): nothing leaves until deposits cover the lock again.
+  // Under-collateralized (docs/spec/design.md section 12): nothing leaves until deposits cover the lock again.
   if (free < 0n) throw new AppError('CONFLICT', `insufficient free balance: the account is under-collateralized (available ${formatHttp(free)}); withdrawals wait for a deposit`);
   if (free < amount) throw new AppError('CONFLICT', `insufficient free balance: ${formatHttp(free)} available, ${formatHttp(amount)} asked`);
   return total - amount;
@@ -83,7 +83,7 @@ export function balanceViewOf(accountId: number, balance: (Balance & { updatedAt
 }
 
 /**
- * Balances, deposits and withdrawals (design.md section 6). Deposits stand for the chain watcher:
+ * Balances, deposits and withdrawals (docs/spec/design.md section 6). Deposits stand for the chain watcher:
  * each is idempotent by `reference`, and runs in one transaction that locks the balance row.
  */
 @Injectable()

@@ -1,5 +1,5 @@
 /**
- * Live collateral in SQL (design.md section 12): the portfolio lock of section 6 for many
+ * Live collateral in SQL (docs/spec/design.md section 12): the portfolio lock of section 6 for many
  * accounts in one statement, the per-group summaries that make it cheap (the ledger's table
  * `lock_groups`: every statement on it is here), and the locks that order it against the fills.
  * Typed functions over a `Sql` (the caller's transaction), so the market-data update can reprice

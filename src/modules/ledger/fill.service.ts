@@ -21,7 +21,7 @@ import { type AcceptRecord, FillRepository } from './fill.repository';
 import { LegPricingService, type PricedLeg } from './leg-pricing.service';
 import { type HeldPosition, PositionRepository, type PositionWrite } from './position.repository';
 
-/** Attempts of a fill job (design.md section 5: at least 5). Backoff 0.2 s doubling to 10 s: about 23 s in all. */
+/** Attempts of a fill job (docs/spec/design.md section 5: at least 5). Backoff 0.2 s doubling to 10 s: about 23 s in all. */
 export const FILL_ATTEMPTS = 8;
 
 /** A committed move to announce; `seconds`: accepted → filled, for the fill latency metric. */
@@ -194,7 +194,7 @@ export class FillService implements OnModuleInit {
     if (!moved) throw new Error(`rfq ${rfq.id} left submitting under its own row lock`);
     // The two rows every fill writes, last, so that fills wait for each other only over these
     // statements and the COMMIT: the fee account's balance (its row comes with its first fee), then
-    // the journal head, locked from here to COMMIT (design.md 14, docs/receipts.md). Lock order:
+    // the journal head, locked from here to COMMIT (docs/spec/design.md 14, docs/receipts.md). Lock order:
     // other accounts' rows in id order, then the fee account's, then the head (revert.service.ts too).
     await this.balanceRows.creditFee(sql, v.feeAccount, decision.cash.feeAccount);
     const receipt = await this.journal.append(sql, {

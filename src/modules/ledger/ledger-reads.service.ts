@@ -8,7 +8,7 @@ import { type PositionStatus, PositionRepository, type RfqPositionRow } from './
 
 export type { PositionStatus, RfqPositionRow } from './position.repository';
 
-/** A row of GET /query/rfq-fills (design.md section 8). */
+/** A row of GET /query/rfq-fills (docs/spec/design.md section 8). */
 export interface RfqFillRow {
   fill_id: string;
   rfq_id: string;

@@ -9,7 +9,7 @@ import { RfqLookupService } from '../rfq/rfq-lookup.service';
 import { SettlementService } from './settlement.service';
 
 /**
- * An RFQ left accepted or submitting this long gets its fill job again (design.md section 5; a
+ * An RFQ left accepted or submitting this long gets its fill job again (docs/spec/design.md section 5; a
  * job lost with Redis, or never enqueued because its instance died after the commit). Section
  * 11 wants such a fill done within 10 s, so it is well under the 10 s of section 5.
  */
@@ -26,7 +26,7 @@ export const RESCUE_FILL_SECONDS = 6;
  * schedule (about 23 s), so it only gives up a fill no job will run again.
  */
 export const ABANDONED_FILL_SECONDS = 60;
-/** A due round whose index is stale is tried again this often (design.md section 7). */
+/** A due round whose index is stale is tried again this often (docs/spec/design.md section 7). */
 export const SETTLEMENT_RETRY_MS = 10_000;
 const BATCH = 200;
 

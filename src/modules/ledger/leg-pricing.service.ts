@@ -18,7 +18,7 @@ const notReady = () => new RfqError('RFQ_NOT_READY', 'market data is stale or mi
 
 /**
  * Prices legs for accept, fill, revert and settlement: legs at fresh marks, index prices
- * for locks, and the configured fee and lock parameters (design.md section 6).
+ * for locks, and the configured fee and lock parameters (docs/spec/design.md section 6).
  */
 @Injectable()
 export class LegPricingService {
@@ -67,7 +67,7 @@ export class LegPricingService {
 
   /**
    * The index price of every asset the positions hold, for their locks. `fresh`: each must be no
-   * older than MARKET_DATA_MAX_AGE_SECONDS, else RFQ_NOT_READY (interface.md 7.2: "a stale or
+   * older than MARKET_DATA_MAX_AGE_SECONDS, else RFQ_NOT_READY (docs/spec/interface.md 7.2: "a stale or
    * missing … spot … for the account's RFQ positions"). Otherwise the latest, stale or not (an
    * asset with none stresses to its highest strike).
    */

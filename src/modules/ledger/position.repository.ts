@@ -29,7 +29,7 @@ export interface PositionWrite {
 
 export type PositionStatus = 'open' | 'settled' | 'all';
 
-/** A row of GET /query/rfq-positions (design.md section 8). */
+/** A row of GET /query/rfq-positions (docs/spec/design.md section 8). */
 export interface RfqPositionRow {
   account_id: number;
   instrument: string;

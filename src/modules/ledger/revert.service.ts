@@ -27,7 +27,7 @@ export interface RevertResult {
 export const RFQ_ID = /^[0-9a-f]{32}$/;
 
 /**
- * POST /v1/admin/rfq/{rfq_id}/revert (design.md section 5): undoes a fill exactly in one
+ * POST /v1/admin/rfq/{rfq_id}/revert (docs/spec/design.md section 5): undoes a fill exactly in one
  * transaction (premium, fee, both folds, both locks) and moves filled → failed with
  * RFQ_TX_FAILED and `fill.reverted = true`. Refused (409) when the RFQ is not filled (a reverted
  * one included), when a leg's round has settled, or when undoing would take an account's free

@@ -3,7 +3,7 @@ import { formatHttp } from '@legwork/protocol';
 import { MetricsService } from '../health/metrics.service';
 import { BalanceRepository } from './balance.repository';
 
-/** GET /v1/admin/risk (design.md section 12); decimals in the HTTP form (8 places, signed). */
+/** GET /v1/admin/risk (docs/spec/design.md section 12); decimals in the HTTP form (8 places, signed). */
 export interface RiskReport {
   accounts: Array<{ account_id: number; total: string; locked: string; available: string }>;
   totals: { total: string; locked: string; deficit: string };

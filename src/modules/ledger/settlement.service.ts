@@ -52,7 +52,7 @@ interface SettleOutcome {
 }
 
 /**
- * Settlement of an expiration round (design.md section 7): at its expiry (the delayed job, and
+ * Settlement of an expiration round (docs/spec/design.md section 7): at its expiry (the delayed job, and
  * the sweep) at the index price of that moment when fresh, or forced by the admin command with
  * an optional price. One transaction: every open position of the round pays or receives (shorts
  * pay floor(|q| * intrinsic), longs share exactly that), positions, instruments and the round are
@@ -179,7 +179,7 @@ export class SettlementService implements OnModuleInit {
     const open = await this.positionRows.openOf(sql, accounts);
     const received = new Map<number, bigint>();
     for (const p of payments) received.set(p.accountId, (received.get(p.accountId) ?? 0n) + p.amount);
-    // A short that owes more than its total ends negative: a debt shown as it is (design.md section 12).
+    // A short that owes more than its total ends negative: a debt shown as it is (docs/spec/design.md section 12).
     const rows = accounts.map((id) => ({
       accountId: id,
       row: { total: balances.get(id)!.total + received.get(id)!, locked: portfolioLock(open.get(id)!, { indexByAsset: indexes, lockUpsideBps: this.pricing.params.lockUpsideBps }) },

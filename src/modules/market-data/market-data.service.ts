@@ -20,7 +20,7 @@ import { type IndexPriceAge, MarketDataRepository } from './market-data.reposito
 /** Broadcast topic: an asset's index or IVs changed in the database; every instance reloads them. */
 export const MARKET_DATA_CHANGED = 'market-data.changed';
 
-/** design.md section 4: fixed by the payload layouts and the quote rules. */
+/** docs/spec/design.md section 4: fixed by the payload layouts and the quote rules. */
 const PAYLOAD_VERSIONS = { quote: 1, accept: 1 } as const;
 const MAX_QUOTE_LIFETIME_SECONDS = 3600;
 
@@ -53,11 +53,11 @@ export interface FreshMarket {
 export type InstrumentMarketRecord = InstrumentRecord & { mark_price: string | null; iv: string | null };
 
 /**
- * Index prices and implied volatilities (design.md section 6): written by the admin market-data
+ * Index prices and implied volatilities (docs/spec/design.md section 6): written by the admin market-data
  * command, cached per instance (reloaded on every `market-data.changed` broadcast), and turned
  * into Black-76 marks. `requireFresh` is the gate of accept and fill.
  */
-/** The result of `public/get_market_config` (design.md section 4). */
+/** The result of `public/get_market_config` (docs/spec/design.md section 4). */
 export interface MarketConfig {
   service_name: string;
   quote_domain: string;
@@ -122,7 +122,7 @@ export class MarketDataService implements OnModuleInit, OnModuleDestroy {
     const at = new Date(receivedMs);
     const written = await this.db.tx(async (sql) => {
       const touched = await this.write(u, at, sql);
-      // Live collateral (design.md section 12): every lock on the asset follows the new index before this commits.
+      // Live collateral (docs/spec/design.md section 12): every lock on the asset follows the new index before this commits.
       const repriced = await repriceAsset(sql, u.asset, this.config.lockUpsideBps);
       logger.event('debug', 'locks repriced', { asset: u.asset, changed: repriced.changed }, 'MarketData');
       return { touched, version: await bumpViewVersion(sql, MARKET_DATA_CHANGED) };
@@ -231,7 +231,7 @@ export class MarketDataService implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * `public/get_market_config` (design.md section 4). The same frozen object until an index price
+   * `public/get_market_config` (docs/spec/design.md section 4). The same frozen object until an index price
    * changes (it is the most frequent public read: clients poll it for the index prices).
    */
   marketConfig(): Readonly<MarketConfig> {

@@ -5,7 +5,7 @@ import { type ParamsOf, RpcMethod } from '../gateway/rpc-method';
 import { MARKET_METHODS } from './market.schemas';
 import { MarketDataService } from './market-data.service';
 
-/** The public market reads of the trading WebSocket (design.md section 4). */
+/** The public market reads of the trading WebSocket (docs/spec/design.md section 4). */
 @Injectable()
 export class MarketRpc {
   constructor(

@@ -4,7 +4,7 @@ import { boolean, integer, object, optional, string } from '../gateway/schema/sc
 import { MAX_EXPIRY } from '../instruments/domain/inputs';
 import { ASSET_PATTERN } from '../instruments/domain/symbol';
 
-/** The public market reads of market.rpc.ts (design.md section 4): INVALID_PARAMS naming the field. */
+/** The public market reads of market.rpc.ts (docs/spec/design.md section 4): INVALID_PARAMS naming the field. */
 export const MARKET_METHODS = {
   'public/get_market_config': {
     summary: 'Service, signing domain, assets with index prices and the RFQ limits',

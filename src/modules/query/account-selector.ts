@@ -7,7 +7,7 @@ export function isAdminReader(principal: Principal): boolean {
 }
 
 /**
- * The account a query reads (design.md section 3). `requested` is the `account_id` query text,
+ * The account a query reads (docs/spec/design.md section 3). `requested` is the `account_id` query text,
  * already checked to be canonical digits. Given, it must be the token's own account unless the
  * caller is an admin reader (otherwise FORBIDDEN); not given, it is the token's own account, and
  * an admin reader without one must name it (INVALID_PARAMS). A token without an account that is

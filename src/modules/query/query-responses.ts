@@ -55,7 +55,7 @@ export const RFQ_POSITION_ROW = objectSchema<RfqPositionRow>({
   updated_at: isoTime,
 });
 
-/** A signed fill receipt (design.md 14; how to verify one: docs/receipts.md). */
+/** A signed fill receipt (docs/spec/design.md 14; how to verify one: docs/receipts.md). */
 const RECEIPT = objectSchema<ReceiptView>({
   journal_seq: { type: 'number' },
   kind: { type: 'number', description: '0 fill, 1 revert' },
@@ -80,7 +80,7 @@ export const RFQ_FILL_ROW = objectSchema<RfqFillRow>({
   revert_receipt: { ...RECEIPT, type: ['object', 'null'], description: 'The revert\'s receipt (kind 1); null unless reverted' },
 });
 
-/** `{ rows }`, or `{ rows, next_cursor }` when `cursor` (CursorRows, interface.md 2.2). */
+/** `{ rows }`, or `{ rows, next_cursor }` when `cursor` (CursorRows, docs/spec/interface.md 2.2). */
 export function rowsSchema(row: JsonObjectSchema, cursor: boolean): object {
   return {
     type: 'object',

@@ -8,7 +8,7 @@ import { RfqFillsQueryDto, RfqPositionsQueryDto } from './dto/rfq-query.dto';
 import { BALANCE_ROW, QueryResponse, RFQ_FILL_ROW, RFQ_POSITION_ROW } from './query-responses';
 import { type CursorRows, QueryService, type Rows } from './query.service';
 
-/** The HTTP query API (interface.md section 4.1, design.md section 8). */
+/** The HTTP query API (docs/spec/interface.md section 4.1, docs/spec/design.md section 8). */
 @Controller('query')
 export class QueryController {
   constructor(private readonly query: QueryService) {}

@@ -11,7 +11,7 @@ export interface Rows<T> {
   rows: T[];
 }
 
-/** CursorRows (interface.md 2.2). */
+/** CursorRows (docs/spec/interface.md 2.2). */
 export interface CursorRows<T> extends Rows<T> {
   next_cursor?: string;
 }
@@ -34,13 +34,13 @@ export class QueryService {
     return { rows: await this.ledgerBalances.balanceViews([selectAccount(principal, accountId)]) };
   }
 
-  /** Central limit order book positions: Legwork has no order book (design.md section 8). */
+  /** Central limit order book positions: Legwork has no order book (docs/spec/design.md section 8). */
   positions(principal: Principal, accountId: string | undefined): Rows<never> {
     selectAccount(principal, accountId);
     return { rows: [] };
   }
 
-  /** Net RFQ positions, non-zero only, by expiry then instrument; no cursor (interface.md 4.1). */
+  /** Net RFQ positions, non-zero only, by expiry then instrument; no cursor (docs/spec/interface.md 4.1). */
   async rfqPositions(principal: Principal, query: RfqPositionsQueryDto): Promise<CursorRows<RfqPositionRow>> {
     if (query.after !== undefined) throw new AppError('INVALID_PARAMS', 'after is not supported: rfq-positions has no cursor pagination');
     const limit = pageSize(query.limit, RFQ_POSITIONS_DEFAULT_LIMIT);

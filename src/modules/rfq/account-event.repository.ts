@@ -12,7 +12,7 @@ export interface StoredEvent {
 }
 
 /**
- * The stored account events (`account_events`, `account_event_seqs`, design.md 13): reads and
+ * The stored account events (`account_events`, `account_event_seqs`, docs/spec/design.md 13): reads and
  * retention. They are written only by the RFQ moves themselves, in the move's own statement
  * (RfqRepository), so an event is stored exactly when its move commits.
  */

@@ -3,7 +3,7 @@ import { AccountEventRepository, type StoredEvent } from './account-event.reposi
 
 export type { StoredEvent } from './account-event.repository';
 
-/** The stored account events a subscription replays (design.md 13): its bounds and a range. */
+/** The stored account events a subscription replays (docs/spec/design.md 13): its bounds and a range. */
 @Injectable()
 export class AccountEventsService {
   constructor(private readonly events: AccountEventRepository) {}

@@ -9,7 +9,7 @@ import { EVENT_RETENTION_SECONDS } from './domain/account-event';
 const PRUNE_BATCH = 5_000;
 
 /**
- * Stored account events are kept 7 days (design.md 13): a sweep deletes older ones, at most every
+ * Stored account events are kept 7 days (docs/spec/design.md 13): a sweep deletes older ones, at most every
  * minute (no need to chase each second), on every instance (the DELETE is idempotent).
  */
 @Injectable()

@@ -17,7 +17,7 @@ import { RfqRepository } from './rfq.repository';
 
 /**
  * The one conflict message of respond and decline: a maker must not learn the outcome (quoted,
- * declined, expired, filled...) of an RFQ it did not quote (design.md section 10).
+ * declined, expired, filled...) of an RFQ it did not quote (docs/spec/design.md section 10).
  */
 const NOT_PENDING = 'the RFQ is no longer open for quotes';
 
@@ -51,7 +51,7 @@ export class QuoteService {
   }
 
   /**
-   * The checks in the order of design.md section 5, after schema and role: the RFQ exists, is not
+   * The checks in the order of docs/spec/design.md section 5, after schema and role: the RFQ exists, is not
    * the caller's, is pending; the quote's values and times; the signature over the 1,050-byte
    * payload rebuilt here; its legs still tradable; then one transaction moves
    * pending → quoted and raises the maker's nonce high-water mark. Either failing rolls both
@@ -81,7 +81,7 @@ export class QuoteService {
     if (!this.verifier.verify(makerKey, payload, signature)) {
       throw new RfqError('RFQ_INVALID_SIGNATURE', "maker_signature does not verify over this RFQ's quote payload with the caller's wallet", { rfqId: rfq.id });
     }
-    // Legs tradable right after the signature, as accept does (design.md section 5).
+    // Legs tradable right after the signature, as accept does (docs/spec/design.md section 5).
     resolveLegs(rfq.legs, (symbol) => this.instruments.get(symbol), now);
     const id = quoteId(payload);
     const conflict = (message: string) => new RfqError('RFQ_STATE_CONFLICT', message, { rfqId: rfq.id });

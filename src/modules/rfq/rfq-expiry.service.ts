@@ -24,7 +24,7 @@ export function expiryDeadline(rfq: RfqRecord): number | null {
 }
 
 /**
- * Expiry (design.md section 5): a delayed job at each deadline, and a sweep every
+ * Expiry (docs/spec/design.md section 5): a delayed job at each deadline, and a sweep every
  * SWEEP_INTERVAL_MS from the database that catches any job lost (with Redis, or with the process in
  * the embedded default). Deadlines are whole unix seconds, so there is one job per deadline
  * second (`expire-at-<deadline>`, the same id on every instance), not one per RFQ: it expires
@@ -125,7 +125,7 @@ export class RfqExpiry implements OnModuleInit, OnApplicationBootstrap, BeforeAp
     return this.periodic.run();
   }
 
-  /** Expires now, deadline or not: an RFQ still pending or quoted when its round settles (design.md section 7). */
+  /** Expires now, deadline or not: an RFQ still pending or quoted when its round settles (docs/spec/design.md section 7). */
   async expireNow(rfqId: string): Promise<RfqRecord | null> {
     return (await this.transitions.move({ rfqId, from: 'pending', to: 'expired' })) ?? (await this.transitions.move({ rfqId, from: 'quoted', to: 'expired' }));
   }

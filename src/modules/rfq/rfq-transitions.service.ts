@@ -26,7 +26,7 @@ interface MovedRfq {
 }
 
 /**
- * The one place RFQ state moves (design.md section 5), for this module and the ledger: the
+ * The one place RFQ state moves (docs/spec/design.md section 5), for this module and the ledger: the
  * conditional statements of RfqRepository (an `UPDATE … WHERE id = $1 AND state = <from>` and its
  * `rfq_events` row in one statement, so two instances can never both move one RFQ), and after
  * commit the subscription events of the move.
@@ -95,7 +95,7 @@ export class RfqTransitions {
   }
 
   /**
-   * The events of a committed move (design.md section 5, Events): the taker hears every move on
+   * The events of a committed move (docs/spec/design.md section 5, Events): the taker hears every move on
    * `rfq`; quoters hear `closed` when it leaves pending (not the quoter that quoted or declined it);
    * the maker holding the quote hears accepted, filled, failed and expired on `rfq_maker`.
    * Never throws: a lost notification is logged (the state is in the database). Counts the move

@@ -25,7 +25,7 @@ const SNAPSHOT = `(SELECT jsonb_object_agg(e.key, CASE jsonb_typeof(e.value) WHE
 
 /**
  * CTEs that follow the `moved` CTE of a move statement in this file and store the events of those
- * moves with their `account_seq` (design.md 13), in the move's own statement: the taker's event on
+ * moves with their `account_seq` (docs/spec/design.md 13), in the move's own statement: the taker's event on
  * `rfq` for every moved row, and the maker's on `rfq_maker` where `makerHears` (a SQL boolean) and
  * the RFQ holds a quote. The counter rows are upserted in account-id order (two statements
  * numbering the same two accounts never wait on each other crosswise) and stay locked until
@@ -314,7 +314,7 @@ export class RfqRepository {
     const slot = freesSlot(move.from, move.to) ? `, freed AS (UPDATE accounts SET open_rfqs = open_rfqs - 1 WHERE id = (SELECT account_id FROM moved))` : '';
     // The conditional move and its event row in one statement (one round trip): the INSERT reads
     // the UPDATE's RETURNING, so no event (and no companion row) is written when nothing moved.
-    // The account events of the move (design.md 13) are stored, numbered, by the same statement.
+    // The account events of the move (docs/spec/design.md 13) are stored, numbered, by the same statement.
     const events = accountEventCtes(makerHears(move.from, move.to) ? 'true' : 'false', '$4::bigint');
     const row = await sql.one<MovedRow>(
       `WITH moved AS (UPDATE rfqs SET ${sets.join(', ')} WHERE ${conditions.join(' AND ')} RETURNING ${RFQ_COLUMNS}),

@@ -19,7 +19,7 @@ export function rfqCaller(context: RpcContext): RfqCaller {
   return { accountId: principal.accountId, wallet: principal.wallet };
 }
 
-/** The RFQ methods of the trading WebSocket (interface.md 4.2): access, params declared in rfq.schemas.ts, one service call. */
+/** The RFQ methods of the trading WebSocket (docs/spec/interface.md 4.2): access, params declared in rfq.schemas.ts, one service call. */
 @Injectable()
 export class RfqRpc {
   constructor(
@@ -28,7 +28,7 @@ export class RfqRpc {
     private readonly events: AccountEventsService,
   ) {}
 
-  /** Subscribes the connection to `channel` through the account's event stream (design.md 13). */
+  /** Subscribes the connection to `channel` through the account's event stream (docs/spec/design.md 13). */
   private async subscribeStream(channel: Channel, { since }: SubscribeParams, context: RpcContext) {
     const accountId = rfqCaller(context).accountId;
     const source: EventSource = {

@@ -7,7 +7,7 @@ import { DECLINE_REASONS } from './domain/rfq-record';
 import { RFQ_STATES } from './domain/rfq-state';
 
 /**
- * The rfq.* methods of rfq.rpc.ts (interface.md 4.2), with the error mapping of design.md
+ * The rfq.* methods of rfq.rpc.ts (docs/spec/interface.md 4.2), with the error mapping of docs/spec/design.md
  * section 4: a param off the schema (missing, extra, wrong type, bad pattern) is
  * RFQ_VALUE_OUT_OF_RANGE naming the field; a decimal that is not canonical text is
  * RFQ_PRECISION_UNSUPPORTED (before the zero-quantity rule); legs not 1 to 13 or a zero quantity
@@ -40,7 +40,7 @@ const LEG = object(
   { ref: 'RfqLeg', invalid: '{path} must be an object with instrument and quantity' },
 );
 
-/** design.md 13: replay the stored events after `since`, then go live. */
+/** docs/spec/design.md 13: replay the stored events after `since`, then go live. */
 const SUBSCRIBE_PARAMS = object({
   since: withDefault(
     integer({

@@ -36,7 +36,7 @@ export interface FuzzWorld {
 
 type Params = Record<string, unknown>;
 
-/** A valid-looking params object of each method of interface.md 4.2. */
+/** A valid-looking params object of each method of docs/spec/interface.md 4.2. */
 export function seeds(w: FuzzWorld, r: Rng): Record<string, () => Params> {
   const now = Math.floor(Date.now() / 1000);
   const hex = (n: number) => Array.from({ length: n }, () => '0123456789abcdef'[int(r, 16)]).join('');

@@ -6,7 +6,7 @@
  *
  * Its own quote events (accepted, filled, failed, expired) carry `account_seq`: after a
  * reconnection the SDK re-subscribes from the last one delivered, so each reaches `listen` once,
- * in order, whatever was sent while away (design.md 13). Every fill's receipt is verified against
+ * in order, whatever was sent while away (docs/spec/design.md 13). Every fill's receipt is verified against
  * the exchange's published key. `created` is a broadcast, not replayed: the poll catches up.
  *
  * Used by `npm run maker` (tools/src/maker.ts) and in-process by `npm run demo`.

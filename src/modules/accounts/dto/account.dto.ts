@@ -56,7 +56,7 @@ export class AccountViewDto implements AccountView {
   created_at: string;
 }
 
-/** `POST /v1/admin/accounts/:account_id/revoke-sessions` (design.md section 10). */
+/** `POST /v1/admin/accounts/:account_id/revoke-sessions` (docs/spec/design.md section 10). */
 export class RevokeSessionsResultDto {
   @ApiProperty({ description: 'Account id', example: 42 })
   account_id: number;

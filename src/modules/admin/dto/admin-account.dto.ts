@@ -5,7 +5,7 @@ import type { BalanceView } from '../../ledger/balances.service';
 import { BALANCE_ROW } from '../../query/query-responses';
 
 /**
- * The balance row of the HTTP API (design.md section 6: `available = total - locked` is the free
+ * The balance row of the HTTP API (docs/spec/design.md section 6: `available = total - locked` is the free
  * balance), as `/query/balances` declares it: one schema for every route that answers one.
  */
 const balanceRow = (description?: string): ApiPropertyOptions => ({ ...BALANCE_ROW, ...(description ? { description } : {}) }) as unknown as ApiPropertyOptions;

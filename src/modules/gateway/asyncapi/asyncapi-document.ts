@@ -13,13 +13,13 @@ export interface ServedMethod {
 }
 
 export interface AsyncApiOptions {
-  /** The API description's own version (interface.md section 9: 0.1.0). */
+  /** The API description's own version (docs/spec/interface.md section 9: 0.1.0). */
   version: string;
   /** The methods this build registers (RpcRegistry.all()): their access goes into the document. */
   served: ServedMethod[];
 }
 
-/** Errors every rfq.* call may get, whatever the method (design.md section 4). */
+/** Errors every rfq.* call may get, whatever the method (docs/spec/design.md section 4). */
 const RFQ_COMMON_ERRORS = ['RFQ_NOT_ENABLED', 'RFQ_WRONG_ROLE', 'RFQ_RATE_LIMITED', 'RFQ_VALUE_OUT_OF_RANGE', 'RFQ_NOT_READY'];
 
 /** A component key for a method name (`public/get_nonce` → `public_get_nonce`, `rfq.maker.poll` → `rfq_maker_poll`). */
@@ -104,7 +104,7 @@ const eventData = (event: JsonSchema, rest: Record<string, JsonSchema>, account 
   additionalProperties: false,
 });
 
-/** Notification messages of the `rfq` and `rfq_maker` channels (design.md section 5, Events). */
+/** Notification messages of the `rfq` and `rfq_maker` channels (docs/spec/design.md section 5, Events). */
 const NOTIFICATIONS: Record<'rfq' | 'rfq_maker' | 'session', Record<string, JsonSchema>> = {
   session: {
     session_lapsed: {

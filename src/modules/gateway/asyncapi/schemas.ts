@@ -9,7 +9,7 @@ import { type JsonSchema, ref } from '../schema/json-schema';
 
 /**
  * JSON Schemas (draft-07, the AsyncAPI schema dialect) of the values the trading WebSocket
- * carries, from interface.md sections 2 and 7.2 and design.md sections 2 to 5. They become
+ * carries, from docs/spec/interface.md sections 2 and 7.2 and docs/spec/design.md sections 2 to 5. They become
  * `components.schemas` of /asyncapi.json; the method table (method-schemas.ts) refers to them.
  */
 const nullable = (schema: JsonSchema): JsonSchema => ({ oneOf: [schema, { type: 'null' }] });
@@ -23,7 +23,7 @@ const object = (properties: Record<string, JsonSchema>, required: string[] = Obj
 
 const UNIX_SECONDS: JsonSchema = { type: 'integer', format: 'int64', minimum: 0, description: 'Unix seconds' };
 
-/** The non-RFQ failure names of design.md section 4 (everything of RPC_CODES but the 1200 RFQ code). */
+/** The non-RFQ failure names of docs/spec/design.md section 4 (everything of RPC_CODES but the 1200 RFQ code). */
 export const RPC_ERROR_NAMES = (Object.keys(RPC_CODES) as Array<keyof typeof RPC_CODES>).filter((name) => name !== 'RFQ_ERROR');
 
 export const SCHEMAS = {

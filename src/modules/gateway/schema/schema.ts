@@ -51,7 +51,7 @@ interface BooleanNode extends Doc, Typed<boolean> {
   invalid: Fault;
 }
 
-/** An RfqSignedDecimal (interface.md 2) in micro-units. */
+/** An RfqSignedDecimal (docs/spec/interface.md 2) in micro-units. */
 interface DecimalNode extends Doc, Typed<bigint> {
   kind: 'decimal';
   /** Neither a string nor a number. */
@@ -147,5 +147,5 @@ export const withDefault = <N extends Node<any>, const D>(node: N, value: D, nul
   default: { value, nullable },
 });
 
-/** Which failures a method's params answer with by default (design.md section 4). */
+/** Which failures a method's params answer with by default (docs/spec/design.md section 4). */
 export type Dialect = 'rfq' | 'public';

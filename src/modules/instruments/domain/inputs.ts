@@ -29,7 +29,7 @@ export function parseUnixSeconds(value: unknown, field: string): number {
 
 /**
  * A decimal > 0 in micro-units: a decimal string, or (`allowNumber`) a JSON number without
- * exponent, at most 8 fractional digits and exact in micro-units (design.md section 1).
+ * exponent, at most 8 fractional digits and exact in micro-units (docs/spec/design.md section 1).
  */
 export function parsePositiveAmount(value: unknown, field: string, opts: { allowNumber?: boolean } = {}): bigint {
   let micro: bigint;

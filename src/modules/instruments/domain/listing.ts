@@ -1,5 +1,5 @@
 /**
- * What create-instruments lists (design.md section 2): the strikes (given, or the default grid
+ * What create-instruments lists (docs/spec/design.md section 2): the strikes (given, or the default grid
  * around the spot), each as a call and a put, named by their symbols. Pure: the time is a parameter.
  */
 import { I64_MAX, formatRfq } from '@legwork/protocol';

@@ -1,5 +1,5 @@
 /**
- * Default strikes of create-instruments (design.md section 2): every multiple of `step` in
+ * Default strikes of create-instruments (docs/spec/design.md section 2): every multiple of `step` in
  * [0.5 * spot, 1.5 * spot], `step` the largest of 1, 2, 2.5, 5 times a power of ten that is
  * <= spot * 0.025. All values in micro-units; exact bigint arithmetic.
  */

@@ -1,5 +1,5 @@
 /**
- * Instrument symbols (design.md section 2): `<ASSET>-<DDMMMYY>-<STRIKE>-<C|P>`, e.g. `SOL-27DEC26-152.5-C`.
+ * Instrument symbols (docs/spec/design.md section 2): `<ASSET>-<DDMMMYY>-<STRIKE>-<C|P>`, e.g. `SOL-27DEC26-152.5-C`.
  * The date is the UTC date of the expiry; STRIKE is the strike in the shortest RFQ form.
  */
 import { formatRfq, parseRfqUnsigned } from '@legwork/protocol';

@@ -10,7 +10,7 @@ const ASSET = { description: 'Underlying asset', pattern: ASSET_PATTERN.source, 
 const UNIX_SECONDS = (description: string): ApiPropertyOptions => ({ type: 'integer', format: 'int64', description: `${description} (unix seconds)`, example: 1798358400 });
 const RFQ_DECIMAL = { type: 'string', pattern: '^(0|[1-9][0-9]*)(\\.[0-9]{1,6})?$', description: 'Decimal string, at most 6 fractional digits (RFQ output form)' } as const;
 
-/** POST /v1/admin/create-instruments (design.md section 2). The service checks the values themselves. */
+/** POST /v1/admin/create-instruments (docs/spec/design.md section 2). The service checks the values themselves. */
 export class CreateInstrumentsDto {
   @ApiProperty(ASSET)
   @IsString()
@@ -78,7 +78,7 @@ export class ListInstrumentsQuery {
   include_settled?: 'true' | 'false';
 }
 
-/** The instrument record (design.md section 2). */
+/** The instrument record (docs/spec/design.md section 2). */
 export class InstrumentRecordDto implements InstrumentRecord {
   @ApiProperty({ description: '<ASSET>-<DDMMMYY>-<STRIKE>-<C|P>', example: 'SOL-27DEC26-152.5-C', maxLength: 32 })
   symbol: string;

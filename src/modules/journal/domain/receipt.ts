@@ -1,7 +1,7 @@
 import type { ReceiptKind } from '@legwork/protocol';
 
 /**
- * Receipts as the exchange serves them. The 1,072-byte StrategyFillReceipt itself (design.md
+ * Receipts as the exchange serves them. The 1,072-byte StrategyFillReceipt itself (docs/spec/design.md
  * section 14: encoding, hash, key id) is `@legwork/protocol`'s, which the SDK decodes with.
  */
 

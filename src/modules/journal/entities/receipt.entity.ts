@@ -1,7 +1,7 @@
 import { Check, Column, Entity, ForeignKey, PrimaryColumn, Unique } from 'typeorm';
 import { bigint, bigintColumn } from '../../../common/database/columns';
 
-/** A signed receipt of a fill (kind 0) or a revert (kind 1), chained by hash (migration 6; design.md section 14). */
+/** A signed receipt of a fill (kind 0) or a revert (kind 1), chained by hash (migration 6; docs/spec/design.md section 14). */
 @Entity('receipts')
 @Unique('receipts_hash_key', ['hash'])
 @Unique('receipts_prev_hash_key', ['prevHash'])

@@ -1,5 +1,5 @@
 /**
- * Average price of an RFQ position (design.md section 8 names the field; its meaning is decided
+ * Average price of an RFQ position (docs/spec/design.md section 8 names the field; its meaning is decided
  * here, see docs/ledger.md).
  *
  * 1. A package trades at one premium. Each leg's share of it (`allocatePremium`) is the leg's mark

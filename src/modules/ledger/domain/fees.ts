@@ -1,5 +1,5 @@
 /**
- * Taker fees (design.md section 6). Per leg, q = |quantity|:
+ * Taker fees (docs/spec/design.md section 6). Per leg, q = |quantity|:
  *   fee = min(floor(q * index * takerFeeBps / 10000), floor(q * mark * tradeFeeCapBps / 10000))
  * q, index and mark are micro-units, so each product is in micro^2: it is divided by MICRO once,
  * together with the 10000, and floored exactly once. Makers pay no fee.

@@ -1,13 +1,13 @@
 /**
  * The fill's checks and the state it leaves, on one frozen view read inside the fill's
- * transaction (design.md section 5), as a pure function. In order:
+ * transaction (docs/spec/design.md section 5), as a pure function. In order:
  *
  * 1. the exact fee at current marks is at most the `max_fee` frozen at accept (RFQ_PRICE_TOLERANCE);
  * 2. the taker's funding requirement of the accepted side is funded (RFQ_TAKER_UNFUNDED);
  * 3. the maker's requirement is funded (RFQ_BALANCE_INSUFFICIENT, see maker-funding.ts);
  * 4. the ledger's final check: after the cash moves and both locks are recomputed, neither
  *    account's free balance (`total - locked`) is below zero, unless it was below zero before and
- *    the fill does not lower it (design.md section 12), and no total leaves the bigint range
+ *    the fill does not lower it (docs/spec/design.md section 12), and no total leaves the bigint range
  *    (RFQ_ATTESTATION_FAILED). The taker's formula does not count a lock that grows without the
  *    taker writing (its existing shorts repriced at a new index); this check does.
  *
@@ -99,7 +99,7 @@ export function checkFill(input: FillCheckInput): FillDecision {
   const makerAfter = { total: mb!.total + cash.maker, locked: maker.post_fill_locked };
   for (const [who, before, row] of [['taker', tb!, takerAfter], ['maker', mb!, makerAfter]] as const) {
     if (row.total > I64_MAX || row.total < -I64_MAX || row.locked > I64_MAX) return refuse('RFQ_ATTESTATION_FAILED', `the ${who}'s balance would leave the ledger's range`);
-    // An account under water already (design.md section 12) may trade only towards the surface.
+    // An account under water already (docs/spec/design.md section 12) may trade only towards the surface.
     const free = row.total - row.locked;
     if (free < 0n && free < before.total - before.locked) return refuse('RFQ_ATTESTATION_FAILED', `the fill would leave the ${who}'s free balance below zero`);
   }

@@ -1,5 +1,5 @@
 /**
- * What a fill does to the two accounts (interface.md 2.3, design.md section 5), as pure functions:
+ * What a fill does to the two accounts (docs/spec/interface.md 2.3, docs/spec/design.md section 5), as pure functions:
  *
  * - Positions: on a `buy` accept the taker receives each leg's `quantity` and the maker its
  *   negation; on a `sell` accept the taker receives `-quantity` and the maker `quantity`. Deltas

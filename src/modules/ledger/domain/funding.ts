@@ -1,5 +1,5 @@
 /**
- * Funding requirement of one accept side on a frozen view (interface.md 2.3, design.md section 6):
+ * Funding requirement of one accept side on a frozen view (docs/spec/interface.md 2.3, docs/spec/design.md section 6):
  *   buy:  package_cash_delta = -ask, the taker receives each leg's quantity;
  *   sell: package_cash_delta = +bid, the taker receives each leg's negated quantity;
  *   cash_debit = max(-package_cash_delta, 0); fee = sum of leg fees; max_fee = fee + tolerance, rounded up;
@@ -78,7 +78,7 @@ export interface RfqTakerFunding {
 }
 
 /**
- * The funding view's `free_balance` of a ledger row (design.md section 12): `max(available, 0)`,
+ * The funding view's `free_balance` of a ledger row (docs/spec/design.md section 12): `max(available, 0)`,
  * null when the account has no row. An under-collateralized account's is zero, so any accept
  * that needs funds is refused until a deposit restores it.
  */

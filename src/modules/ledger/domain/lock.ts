@@ -1,5 +1,5 @@
 /**
- * Portfolio lock (design.md section 6): the sum over (asset, expiry) groups of open positions of
+ * Portfolio lock (docs/spec/design.md section 6): the sum over (asset, expiry) groups of open positions of
  * max(0, -min payoff(S)), payoff(S) = sum of q_i * intrinsic_i(S), for S in
  * {0, every strike of the group, U = max(index, highest strike) * (1 + lockUpsideBps / 10000)}.
  *

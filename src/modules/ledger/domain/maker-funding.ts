@@ -1,5 +1,5 @@
 /**
- * The maker's side of an accept (design.md section 4: "maker cannot fund its side:
+ * The maker's side of an accept (docs/spec/design.md section 4: "maker cannot fund its side:
  * RFQ_BALANCE_INSUFFICIENT"). The interface gives the taker's formula only; the maker's mirrors it
  * without a fee (makers pay none):
  *
@@ -10,7 +10,7 @@
  *   required           = cash_debit + lock_increase
  *   funded             = anchored && free_balance >= required
  *
- * An under-collateralized maker (`available < 0`, design.md section 12) is funded instead when
+ * An under-collateralized maker (`available < 0`, docs/spec/design.md section 12) is funded instead when
  * the fill does not lower its `available`: `package_cash_delta - (post_fill_locked - current_locked) >= 0`
  * (a fill that releases more lock than it costs goes through; any other is refused).
  *

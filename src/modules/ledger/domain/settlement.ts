@@ -1,5 +1,5 @@
 /**
- * Settlement of an expiration round (design.md section 7) as a pure function. Per instrument,
+ * Settlement of an expiration round (docs/spec/design.md section 7) as a pure function. Per instrument,
  * with I = intrinsic value at the settlement price:
  *
  * - every short position pays floor(|q| * I) (micro-contracts × micro-USDC / 10^6, floored);

@@ -1,7 +1,7 @@
 import { IsInt, IsOptional, IsString, Matches } from 'class-validator';
 import { ASSET_PATTERN } from '../../instruments/domain/symbol';
 
-/** POST /v1/admin/instruments/settle-expiration (design.md section 7). The service checks the values. */
+/** POST /v1/admin/instruments/settle-expiration (docs/spec/design.md section 7). The service checks the values. */
 export class SettleExpirationDto {
   @IsString()
   @Matches(ASSET_PATTERN, { message: `asset must match ${ASSET_PATTERN.source}` })

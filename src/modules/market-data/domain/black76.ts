@@ -1,5 +1,5 @@
 /**
- * Mark price (design.md section 6): Black-76 with r = 0 on the index price as the forward,
+ * Mark price (docs/spec/design.md section 6): Black-76 with r = 0 on the index price as the forward,
  * T = seconds / (365 * 86400), rounded down to micro-units. Floats inside, bigint out.
  */
 import { MICRO } from '@legwork/protocol';

@@ -1,5 +1,5 @@
 /**
- * POST /v1/admin/market-data (design.md section 6): `{ asset, index_price, iv?, ivs? }`, decimal
+ * POST /v1/admin/market-data (docs/spec/design.md section 6): `{ asset, index_price, iv?, ivs? }`, decimal
  * strings or JSON numbers. IVs are decimals (0.8 = 80 %) held in micro-units. Pure.
  */
 import { invalid, parseAsset, parsePositiveAmount } from '../../instruments/domain/inputs';
@@ -49,7 +49,7 @@ export interface Stamped {
   updatedAt: number;
 }
 
-/** design.md section 6: stale when older than `maxAgeSeconds`. */
+/** docs/spec/design.md section 6: stale when older than `maxAgeSeconds`. */
 export function isFresh(stamped: Stamped | undefined, nowSeconds: number, maxAgeSeconds: number): stamped is Stamped {
   return stamped !== undefined && nowSeconds - stamped.updatedAt <= maxAgeSeconds;
 }

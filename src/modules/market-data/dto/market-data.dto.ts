@@ -8,7 +8,7 @@ const DECIMAL_INPUT = (description: string) => ({
   oneOf: [{ type: 'number' }, { type: 'string', pattern: '^[0-9]+(\\.[0-9]+)?$' }],
 });
 
-/** POST /v1/admin/market-data (design.md section 6). Decimals: strings or JSON numbers, checked by the service. */
+/** POST /v1/admin/market-data (docs/spec/design.md section 6). Decimals: strings or JSON numbers, checked by the service. */
 export class MarketDataDto {
   @ApiProperty({ description: 'Underlying asset', pattern: ASSET_PATTERN.source, example: 'SOL' })
   @IsString()

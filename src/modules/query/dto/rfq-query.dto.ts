@@ -7,7 +7,7 @@ const MAX_QUERY_LIMIT = 1000;
 const LIMIT = /^([1-9][0-9]{0,2}|1000)$/;
 
 /**
- * GET /query/rfq-positions (interface.md 4.1, design.md section 8): `account_id`, `limit` (1 to
+ * GET /query/rfq-positions (docs/spec/interface.md 4.1, docs/spec/design.md section 8): `account_id`, `limit` (1 to
  * 1000), `status` (open, settled, all). `after` is declared only so that the service can refuse it
  * with its own message: cursor pagination is not supported (400).
  */

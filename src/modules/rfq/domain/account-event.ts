@@ -1,13 +1,13 @@
 import type { RfqRecord } from './rfq-record';
 import { makerQuoteEvent, rfqView } from './rfq-view';
 
-/** Stored events are kept this long (design.md section 13). */
+/** Stored events are kept this long (docs/spec/design.md section 13). */
 export const EVENT_RETENTION_SECONDS = 7 * 86400;
 
 /** The subscription channels whose events are stored and numbered per account. */
 export type AccountEventChannel = 'rfq' | 'rfq_maker';
 
-/** Does the maker holding the quote hear a move from `from` to `to`? (design.md 5, Events) */
+/** Does the maker holding the quote hear a move from `from` to `to`? (docs/spec/design.md 5, Events) */
 export function makerHears(from: string, to: string): boolean {
   return from !== 'pending' && ['accepted', 'filled', 'failed', 'expired'].includes(to);
 }
@@ -17,6 +17,6 @@ export function accountEventData(channel: AccountEventChannel, record: RfqRecord
   const seq = accountSeq === undefined ? {} : { account_seq: accountSeq };
   if (channel === 'rfq') return { event: record.state, rfq: rfqView(record), ...seq };
   const event = makerQuoteEvent(record);
-  // { seq, event, rfq } like every notification; `rfq` is the maker's view of its quote (design.md 5).
+  // { seq, event, rfq } like every notification; `rfq` is the maker's view of its quote (docs/spec/design.md 5).
   return event ? { event: record.state, rfq: event, ...seq } : null;
 }

@@ -1,8 +1,8 @@
 import { RfqError } from '../../../common/errors/app-error';
 
 /**
- * The value and time rules of a quote (interface.md 4.2 rfq.maker.respond rules 1 and 4,
- * design.md section 5), in the order they are checked: `bid <= ask`, `issued_at < expires_at`,
+ * The value and time rules of a quote (docs/spec/interface.md 4.2 rfq.maker.respond rules 1 and 4,
+ * docs/spec/design.md section 5), in the order they are checked: `bid <= ask`, `issued_at < expires_at`,
  * a lifetime of at most 3600 s, `expires_at <= max_quote_expires_at`, `issued_at <= now + 5`
  * (each RFQ_VALUE_OUT_OF_RANGE, never clamped), then `expires_at > now` (RFQ_QUOTE_EXPIRED).
  */
@@ -30,7 +30,7 @@ export function checkQuoteTerms(quote: QuoteTerms, maxQuoteExpiresAt: number, no
   if (quote.expiresAt <= now) throw new RfqError('RFQ_QUOTE_EXPIRED', `expires_at ${quote.expiresAt} has passed (server time ${now})`, { rfqId });
 }
 
-/** design.md section 5: `max_quote_expires_at = min(created_at + 3600, expiry of the legs)`. */
+/** docs/spec/design.md section 5: `max_quote_expires_at = min(created_at + 3600, expiry of the legs)`. */
 export function maxQuoteExpiresAt(createdAt: number, expiry: number): number {
   return Math.min(createdAt + MAX_QUOTE_LIFETIME_SECONDS, expiry);
 }

@@ -4,7 +4,7 @@ import type { Instrument } from '../../instruments/instrument';
 import type { RfqLeg } from './rfq-record';
 
 /**
- * The legs array rules (interface.md 2.3, design.md sections 2 and 4) against the instrument
+ * The legs array rules (docs/spec/interface.md 2.3, docs/spec/design.md sections 2 and 4) against the instrument
  * view: every instrument listed and tradable, unique by symbol and by terms, one asset and one
  * expiry. A failure is RFQ_INVALID_INSTRUMENT naming the first blocking leg by its index.
  * Lasting faults (unknown, settled, expired, duplicate, mixed) are reported before a paused leg,

@@ -44,7 +44,7 @@ export interface RfqFill {
   fee: bigint;
   filledAt: number;
   reverted: boolean;
-  /** The exchange's signed receipt (design.md 14), where it was read with the fill: `filled` events. */
+  /** The exchange's signed receipt (docs/spec/design.md 14), where it was read with the fill: `filled` events. */
   receipt?: Record<string, unknown>;
 }
 
@@ -73,7 +73,7 @@ export interface RfqRecord {
   fill: RfqFill | null;
   /** When it last entered filled, declined, expired or failed. */
   endedAt: number | null;
-  /** The `account_seq` of the events this record's move stored, by channel (design.md 13); set by a move only. */
+  /** The `account_seq` of the events this record's move stored, by channel (docs/spec/design.md 13); set by a move only. */
   accountSeqs?: Partial<Record<'rfq' | 'rfq_maker', number>>;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The RFQ state machine (design.md section 5): every allowed move, and nothing else. The one
+ * The RFQ state machine (docs/spec/design.md section 5): every allowed move, and nothing else. The one
  * service that moves state (RfqTransitions) refuses a move that is not in this table.
  */
 
@@ -41,7 +41,7 @@ export function isRfqState(value: unknown): value is RfqState {
   return typeof value === 'string' && (RFQ_STATES as readonly string[]).includes(value);
 }
 
-/** States that count against MAX_OPEN_RFQS (design.md section 0: pending to submitting). */
+/** States that count against MAX_OPEN_RFQS (docs/spec/design.md section 0: pending to submitting). */
 export const OPEN_STATES: readonly RfqState[] = ['pending', 'quoted', 'accepted', 'submitting'];
 
 export function isOpen(state: RfqState): boolean {

@@ -2,7 +2,7 @@ import { formatRfq } from '@legwork/protocol';
 import type { RfqRecord, Side, StoredLeg } from './rfq-record';
 import type { RfqState } from './rfq-state';
 
-/** The wire forms of an RFQ (design.md section 5). Pure: records in, JSON-ready objects out. */
+/** The wire forms of an RFQ (docs/spec/design.md section 5). Pure: records in, JSON-ready objects out. */
 
 export interface RfqQuoteView {
   quote_id: string;
@@ -22,7 +22,7 @@ export interface RfqFillView {
   fee: string;
   filled_at: number;
   reverted: boolean;
-  /** The fill's signed receipt: in `filled` events (design.md 14). */
+  /** The fill's signed receipt: in `filled` events (docs/spec/design.md 14). */
   receipt?: Record<string, unknown>;
 }
 

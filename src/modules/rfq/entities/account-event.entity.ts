@@ -4,7 +4,7 @@ import { bigint, bigintColumn } from '../../../common/database/columns';
 /** The RFQ row as it was after a move, its values as text (bigints survive JSON). */
 export type StoredRfqSnapshot = Record<string, unknown>;
 
-/** A notification sent to an account, kept 7 days for replay (migration 6; design.md section 13). */
+/** A notification sent to an account, kept 7 days for replay (migration 6; docs/spec/design.md section 13). */
 @Entity('account_events')
 @Check('account_events_channel_check', `channel IN ('rfq', 'rfq_maker')`)
 @Index('account_events_at', ['at'])
