@@ -1,7 +1,20 @@
 /** Jest: TypeScript through SWC (NestJS 12 and some dependencies ship ESM only, so they are compiled too). */
 const esmPackages = [
-  '@nestjs', 'cookie', 'bs58', 'base-x', 'file-type', 'strtok3', 'token-types', 'peek-readable',
-  'uint8array-extras', '@tokenizer', 'uuid', 'typeorm', '@electric-sql', 'content-disposition', '@apidevtools',
+  '@nestjs',
+  'cookie',
+  'bs58',
+  'base-x',
+  'file-type',
+  'strtok3',
+  'token-types',
+  'peek-readable',
+  'uint8array-extras',
+  '@tokenizer',
+  'uuid',
+  'typeorm',
+  '@electric-sql',
+  'content-disposition',
+  '@apidevtools',
 ].join('|');
 
 module.exports = {

@@ -113,7 +113,8 @@ async function main(): Promise<void> {
       const message = `${f.ids.join('/')}: ${(error as Error)?.stack ?? String(error)}`;
       failures.push(message);
       log(`FAILED ${message}`);
-      for (const [id, title, base, target] of f.titles) figures.push(notMeasured(id, title, base, target, 'failed', String((error as Error)?.message ?? error).slice(0, 300)));
+      for (const [id, title, base, target] of f.titles)
+        figures.push(notMeasured(id, title, base, target, 'failed', String((error as Error)?.message ?? error).slice(0, 300)));
     }
     log(`${f.ids.join('/')} took ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
@@ -133,7 +134,9 @@ async function main(): Promise<void> {
   log(`wrote ${out.json} and ${out.md} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   for (const f of figures) {
     const met = f.met === null ? '' : f.met ? 'met' : 'NOT met';
-    log(`${f.id.padEnd(7)} ${f.status === 'measured' ? `${f.legwork?.toFixed(2)} vs ${f.baseline?.toFixed(2)} ${f.unit}; ratio ${f.ratio?.toFixed(3)} (${f.target}) ${met}` : `${f.status}: ${f.reason}`}`);
+    log(
+      `${f.id.padEnd(7)} ${f.status === 'measured' ? `${f.legwork?.toFixed(2)} vs ${f.baseline?.toFixed(2)} ${f.unit}; ratio ${f.ratio?.toFixed(3)} (${f.target}) ${met}` : `${f.status}: ${f.reason}`}`,
+    );
   }
   if (failures.length) {
     log(`server logs kept in ${logDir}`);

@@ -32,8 +32,10 @@ function options(argv: string[]): Options {
     else if (key === '--seed') o.seed = Number(value);
     else if (key === '--instances') o.instances = Number(value);
     else if (key === '--pairs') o.pairs = Number(value);
-    else if (key === '--no-build') { o.build = false; continue; }
-    else throw new Error(`unknown option ${key} (--seconds N --seed N --instances N --pairs N --no-build)`);
+    else if (key === '--no-build') {
+      o.build = false;
+      continue;
+    } else throw new Error(`unknown option ${key} (--seconds N --seed N --instances N --pairs N --no-build)`);
     i++;
   }
   for (const [k, v] of Object.entries(o)) if (typeof v === 'number' && (!Number.isInteger(v) || v < 1)) throw new Error(`--${k} must be a positive integer`);
@@ -61,10 +63,13 @@ const log = (text: string) => process.stdout.write(`[chaos ${new Date().toISOStr
 async function main(): Promise<void> {
   const o = options(process.argv.slice(2));
   if (!hasBinaries()) throw new Error('needs redis-server and the PostgreSQL server binaries (the newest /usr/lib/postgresql/<version>/bin, or PG_BIN)');
-  const hardLimit = setTimeout(() => {
-    log('hard time limit reached: giving up');
-    process.exit(2);
-  }, (o.seconds + 120) * 1000);
+  const hardLimit = setTimeout(
+    () => {
+      log('hard time limit reached: giving up');
+      process.exit(2);
+    },
+    (o.seconds + 120) * 1000,
+  );
   hardLimit.unref();
   const random = prng(o.seed);
   if (o.build) buildApp();
@@ -73,9 +78,21 @@ async function main(): Promise<void> {
   const [pg, redis] = await Promise.all([PrivatePostgres.start(), PrivateRedis.start()]);
   pg.psql('CREATE DATABASE legwork');
   const fleet = new Fleet({
-    DATABASE_URL: pg.url('legwork'), REDIS_URL: redis.url, REDIS_PREFIX: 'legwork_chaos', JWT_SECRET, ADMIN_TOKEN, EXCHANGE_SIGNING_KEY, TRUST_PROXY: 'true',
-    MARKET_DATA_MAX_AGE_SECONDS: '86400', LOG_LEVEL: 'warn', DATABASE_POOL_SIZE: '5',
-    MAX_OPEN_RFQS: '10000', RFQ_RATE_PER_SECOND: '1000', RFQ_RATE_BURST: '1000', NONCE_RATE_PER_MINUTE: '10000', AUTH_RATE_PER_MINUTE: '10000',
+    DATABASE_URL: pg.url('legwork'),
+    REDIS_URL: redis.url,
+    REDIS_PREFIX: 'legwork_chaos',
+    JWT_SECRET,
+    ADMIN_TOKEN,
+    EXCHANGE_SIGNING_KEY,
+    TRUST_PROXY: 'true',
+    MARKET_DATA_MAX_AGE_SECONDS: '86400',
+    LOG_LEVEL: 'warn',
+    DATABASE_POOL_SIZE: '5',
+    MAX_OPEN_RFQS: '10000',
+    RFQ_RATE_PER_SECOND: '1000',
+    RFQ_RATE_BURST: '1000',
+    NONCE_RATE_PER_MINUTE: '10000',
+    AUTH_RATE_PER_MINUTE: '10000',
   });
   const stopHandlers = async () => {
     await fleet.stopAll().catch(() => undefined);

@@ -16,9 +16,12 @@ export class PositionAverage1763800000003 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE positions ADD COLUMN avg_num numeric, ADD COLUMN avg_den numeric, ADD COLUMN average_price bigint`);
-    await q.query(`ALTER TABLE positions ADD CONSTRAINT positions_average CHECK ((avg_num IS NULL) = (avg_den IS NULL) AND (avg_den IS NULL OR avg_den > 0) AND (average_price IS NULL) = (avg_num IS NULL))`);
+    await q.query(
+      `ALTER TABLE positions ADD CONSTRAINT positions_average CHECK ((avg_num IS NULL) = (avg_den IS NULL) AND (avg_den IS NULL OR avg_den > 0) AND (average_price IS NULL) = (avg_num IS NULL))`,
+    );
 
-    const trades: Array<{ account_id: string; instrument: string; role: 'taker' | 'maker'; side: 'buy' | 'sell'; quantity: string; premium: string }> = await q.query(`
+    const trades: Array<{ account_id: string; instrument: string; role: 'taker' | 'maker'; side: 'buy' | 'sell'; quantity: string; premium: string }> =
+      await q.query(`
       SELECT t.account_id, l.instrument, t.role, f.side, l.quantity, l.premium
         FROM fills f
         JOIN fill_legs l ON l.fill_id = f.id
@@ -52,7 +55,9 @@ export class PositionAverage1763800000003 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`ALTER TABLE positions DROP CONSTRAINT IF EXISTS positions_average, DROP COLUMN IF EXISTS avg_num, DROP COLUMN IF EXISTS avg_den, DROP COLUMN IF EXISTS average_price`);
+    await q.query(
+      `ALTER TABLE positions DROP CONSTRAINT IF EXISTS positions_average, DROP COLUMN IF EXISTS avg_num, DROP COLUMN IF EXISTS avg_den, DROP COLUMN IF EXISTS average_price`,
+    );
   }
 }
 
@@ -98,10 +103,13 @@ function addTrade(position: PositionCost, t: { quantity: bigint; paid: bigint })
   const quantity = q + t.quantity;
   const price = ratio(t.paid * MICRO, t.quantity);
   const avg = position.average;
-  if (q === 0n || (q > 0n) === (t.quantity > 0n)) {
+  if (q === 0n || q > 0n === t.quantity > 0n) {
     const held = abs(q);
     const added = abs(t.quantity);
-    return { quantity, average: avg === null || held === 0n ? price : ratio(avg.n * held * price.d + price.n * added * avg.d, avg.d * price.d * (held + added)) };
+    return {
+      quantity,
+      average: avg === null || held === 0n ? price : ratio(avg.n * held * price.d + price.n * added * avg.d, avg.d * price.d * (held + added)),
+    };
   }
   if (abs(t.quantity) < abs(q)) return { quantity, average: avg };
   return { quantity, average: quantity === 0n ? null : price };

@@ -36,7 +36,10 @@ export class LiveCollateral1763800000014 implements MigrationInterface {
     await q.query(`CREATE INDEX lock_groups_short_calls ON lock_groups (asset, account_id) WHERE call_q < 0`);
     await q.query(`CREATE INDEX balances_under_collateralized ON balances (account_id) WHERE total < locked`);
     const held: Array<{ account_id: string }> = await q.query(`SELECT DISTINCT account_id FROM positions WHERE NOT settled AND quantity <> 0`);
-    await fillLockGroups(q, held.map((r) => r.account_id));
+    await fillLockGroups(
+      q,
+      held.map((r) => r.account_id),
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

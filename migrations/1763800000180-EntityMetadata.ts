@@ -12,7 +12,9 @@ export class EntityMetadata1763800000180 implements MigrationInterface {
   name = 'EntityMetadata1763800000180';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`CREATE TABLE IF NOT EXISTS typeorm_metadata (type varchar NOT NULL, database varchar, schema varchar, "table" varchar, name varchar, value text)`);
+    await q.query(
+      `CREATE TABLE IF NOT EXISTS typeorm_metadata (type varchar NOT NULL, database varchar, schema varchar, "table" varchar, name varchar, value text)`,
+    );
     await q.query(
       `INSERT INTO typeorm_metadata (type, database, schema, "table", name, value) VALUES ('GENERATED_COLUMN', current_database(), current_schema(), 'rfqs', 'expiry_deadline', $1)`,
       [`CASE WHEN state = 'quoted' THEN quote_expires_at ELSE expires_at END`],

@@ -12,6 +12,17 @@ import { ConsoleReads1763800000170 } from './1763800000170-ConsoleReads';
 import { EntityMetadata1763800000180 } from './1763800000180-EntityMetadata';
 
 /** Every migration, in order. The app runs the pending ones at start; `synchronize` is never on. */
-export const MIGRATIONS = [Foundation1763800000000, Rfq1763800000001, Ledger1763800000002, PositionAverage1763800000003, Refuse1763800000004, OpenRfqs1763800000005, EventsAndJournal1763800000006, SessionsRevoked1763800000007, ViewVersions1763800000012, LiveCollateral1763800000014,
-  ConsoleReads1763800000170, EntityMetadata1763800000180,
+export const MIGRATIONS = [
+  Foundation1763800000000,
+  Rfq1763800000001,
+  Ledger1763800000002,
+  PositionAverage1763800000003,
+  Refuse1763800000004,
+  OpenRfqs1763800000005,
+  EventsAndJournal1763800000006,
+  SessionsRevoked1763800000007,
+  ViewVersions1763800000012,
+  LiveCollateral1763800000014,
+  ConsoleReads1763800000170,
+  EntityMetadata1763800000180,
 ];

@@ -28,7 +28,8 @@ const DOCS_HEADERS = {
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   // Its own scripts and styles only; the UI sets inline styles on its elements, and its logo is a data: URL.
-  'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'",
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'",
 };
 /** A successful read slower than this is logged (faster ones are only counted in /metrics). */
 const SLOW_REQUEST_MS = 1000;
@@ -66,7 +67,12 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     // Every request is counted and timed in /metrics; the log keeps every change (not a GET or
     // HEAD), every failure and every slow request (docs/observability.md).
     if (reply.statusCode >= 400 || (request.method !== 'GET' && request.method !== 'HEAD') || ms >= SLOW_REQUEST_MS) {
-      logger.event('info', 'http', { operation_id: request.id, method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(ms) }, 'Http');
+      logger.event(
+        'info',
+        'http',
+        { operation_id: request.id, method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(ms) },
+        'Http',
+      );
     }
     done();
   });

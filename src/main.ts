@@ -19,11 +19,16 @@ async function main(): Promise<void> {
   }
   const app = await createApp(config);
   await app.listen(config.port, config.host);
-  logger.event('info', 'listening', {
-    url: await app.getUrl(),
-    database: config.databaseUrl ? 'postgresql' : `embedded (${config.dataDir})`,
-    jobs: config.redisUrl ? 'bullmq' : 'in-process',
-  }, 'Main');
+  logger.event(
+    'info',
+    'listening',
+    {
+      url: await app.getUrl(),
+      database: config.databaseUrl ? 'postgresql' : `embedded (${config.dataDir})`,
+      jobs: config.redisUrl ? 'bullmq' : 'in-process',
+    },
+    'Main',
+  );
 
   let closing = false;
   const shutdown = async (signal: string) => {

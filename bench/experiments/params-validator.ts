@@ -16,16 +16,27 @@ export const SAMPLES: Array<[string, () => (params: Record<string, unknown>) => 
   [
     'rfq.create (4 legs)',
     () => compileParams(RFQ_METHODS['rfq.create'].params, 'rfq'),
-    { client_ref: '0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b', legs: ['150-C', '140-P', '160-C', '130-P'].map((s, i) => ({ instrument: `SOL-27DEC26-${s}`, quantity: i % 2 ? '-2' : '1.5' })) },
+    {
+      client_ref: '0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b',
+      legs: ['150-C', '140-P', '160-C', '130-P'].map((s, i) => ({ instrument: `SOL-27DEC26-${s}`, quantity: i % 2 ? '-2' : '1.5' })),
+    },
   ],
   [
     'rfq.maker.respond',
     () => compileParams(RFQ_METHODS['rfq.maker.respond'].params, 'rfq'),
     { rfq_id: ID, quote_nonce: '1000', bid: '12.5', ask: '13.25', issued_at: 1795000000, expires_at: 1795000060, maker_signature: 'A'.repeat(86) + '==' },
   ],
-  ['rfq.accept', () => compileParams(ACCEPT_METHOD.params, 'rfq'), { quote_id: 'ab'.repeat(32), side: 'buy', expires_at: 1795000000, taker_signature: 'A'.repeat(86) + '==' }],
+  [
+    'rfq.accept',
+    () => compileParams(ACCEPT_METHOD.params, 'rfq'),
+    { quote_id: 'ab'.repeat(32), side: 'buy', expires_at: 1795000000, taker_signature: 'A'.repeat(86) + '==' },
+  ],
   ['public/get_instruments', () => compileParams(MARKET_METHODS['public/get_instruments'].params, 'public'), { asset: 'SOL' }],
-  ['rfq.create (bad precision)', () => compileParams(RFQ_METHODS['rfq.create'].params, 'rfq'), { client_ref: '0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b', legs: [{ instrument: 'X', quantity: '1.0000001' }] }],
+  [
+    'rfq.create (bad precision)',
+    () => compileParams(RFQ_METHODS['rfq.create'].params, 'rfq'),
+    { client_ref: '0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b', legs: [{ instrument: 'X', quantity: '1.0000001' }] },
+  ],
 ];
 
 /** Median ns per call over `rounds` rounds of `calls` calls. */

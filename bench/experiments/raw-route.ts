@@ -19,8 +19,16 @@ async function main() {
   const env = await BenchEnv.create(postgresUrl, redisUrl);
   const meter = await CpuMeter.open({ postgresUrl, database: env.database, redisUrl });
   const rows = Array.from({ length: 50 }, (_, i) => ({
-    account_id: 100123, instrument: `BFONE-26NOV26-${100 + 5 * (i >> 1)}-${i % 2 ? 'P' : 'C'}`, asset: 'BFONE', strike: `${100 + 5 * (i >> 1)}.00000000`,
-    kind: i % 2 ? 'put' : 'call', expiry: 1795564800, settled: false, quantity: '1.00000000', average_price: '12.34567800', updated_at: '2026-11-23T12:58:28.213Z',
+    account_id: 100123,
+    instrument: `BFONE-26NOV26-${100 + 5 * (i >> 1)}-${i % 2 ? 'P' : 'C'}`,
+    asset: 'BFONE',
+    strike: `${100 + 5 * (i >> 1)}.00000000`,
+    kind: i % 2 ? 'put' : 'call',
+    expiry: 1795564800,
+    settled: false,
+    quantity: '1.00000000',
+    average_price: '12.34567800',
+    updated_at: '2026-11-23T12:58:28.213Z',
   }));
   const body = { rows };
   const legwork = await ServerProcess.start('legwork-raw', 'legwork', env.appEnv({ BENCH_EXP_RAW_ROUTE: '1' }), { logFile: join(tmpdir(), 'raw.log') });
@@ -40,7 +48,7 @@ async function main() {
     let base = 0;
     for (const t of targets) {
       const x = await httpLoad(t.url, { connections: 16, seconds: 3, measure: () => meter.start(t.server.pid) });
-      const cpu = (((x.measured as { server: number }).server / x.requests) * 1000);
+      const cpu = ((x.measured as { server: number }).server / x.requests) * 1000;
       if (t.server === bare) base = cpu;
       line.push(`${t.name} ${Math.round(x.rps)}/s, ${cpu.toFixed(4)} ms CPU/req (bare/this ${(base / cpu).toFixed(3)})`);
     }

@@ -33,7 +33,14 @@ interface Curves {
   positions: Array<{ positions: number; p50_ms: number; p99_ms: number; rows: number }>;
 }
 
-const F5_ENV = { MARKET_DATA_MAX_AGE_SECONDS: '86400', RFQ_RATE_PER_SECOND: '1000000', RFQ_RATE_BURST: '1000000', RFQ_TTL_SECONDS: '4', MAX_OPEN_RFQS: '100000', MAX_CONNECTIONS_PER_IP: '1000000' };
+const F5_ENV = {
+  MARKET_DATA_MAX_AGE_SECONDS: '86400',
+  RFQ_RATE_PER_SECOND: '1000000',
+  RFQ_RATE_BURST: '1000000',
+  RFQ_TTL_SECONDS: '4',
+  MAX_OPEN_RFQS: '100000',
+  MAX_CONNECTIONS_PER_IP: '1000000',
+};
 
 async function lifecyclePoint(ctx: Context, pairs: number): Promise<Curves['lifecycles'][number]> {
   const env = ctx.env.appEnv(F5_ENV);
@@ -95,7 +102,13 @@ function fdLimit(): number {
 
 async function rssPoint(ctx: Context, n: number): Promise<Curves['rss'][number]> {
   const limit = fdLimit();
-  if (limit < n + 2000) return { connections: n, rss_per_connection: null, heap_per_connection: null, note: `not measured: ${n} connections need ${n + 2000} file descriptors, ulimit -Hn is ${limit}` };
+  if (limit < n + 2000)
+    return {
+      connections: n,
+      rss_per_connection: null,
+      heap_per_connection: null,
+      note: `not measured: ${n} connections need ${n + 2000} file descriptors, ulimit -Hn is ${limit}`,
+    };
   const env = ctx.env.appEnv(F5_ENV);
   const server = await ServerProcess.start(`legwork-curve-rss-${n}`, 'legwork', env, { logFile: join(ctx.logDir, `curve-rss-${n}.log`) });
   const sockets: WebSocket[] = [];
@@ -104,13 +117,20 @@ async function rssPoint(ctx: Context, n: number): Promise<Curves['rss'][number]>
     const wallets = Array.from({ length: n }, () => encodeWallet(randomBytes(32)));
     const db = new Client({ connectionString: ctx.env.databaseUrl });
     await db.connect();
-    const { rows } = await db.query<{ id: string; wallet: string }>(`INSERT INTO accounts (wallet, roles) SELECT w, '{taker}' FROM unnest($1::text[]) AS w RETURNING id, wallet`, [wallets]);
+    const { rows } = await db.query<{ id: string; wallet: string }>(
+      `INSERT INTO accounts (wallet, roles) SELECT w, '{taker}' FROM unnest($1::text[]) AS w RETURNING id, wallet`,
+      [wallets],
+    );
     await db.end();
     const url = `ws://127.0.0.1:${server.port}/client`;
     const m0 = await server.memory();
     // Past ~28,000 connections one source address runs out of ephemeral ports: 127.0.0.x, 20,000 each.
     const connected = await parallel(n, 100, async (i) => {
-      const socket = new WebSocket(url, { headers: { 'x-forwarded-for': `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` }, perMessageDeflate: false, localAddress: `127.0.0.${1 + Math.floor(i / 20_000)}` });
+      const socket = new WebSocket(url, {
+        headers: { 'x-forwarded-for': `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` },
+        perMessageDeflate: false,
+        localAddress: `127.0.0.${1 + Math.floor(i / 20_000)}`,
+      });
       await new Promise((resolve, reject) => {
         socket.once('open', resolve);
         socket.once('error', reject);
@@ -125,8 +145,14 @@ async function rssPoint(ctx: Context, n: number): Promise<Curves['rss'][number]>
     sockets.push(...connected);
     await sleep(1000);
     const m1 = await server.memory();
-    const point = { connections: n, rss_per_connection: (m1.rss - m0.rss) / n, heap_per_connection: (m1.heapUsed + m1.external - m0.heapUsed - m0.external) / n };
-    ctx.log(`curve RSS: ${n} connections: ${Math.round(point.rss_per_connection)} B RSS, ${Math.round(point.heap_per_connection)} B heap+external per connection`);
+    const point = {
+      connections: n,
+      rss_per_connection: (m1.rss - m0.rss) / n,
+      heap_per_connection: (m1.heapUsed + m1.external - m0.heapUsed - m0.external) / n,
+    };
+    ctx.log(
+      `curve RSS: ${n} connections: ${Math.round(point.rss_per_connection)} B RSS, ${Math.round(point.heap_per_connection)} B heap+external per connection`,
+    );
     return point;
   } finally {
     for (const s of sockets) s.terminate();
@@ -200,10 +226,58 @@ export async function runCurves(ctx: Context, figuresDir: string): Promise<Curve
 
   mkdirSync(figuresDir, { recursive: true });
   const write = (name: string, svg: string) => writeFileSync(join(figuresDir, name), svg);
-  write('curve-lifecycles.svg', lineChart({ title: 'RFQ lifecycles by concurrent pairs', xLabel: 'taker/maker pairs', yLabel: 'lifecycles/s; p99 ms', logX: true, series: [{ name: 'lifecycles/s', points: curves.lifecycles.map((p) => [p.pairs, p.per_second]) }, { name: 'lifecycle p99 ms', points: curves.lifecycles.map((p) => [p.pairs, p.p99_ms]) }] }));
-  write('curve-rss.svg', lineChart({ title: 'Memory per idle signed-in connection', xLabel: 'connections', yLabel: 'bytes per connection', logX: true, series: [{ name: 'RSS', points: curves.rss.filter((p) => p.rss_per_connection !== null).map((p) => [p.connections, p.rss_per_connection!]) }, { name: 'heap + external', points: curves.rss.filter((p) => p.heap_per_connection !== null).map((p) => [p.connections, p.heap_per_connection!]) }] }));
-  write('curve-fanout.svg', lineChart({ title: 'created broadcast until the last quoter (p99)', xLabel: 'subscribed quoters', yLabel: 'ms', logX: true, series: [{ name: 'Legwork', points: curves.fanout.map((p) => [p.quoters, p.legwork_p99_ms]) }, { name: 'bare ws', points: curves.fanout.map((p) => [p.quoters, p.baseline_p99_ms]) }] }));
-  write('curve-positions.svg', lineChart({ title: 'GET /query/rfq-positions latency', xLabel: 'positions held', yLabel: 'ms', logX: true, series: [{ name: 'p50', points: curves.positions.map((p) => [p.positions, p.p50_ms]) }, { name: 'p99', points: curves.positions.map((p) => [p.positions, p.p99_ms]) }] }));
+  write(
+    'curve-lifecycles.svg',
+    lineChart({
+      title: 'RFQ lifecycles by concurrent pairs',
+      xLabel: 'taker/maker pairs',
+      yLabel: 'lifecycles/s; p99 ms',
+      logX: true,
+      series: [
+        { name: 'lifecycles/s', points: curves.lifecycles.map((p) => [p.pairs, p.per_second]) },
+        { name: 'lifecycle p99 ms', points: curves.lifecycles.map((p) => [p.pairs, p.p99_ms]) },
+      ],
+    }),
+  );
+  write(
+    'curve-rss.svg',
+    lineChart({
+      title: 'Memory per idle signed-in connection',
+      xLabel: 'connections',
+      yLabel: 'bytes per connection',
+      logX: true,
+      series: [
+        { name: 'RSS', points: curves.rss.filter((p) => p.rss_per_connection !== null).map((p) => [p.connections, p.rss_per_connection!]) },
+        { name: 'heap + external', points: curves.rss.filter((p) => p.heap_per_connection !== null).map((p) => [p.connections, p.heap_per_connection!]) },
+      ],
+    }),
+  );
+  write(
+    'curve-fanout.svg',
+    lineChart({
+      title: 'created broadcast until the last quoter (p99)',
+      xLabel: 'subscribed quoters',
+      yLabel: 'ms',
+      logX: true,
+      series: [
+        { name: 'Legwork', points: curves.fanout.map((p) => [p.quoters, p.legwork_p99_ms]) },
+        { name: 'bare ws', points: curves.fanout.map((p) => [p.quoters, p.baseline_p99_ms]) },
+      ],
+    }),
+  );
+  write(
+    'curve-positions.svg',
+    lineChart({
+      title: 'GET /query/rfq-positions latency',
+      xLabel: 'positions held',
+      yLabel: 'ms',
+      logX: true,
+      series: [
+        { name: 'p50', points: curves.positions.map((p) => [p.positions, p.p50_ms]) },
+        { name: 'p99', points: curves.positions.map((p) => [p.positions, p.p99_ms]) },
+      ],
+    }),
+  );
   return curves;
 }
 

@@ -43,7 +43,12 @@ export async function runF1(ctx: Context): Promise<FigureResult[]> {
     if (probe.status === 404) return missing('GET /query/rfq-positions answers 404 (not built yet)');
     if (!(await hasMethod(taker.rpc, 'rfq.accept'))) return missing('rfq.accept is not a method yet: no way to make positions');
     const symbols = round.instruments.map((i) => i.symbol);
-    for (const [from, to] of [[0, 13], [13, 26], [26, 39], [39, 50]]) {
+    for (const [from, to] of [
+      [0, 13],
+      [13, 26],
+      [26, 39],
+      [39, 50],
+    ]) {
       const legs: Leg[] = symbols.slice(from, to).map((instrument) => ({ instrument, quantity: '1' }));
       await ex.lifecycle(taker, maker, round, legs, 'buy');
     }
@@ -52,7 +57,8 @@ export async function runF1(ctx: Context): Promise<FigureResult[]> {
 
     const path = '/query/rfq-positions';
     const real = await http(base, 'GET', path, { token });
-    if (real.status !== 200 || real.body.rows?.length !== 50) throw new Error(`expected 50 positions, got ${real.status} ${JSON.stringify(real.body).slice(0, 300)}`);
+    if (real.status !== 200 || real.body.rows?.length !== 50)
+      throw new Error(`expected 50 positions, got ${real.status} ${JSON.stringify(real.body).slice(0, 300)}`);
 
     // The statements of one request (the shortest of three traces: a background sweep may add one).
     let statements: TracedStatement[] | null = null;
@@ -120,7 +126,10 @@ export async function runF1(ctx: Context): Promise<FigureResult[]> {
       const target = 0.85;
       results.push({
         id: `F1${which}`,
-        title: which === 'a' ? 'authenticated GET /query/rfq-positions, DB calls answered with canned rows, req/s' : 'authenticated GET /query/rfq-positions, account with 50 positions, req/s',
+        title:
+          which === 'a'
+            ? 'authenticated GET /query/rfq-positions, DB calls answered with canned rows, req/s'
+            : 'authenticated GET /query/rfq-positions, account with 50 positions, req/s',
         unit: 'req/s',
         baselineTitle: which === 'a' ? 'bare Fastify route returning the same JSON' : 'the same SQL through raw pg in a bare Fastify route',
         status: 'measured',
@@ -137,13 +146,20 @@ export async function runF1(ctx: Context): Promise<FigureResult[]> {
           sql_round_trips_per_request: sqlRoundTrips,
           response_bytes: JSON.stringify(real.body).length,
           server_cpu_ratio: cpuL.server && cpuB.server ? cpuB.server / cpuL.server : null,
-          server_utilisation: { legwork: median(rounds.map((x) => ((x.l.measured as CpuReading).server ?? NaN) / x.l.seconds)), baseline: median(rounds.map((x) => ((x.b.measured as CpuReading).server ?? NaN) / x.b.seconds)) },
+          server_utilisation: {
+            legwork: median(rounds.map((x) => ((x.l.measured as CpuReading).server ?? NaN) / x.l.seconds)),
+            baseline: median(rounds.map((x) => ((x.b.measured as CpuReading).server ?? NaN) / x.b.seconds)),
+          },
           p99_ms: { legwork: median(rounds.map((x) => x.l.p99)), baseline: median(rounds.map((x) => x.b.p99)) },
         },
         notes:
           which === 'a'
-            ? ['canned by wrapping db.dataSource.query in the Legwork server process (bench/servers/legwork.ts), matched on the exact SQL texts traced from a real request; no Nest testing module']
-            : [`the ${sqlRoundTrips} statements of one real request (pg-trace) replayed with the same parameters through pg.Pool(10); server_cpu_ratio = baseline CPU per request / Legwork CPU per request`],
+            ? [
+                'canned by wrapping db.dataSource.query in the Legwork server process (bench/servers/legwork.ts), matched on the exact SQL texts traced from a real request; no Nest testing module',
+              ]
+            : [
+                `the ${sqlRoundTrips} statements of one real request (pg-trace) replayed with the same parameters through pg.Pool(10); server_cpu_ratio = baseline CPU per request / Legwork CPU per request`,
+              ],
       });
     }
     return results;

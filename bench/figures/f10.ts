@@ -45,7 +45,10 @@ function counter(sockets: WebSocket[]) {
   return {
     arm(timeoutMs: number): Promise<void> {
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`F10: only ${sockets.length - (waiting?.left ?? 0)} of ${sockets.length} connections got the frame in ${timeoutMs} ms`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`F10: only ${sockets.length - (waiting?.left ?? 0)} of ${sockets.length} connections got the frame in ${timeoutMs} ms`)),
+          timeoutMs,
+        );
         waiting = {
           left: sockets.length,
           resolve: () => {
@@ -76,8 +79,17 @@ function request(socket: WebSocket, frame: string): Promise<string> {
 }
 
 async function legworkSide(ctx: Context, n: number): Promise<Side & { frame: () => Promise<string>; server: ServerProcess }> {
-  const env = ctx.env.appEnv({ RFQ_RATE_PER_SECOND: '1000000', RFQ_RATE_BURST: '1000000', MAX_OPEN_RFQS: '100000', MARKET_DATA_MAX_AGE_SECONDS: '86400', MAX_CONNECTIONS_PER_IP: '100000' });
-  const server = await ServerProcess.start(`legwork-f10-${n}`, 'legwork', env, { logFile: join(ctx.logDir, `f10-legwork-${n}.log`), nodeArgs: ctx.legworkNodeArgs });
+  const env = ctx.env.appEnv({
+    RFQ_RATE_PER_SECOND: '1000000',
+    RFQ_RATE_BURST: '1000000',
+    MAX_OPEN_RFQS: '100000',
+    MARKET_DATA_MAX_AGE_SECONDS: '86400',
+    MAX_CONNECTIONS_PER_IP: '100000',
+  });
+  const server = await ServerProcess.start(`legwork-f10-${n}`, 'legwork', env, {
+    logFile: join(ctx.logDir, `f10-legwork-${n}.log`),
+    nodeArgs: ctx.legworkNodeArgs,
+  });
   const ex = new Exchange(`http://127.0.0.1:${server.port}`, `ws://127.0.0.1:${server.port}/client`, env);
   const round = await ex.listRound('BTEN', 3, ['150', '160']);
   const legs: Leg[] = [{ instrument: round.symbol('150'), quantity: '1' }];
@@ -86,7 +98,10 @@ async function legworkSide(ctx: Context, n: number): Promise<Side & { frame: () 
   const wallets = Array.from({ length: n }, () => encodeWallet(randomBytes(32)));
   const db = new Client({ connectionString: ctx.env.databaseUrl });
   await db.connect();
-  const { rows } = await db.query<{ id: string; wallet: string }>(`INSERT INTO accounts (wallet, roles) SELECT w, '{quoter}' FROM unnest($1::text[]) AS w RETURNING id, wallet`, [wallets]);
+  const { rows } = await db.query<{ id: string; wallet: string }>(
+    `INSERT INTO accounts (wallet, roles) SELECT w, '{quoter}' FROM unnest($1::text[]) AS w RETURNING id, wallet`,
+    [wallets],
+  );
   await db.end();
   const url = `ws://127.0.0.1:${server.port}/client`;
   const sockets = await parallel(rows.length, 50, async (i) => {
@@ -176,11 +191,24 @@ export async function fanOut(ctx: Context, n: number, rounds: number, broadcasts
     };
     const out: FanOut['rounds'] = [];
     for (let r = 0; r < rounds; r++) {
-      const x = await alternate(r, () => run(bare!), () => run(legwork));
+      const x = await alternate(
+        r,
+        () => run(bare!),
+        () => run(legwork),
+      );
       const l = x.legwork.samples;
       const b = x.baseline.samples;
-      out.push({ legwork: percentile(l, 99), baseline: percentile(b, 99), legworkP50: percentile(l, 50), baselineP50: percentile(b, 50), legworkCpuMs: x.legwork.cpuMs, baselineCpuMs: x.baseline.cpuMs });
-      ctx.log(`F10 n=${n} round ${r + 1}: p99 ${out[r].legwork.toFixed(1)} ms vs ${out[r].baseline.toFixed(1)} ms (p50 ${out[r].legworkP50.toFixed(1)} vs ${out[r].baselineP50.toFixed(1)}); server CPU ${x.legwork.cpuMs?.toFixed(2)} vs ${x.baseline.cpuMs?.toFixed(2)} ms per broadcast`);
+      out.push({
+        legwork: percentile(l, 99),
+        baseline: percentile(b, 99),
+        legworkP50: percentile(l, 50),
+        baselineP50: percentile(b, 50),
+        legworkCpuMs: x.legwork.cpuMs,
+        baselineCpuMs: x.baseline.cpuMs,
+      });
+      ctx.log(
+        `F10 n=${n} round ${r + 1}: p99 ${out[r].legwork.toFixed(1)} ms vs ${out[r].baseline.toFixed(1)} ms (p50 ${out[r].legworkP50.toFixed(1)} vs ${out[r].baselineP50.toFixed(1)}); server CPU ${x.legwork.cpuMs?.toFixed(2)} vs ${x.baseline.cpuMs?.toFixed(2)} ms per broadcast`,
+      );
     }
     // With --profile: the Legwork server's CPU profile over one more (uncounted) set of broadcasts.
     await profiled(ctx, legwork.server, `F10-${n}`, () => run(legwork));
@@ -216,8 +244,15 @@ export async function runF10(ctx: Context): Promise<FigureResult[]> {
       target: '<= 1.5',
       met: f.ratio <= 1.5,
       rounds: f.rounds,
-      extra: { connections: n, p50_ms: { legwork: median(f.rounds.map((x) => x.legworkP50)), baseline: median(f.rounds.map((x) => x.baselineP50)) }, server_cpu_ms_per_broadcast: { legwork: f.legworkCpuMs, baseline: f.baselineCpuMs } },
-      notes: ["Legwork's time runs from the taker's rfq.create being sent (its statement, the PUBLISH and the hop back included), the baseline's from the broadcast request being sent", 'the receiving connections are in the bench process for both sides'],
+      extra: {
+        connections: n,
+        p50_ms: { legwork: median(f.rounds.map((x) => x.legworkP50)), baseline: median(f.rounds.map((x) => x.baselineP50)) },
+        server_cpu_ms_per_broadcast: { legwork: f.legworkCpuMs, baseline: f.baselineCpuMs },
+      },
+      notes: [
+        "Legwork's time runs from the taker's rfq.create being sent (its statement, the PUBLISH and the hop back included), the baseline's from the broadcast request being sent",
+        'the receiving connections are in the bench process for both sides',
+      ],
     },
   ];
 }

@@ -15,14 +15,29 @@ const frame = (id: number) => `{"jsonrpc":"2.0","id":${id},"method":"public/get_
  */
 export async function runF2(ctx: Context): Promise<FigureResult[]> {
   const depth = 64;
-  const legwork = await ServerProcess.start('legwork-f2', 'legwork', ctx.env.appEnv(), { logFile: join(ctx.logDir, 'f2-legwork.log'), nodeArgs: ctx.legworkNodeArgs });
+  const legwork = await ServerProcess.start('legwork-f2', 'legwork', ctx.env.appEnv(), {
+    logFile: join(ctx.logDir, 'f2-legwork.log'),
+    nodeArgs: ctx.legworkNodeArgs,
+  });
   const bare = await ServerProcess.start('bare-ws', 'bare-ws', {}, { logFile: join(ctx.logDir, 'f2-bare-ws.log') });
   const urlL = `ws://127.0.0.1:${legwork.port}/client`;
   const urlB = `ws://127.0.0.1:${bare.port}/client`;
   const warmMs = ctx.quick ? 300 : 500;
   const rounds: Array<{
-    legwork: number; baseline: number; cpuL: CpuReading; cpuB: CpuReading; opsL: number; opsB: number;
-    rate: number; p99L: number; p99B: number; p50L: number; p50B: number; answeredL: number; dueL: number; replyBytes: number;
+    legwork: number;
+    baseline: number;
+    cpuL: CpuReading;
+    cpuB: CpuReading;
+    opsL: number;
+    opsB: number;
+    rate: number;
+    p99L: number;
+    p99B: number;
+    p50L: number;
+    p50B: number;
+    answeredL: number;
+    dueL: number;
+    replyBytes: number;
   }> = [];
   try {
     for (let r = 0; r < ctx.rounds; r++) {
@@ -40,12 +55,24 @@ export async function runF2(ctx: Context): Promise<FigureResult[]> {
         () => fixedRate(urlL, frame, { rate, warmMs, windowMs: ctx.windowMs, drainMs: ctx.quick ? 1000 : 3000 }),
       );
       rounds.push({
-        legwork: rateL, baseline: rateB, cpuL: tp.legwork.measured as CpuReading, cpuB: tp.baseline.measured as CpuReading,
-        opsL: tp.legwork.ops, opsB: tp.baseline.ops, rate,
-        p99L: lat.legwork.p99, p99B: lat.baseline.p99, p50L: lat.legwork.p50, p50B: lat.baseline.p50,
-        answeredL: lat.legwork.answered, dueL: lat.legwork.due, replyBytes: tp.legwork.replyBytes,
+        legwork: rateL,
+        baseline: rateB,
+        cpuL: tp.legwork.measured as CpuReading,
+        cpuB: tp.baseline.measured as CpuReading,
+        opsL: tp.legwork.ops,
+        opsB: tp.baseline.ops,
+        rate,
+        p99L: lat.legwork.p99,
+        p99B: lat.baseline.p99,
+        p50L: lat.legwork.p50,
+        p50B: lat.baseline.p50,
+        answeredL: lat.legwork.answered,
+        dueL: lat.legwork.due,
+        replyBytes: tp.legwork.replyBytes,
       });
-      ctx.log(`F2 round ${r + 1}: ${Math.round(rateL)}/s vs ${Math.round(rateB)}/s; at ${rate}/s p99 ${lat.legwork.p99.toFixed(2)} ms vs ${lat.baseline.p99.toFixed(2)} ms (answered ${lat.legwork.answered}/${lat.legwork.due})`);
+      ctx.log(
+        `F2 round ${r + 1}: ${Math.round(rateL)}/s vs ${Math.round(rateB)}/s; at ${rate}/s p99 ${lat.legwork.p99.toFixed(2)} ms vs ${lat.baseline.p99.toFixed(2)} ms (answered ${lat.legwork.answered}/${lat.legwork.due})`,
+      );
     }
     await profiled(ctx, legwork, 'F2', () => pipelined(urlL, frame, { depth, warmMs, windowMs: ctx.windowMs }));
   } finally {
@@ -75,7 +102,9 @@ export async function runF2(ctx: Context): Promise<FigureResult[]> {
       rounds: rounds.map((x) => ({ legwork: x.legwork, baseline: x.baseline })),
       cpu: { legwork: cpu((x) => ({ c: x.cpuL, ops: x.opsL })), baseline: cpu((x) => ({ c: x.cpuB, ops: x.opsB })) },
       extra: { depth, reply_bytes: rounds[0]?.replyBytes, request_bytes: frame(1000).length },
-      notes: [`${depth} requests in flight on one connection; the echo server answers each frame with the same frame (${frame(1000).length} bytes), Legwork with the market config (${rounds[0]?.replyBytes} bytes)`],
+      notes: [
+        `${depth} requests in flight on one connection; the echo server answers each frame with the same frame (${frame(1000).length} bytes), Legwork with the market config (${rounds[0]?.replyBytes} bytes)`,
+      ],
     },
     {
       id: 'F2-p99',
@@ -91,7 +120,7 @@ export async function runF2(ctx: Context): Promise<FigureResult[]> {
       met: overhead <= 1,
       rounds: rounds.map((x) => ({ legwork: x.p99L, baseline: x.p99B, rate: x.rate, p50L: x.p50L, p50B: x.p50B, answered: `${x.answeredL}/${x.dueL}` })),
       extra: { rates: rounds.map((x) => x.rate) },
-      notes: ['latency counted from each request\'s due time (open loop, no coordinated omission); rate = half the baseline\'s pipelined rate of the same round'],
+      notes: ["latency counted from each request's due time (open loop, no coordinated omission); rate = half the baseline's pipelined rate of the same round"],
     },
   ];
 }

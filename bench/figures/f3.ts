@@ -48,7 +48,10 @@ export async function runF3(ctx: Context): Promise<FigureResult[]> {
   try {
     const migrated = (await db.query(`SELECT to_regclass('public.accounts') IS NOT NULL AS ok`)).rows[0].ok as boolean;
     if (migrated) {
-      const { rows } = await db.query<{ id: string; wallet: string }>(`INSERT INTO accounts (wallet, roles) SELECT w, '{taker}' FROM unnest($1::text[]) AS w RETURNING id, wallet`, [wallets]);
+      const { rows } = await db.query<{ id: string; wallet: string }>(
+        `INSERT INTO accounts (wallet, roles) SELECT w, '{taker}' FROM unnest($1::text[]) AS w RETURNING id, wallet`,
+        [wallets],
+      );
       accounts = rows.map((r) => ({ wallet: r.wallet, accountId: Number(r.id) }));
     } else {
       const setup = await ServerProcess.start('legwork-f3-setup', 'legwork', env, { logFile: join(ctx.logDir, 'f3-setup.log') });
@@ -62,7 +65,9 @@ export async function runF3(ctx: Context): Promise<FigureResult[]> {
   } finally {
     await db.end();
   }
-  const frames = accounts.map((a, i) => JSON.stringify({ jsonrpc: '2.0', id: i + 1, method: 'public/session_resume', params: { session_token: sessions.issue(a.wallet, a.accountId, ['taker']) } }));
+  const frames = accounts.map((a, i) =>
+    JSON.stringify({ jsonrpc: '2.0', id: i + 1, method: 'public/session_resume', params: { session_token: sessions.issue(a.wallet, a.accountId, ['taker']) } }),
+  );
 
   const connectAll = async (url: string, count: number, offset: number, check: boolean): Promise<WebSocket[]> =>
     parallel(count, 100, async (i) => {
@@ -119,7 +124,6 @@ export async function runF3(ctx: Context): Promise<FigureResult[]> {
     }
   };
 
-
   const rounds: Array<{ legwork: Measure; baseline: Measure }> = [];
   for (let r = 0; r < ctx.rounds; r++) {
     const x = await alternate(
@@ -128,7 +132,9 @@ export async function runF3(ctx: Context): Promise<FigureResult[]> {
       () => measure('legwork', 'legwork', r),
     );
     rounds.push(x);
-    ctx.log(`F3 round ${r + 1}: RSS/conn ${Math.round(x.legwork.perConnRss)} B vs ${Math.round(x.baseline.perConnRss)} B; heap/conn ${Math.round(x.legwork.perConnHeap)} B vs ${Math.round(x.baseline.perConnHeap)} B; sign-in ${Math.round((n / x.legwork.connectMs) * 1000)}/s`);
+    ctx.log(
+      `F3 round ${r + 1}: RSS/conn ${Math.round(x.legwork.perConnRss)} B vs ${Math.round(x.baseline.perConnRss)} B; heap/conn ${Math.round(x.legwork.perConnHeap)} B vs ${Math.round(x.baseline.perConnHeap)} B; sign-in ${Math.round((n / x.legwork.connectMs) * 1000)}/s`,
+    );
   }
   for (const server of Object.values(kept)) await server.stop();
   const ratioRss = median(rounds.map((x) => x.legwork.perConnRss / x.baseline.perConnRss));
@@ -156,7 +162,9 @@ export async function runF3(ctx: Context): Promise<FigureResult[]> {
         heap_per_conn: { legwork: median(rounds.map((x) => x.legwork.perConnHeap)), baseline: median(rounds.map((x) => x.baseline.perConnHeap)) },
         external_per_conn: { legwork: median(rounds.map((x) => x.legwork.perConnExternal)), baseline: median(rounds.map((x) => x.baseline.perConnExternal)) },
       },
-      notes: ['fresh server process per round; delta of process.memoryUsage() after full GC, before and after opening the connections, divided by their number'],
+      notes: [
+        'fresh server process per round; delta of process.memoryUsage() after full GC, before and after opening the connections, divided by their number',
+      ],
     },
     {
       ...common,
@@ -168,7 +176,10 @@ export async function runF3(ctx: Context): Promise<FigureResult[]> {
       ratio: ratioHeap,
       target: '<= 1.5x',
       met: ratioHeap <= 1.5,
-      rounds: rounds.map((x) => ({ legwork: x.legwork.perConnHeap + x.legwork.perConnExternal, baseline: x.baseline.perConnHeap + x.baseline.perConnExternal })),
+      rounds: rounds.map((x) => ({
+        legwork: x.legwork.perConnHeap + x.legwork.perConnExternal,
+        baseline: x.baseline.perConnHeap + x.baseline.perConnExternal,
+      })),
     },
   ];
 }

@@ -1,5 +1,17 @@
 import { type KeyObject, createPublicKey, randomBytes, verify } from 'node:crypto';
-import { Ed25519Verifier, type QuotePayloadFields, decodeCanonicalBase64Signature, encodeBase64Signature, encodeQuotePayload, encodeWallet, parseWallet, publicKeyFromSeed, quoteId, signEd25519, signingDomain } from '@legwork/protocol';
+import {
+  Ed25519Verifier,
+  type QuotePayloadFields,
+  decodeCanonicalBase64Signature,
+  encodeBase64Signature,
+  encodeQuotePayload,
+  encodeWallet,
+  parseWallet,
+  publicKeyFromSeed,
+  quoteId,
+  signEd25519,
+  signingDomain,
+} from '@legwork/protocol';
 import { per1000 } from '../lib/cpu';
 import type { FigureResult } from '../lib/report';
 import { median } from '../lib/stats';
@@ -91,8 +103,18 @@ export async function runF4(ctx: Context): Promise<FigureResult[]> {
   const window = ctx.quick ? 300 : 1500;
   const results: FigureResult[] = [];
   for (const [id, title, fn, note] of [
-    ['F4', 'quote signature verifications/s through Ed25519Verifier.verify', service, 'measured: Ed25519Verifier.verify(publicKey, 1,050-byte payload, signature) only'],
-    ['F4+', '(info) the respond check path: parseWallet + payload build + base64 decode + verify + quote id, /s', fullPath, 'information: the quote payload build and decoding around verify, as QuoteService.respond runs them'],
+    [
+      'F4',
+      'quote signature verifications/s through Ed25519Verifier.verify',
+      service,
+      'measured: Ed25519Verifier.verify(publicKey, 1,050-byte payload, signature) only',
+    ],
+    [
+      'F4+',
+      '(info) the respond check path: parseWallet + payload build + base64 decode + verify + quote id, /s',
+      fullPath,
+      'information: the quote payload build and decoding around verify, as QuoteService.respond runs them',
+    ],
   ] as const) {
     const rounds: Array<{ legwork: number; baseline: number; cpuL: number | null; cpuB: number | null }> = [];
     for (let r = 0; r < ctx.rounds; r++) {

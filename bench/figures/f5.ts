@@ -79,8 +79,22 @@ export async function runF5(ctx: Context): Promise<FigureResult[]> {
   const missing = (reason: string) => [
     notMeasured('F5', `RFQ lifecycles/s, ${PAIRS} pairs`, 'pgbench, same statements', '>= 0.75', 'not measured', reason),
     notMeasured('F6', 'expiry lateness p99 under F5 load', 'bare BullMQ delayed jobs', '<= 1.2x baseline p99', 'not measured', reason),
-    notMeasured('F7', 'accept → filled at the taker, p50 under F5 load', 'bare BullMQ add → processed + pgbench fill statements', '<= 1.5', 'not measured', reason),
-    notMeasured('F7-p99', 'accept → filled at the taker, p99 under F5 load', 'bare BullMQ add → processed + pgbench fill statements', '<= 2.0', 'not measured', reason),
+    notMeasured(
+      'F7',
+      'accept → filled at the taker, p50 under F5 load',
+      'bare BullMQ add → processed + pgbench fill statements',
+      '<= 1.5',
+      'not measured',
+      reason,
+    ),
+    notMeasured(
+      'F7-p99',
+      'accept → filled at the taker, p99 under F5 load',
+      'bare BullMQ add → processed + pgbench fill statements',
+      '<= 2.0',
+      'not measured',
+      reason,
+    ),
   ];
   const legwork = await ServerProcess.start('legwork-f5', 'legwork', env, { logFile: join(ctx.logDir, 'f5-legwork.log'), nodeArgs: ctx.legworkNodeArgs });
   const pg = new Client({ connectionString: ctx.env.databaseUrl });
@@ -126,24 +140,50 @@ export async function runF5(ctx: Context): Promise<FigureResult[]> {
     const traced = await ex.lifecycle(takers[0], makers[0], round, legs, 'buy', quoteLifetime);
     await sleep((quoteLifetime + 1) * 1000 + 1200); // the RFQ's and the quote's expiry jobs
     const statements = (await legwork.request({ type: 'trace-stop' })).statements as TracedStatement[];
-    const script: Script = buildScript(statements, { rfqId: traced.rfqId, quoteId: traced.quoteId, clientRef: traced.clientRef, quoteNonce: traced.quoteNonce, takerId: takers[0].accountId, makerId: makers[0].accountId }, SEQUENCE);
+    const script: Script = buildScript(
+      statements,
+      {
+        rfqId: traced.rfqId,
+        quoteId: traced.quoteId,
+        clientRef: traced.clientRef,
+        quoteNonce: traced.quoteNonce,
+        takerId: takers[0].accountId,
+        makerId: makers[0].accountId,
+      },
+      SEQUENCE,
+    );
     await pg.query(`CREATE SEQUENCE IF NOT EXISTS ${SEQUENCE}`);
     const scriptFile = join(ctx.resultsDir, 'f5-lifecycle.pgbench.sql');
     writeFileSync(join(ctx.resultsDir, 'f5-lifecycle.trace.json'), JSON.stringify({ lifecycle: traced, statements }, null, 1));
-    const filled = async () => Number((await pg.query(`SELECT count(*) AS n FROM rfqs WHERE state = 'filled' AND account_id BETWEEN $1 AND $2`, [vars.tbase, vars.tbase + PAIRS - 1])).rows[0].n);
+    const filled = async () =>
+      Number(
+        (await pg.query(`SELECT count(*) AS n FROM rfqs WHERE state = 'filled' AND account_id BETWEEN $1 AND $2`, [vars.tbase, vars.tbase + PAIRS - 1])).rows[0]
+          .n,
+      );
     const before = await filled();
     await pgbench(ctx.env.databaseUrl, scriptFile, script, { clients: 1, transactions: 1, vars });
     if ((await filled()) !== before + 1) throw new Error(`the pgbench script did not fill its RFQ; see ${scriptFile}`);
-    ctx.log(`F5 traced lifecycle: ${statements.length} statements, script ${script.statements} statements in ${script.transactions} transactions + ${script.autocommit} autocommit (file ${scriptFile})`);
+    ctx.log(
+      `F5 traced lifecycle: ${statements.length} statements, script ${script.statements} statements in ${script.transactions} transactions + ${script.autocommit} autocommit (file ${scriptFile})`,
+    );
 
-    bullmq = await ServerProcess.start('bullmq-expiry', 'bullmq-expiry', { REDIS_URL: ctx.env.redisUrl, REDIS_PREFIX: `${ctx.env.redisPrefix}-bullmq` }, { logFile: join(ctx.logDir, 'f5-bullmq.log') });
+    bullmq = await ServerProcess.start(
+      'bullmq-expiry',
+      'bullmq-expiry',
+      { REDIS_URL: ctx.env.redisUrl, REDIS_PREFIX: `${ctx.env.redisPrefix}-bullmq` },
+      { logFile: join(ctx.logDir, 'f5-bullmq.log') },
+    );
 
     /**
      * The pairs run for the whole round: phase A (after a warm-up as long as the quote lifetime,
      * so the deferred expiry jobs are in steady state) measures F5; then phase B adds the F6
      * probes (created from its start, counted when their deadline falls in its window).
      */
-    const legworkRun = async (withProbes = true, withPairs = true, stages?: (trace: { statements: TracedStatement[]; commands: TracedCommand[]; done: Lifecycle[] }) => void): Promise<LegworkRound> => {
+    const legworkRun = async (
+      withProbes = true,
+      withPairs = true,
+      stages?: (trace: { statements: TracedStatement[]; commands: TracedCommand[]; done: Lifecycle[] }) => void,
+    ): Promise<LegworkRound> => {
       let running = true;
       let completed = 0;
       let failures = 0;
@@ -244,7 +284,10 @@ export async function runF5(ctx: Context): Promise<FigureResult[]> {
     let fillRate = 80;
     const baselineRun = async (): Promise<BaselineRound> => {
       const seconds = Math.max(1, Math.round(windowMs / 1000));
-      const queueRun = bullmq!.request({ type: 'run', rate: probeRate, seconds: ctx.quick ? seconds : seconds + quoteLifetime, lifetime: quoteLifetime }, (seconds + quoteLifetime) * 1000 + 30_000);
+      const queueRun = bullmq!.request(
+        { type: 'run', rate: probeRate, seconds: ctx.quick ? seconds : seconds + quoteLifetime, lifetime: quoteLifetime },
+        (seconds + quoteLifetime) * 1000 + 30_000,
+      );
       queueRun.catch(() => undefined); // awaited below; a pgbench failure must not leave it unhandled
       if (!ctx.quick) await sleep(1000);
       const nowRun = bullmq!.request({ type: 'latency', rate: fillRate, seconds: Math.max(1, seconds - 1) }, seconds * 1000 + 30_000);
@@ -283,18 +326,27 @@ export async function runF5(ctx: Context): Promise<FigureResult[]> {
       profile = fillProfile(trace.statements, trace.commands, trace.done);
     });
     if (profile) {
-      if (!ctx.quick) writeFileSync(join(ctx.resultsDir, 'fill-profile.md'), `# Where the fill step's time goes (${new Date().toISOString()}, ${PAIRS} pairs)\n\n${fillProfileTable(profile)}\n`);
+      if (!ctx.quick)
+        writeFileSync(
+          join(ctx.resultsDir, 'fill-profile.md'),
+          `# Where the fill step's time goes (${new Date().toISOString()}, ${PAIRS} pairs)\n\n${fillProfileTable(profile)}\n`,
+        );
       ctx.log(`F7 fill profile:\n${fillProfileTable(profile)}`);
     }
     // Diagnosis (full run): the same probes without the F5 load.
     const idle = ctx.quick ? null : await legworkRun(true, false);
-    if (idle) ctx.log(`F6 without F5 load: p99 ${percentile(idle.probes, 99).toFixed(1)} ms, p50 ${percentile(idle.probes, 50).toFixed(1)} ms (${idle.probes.length} probes)`);
+    if (idle)
+      ctx.log(
+        `F6 without F5 load: p99 ${percentile(idle.probes, 99).toFixed(1)} ms, p50 ${percentile(idle.probes, 50).toFixed(1)} ms (${idle.probes.length} probes)`,
+      );
 
     const lps = rounds.map((x) => x.l.lifecycles / x.l.seconds);
     const commitsPerLifecycle = rounds.map((x) => x.l.commits / Math.max(1, x.l.lifecycles));
     const pgCommitsPerTx = rounds.map((x) => x.b.commits / Math.max(1, x.b.pg.transactions));
     // The brief's ratio: Legwork's commits per second over pgbench's (tps x commits per script run).
-    const ratios = rounds.map((x) => ((x.l.lifecycles / x.l.seconds) * (x.l.commits / Math.max(1, x.l.lifecycles))) / (x.b.pg.tps * (x.b.commits / Math.max(1, x.b.pg.transactions))));
+    const ratios = rounds.map(
+      (x) => ((x.l.lifecycles / x.l.seconds) * (x.l.commits / Math.max(1, x.l.lifecycles))) / (x.b.pg.tps * (x.b.commits / Math.max(1, x.b.pg.transactions))),
+    );
     const ratio = median(ratios);
     const lifecycleRatio = median(rounds.map((x) => x.l.lifecycles / x.l.seconds / x.b.pg.tps));
     const p99L = median(rounds.map((x) => percentile(x.l.probes, 99)));
@@ -356,7 +408,7 @@ export async function runF5(ctx: Context): Promise<FigureResult[]> {
         },
         notes: [
           `quote lifetime ${quoteLifetime} s and RFQ_TTL_SECONDS ${quoteLifetime + 1} s so that each lifecycle's deferred expiry jobs run inside the window (steady state after a ${warmMs} ms warm-up); rate limits raised for the bench`,
-          'pgbench runs one SELECT nextval(...) \\gset per script run for fresh ids (its commit is taken out of pgbench\'s count: both sides count the commits of the lifecycle\'s statements; Legwork\'s count includes its background sweeps and expiry jobs); CPU per 1,000 lifecycles; the baseline\'s "server" is the pgbench client (not counted)',
+          "pgbench runs one SELECT nextval(...) \\gset per script run for fresh ids (its commit is taken out of pgbench's count: both sides count the commits of the lifecycle's statements; Legwork's count includes its background sweeps and expiry jobs); CPU per 1,000 lifecycles; the baseline's \"server\" is the pgbench client (not counted)",
         ],
       },
       {
@@ -371,7 +423,14 @@ export async function runF5(ctx: Context): Promise<FigureResult[]> {
         ratio: p99L / p99B,
         target: '<= 1.2x baseline p99',
         met: p99L <= allowed && lost === 0,
-        rounds: rounds.map((x) => ({ legwork: percentile(x.l.probes, 99), baseline: percentile(x.b.bullmq, 99), probes: x.l.probes.length, lost: x.l.probesLost, p50L: percentile(x.l.probes, 50), p50B: percentile(x.b.bullmq, 50) })),
+        rounds: rounds.map((x) => ({
+          legwork: percentile(x.l.probes, 99),
+          baseline: percentile(x.b.bullmq, 99),
+          probes: x.l.probes.length,
+          lost: x.l.probesLost,
+          p50L: percentile(x.l.probes, 50),
+          p50B: percentile(x.b.bullmq, 50),
+        })),
         extra: {
           allowed_ms: allowed,
           probes_lost: lost,
@@ -393,7 +452,13 @@ export async function runF5(ctx: Context): Promise<FigureResult[]> {
         ratio: f7p50.ratio,
         target: '<= 1.5',
         met: f7p50.ratio <= 1.5,
-        rounds: rounds.map((x) => ({ legwork: percentile(x.l.fillMs, 50), baseline: percentile(x.b.bullmqNow, 50) + x.b.fillStatementsMs, bullmq_p50: percentile(x.b.bullmqNow, 50), fill_statements_ms: x.b.fillStatementsMs, fills: x.l.fillMs.length })),
+        rounds: rounds.map((x) => ({
+          legwork: percentile(x.l.fillMs, 50),
+          baseline: percentile(x.b.bullmqNow, 50) + x.b.fillStatementsMs,
+          bullmq_p50: percentile(x.b.bullmqNow, 50),
+          fill_statements_ms: x.b.fillStatementsMs,
+          fills: x.l.fillMs.length,
+        })),
         extra: { profile },
         notes: [
           "from the accept's reply to the `filled` event, at the taker, every lifecycle of phase A",
@@ -412,7 +477,11 @@ export async function runF5(ctx: Context): Promise<FigureResult[]> {
         ratio: f7p99.ratio,
         target: '<= 2.0',
         met: f7p99.ratio <= 2,
-        rounds: rounds.map((x) => ({ legwork: percentile(x.l.fillMs, 99), baseline: percentile(x.b.bullmqNow, 99) + x.b.fillStatementsMs, bullmq_p99: percentile(x.b.bullmqNow, 99) })),
+        rounds: rounds.map((x) => ({
+          legwork: percentile(x.l.fillMs, 99),
+          baseline: percentile(x.b.bullmqNow, 99) + x.b.fillStatementsMs,
+          bullmq_p99: percentile(x.b.bullmqNow, 99),
+        })),
       },
     ];
   } finally {

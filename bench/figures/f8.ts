@@ -47,7 +47,11 @@ export async function runF8(ctx: Context): Promise<FigureResult[]> {
     let bump = 0;
     const update = async () => {
       const t0 = process.hrtime.bigint();
-      const res = await client.query(`UPDATE balances SET locked = locked + $3, updated_at = now() WHERE account_id BETWEEN $1 AND $2`, [first, last, (bump++ % 2 === 0 ? 1 : -1).toString()]);
+      const res = await client.query(`UPDATE balances SET locked = locked + $3, updated_at = now() WHERE account_id BETWEEN $1 AND $2`, [
+        first,
+        last,
+        (bump++ % 2 === 0 ? 1 : -1).toString(),
+      ]);
       const ms = Number(process.hrtime.bigint() - t0) / 1e6;
       if (res.rowCount !== ACCOUNTS) throw new Error(`the baseline updated ${res.rowCount} rows`);
       return ms;
@@ -109,13 +113,21 @@ export async function seed(client: Client): Promise<{ first: number; last: numbe
     ['FEIGHT-P100', 100_000_000, 'put'],
   ] as const;
   for (const [symbol, strike, kind] of instruments) {
-    await client.query(`INSERT INTO instruments (symbol, asset, strike, kind, expiry) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`, [symbol, ASSET, strike, kind, expiry]);
+    await client.query(`INSERT INTO instruments (symbol, asset, strike, kind, expiry) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`, [
+      symbol,
+      ASSET,
+      strike,
+      kind,
+      expiry,
+    ]);
   }
-  await client.query(`INSERT INTO index_prices (asset, index_price, updated_at) VALUES ($1, $2, now()) ON CONFLICT (asset) DO UPDATE SET index_price = EXCLUDED.index_price`, [ASSET, INDEXES[0].toString()]);
-  const ids = await client.query(
-    `INSERT INTO accounts (wallet) SELECT 'f8-' || g || '-' || md5(random()::text) FROM generate_series(1, $1) g RETURNING id`,
-    [ACCOUNTS],
+  await client.query(
+    `INSERT INTO index_prices (asset, index_price, updated_at) VALUES ($1, $2, now()) ON CONFLICT (asset) DO UPDATE SET index_price = EXCLUDED.index_price`,
+    [ASSET, INDEXES[0].toString()],
   );
+  const ids = await client.query(`INSERT INTO accounts (wallet) SELECT 'f8-' || g || '-' || md5(random()::text) FROM generate_series(1, $1) g RETURNING id`, [
+    ACCOUNTS,
+  ]);
   const list = ids.rows.map((r) => Number(r.id)).sort((a, b) => a - b);
   if (list[list.length - 1] - list[0] !== ACCOUNTS - 1) throw new Error('F8 account ids are not contiguous');
   await client.query(`INSERT INTO balances (account_id, total, locked) SELECT unnest($1::bigint[]), 100000000000, 0`, [list.map(String)]);

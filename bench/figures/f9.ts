@@ -16,8 +16,16 @@ const EVENTS = 10_000;
  * One replay: a signed-in connection sends `rfq.subscribe { since: 0 }` and counts account events
  * until the last. The frames as received (the baseline sends the same texts).
  */
-async function replay(url: string, signIn: ((ws: WebSocket) => Promise<void>) | null, keep: boolean, measure: () => Promise<() => Promise<unknown>>): Promise<{ seconds: number; measured: unknown; frames: string[] }> {
-  const ws = new WebSocket(url, { perMessageDeflate: false, headers: { 'x-forwarded-for': `10.99.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` } });
+async function replay(
+  url: string,
+  signIn: ((ws: WebSocket) => Promise<void>) | null,
+  keep: boolean,
+  measure: () => Promise<() => Promise<unknown>>,
+): Promise<{ seconds: number; measured: unknown; frames: string[] }> {
+  const ws = new WebSocket(url, {
+    perMessageDeflate: false,
+    headers: { 'x-forwarded-for': `10.99.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` },
+  });
   await new Promise<void>((resolve, reject) => {
     ws.once('open', () => resolve());
     ws.once('error', reject);
@@ -97,7 +105,12 @@ export async function runF9(ctx: Context): Promise<FigureResult[]> {
         () => replay(urlB, null, false, () => ctx.meter.start(bare.pid)),
         () => replay(urlL, signIn, false, () => ctx.meter.start(legwork.pid)),
       );
-      rounds.push({ legwork: EVENTS / res.legwork.seconds, baseline: EVENTS / res.baseline.seconds, cpuL: res.legwork.measured as CpuReading, cpuB: res.baseline.measured as CpuReading });
+      rounds.push({
+        legwork: EVENTS / res.legwork.seconds,
+        baseline: EVENTS / res.baseline.seconds,
+        cpuL: res.legwork.measured as CpuReading,
+        cpuB: res.baseline.measured as CpuReading,
+      });
       ctx.log(`F9 round ${r + 1}: ${Math.round(EVENTS / res.legwork.seconds)} events/s vs ${Math.round(EVENTS / res.baseline.seconds)} events/s`);
     }
     await profiled(ctx, legwork, 'F9', () => replay(urlL, signIn, false, async () => async () => null));
@@ -129,7 +142,9 @@ export async function runF9(ctx: Context): Promise<FigureResult[]> {
       rounds: rounds.map((x) => ({ legwork: x.legwork, baseline: x.baseline })),
       cpu: { legwork: cpu((x) => x.cpuL), baseline: cpu((x) => x.cpuB) },
       extra: { events: EVENTS },
-      notes: ['from sending rfq.subscribe { since: 0 } to receiving the 10,000th event; Legwork reads the stored rows (pages of 1,000) and renders each notification, the baseline sends prebuilt texts'],
+      notes: [
+        'from sending rfq.subscribe { since: 0 } to receiving the 10,000th event; Legwork reads the stored rows (pages of 1,000) and renders each notification, the baseline sends prebuilt texts',
+      ],
     },
   ];
 }

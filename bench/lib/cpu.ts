@@ -49,9 +49,11 @@ export class CpuMeter {
       if (now) for (const [pid, t] of now) last.set(pid, t);
     };
     let polling: Promise<void> = Promise.resolve();
-    const timer = first ? setInterval(() => {
-      polling = polling.then(poll);
-    }, 250) : null;
+    const timer = first
+      ? setInterval(() => {
+          polling = polling.then(poll);
+        }, 250)
+      : null;
     const redis0 = await this.redisSeconds();
     return async () => {
       const server1 = serverPid ? procCpuSeconds(serverPid) : null;

@@ -64,14 +64,18 @@ export class BenchEnv {
   }
 }
 
-
 export interface HttpResult<T = Json> {
   status: number;
   body: T;
 }
 
 /** JSON over HTTP with an optional bearer token and X-Forwarded-For. */
-export async function http<T = Json>(base: string, method: string, path: string, options: { body?: unknown; token?: string; ip?: string } = {}): Promise<HttpResult<T>> {
+export async function http<T = Json>(
+  base: string,
+  method: string,
+  path: string,
+  options: { body?: unknown; token?: string; ip?: string } = {},
+): Promise<HttpResult<T>> {
   const headers: Record<string, string> = {};
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.ip) headers['x-forwarded-for'] = options.ip;

@@ -1,5 +1,15 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Ed25519Signer, encodeAcceptPayload, encodeBase64Signature, encodeQuotePayload, encodeWallet, parseRfqSigned, parseRfqUnsigned, publicKeyFromSeed, signingDomain } from '@legwork/protocol';
+import {
+  Ed25519Signer,
+  encodeAcceptPayload,
+  encodeBase64Signature,
+  encodeQuotePayload,
+  encodeWallet,
+  parseRfqSigned,
+  parseRfqUnsigned,
+  publicKeyFromSeed,
+  signingDomain,
+} from '@legwork/protocol';
 import { loadConfig } from '../../src/common/config/config';
 import { formatSymbol, type OptionKind } from '../../src/modules/instruments/domain/symbol';
 import { SessionService } from '../../src/modules/auth/session.service';
@@ -131,7 +141,9 @@ export class Exchange {
     await this.admin('POST', '/v1/admin/create-instruments', { asset, expiration: expiry, spot_price: index, strikes });
     await this.feed(asset, index, iv);
     const instruments: Instrument[] = [];
-    for (const s of strikes) for (const kind of ['call', 'put'] as const) instruments.push({ symbol: formatSymbol({ asset, expiry, strike: parseRfqUnsigned(s), kind }), strike: parseRfqUnsigned(s), kind });
+    for (const s of strikes)
+      for (const kind of ['call', 'put'] as const)
+        instruments.push({ symbol: formatSymbol({ asset, expiry, strike: parseRfqUnsigned(s), kind }), strike: parseRfqUnsigned(s), kind });
     return new Round(asset, expiry, instruments);
   }
 
@@ -193,14 +205,7 @@ export class Exchange {
    * One full lifecycle: rfq.create (taker) → rfq.maker.respond (maker, handed the RFQ id directly) →
    * rfq.accept (taker) → the `filled` event on the taker's `rfq` channel. Throws on any failure.
    */
-  async lifecycle(
-    taker: Trader,
-    maker: Trader,
-    round: Round,
-    legs: Leg[],
-    side: 'buy' | 'sell',
-    quoteLifetime = 30,
-  ): Promise<Lifecycle> {
+  async lifecycle(taker: Trader, maker: Trader, round: Round, legs: Leg[], side: 'buy' | 'sell', quoteLifetime = 30): Promise<Lifecycle> {
     const t0 = performance.now();
     const clientRef = randomUUID();
     const rfq = await taker.rpc.result('rfq.create', { client_ref: clientRef, legs });
@@ -218,7 +223,16 @@ export class Exchange {
     const acceptReplyAt = Date.now();
     const end = await done;
     if (end.data.event !== 'filled') throw new Error(`rfq ${rfq.rfq_id} ${end.data.event}: ${JSON.stringify(end.data.rfq?.failure)}`);
-    return { rfqId: rfq.rfq_id, quoteId: quoted.quote_id, clientRef, quoteNonce: quote.quote_nonce, ms: performance.now() - t0, acceptSentAt, acceptReplyAt, filledAt: end.at };
+    return {
+      rfqId: rfq.rfq_id,
+      quoteId: quoted.quote_id,
+      clientRef,
+      quoteNonce: quote.quote_nonce,
+      ms: performance.now() - t0,
+      acceptSentAt,
+      acceptReplyAt,
+      filledAt: end.at,
+    };
   }
 }
 

@@ -121,7 +121,12 @@ function mean(list: number[]): number {
 /** The profile as a markdown table (docs/performance.md, the F5 details of the report). */
 export function fillProfileTable(p: FillProfile): string {
   const f = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : '-');
-  const lines = [`${p.fills} fills; per fill ${p.per_fill.statements.toFixed(1)} SQL statements (${p.per_fill.fill_tx_statements.toFixed(1)} in the fill transaction), ${p.per_fill.redis_commands.toFixed(1)} Redis commands`, '', '| stage | p50 ms | p99 ms | mean ms | share of mean |', '|---|---|---|---|---|'];
+  const lines = [
+    `${p.fills} fills; per fill ${p.per_fill.statements.toFixed(1)} SQL statements (${p.per_fill.fill_tx_statements.toFixed(1)} in the fill transaction), ${p.per_fill.redis_commands.toFixed(1)} Redis commands`,
+    '',
+    '| stage | p50 ms | p99 ms | mean ms | share of mean |',
+    '|---|---|---|---|---|',
+  ];
   for (const [stage, s] of Object.entries(p.stages)) lines.push(`| ${stage} | ${f(s.p50)} | ${f(s.p99)} | ${f(s.mean)} | ${(s.share * 100).toFixed(0)} % |`);
   lines.push('', '| Redis command (per fill) | count |', '|---|---|');
   for (const [name, count] of Object.entries(p.per_fill.redis_by_name)) lines.push(`| ${name} | ${count.toFixed(2)} |`);

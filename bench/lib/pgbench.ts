@@ -69,7 +69,8 @@ export function buildScript(trace: TracedStatement[], d: Dynamics, sequence: str
     [String(d.takerId), 'taker'],
     [String(d.makerId), 'maker'],
   ]);
-  const related = (s: TracedStatement) => s.values.some((v) => known.has(String(v)) || (typeof v === 'string' && [...known.keys()].some((k) => k.length >= 32 && v.includes(k))));
+  const related = (s: TracedStatement) =>
+    s.values.some((v) => known.has(String(v)) || (typeof v === 'string' && [...known.keys()].some((k) => k.length >= 32 && v.includes(k))));
 
   // Group into units: a transaction block of one connection, or one autocommit statement.
   type Unit = { statements: TracedStatement[]; related: boolean };
@@ -106,7 +107,12 @@ export function buildScript(trace: TracedStatement[], d: Dynamics, sequence: str
   let autocommit = 0;
   const fillCommands: number[] = [];
   kept.forEach((unit, u) => {
-    const fillUnit = unit.statements.some((s) => FILL_LOCK.test(s.text)) || (unit.statements.length === 1 && SUBMITTING_MOVE.test(unit.statements[0].text) && unit.statements[0].values.includes('submitting') && unit.statements[0].values.includes('accepted'));
+    const fillUnit =
+      unit.statements.some((s) => FILL_LOCK.test(s.text)) ||
+      (unit.statements.length === 1 &&
+        SUBMITTING_MOVE.test(unit.statements[0].text) &&
+        unit.statements[0].values.includes('submitting') &&
+        unit.statements[0].values.includes('accepted'));
     if (unit.statements.length > 1 || TX_BEGIN.test(unit.statements[0].text)) transactions++;
     else autocommit++;
     unit.statements.forEach((s, k) => {
@@ -177,7 +183,10 @@ export async function pgbench(
   args.push('-h', url.hostname, '-p', url.port || '5432', '-U', decodeURIComponent(url.username || 'postgres'), url.pathname.slice(1));
   writeFileSync(file, script.text);
   const t0 = performance.now();
-  const r = await run(process.env.PGBENCH ?? 'pgbench', args, { env: url.password ? { PGPASSWORD: decodeURIComponent(url.password) } : {}, timeoutMs: 600_000 });
+  const r = await run(process.env.PGBENCH ?? 'pgbench', args, {
+    env: url.password ? { PGPASSWORD: decodeURIComponent(url.password) } : {},
+    timeoutMs: 600_000,
+  });
   const seconds = (performance.now() - t0) / 1000;
   const tps = Number(/tps = ([0-9.]+)/.exec(r.stdout)?.[1] ?? NaN);
   const transactions = Number(/number of transactions actually processed: (\d+)/.exec(r.stdout)?.[1] ?? NaN);

@@ -82,7 +82,12 @@ export class ServerProcess {
    * Forks `bench/.build/bench/servers/<script>.js` with `env` on top of the current environment,
    * stdout and stderr to `logFile`, and waits for its ready message.
    */
-  static async start(name: string, script: string, env: Record<string, string>, options: { logFile: string; nodeArgs?: string[]; timeoutMs?: number }): Promise<ServerProcess> {
+  static async start(
+    name: string,
+    script: string,
+    env: Record<string, string>,
+    options: { logFile: string; nodeArgs?: string[]; timeoutMs?: number },
+  ): Promise<ServerProcess> {
     const fd = openSync(options.logFile, 'w');
     const child = fork(join(BUILD_DIR, 'servers', `${script}.js`), [], {
       env: { ...process.env, ...env },
@@ -156,7 +161,11 @@ export function tail(file: string, lines = 30): string {
 }
 
 /** Runs a command to completion, collecting stdout and stderr. */
-export function run(command: string, args: string[], options: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<{ code: number | null; stdout: string; stderr: string; pid: number }> {
+export function run(
+  command: string,
+  args: string[],
+  options: { env?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string; pid: number }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';

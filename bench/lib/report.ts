@@ -70,7 +70,9 @@ export function markdown(report: Report): string {
   const lines: string[] = [];
   lines.push(`# Legwork bench (${report.mode}) — ${report.finishedAt}`);
   lines.push('');
-  lines.push(`${report.machine.cpus} CPUs, Node ${report.machine.node}. Medians over ${String(report.settings.rounds)} alternating rounds. See bench/README.md.`);
+  lines.push(
+    `${report.machine.cpus} CPUs, Node ${report.machine.node}. Medians over ${String(report.settings.rounds)} alternating rounds. See bench/README.md.`,
+  );
   lines.push('');
   lines.push('| id | Legwork figure | Legwork | baseline | ratio | target | met |');
   lines.push('|---|---|---|---|---|---|---|');
@@ -80,7 +82,9 @@ export function markdown(report: Report): string {
       continue;
     }
     const met = f.met === null ? '–' : f.met ? '**met**' : '**not met**';
-    lines.push(`| ${f.id} | ${f.title} | ${fmt(f.legwork)} ${f.unit} | ${f.baselineTitle}: ${fmt(f.baseline)} ${f.unit} | ${fmt(f.ratio, 3)} (${f.ratioOf}) | ${f.target} | ${met} |`);
+    lines.push(
+      `| ${f.id} | ${f.title} | ${fmt(f.legwork)} ${f.unit} | ${f.baselineTitle}: ${fmt(f.baseline)} ${f.unit} | ${fmt(f.ratio, 3)} (${f.ratioOf}) | ${f.target} | ${met} |`,
+    );
   }
   lines.push('');
   lines.push('## CPU seconds per 1,000 operations (server process / PostgreSQL / Redis)');

@@ -33,15 +33,24 @@ export function lineChart(options: { title: string; xLabel: string; yLabel: stri
   ];
   for (let i = 0; i <= 4; i++) {
     const y = (y1 * i) / 4;
-    out.push(`<line x1="${L - 4}" y1="${py(y)}" x2="${W - R}" y2="${py(y)}" stroke="#ddd"/>`, `<text x="${L - 6}" y="${py(y) + 4}" text-anchor="end">${fmt(y)}</text>`);
+    out.push(
+      `<line x1="${L - 4}" y1="${py(y)}" x2="${W - R}" y2="${py(y)}" stroke="#ddd"/>`,
+      `<text x="${L - 6}" y="${py(y) + 4}" text-anchor="end">${fmt(y)}</text>`,
+    );
   }
   for (const x of [...new Set(all.map(([x]) => x))]) out.push(`<text x="${px(x)}" y="${H - B + 16}" text-anchor="middle">${fmt(x)}</text>`);
   options.series.forEach((s, i) => {
     const color = COLORS[i % COLORS.length];
     const pts = s.points.filter(([x, y]) => Number.isFinite(x) && Number.isFinite(y));
-    if (pts.length > 1) out.push(`<polyline fill="none" stroke="${color}" stroke-width="2" points="${pts.map(([x, y]) => `${px(x).toFixed(1)},${py(y).toFixed(1)}`).join(' ')}"/>`);
+    if (pts.length > 1)
+      out.push(
+        `<polyline fill="none" stroke="${color}" stroke-width="2" points="${pts.map(([x, y]) => `${px(x).toFixed(1)},${py(y).toFixed(1)}`).join(' ')}"/>`,
+      );
     for (const [x, y] of pts) out.push(`<circle cx="${px(x).toFixed(1)}" cy="${py(y).toFixed(1)}" r="3" fill="${color}"/>`);
-    out.push(`<rect x="${W - R + 10}" y="${T + i * 18}" width="12" height="3" fill="${color}"/>`, `<text x="${W - R + 28}" y="${T + i * 18 + 5}">${esc(s.name)}</text>`);
+    out.push(
+      `<rect x="${W - R + 10}" y="${T + i * 18}" width="12" height="3" fill="${color}"/>`,
+      `<text x="${W - R + 28}" y="${T + i * 18 + 5}">${esc(s.name)}</text>`,
+    );
   });
   out.push('</svg>');
   return out.join('\n') + '\n';

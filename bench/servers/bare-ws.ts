@@ -39,8 +39,7 @@ async function onMessage(m: { type: string }): Promise<void> {
   else if (m.type === 'heap-snapshot') {
     (global as { gc?: () => void }).gc?.();
     process.send?.({ type: 'heap-snapshot', file: writeHeapSnapshot(String((m as { file?: string }).file)) });
-  }
-  else process.send?.({ type: m.type, error: `unknown request ${m.type}` });
+  } else process.send?.({ type: m.type, error: `unknown request ${m.type}` });
 }
 process.on('message', (m: { type: string }) => void onMessage(m));
 process.on('SIGTERM', () => {

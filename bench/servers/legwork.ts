@@ -74,7 +74,9 @@ async function main(): Promise<void> {
   if (process.env.BENCH_EXP_NO_ALS === '1') {
     // Experiment: no AsyncLocalStorage (log lines lose their operation id); measures the promise-hook cost.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { operationContext } = require('../../src/common/logging/logger') as { operationContext: { run: (store: unknown, fn: (...a: unknown[]) => unknown, ...args: unknown[]) => unknown } };
+    const { operationContext } = require('../../src/common/logging/logger') as {
+      operationContext: { run: (store: unknown, fn: (...a: unknown[]) => unknown, ...args: unknown[]) => unknown };
+    };
     operationContext.run = (_store, fn, ...args) => fn(...args);
   }
   const trace = installPgTrace();
@@ -84,7 +86,10 @@ async function main(): Promise<void> {
   let rawBody: unknown = { rows: [] };
   if (process.env.BENCH_EXP_RAW_ROUTE === '1') {
     // Experiment: a plain Fastify route in the Legwork process (its hooks, no Nest): what the process costs apart from Nest.
-    app.getHttpAdapter().getInstance().get('/bench/raw', async () => rawBody);
+    app
+      .getHttpAdapter()
+      .getInstance()
+      .get('/bench/raw', async () => rawBody);
   }
   await app.listen(config.port, config.host);
   const address = app.getHttpServer().address();

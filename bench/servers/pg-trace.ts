@@ -35,7 +35,15 @@ export function installPgTrace() {
     if (connection === undefined) ids.set(this, (connection = nextId++));
     const values = (Array.isArray(args[1]) ? args[1] : ((args[0] as { values?: unknown[] }).values ?? [])) as unknown[];
     const started = performance.now();
-    const entry: TracedStatement = { connection, text, values: values.map((v) => plain(v)), rows: [], rowCount: null, at: performance.timeOrigin + started, ms: 0 };
+    const entry: TracedStatement = {
+      connection,
+      text,
+      values: values.map((v) => plain(v)),
+      rows: [],
+      rowCount: null,
+      at: performance.timeOrigin + started,
+      ms: 0,
+    };
     log.push(entry);
     const result = original.apply(this, args) as Promise<{ rows?: Array<Record<string, unknown>>; rowCount?: number | null }>;
     if (result && typeof (result as Promise<unknown>).then === 'function') {

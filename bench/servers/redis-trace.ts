@@ -37,7 +37,12 @@ export function installRedisTrace() {
     const started = performance.now();
     // A PUBLISH keeps its whole payload (the notification, to find its RFQ and event), other arguments 2,000 characters (BullMQ's packed job options hold the job id).
     const cut = name === 'publish' ? 20_000 : 2000;
-    const entry: TracedCommand = { name, args: command.args.map((a) => (Buffer.isBuffer(a) ? a.toString('latin1') : String(a)).slice(0, cut)), at: performance.timeOrigin + started, ms: 0 };
+    const entry: TracedCommand = {
+      name,
+      args: command.args.map((a) => (Buffer.isBuffer(a) ? a.toString('latin1') : String(a)).slice(0, cut)),
+      at: performance.timeOrigin + started,
+      ms: 0,
+    };
     log.push(entry);
     const result = original.call(this, command, ...rest);
     const settle = () => {

@@ -27,7 +27,10 @@ export function Chart({ label, x, y, yLabel, xLabel, time = false, height = 220,
         height,
         scales: { x: { time } },
         legend: { show: false },
-        axes: [{ label: xLabel, stroke: '#1b1f24' }, { label: yLabel, stroke: '#1b1f24' }],
+        axes: [
+          { label: xLabel, stroke: '#1b1f24' },
+          { label: yLabel, stroke: '#1b1f24' },
+        ],
         series: [
           {},
           {

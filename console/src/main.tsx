@@ -22,7 +22,7 @@ type Page = (typeof PAGES)[number][0];
 /** `#/<page>` or `#/<page>/<id>` (`#/accounts/42` opens account 42). */
 const pageFromHash = (): Page => {
   const name = location.hash.replace(/^#\/?/, '').split('/')[0];
-  return (PAGES.find(([p]) => p === name)?.[0] ?? 'overview');
+  return PAGES.find(([p]) => p === name)?.[0] ?? 'overview';
 };
 const idFromHash = (): string | null => location.hash.replace(/^#\/?/, '').split('/')[1] ?? null;
 

@@ -55,7 +55,9 @@ export async function checkReceipt(receipt: Receipt, keys: ExchangeKey[], fillId
  * Walks the journal from the start and checks its links: journal_seq 1, 2, 3, … without a gap,
  * the first prev_hash zero, each prev_hash the hash before it, and the last hash the head's.
  */
-export async function verifyJournal(page: (after: number) => Promise<{ rows: JournalRow[]; head: { journal_seq: number; hash: string } }>): Promise<{ ok: boolean; checked: number; head: { journal_seq: number; hash: string }; problem: string | null }> {
+export async function verifyJournal(
+  page: (after: number) => Promise<{ rows: JournalRow[]; head: { journal_seq: number; hash: string } }>,
+): Promise<{ ok: boolean; checked: number; head: { journal_seq: number; hash: string }; problem: string | null }> {
   let after = 0;
   let previous = ZERO_HASH;
   let head: { journal_seq: number; hash: string };
@@ -64,7 +66,8 @@ export async function verifyJournal(page: (after: number) => Promise<{ rows: Jou
     head = segment.head;
     for (const row of segment.rows) {
       if (row.journal_seq !== after + 1) return { ok: false, checked: after, head, problem: `gap: ${row.journal_seq} after ${after}` };
-      if (row.prev_hash !== previous) return { ok: false, checked: after, head, problem: `broken link at ${row.journal_seq}: prev_hash is not the hash of ${after}` };
+      if (row.prev_hash !== previous)
+        return { ok: false, checked: after, head, problem: `broken link at ${row.journal_seq}: prev_hash is not the hash of ${after}` };
       previous = row.hash;
       after = row.journal_seq;
     }

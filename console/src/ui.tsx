@@ -84,7 +84,12 @@ export function Section({ title, children, id }: { title: string; children: Comp
   );
 }
 
-export const ErrorText = ({ error }: { error: string | null }) => (error ? <p class="error" role="alert">{error}</p> : null);
+export const ErrorText = ({ error }: { error: string | null }) =>
+  error ? (
+    <p class="error" role="alert">
+      {error}
+    </p>
+  ) : null;
 
 export const time = (unixSeconds: number | null | undefined) => (unixSeconds ? new Date(unixSeconds * 1000).toISOString().replace('.000Z', 'Z') : '—');
 

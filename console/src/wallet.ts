@@ -28,7 +28,8 @@ const standardWallets: StandardWallet[] = [];
 const onChange = new Set<() => void>();
 const registry = {
   register: (...wallets: StandardWallet[]) => {
-    for (const w of wallets) if (w.features?.['standard:connect'] && w.features?.['solana:signMessage'] && !standardWallets.includes(w)) standardWallets.push(w);
+    for (const w of wallets)
+      if (w.features?.['standard:connect'] && w.features?.['solana:signMessage'] && !standardWallets.includes(w)) standardWallets.push(w);
     onChange.forEach((f) => f());
     return () => undefined;
   },

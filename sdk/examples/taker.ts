@@ -12,7 +12,10 @@ async function main(): Promise<void> {
   const expiry = instruments[0].expiry;
   const symbol = (strike: string) => instruments.find((i) => i.expiry === expiry && i.strike === strike && i.kind === 'call')!.symbol;
   const rfq = await client.createRfq({
-    legs: [{ instrument: symbol('150'), quantity: '10' }, { instrument: symbol('160'), quantity: '-10' }],
+    legs: [
+      { instrument: symbol('150'), quantity: '10' },
+      { instrument: symbol('160'), quantity: '-10' },
+    ],
   });
   console.log(`rfq ${rfq.rfq_id} ${rfq.state}`);
 
@@ -38,4 +41,7 @@ async function main(): Promise<void> {
   console.log((await http.rfqPositions()).rows, (await http.balances()).rows);
   await client.close();
 }
-main().catch((e) => { console.error(e); process.exit(1); });
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -245,7 +245,12 @@ export class LegworkClient extends EventEmitter<LegworkClientEvents> {
     const pairs = requests.map((r) => this.entry(r.method, r.params, options.timeoutMs));
     this.submit({ entries: pairs.map(([e]) => e), batch: true }, false);
     return Promise.all(
-      pairs.map(([, p]) => p.then((result): BatchOutcome => ({ ok: true, result }), (error: Error): BatchOutcome => ({ ok: false, error }))),
+      pairs.map(([, p]) =>
+        p.then(
+          (result): BatchOutcome => ({ ok: true, result }),
+          (error: Error): BatchOutcome => ({ ok: false, error }),
+        ),
+      ),
     );
   }
 
@@ -494,7 +499,8 @@ export class LegworkClient extends EventEmitter<LegworkClientEvents> {
     if (since !== undefined) this.lastAccountSeq.set(channel, since);
     const result = await this.call<SubscribeResult>(SUBSCRIBE_METHOD[channel], since === undefined ? {} : { since });
     this.channels.add(channel);
-    if (since === undefined && typeof result.account_seq === 'number') this.lastAccountSeq.set(channel, Math.max(this.lastAccountSeq.get(channel) ?? 0, result.account_seq));
+    if (since === undefined && typeof result.account_seq === 'number')
+      this.lastAccountSeq.set(channel, Math.max(this.lastAccountSeq.get(channel) ?? 0, result.account_seq));
     return result;
   }
 
@@ -672,10 +678,13 @@ export class LegworkClient extends EventEmitter<LegworkClientEvents> {
         if (!(error instanceof LegworkRpcError)) throw error;
         this.emit('resumeError', error);
         // Older than the stored events (7 days): live from now; the application re-reads its state.
-        const live = since === undefined ? null : await this.request<SubscribeResult>(SUBSCRIBE_METHOD[channel], {}, true).catch((e: Error) => {
-          if (!(e instanceof LegworkRpcError)) throw e;
-          return null;
-        });
+        const live =
+          since === undefined
+            ? null
+            : await this.request<SubscribeResult>(SUBSCRIBE_METHOD[channel], {}, true).catch((e: Error) => {
+                if (!(e instanceof LegworkRpcError)) throw e;
+                return null;
+              });
         if (live) this.lastAccountSeq.set(channel, live.account_seq);
         else this.channels.delete(channel);
       }

@@ -70,15 +70,19 @@ export function rpcErrorFrom(error: { code?: unknown; message?: unknown; data?: 
   const message = typeof error?.message === 'string' ? error.message : 'JSON-RPC error';
   const data = error?.data as Partial<RfqErrorData> | undefined;
   if (code === RFQ_ERROR_CODE && data && typeof data === 'object' && typeof data.error === 'string') {
-    return new RfqError(message, {
-      error: data.error,
-      message: typeof data.message === 'string' ? data.message : message,
-      operation_id: typeof data.operation_id === 'string' ? data.operation_id : '',
-      retryable: data.retryable === true,
-      rfq_id: data.rfq_id,
-      quote_id: data.quote_id,
-      details: data.details,
-    }, method);
+    return new RfqError(
+      message,
+      {
+        error: data.error,
+        message: typeof data.message === 'string' ? data.message : message,
+        operation_id: typeof data.operation_id === 'string' ? data.operation_id : '',
+        retryable: data.retryable === true,
+        rfq_id: data.rfq_id,
+        quote_id: data.quote_id,
+        details: data.details,
+      },
+      method,
+    );
   }
   return new LegworkRpcError(code, message, error?.data, method);
 }
@@ -114,7 +118,10 @@ export class TimeoutError extends Error {
  * client is closed.
  */
 export class ConnectionError extends Error {
-  constructor(message: string, readonly method?: string) {
+  constructor(
+    message: string,
+    readonly method?: string,
+  ) {
     super(message);
     this.name = 'ConnectionError';
   }

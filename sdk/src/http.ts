@@ -163,12 +163,22 @@ export class LegworkHttp {
   }
 
   /** `POST /v1/admin/create-instruments`: idempotent; `created` counts new instruments only. */
-  createInstruments(body: { asset: string; expiration: number; spot_price: string | number; strikes?: string[] }): Promise<{ asset: string; expiration: number; created: number }> {
+  createInstruments(body: {
+    asset: string;
+    expiration: number;
+    spot_price: string | number;
+    strikes?: string[];
+  }): Promise<{ asset: string; expiration: number; created: number }> {
     return this.post('/v1/admin/create-instruments', body);
   }
 
   /** `POST /v1/admin/market-data`: index price and implied volatility (flat `iv` or per symbol `ivs`). */
-  marketData(body: { asset: string; index_price: string | number; iv?: string | number; ivs?: Record<string, string | number> }): Promise<{ asset: string; index_price: string; updated_at: unknown; instruments: unknown }> {
+  marketData(body: {
+    asset: string;
+    index_price: string | number;
+    iv?: string | number;
+    ivs?: Record<string, string | number>;
+  }): Promise<{ asset: string; index_price: string; updated_at: unknown; instruments: unknown }> {
     return this.post('/v1/admin/market-data', body);
   }
 

@@ -180,7 +180,11 @@ export function signAccept(taker: Keypair, input: AcceptInput): AcceptParams {
  * `quote_id` and that the maker's signature verifies with the maker's wallet.
  * @returns false when the RFQ has no quote or any check fails
  */
-export function verifyQuote(rfq: Pick<RfqView, 'rfq_id' | 'legs' | 'quote'>, instruments: InstrumentSource, options: { serviceName?: string; domain?: Uint8Array | string } = {}): boolean {
+export function verifyQuote(
+  rfq: Pick<RfqView, 'rfq_id' | 'legs' | 'quote'>,
+  instruments: InstrumentSource,
+  options: { serviceName?: string; domain?: Uint8Array | string } = {},
+): boolean {
   const q = rfq.quote;
   if (!q) return false;
   try {

@@ -1,4 +1,15 @@
-import { type DecodedReceipt, DecimalError, ReceiptError, decodeReceipt, keyIdOf, parseHttpDecimal, parseWallet, receiptHash, signingDomain, verifyEd25519 } from '@legwork/protocol';
+import {
+  type DecodedReceipt,
+  DecimalError,
+  ReceiptError,
+  decodeReceipt,
+  keyIdOf,
+  parseHttpDecimal,
+  parseWallet,
+  receiptHash,
+  signingDomain,
+  verifyEd25519,
+} from '@legwork/protocol';
 
 export { type DecodedReceipt, RECEIPT_SIZE, ReceiptError, decodeReceipt } from '@legwork/protocol';
 
@@ -74,10 +85,10 @@ export function verifyReceipt(receipt: Receipt, options: VerifyReceiptOptions): 
   const key = options.keys.find((k) => k.key_id === receipt.key_id);
   if (!key) throw new ReceiptError(`key ${receipt.key_id} is not one of the exchange's keys`);
   const publicKey = parseWallet(key.public_key);
-  if (keyIdOf(publicKey) !== key.key_id) throw new ReceiptError('key_id is not the public key\'s');
+  if (keyIdOf(publicKey) !== key.key_id) throw new ReceiptError("key_id is not the public key's");
   if (!verifyEd25519(publicKey, payload, Buffer.from(receipt.signature, 'base64'))) throw new ReceiptError('signature does not verify with the exchange key');
-  if (decoded.journalSeq !== BigInt(receipt.journal_seq)) throw new ReceiptError('journal_seq differs from the payload\'s');
-  if (decoded.kind !== receipt.kind) throw new ReceiptError('kind differs from the payload\'s');
+  if (decoded.journalSeq !== BigInt(receipt.journal_seq)) throw new ReceiptError("journal_seq differs from the payload's");
+  if (decoded.kind !== receipt.kind) throw new ReceiptError("kind differs from the payload's");
   if (decoded.domain !== Buffer.from(signingDomain(options.serviceName)).toString('hex')) throw new ReceiptError('the receipt is for another service (domain)');
   const fill = options.fill;
   if (fill) {
@@ -108,20 +119,27 @@ export interface JournalRow {
   at: number;
 }
 
-export type JournalCheck =
-  | { ok: true; head: { journal_seq: number; hash: string } }
-  | { ok: false; journal_seq: number; problem: string };
+export type JournalCheck = { ok: true; head: { journal_seq: number; hash: string } } | { ok: false; journal_seq: number; problem: string };
 
 /**
  * Checks a journal segment: numbers continue `after` one by one, and each row's prev_hash is the
  * hash of the row before (`after.hash` for the first; zero before journal_seq 1). The last row as
  * the head, or the first broken link.
  */
-export function verifyJournalSegment(rows: readonly JournalRow[], after: { journal_seq: number; hash: string } = { journal_seq: 0, hash: ZERO_HASH }): JournalCheck {
+export function verifyJournalSegment(
+  rows: readonly JournalRow[],
+  after: { journal_seq: number; hash: string } = { journal_seq: 0, hash: ZERO_HASH },
+): JournalCheck {
   let previous = after;
   for (const row of rows) {
-    if (row.journal_seq !== previous.journal_seq + 1) return { ok: false, journal_seq: previous.journal_seq + 1, problem: `journal_seq ${previous.journal_seq + 1} is missing (next is ${row.journal_seq})` };
-    if (row.prev_hash !== previous.hash) return { ok: false, journal_seq: row.journal_seq, problem: `prev_hash ${row.prev_hash} is not the hash ${previous.hash} of journal_seq ${previous.journal_seq}` };
+    if (row.journal_seq !== previous.journal_seq + 1)
+      return { ok: false, journal_seq: previous.journal_seq + 1, problem: `journal_seq ${previous.journal_seq + 1} is missing (next is ${row.journal_seq})` };
+    if (row.prev_hash !== previous.hash)
+      return {
+        ok: false,
+        journal_seq: row.journal_seq,
+        problem: `prev_hash ${row.prev_hash} is not the hash ${previous.hash} of journal_seq ${previous.journal_seq}`,
+      };
     if (!/^[0-9a-f]{64}$/.test(row.hash)) return { ok: false, journal_seq: row.journal_seq, problem: 'hash is not 64 hex characters' };
     previous = { journal_seq: row.journal_seq, hash: row.hash };
   }

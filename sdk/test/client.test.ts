@@ -22,7 +22,10 @@ describe('LegworkClient against an in-test JSON-RPC server', () => {
         client.call<any>('echo', { n: 2, delayMs: 0 }),
         client.call<any>('echo', { n: 3, delayMs: 30 }),
       ]);
-      assert.deepEqual(results.map((r) => r.echo.n), [1, 2, 3]);
+      assert.deepEqual(
+        results.map((r) => r.echo.n),
+        [1, 2, 3],
+      );
     } finally {
       await client.close();
     }
@@ -228,10 +231,12 @@ describe('LegworkClient against an in-test JSON-RPC server', () => {
     // The server comes back on the same port: the client reconnects by itself.
     const { WebSocketServer } = await import('ws');
     const back = new WebSocketServer({ host: '127.0.0.1', port });
-    back.on('connection', (s) => s.on('message', (d) => {
-      const m = JSON.parse(d.toString());
-      s.send(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { back: true } }));
-    }));
+    back.on('connection', (s) =>
+      s.on('message', (d) => {
+        const m = JSON.parse(d.toString());
+        s.send(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { back: true } }));
+      }),
+    );
     try {
       assert.deepEqual(await client.call('anything', {}, { timeoutMs: 3000 }), { back: true });
     } finally {

@@ -39,12 +39,18 @@ describe('LegworkHttp against an in-test HTTP server', () => {
         return send(200, { wallet: body.wallet, nonce, expires_at: 0, message: `Sign in to Legwork\n\nWallet: ${body.wallet}\nNonce: ${nonce}` });
       }
       if (path === '/v1/auth/session') {
-        const ok = body.message.endsWith(`Nonce: ${nonces.get(body.wallet)}`) && verifySignature(decodeWallet(body.wallet), Buffer.from(body.message), bs58.decode(body.signature));
+        const ok =
+          body.message.endsWith(`Nonce: ${nonces.get(body.wallet)}`) &&
+          verifySignature(decodeWallet(body.wallet), Buffer.from(body.message), bs58.decode(body.signature));
         return ok ? send(200, { wallet: body.wallet, account_id: 3, roles: ['taker'], session_token: 'jwt-3' }) : send(401, { error: 'bad signature' });
       }
       if (req.headers.authorization !== 'Bearer jwt-3' && req.headers.authorization !== 'Bearer admin-token') return send(401, { error: 'no or bad token' });
-      if (path === '/query/balances') return send(200, { rows: [{ account_id: 3, currency: 'USDC', available: '12.50000000', locked: '0.00000000', total: '12.50000000', updated_at: 'now' }] });
-      if (path === '/query/rfq-positions') return new URL(req.url!, 'http://x').searchParams.has('after') ? send(400, { error: 'after is not supported' }) : send(200, { rows: [] });
+      if (path === '/query/balances')
+        return send(200, {
+          rows: [{ account_id: 3, currency: 'USDC', available: '12.50000000', locked: '0.00000000', total: '12.50000000', updated_at: 'now' }],
+        });
+      if (path === '/query/rfq-positions')
+        return new URL(req.url!, 'http://x').searchParams.has('after') ? send(400, { error: 'after is not supported' }) : send(200, { rows: [] });
       if (path === '/v1/admin/accounts') return send(200, { account_id: 4, wallet: body.wallet, roles: body.roles, created_at: 'now' });
       return send(404, { error: 'unknown route' });
     });

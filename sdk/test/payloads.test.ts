@@ -89,7 +89,13 @@ for (const c of v.cases) {
         expires_at: q.expires_at,
         maker_signature: c.maker_signature,
       });
-      const built = buildQuote(maker, { ...input, quoteNonce: BigInt(q.quote_nonce), bid: parseRfqSigned(q.bid), ask: parseRfqSigned(q.ask), domain: v.domain_hex });
+      const built = buildQuote(maker, {
+        ...input,
+        quoteNonce: BigInt(q.quote_nonce),
+        bid: parseRfqSigned(q.bid),
+        ask: parseRfqSigned(q.ask),
+        domain: v.domain_hex,
+      });
       assert.equal(built.quoteId, c.quote_id);
       assert.equal(toHex(built.payload), c.quote_payload_hex);
       assert.equal(built.params.maker_signature, c.maker_signature);
@@ -97,7 +103,16 @@ for (const c of v.cases) {
     });
 
     it('verifyQuote accepts the quote as the taker sees it and refuses any change', () => {
-      const quote = { quote_id: c.quote_id, maker: q.maker, quote_nonce: q.quote_nonce, bid: q.bid, ask: q.ask, issued_at: q.issued_at, expires_at: q.expires_at, maker_signature: c.maker_signature };
+      const quote = {
+        quote_id: c.quote_id,
+        maker: q.maker,
+        quote_nonce: q.quote_nonce,
+        bid: q.bid,
+        ask: q.ask,
+        issued_at: q.issued_at,
+        expires_at: q.expires_at,
+        maker_signature: c.maker_signature,
+      };
       const rfq = { rfq_id: q.rfq_id, legs: q.legs, quote };
       assert.equal(verifyQuote(rfq, input.instruments), true);
       assert.equal(verifyQuote({ ...rfq, quote: { ...quote, ask: '999' } }, input.instruments), false);
@@ -147,7 +162,15 @@ describe('quote inputs the payload cannot hold', () => {
   it('refuses an unknown leg, mixed expiries, bad nonces, decimals and ids', () => {
     assert.throws(() => signQuote(maker, { ...base, instruments: [] }), /not among the instrument records/);
     const other = { ...instrumentsOf(q)[0], symbol: 'SOL-28DEC26-150-C', expiry: q.expiry + 86400 };
-    assert.throws(() => signQuote(maker, { ...base, rfq: { rfq_id: q.rfq_id, legs: [...q.legs, { instrument: other.symbol, quantity: '1' }] }, instruments: [...instrumentsOf(q), other] }), /mixed/);
+    assert.throws(
+      () =>
+        signQuote(maker, {
+          ...base,
+          rfq: { rfq_id: q.rfq_id, legs: [...q.legs, { instrument: other.symbol, quantity: '1' }] },
+          instruments: [...instrumentsOf(q), other],
+        }),
+      /mixed/,
+    );
     assert.throws(() => signQuote(maker, { ...base, quoteNonce: 0 }));
     assert.throws(() => signQuote(maker, { ...base, quoteNonce: '01' }));
     assert.throws(() => signQuote(maker, { ...base, quoteNonce: 1n << 64n }));

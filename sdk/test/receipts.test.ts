@@ -47,7 +47,11 @@ describe('receipts (vectors/receipts.json)', () => {
     const hash = createHash('sha256').update(bytes).digest('hex');
     assert.throws(() => verifyReceipt({ ...r, payload, hash }, { keys }), /signature does not verify/);
     // Signed by some other key that claims the exchange's key_id: refused.
-    const other = createPrivateKey({ key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), Buffer.alloc(32, 9)]), format: 'der', type: 'pkcs8' });
+    const other = createPrivateKey({
+      key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), Buffer.alloc(32, 9)]),
+      format: 'der',
+      type: 'pkcs8',
+    });
     const forged = sign(null, bytes, other).toString('base64');
     assert.throws(() => verifyReceipt({ ...r, payload, hash, signature: forged }, { keys }), /signature does not verify/);
     assert.throws(() => verifyReceipt(r, { keys: [] }), /not one of the exchange's keys/);
@@ -56,10 +60,20 @@ describe('receipts (vectors/receipts.json)', () => {
   });
 
   it('checks journal links: the vectors chain, a changed hash breaks the next link, a missing number is named', () => {
-    const rows = vectors.receipts.map((r: any) => ({ journal_seq: r.input.journal_seq, kind: r.input.kind, hash: r.hash, prev_hash: r.input.prev_hash, at: r.input.at }));
+    const rows = vectors.receipts.map((r: any) => ({
+      journal_seq: r.input.journal_seq,
+      kind: r.input.kind,
+      hash: r.hash,
+      prev_hash: r.input.prev_hash,
+      at: r.input.at,
+    }));
     assert.deepEqual(verifyJournalSegment(rows), { ok: true, head: { journal_seq: 4, hash: vectors.receipts[3].hash } });
     const broken = rows.map((row: any, i: number) => (i === 1 ? { ...row, hash: 'f'.repeat(64) } : row));
-    assert.deepEqual(verifyJournalSegment(broken), { ok: false, journal_seq: 3, problem: `prev_hash ${rows[2].prev_hash} is not the hash ${'f'.repeat(64)} of journal_seq 2` });
+    assert.deepEqual(verifyJournalSegment(broken), {
+      ok: false,
+      journal_seq: 3,
+      problem: `prev_hash ${rows[2].prev_hash} is not the hash ${'f'.repeat(64)} of journal_seq 2`,
+    });
     const gap = verifyJournalSegment([rows[0], rows[2]]);
     assert.equal(gap.ok, false);
     assert.equal(!gap.ok && gap.journal_seq, 2);

@@ -64,7 +64,9 @@ describe('access follows the account (design.md section 10)', () => {
     expect((await setRoles(accountId, ['quoter'])).status).toBe(200);
     const grantMs = await within(async () => (await client.call('rfq.maker.poll', {})).result !== undefined);
     expect(grantMs).toBeLessThan(1000);
-    process.stdout.write(`role change seen${shared ? ' on the other instance' : ''}: bearer ${httpMs} ms, live session ${wsMs} ms (removed), ${grantMs} ms (granted)\n`);
+    process.stdout.write(
+      `role change seen${shared ? ' on the other instance' : ''}: bearer ${httpMs} ms, live session ${wsMs} ms (removed), ${grantMs} ms (granted)\n`,
+    );
     await client.close();
   });
 
@@ -125,7 +127,9 @@ describe('access follows the account (design.md section 10)', () => {
     const sessionsMs = Date.now() - started;
     const bearerMs = await within(async () => (await http.get('/query/balances')).status === 401);
     expect(bearerMs).toBeLessThan(1000);
-    process.stdout.write(`revoke seen: both live sessions told within ${sessionsMs} ms of the request, then the bearer token refused after ${bearerMs} ms more\n`);
+    process.stdout.write(
+      `revoke seen: both live sessions told within ${sessionsMs} ms of the request, then the bearer token refused after ${bearerMs} ms more\n`,
+    );
 
     // The connections are as before sign-in; the old token cannot be resumed; a new sign-in works.
     expectRfqError(await onB.client.call('rfq.list', {}), 'RFQ_WRONG_ROLE');

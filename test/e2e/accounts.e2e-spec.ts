@@ -38,8 +38,10 @@ describe('admin accounts, deposits and withdrawals', () => {
     await env.destroy();
   });
 
-  const deposit = (accountId: number | string, amount: unknown, reference: unknown, as = admin) => as.post(`/v1/admin/accounts/${accountId}/deposit`, { amount, reference });
-  const withdraw = (accountId: number | string, amount: unknown, reference: unknown, as = admin) => as.post(`/v1/admin/accounts/${accountId}/withdraw`, { amount, reference });
+  const deposit = (accountId: number | string, amount: unknown, reference: unknown, as = admin) =>
+    as.post(`/v1/admin/accounts/${accountId}/deposit`, { amount, reference });
+  const withdraw = (accountId: number | string, amount: unknown, reference: unknown, as = admin) =>
+    as.post(`/v1/admin/accounts/${accountId}/withdraw`, { amount, reference });
   const balanceOf = async (accountId: number) => (await admin.get(`/v1/admin/accounts/${accountId}`)).body.balance;
 
   describe('accounts', () => {
@@ -47,7 +49,12 @@ describe('admin accounts, deposits and withdrawals', () => {
       const wallet = new TestWallet();
       const res = await admin.post('/v1/admin/accounts', { wallet: wallet.address, roles: ['taker', 'quoter'] });
       expect(res.status).toBe(201);
-      expect(res.body).toEqual({ account_id: expect.any(Number), wallet: wallet.address, roles: ['taker', 'quoter'], created_at: expect.stringMatching(ISO_UTC) });
+      expect(res.body).toEqual({
+        account_id: expect.any(Number),
+        wallet: wallet.address,
+        roles: ['taker', 'quoter'],
+        created_at: expect.stringMatching(ISO_UTC),
+      });
       expect(res.body.account_id).toBeGreaterThan(0);
     });
 
@@ -128,12 +135,24 @@ describe('admin accounts, deposits and withdrawals', () => {
         roles: ['taker'],
         created_at: expect.stringMatching(ISO_UTC),
         anchored: false,
-        balance: { account_id: accountId, currency: 'USDC', available: '0.00000000', locked: '0.00000000', total: '0.00000000', updated_at: res.body.created_at },
+        balance: {
+          account_id: accountId,
+          currency: 'USDC',
+          available: '0.00000000',
+          locked: '0.00000000',
+          total: '0.00000000',
+          updated_at: res.body.created_at,
+        },
       });
       expect((await deposit(accountId, '2.5', ref())).status).toBe(200);
       const after = await admin.get(`/v1/admin/accounts/${accountId}`);
       expect(after.body.anchored).toBe(true);
-      expect(after.body.balance).toMatchObject({ available: '2.50000000', total: '2.50000000', locked: '0.00000000', updated_at: expect.stringMatching(ISO_UTC) });
+      expect(after.body.balance).toMatchObject({
+        available: '2.50000000',
+        total: '2.50000000',
+        locked: '0.00000000',
+        updated_at: expect.stringMatching(ISO_UTC),
+      });
     });
 
     it.each(['0', '-1', 'abc', '1.5', '01', '1e3', '0x10', '99999999999999999999'])('refuses the path id %j: 400', async (id) => {
@@ -199,7 +218,9 @@ describe('admin accounts, deposits and withdrawals', () => {
     it('a tampered, foreign, expired or unknown token: 401', async () => {
       const good = mintToken({ roles: ['admin'], scope: 'admin:*' });
       const [header, , signature] = good.split('.');
-      const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(good.split('.')[1], 'base64url').toString()), scope: 'admin:* admin:read' })).toString('base64url');
+      const forged = Buffer.from(
+        JSON.stringify({ ...JSON.parse(Buffer.from(good.split('.')[1], 'base64url').toString()), scope: 'admin:* admin:read' }),
+      ).toString('base64url');
       const tokens = [
         `${header}.${forged}.${signature}`,
         mintToken({ roles: ['admin'], scope: 'admin:*' }, { secret: 'another-secret-0123456789abcdef0123456789' }),
@@ -263,11 +284,22 @@ describe('admin accounts, deposits and withdrawals', () => {
         reference,
         kind: 'deposit',
         amount: '0.00000100',
-        balance: { account_id: accountId, currency: 'USDC', available: '0.00000100', locked: '0.00000000', total: '0.00000100', updated_at: expect.stringMatching(ISO_UTC) },
+        balance: {
+          account_id: accountId,
+          currency: 'USDC',
+          available: '0.00000100',
+          locked: '0.00000000',
+          total: '0.00000100',
+          updated_at: expect.stringMatching(ISO_UTC),
+        },
       });
       expect((await deposit(accountId, '12.34567800', ref())).body.balance.total).toBe('12.34567900');
       expect((await deposit(accountId, '9007199254.740993', ref())).body.balance.total).toBe('9007199267.08667200');
-      expect((await withdraw(accountId, '0.1', ref())).body).toMatchObject({ kind: 'withdrawal', amount: '0.10000000', balance: { total: '9007199266.98667200' } });
+      expect((await withdraw(accountId, '0.1', ref())).body).toMatchObject({
+        kind: 'withdrawal',
+        amount: '0.10000000',
+        balance: { total: '9007199266.98667200' },
+      });
     });
 
     it.each([
@@ -299,7 +331,13 @@ describe('admin accounts, deposits and withdrawals', () => {
 
     it('refuses a bad reference or body: 400', async () => {
       const { accountId } = await createAccount(app);
-      for (const body of [{ amount: '1' }, { amount: '1', reference: '' }, { amount: '1', reference: 'x'.repeat(129) }, { amount: '1', reference: 5 }, { amount: '1', reference: 'r', memo: 'x' }]) {
+      for (const body of [
+        { amount: '1' },
+        { amount: '1', reference: '' },
+        { amount: '1', reference: 'x'.repeat(129) },
+        { amount: '1', reference: 5 },
+        { amount: '1', reference: 'r', memo: 'x' },
+      ]) {
         const res = await admin.post(`/v1/admin/accounts/${accountId}/deposit`, body);
         expect([JSON.stringify(body), res.status]).toEqual([JSON.stringify(body), 400]);
       }

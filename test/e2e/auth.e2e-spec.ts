@@ -111,7 +111,11 @@ describe('sign-in (HTTP and JSON-RPC)', () => {
       expect(res.body).toEqual({ error: expect.any(String) });
     }
     const smallOrder = '11111111111111111111111111111111';
-    const res = await http.post('/v1/auth/session', { wallet: smallOrder, message: `Sign in to Legwork\n\nWallet: ${smallOrder}\nNonce: ${'0'.repeat(32)}`, signature: '1'.repeat(64) });
+    const res = await http.post('/v1/auth/session', {
+      wallet: smallOrder,
+      message: `Sign in to Legwork\n\nWallet: ${smallOrder}\nNonce: ${'0'.repeat(32)}`,
+      signature: '1'.repeat(64),
+    });
     expect(res.status).toBe(400);
     const client = await RpcClient.connect(app.wsUrl, { 'x-forwarded-for': freshIp() });
     expect((await client.call('public/get_nonce', { wallet: smallOrder })).error).toMatchObject({ code: -32602, data: { error: 'INVALID_PARAMS' } });
@@ -198,7 +202,11 @@ describe('session tokens on the HTTP query API', () => {
     const expired = sign(claims({ account_id: payload.account_id }), { expiresIn: -10 });
     const wrongAud = sign(claims({ account_id: payload.account_id }), { audience: 'Other' });
     const wrongIss = sign(claims({ account_id: payload.account_id }), { issuer: 'Other' });
-    const otherKey = new JwtService({ secret: 'x'.repeat(40) }).sign(claims({ account_id: payload.account_id }), { issuer: 'Legwork', audience: 'Legwork', expiresIn: 600 });
+    const otherKey = new JwtService({ secret: 'x'.repeat(40) }).sign(claims({ account_id: payload.account_id }), {
+      issuer: 'Legwork',
+      audience: 'Legwork',
+      expiresIn: 600,
+    });
     const noExp = jwt.sign(claims({ account_id: payload.account_id }), { algorithm: 'HS256', issuer: 'Legwork', audience: 'Legwork' });
     for (const bad of [tampered, none, expired, wrongAud, wrongIss, otherKey, noExp, 'garbage']) {
       const res = await http.as(bad).get('/query/positions');

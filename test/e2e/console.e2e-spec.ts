@@ -58,7 +58,11 @@ describeBrowser('operator console at /console, in headless Chromium', () => {
    * (`makerDeposit`), the maker pricing from the marks (±1 %), the taker buying. Resolves once the
    * accept is answered.
    */
-  const sdkFill = async (legs: Array<{ instrument: string; quantity: string }>, makerDeposit: string, onCreated: (rfqId: string) => Promise<void> = async () => undefined) => {
+  const sdkFill = async (
+    legs: Array<{ instrument: string; quantity: string }>,
+    makerDeposit: string,
+    onCreated: (rfqId: string) => Promise<void> = async () => undefined,
+  ) => {
     const admin = new LegworkHttp(app.url, ADMIN_TOKEN);
     const account = async (roles: string[], deposit: string) => {
       const keypair = Keypair.generate();
@@ -88,7 +92,16 @@ describeBrowser('operator console at /console, in headless Chromium', () => {
     const marks = legs.map((l) => parseRfqSigned(instruments.find((i) => i.symbol === l.instrument)!.mark_price!));
     const mid = legs.reduce((sum, l, i) => sum + (parseRfqSigned(l.quantity) * marks[i]) / MICRO, 0n);
     const issuedAt = now();
-    const built = buildQuote(maker.keypair, { rfq: created!.rfq, quoteNonce: BigInt(Date.now()) * 1000n, bid: mid - mid / 100n, ask: mid + mid / 100n, issuedAt, expiresAt: Math.min(issuedAt + 30, created!.rfq.max_quote_expires_at), instruments, domain: config.quote_domain });
+    const built = buildQuote(maker.keypair, {
+      rfq: created!.rfq,
+      quoteNonce: BigInt(Date.now()) * 1000n,
+      bid: mid - mid / 100n,
+      ask: mid + mid / 100n,
+      issuedAt,
+      expiresAt: Math.min(issuedAt + 30, created!.rfq.max_quote_expires_at),
+      instruments,
+      domain: config.quote_domain,
+    });
     await maker.client.respond(built.params);
     const started = Date.now();
     await taker.client.accept(signAccept(taker.keypair, { rfqId: rfq.rfq_id, quoteId: built.quoteId, side: 'buy', expiresAt: issuedAt + 20 }));
@@ -104,7 +117,8 @@ describeBrowser('operator console at /console, in headless Chromium', () => {
     eth = await listRound(app, 'ETH', (Math.floor(now() / DAY) + 14) * DAY + 8 * 3600, ['2900', '3000']);
     btcExpiry = (Math.floor(now() / DAY) + 21) * DAY + 8 * 3600;
     await listRound(app, 'BTC', btcExpiry, ['90000']);
-    for (const asset of ['SOL', 'ETH', 'BTC']) expect((await admin.post('/v1/admin/market-data', { asset, index_price: asset === 'SOL' ? '150' : '3000', iv: '0.8' })).status).toBe(200);
+    for (const asset of ['SOL', 'ETH', 'BTC'])
+      expect((await admin.post('/v1/admin/market-data', { asset, index_price: asset === 'SOL' ? '150' : '3000', iv: '0.8' })).status).toBe(200);
     browser = await launch();
     page = await browser.newPage();
     page.on('console', (message) => {
@@ -243,7 +257,10 @@ describeBrowser('operator console at /console, in headless Chromium', () => {
     await page.click('form[aria-label="Roles"] button[type="submit"]');
     await confirmDialog();
     await page.waitForFunction(
-      (id) => fetch(`/v1/admin/accounts/${id}`, { headers: { authorization: `Bearer ${sessionStorage.getItem('legwork.console.token')}` } }).then((r) => r.json()).then((a) => a.roles.join() === 'quoter'),
+      (id) =>
+        fetch(`/v1/admin/accounts/${id}`, { headers: { authorization: `Bearer ${sessionStorage.getItem('legwork.console.token')}` } })
+          .then((r) => r.json())
+          .then((a) => a.roles.join() === 'quoter'),
       { timeout: 5000 },
       found.body.accounts[0].account_id,
     );
@@ -344,7 +361,8 @@ describeBrowser('operator console at /console, in headless Chromium', () => {
   it('the admin reads behind it: admin only, typed 400s for bad input, and the counts of what just happened', async () => {
     const anonymous = new Http(app.url);
     const admin = anonymous.admin();
-    for (const path of ['/v1/admin/overview', '/v1/admin/rfqs', '/v1/admin/market-data', `/v1/admin/rfqs/${filledRfqId}/events`]) expect((await anonymous.get(path)).status).toBe(401);
+    for (const path of ['/v1/admin/overview', '/v1/admin/rfqs', '/v1/admin/market-data', `/v1/admin/rfqs/${filledRfqId}/events`])
+      expect((await anonymous.get(path)).status).toBe(401);
     const taker = await rfqTrader(app, ['taker']);
     expect((await new Http(app.url).as(sessionFor(taker.wallet.address, taker.accountId)).get('/v1/admin/overview')).status).toBe(403);
     await taker.client.close();
@@ -386,7 +404,11 @@ describeBrowser('operator console at /console, in headless Chromium', () => {
     expect(await page.$$('[data-testid="risk-accounts"] tbody tr')).toHaveLength(0);
     // The maker writes 2 calls 150 at index 150 with little above the lock; the index then jumps to 400.
     const { rfq, maker } = await sdkFill([leg(sol.symbol('150'), '2')], '400');
-    for (let i = 0; !(await new Http(app.url).admin().get(`/v1/admin/rfqs/${rfq.rfq_id}/events`)).body.events.some((e: { event: string }) => e.event === 'filled'); i++) {
+    for (
+      let i = 0;
+      !(await new Http(app.url).admin().get(`/v1/admin/rfqs/${rfq.rfq_id}/events`)).body.events.some((e: { event: string }) => e.event === 'filled');
+      i++
+    ) {
       if (i > 100) throw new Error('the fill of the writer did not land');
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -451,7 +473,10 @@ describeBrowser('operator console at /console, in headless Chromium', () => {
     await createAccount(app, ['admin'], admin);
     const taker = new TestWallet();
     await createAccount(app, ['taker'], taker);
-    for (const [wallet, admitted] of [[taker, false], [admin, true]] as const) {
+    for (const [wallet, admitted] of [
+      [taker, false],
+      [admin, true],
+    ] as const) {
       const walletPage = await browser.newPage();
       try {
         await walletPage.exposeFunction('__legworkSign', (bytes: number[]) => [...wallet.sign(Uint8Array.from(bytes))]);
@@ -468,20 +493,28 @@ describeBrowser('operator console at /console, in headless Chromium', () => {
               'solana:signMessage': {
                 version: '1.0.0',
                 signMessage: async (...inputs: Array<{ message: Uint8Array }>) =>
-                  Promise.all(inputs.map(async (i) => ({ signedMessage: i.message, signature: Uint8Array.from(await (window as any).__legworkSign([...i.message])) }))),
+                  Promise.all(
+                    inputs.map(async (i) => ({ signedMessage: i.message, signature: Uint8Array.from(await (window as any).__legworkSign([...i.message])) })),
+                  ),
               },
             },
           };
           // A wallet that loads after the app: it announces itself.
-          window.addEventListener('load', () => window.dispatchEvent(new CustomEvent('wallet-standard:register-wallet', { detail: (api: any) => api.register(wallet) })));
+          window.addEventListener('load', () =>
+            window.dispatchEvent(new CustomEvent('wallet-standard:register-wallet', { detail: (api: any) => api.register(wallet) })),
+          );
         }, wallet.address);
         await walletPage.goto(`${app.url}/console/`);
-        await walletPage.waitForFunction(() => [...document.querySelectorAll('[data-testid="wallet-signin"]')].some((b) => b.textContent === 'Sign in with Test Wallet'));
+        await walletPage.waitForFunction(() =>
+          [...document.querySelectorAll('[data-testid="wallet-signin"]')].some((b) => b.textContent === 'Sign in with Test Wallet'),
+        );
         await walletPage.click('[data-testid="wallet-signin"]');
         if (admitted) {
           await walletPage.waitForSelector('[data-testid="health"]', { timeout: 10_000 });
         } else {
-          await walletPage.waitForFunction(() => (document.querySelector('[role="alert"]')?.textContent ?? '').includes('is not an admin'), { timeout: 10_000 });
+          await walletPage.waitForFunction(() => (document.querySelector('[role="alert"]')?.textContent ?? '').includes('is not an admin'), {
+            timeout: 10_000,
+          });
           expect(await walletPage.evaluate(() => sessionStorage.getItem('legwork.console.token'))).toBeNull();
         }
       } finally {
@@ -511,12 +544,20 @@ describeBrowser('operator console at /console, in headless Chromium', () => {
     const response = await page.goto(`${app.url}/docs/json-rpc`);
     expect(response!.status()).toBe(200);
     // Its own policy, over the /docs one (docs/spec/design.md 10): no script at all, its stylesheet only.
-    expect(response!.headers()['content-security-policy']).toBe("default-src 'none'; style-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
-    const methods = Object.values<any>(asyncapi.operations).filter((o) => o['x-jsonrpc-method']).map((o) => o['x-jsonrpc-method']);
+    expect(response!.headers()['content-security-policy']).toBe(
+      "default-src 'none'; style-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    );
+    const methods = Object.values<any>(asyncapi.operations)
+      .filter((o) => o['x-jsonrpc-method'])
+      .map((o) => o['x-jsonrpc-method']);
     expect(methods.length).toBeGreaterThan(10);
     for (const method of methods) {
       const id = method.replace(/[^A-Za-z0-9]+/g, '-');
-      const section = await page.$eval(`section#${id}`, (el) => ({ text: el.textContent ?? '', tables: el.querySelectorAll('table').length, pre: el.querySelectorAll('pre').length }));
+      const section = await page.$eval(`section#${id}`, (el) => ({
+        text: el.textContent ?? '',
+        tables: el.querySelectorAll('table').length,
+        pre: el.querySelectorAll('pre').length,
+      }));
       expect(section.text).toContain(method);
       for (const heading of ['Params', 'Result', 'Errors', 'Example exchange']) expect(section.text).toContain(heading);
       expect(section.pre).toBe(3); // request, result, error

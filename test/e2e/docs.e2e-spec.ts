@@ -30,7 +30,12 @@ function appRoutes(app: TestApp): Array<{ method: string; path: string; access: 
       if (method === undefined) continue;
       const sub: string = Reflect.getMetadata(PATH_METADATA, prototype[key]) ?? '';
       const path = ('/' + [base, sub].join('/').split('/').filter(Boolean).join('/')).replace(/:(\w+)/g, '{$1}');
-      routes.push({ method: RequestMethod[method].toLowerCase(), path, access: reflector.getAllAndOverride<Access>(ACCESS, [prototype[key], wrapper.metatype!]), name: `${wrapper.name}.${key}` });
+      routes.push({
+        method: RequestMethod[method].toLowerCase(),
+        path,
+        access: reflector.getAllAndOverride<Access>(ACCESS, [prototype[key], wrapper.metatype!]),
+        name: `${wrapper.name}.${key}`,
+      });
     }
   }
   return routes;
@@ -132,10 +137,15 @@ describe('API descriptions: /openapi.json, /asyncapi.json and the /docs referenc
     });
 
     it('has a schema entry for every registered method, and every method of the interface', () => {
-      const registered = app.app.get(RpcRegistry).all().map((m) => m.name);
+      const registered = app.app
+        .get(RpcRegistry)
+        .all()
+        .map((m) => m.name);
       expect(registered.length).toBeGreaterThan(4);
       expect(registered.filter((name) => !(name in METHOD_SCHEMAS))).toEqual([]);
-      const described = Object.values(document.operations).map((o: any) => o['x-jsonrpc-method']).filter(Boolean);
+      const described = Object.values(document.operations)
+        .map((o: any) => o['x-jsonrpc-method'])
+        .filter(Boolean);
       expect([...described].sort()).toEqual([...RPC_METHODS].sort());
       for (const name of registered) {
         const operation: any = Object.values(document.operations).find((o: any) => o['x-jsonrpc-method'] === name);

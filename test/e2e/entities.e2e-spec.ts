@@ -25,10 +25,12 @@ describeBothDatabases('entities: the columns round-trip through the entity API',
     expect(await manager.findOneByOrFail(BalanceEntity, { accountId: account.id })).toMatchObject({ total: 9223372036854775807n, locked: 0n });
     expect((await manager.findOneByOrFail(MakerNonceEntity, { accountId: account.id })).highWater).toBe(U64_MAX);
     // The SQL side sees the same numbers.
-    expect(await getDb().one<{ total: string; high_water: string }>(
-      'SELECT b.total::text, n.high_water::text FROM balances b JOIN maker_nonces n USING (account_id) WHERE account_id = $1',
-      [account.id.toString()],
-    )).toEqual({ total: '9223372036854775807', high_water: '18446744073709551615' });
+    expect(
+      await getDb().one<{ total: string; high_water: string }>(
+        'SELECT b.total::text, n.high_water::text FROM balances b JOIN maker_nonces n USING (account_id) WHERE account_id = $1',
+        [account.id.toString()],
+      ),
+    ).toEqual({ total: '9223372036854775807', high_water: '18446744073709551615' });
   });
 
   it('jsonb legs, char ids, the generated expiry deadline and numeric fractions', async () => {
@@ -38,16 +40,37 @@ describeBothDatabases('entities: the columns round-trip through the entity API',
     await manager.insert(InstrumentEntity, { symbol: 'ENT-17MAR30-100-C', asset: 'ENT', strike: 100_000_000n, kind: 'call', expiry: 1_900_000_000n });
     const id = '0'.repeat(31) + '1';
     await manager.insert(RfqEntity, {
-      id, accountId: taker.id, clientRef: 'r1', legs: [{ instrument: 'ENT-17MAR30-100-C', quantity: '-1.5' }], asset: 'ENT', expiry: 1_900_000_000n,
-      state: 'pending', createdAt: 100n, updatedAt: 100n, expiresAt: 220n, maxQuoteExpiresAt: 400n,
+      id,
+      accountId: taker.id,
+      clientRef: 'r1',
+      legs: [{ instrument: 'ENT-17MAR30-100-C', quantity: '-1.5' }],
+      asset: 'ENT',
+      expiry: 1_900_000_000n,
+      state: 'pending',
+      createdAt: 100n,
+      updatedAt: 100n,
+      expiresAt: 220n,
+      maxQuoteExpiresAt: 400n,
     });
     const rfq = await manager.findOneByOrFail(RfqEntity, { id });
     expect(rfq).toMatchObject({ legs: [{ instrument: 'ENT-17MAR30-100-C', quantity: '-1.5' }], expiryDeadline: 220n, quoteNonce: null, fillReverted: false });
     expect((await manager.findOneByOrFail(ExpirationEntity, { asset: 'ENT', expiry: 1_900_000_000n })).utcDate).toBe('2030-03-17');
 
-    await manager.insert(PositionEntity, { accountId: taker.id, instrument: 'ENT-17MAR30-100-C', quantity: I64_MIN, avgNum: -(10n ** 30n), avgDen: 3n, averagePrice: -333n });
+    await manager.insert(PositionEntity, {
+      accountId: taker.id,
+      instrument: 'ENT-17MAR30-100-C',
+      quantity: I64_MIN,
+      avgNum: -(10n ** 30n),
+      avgDen: 3n,
+      averagePrice: -333n,
+    });
     expect(await manager.findOneByOrFail(PositionEntity, { accountId: taker.id, instrument: 'ENT-17MAR30-100-C' })).toMatchObject({
-      quantity: I64_MIN, avgNum: -(10n ** 30n), avgDen: 3n, averagePrice: -333n, settled: false, settlementAmount: null,
+      quantity: I64_MIN,
+      avgNum: -(10n ** 30n),
+      avgDen: 3n,
+      averagePrice: -333n,
+      settled: false,
+      settlementAmount: null,
     });
   });
 });

@@ -89,7 +89,9 @@ describe('Event replay: account_seq, rfq.subscribe { since }', () => {
     // In batches of 50: a connection has at most 64 requests in flight (docs/spec/design.md 10).
     const rfqs = [];
     for (let i = 0; i < 1000; i += 50) {
-      rfqs.push(...(await Promise.all(range(1, 50).map(() => taker.client.call('rfq.create', { client_ref: clientRef(), legs: [leg(round.symbol('150'), '1')] })))));
+      rfqs.push(
+        ...(await Promise.all(range(1, 50).map(() => taker.client.call('rfq.create', { client_ref: clientRef(), legs: [leg(round.symbol('150'), '1')] })))),
+      );
     }
     expect(rfqs.every((r) => r.result?.state === 'pending')).toBe(true);
     await app.app.get(Database).dataSource.query(`UPDATE rfqs SET expires_at = 1 WHERE account_id = $1`, [taker.accountId]);
@@ -114,9 +116,11 @@ describe('Event replay: account_seq, rfq.subscribe { since }', () => {
     const writer = await connect(taker);
     let stop = false;
     // Moves of the account keep committing, from two connections at once, while the replay runs.
-    const load = Promise.all([0, 1].map(async () => {
-      while (!stop) await declines(taker, 1, writer);
-    }));
+    const load = Promise.all(
+      [0, 1].map(async () => {
+        while (!stop) await declines(taker, 1, writer);
+      }),
+    );
     await sleep(50);
     const reader = await connect(taker);
     const answer = await reader.result('rfq.subscribe', { since: 0 });
@@ -224,7 +228,9 @@ describe('Event replay: account_seq, rfq.subscribe { since }', () => {
     // Kill A: its sockets are cut without a close handshake, then the app goes.
     onA.socket.terminate();
     await a.close();
-    const last = received(onA).map(([s]) => s).pop()!;
+    const last = received(onA)
+      .map(([s]) => s)
+      .pop()!;
     await sleep(200); // events committed meanwhile are missed by the dead connection
     expect(made).toBeGreaterThan(last);
     const onB = await resumeWs(b, taker.wallet, taker.accountId, ['taker']);

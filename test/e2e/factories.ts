@@ -24,7 +24,11 @@ export async function signInHttp(app: TestApp, wallet: TestWallet): Promise<Sign
   const http = new Http(app.url).from(freshIp());
   const nonce = await http.post('/v1/auth/nonce', { wallet: wallet.address });
   if (nonce.status !== 200) throw new Error(`nonce: ${nonce.status} ${JSON.stringify(nonce.body)}`);
-  const session = await http.post('/v1/auth/session', { wallet: wallet.address, message: nonce.body.message, signature: wallet.signBase58(nonce.body.message) });
+  const session = await http.post('/v1/auth/session', {
+    wallet: wallet.address,
+    message: nonce.body.message,
+    signature: wallet.signBase58(nonce.body.message),
+  });
   if (session.status !== 200) throw new Error(`session: ${session.status} ${JSON.stringify(session.body)}`);
   return { wallet, accountId: session.body.account_id, token: session.body.session_token, http: new Http(app.url).as(session.body.session_token) };
 }

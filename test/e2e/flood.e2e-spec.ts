@@ -62,7 +62,9 @@ describe('a sign-in flood does not slow another client down (design.md section 1
 
     const wallet = new TestWallet();
     const floodStarted = performance.now();
-    const child = spawn(process.execPath, [join(__dirname, 'support', 'flooder.js'), app.wsUrl, freshIp(), String(FLOOD_FRAMES), wallet.address], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [join(__dirname, 'support', 'flooder.js'), app.wsUrl, freshIp(), String(FLOOD_FRAMES), wallet.address], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     const allAnswered = new Promise<{ answered: number; codes: Record<string, number>; closeCode: number | null }>((resolve) =>

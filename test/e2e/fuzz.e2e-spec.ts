@@ -91,7 +91,7 @@ function problem(value: any): string | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not an object';
   if (value.jsonrpc !== '2.0') return 'jsonrpc is not "2.0"';
   if (!('id' in value) || !isId(value.id)) return 'no readable id';
-  if (('result' in value) === ('error' in value)) return 'not exactly one of result and error';
+  if ('result' in value === 'error' in value) return 'not exactly one of result and error';
   if ('error' in value) {
     const e = value.error;
     if (typeof e !== 'object' || e === null || !Number.isInteger(e.code) || typeof e.message !== 'string') return 'malformed error';
@@ -110,7 +110,13 @@ describe(`JSON-RPC gateway fuzz: ${FRAMES} frames, seed ${SEED}`, () => {
   let traders: RfqTrader[];
 
   beforeAll(async () => {
-    env = await Environment.create({ MARKET_DATA_MAX_AGE_SECONDS: '86400', RFQ_RATE_PER_SECOND: '1000000', RFQ_RATE_BURST: '1000000', LOG_LEVEL: 'warn', ...FUZZ_REDIS });
+    env = await Environment.create({
+      MARKET_DATA_MAX_AGE_SECONDS: '86400',
+      RFQ_RATE_PER_SECOND: '1000000',
+      RFQ_RATE_BURST: '1000000',
+      LOG_LEVEL: 'warn',
+      ...FUZZ_REDIS,
+    });
     app = await env.start();
     round = await listRound(app, 'SOL', expirationIn(10));
     await marketData(app, 'SOL', '150');
@@ -150,7 +156,9 @@ describe(`JSON-RPC gateway fuzz: ${FRAMES} frames, seed ${SEED}`, () => {
       const connection = new ClientConnection(socket as unknown as WebSocket, `10.250.${index}.1`, () => undefined);
       const trader = traders[index % 4];
       if (trader) {
-        const token = sessions.issue(trader.wallet.address, trader.accountId, [...(index % 4 === 0 ? ['taker'] : index % 4 === 1 ? ['quoter'] : ['taker', 'quoter'])] as never);
+        const token = sessions.issue(trader.wallet.address, trader.accountId, [
+          ...(index % 4 === 0 ? ['taker'] : index % 4 === 1 ? ['quoter'] : ['taker', 'quoter']),
+        ] as never);
         connection.signIn(sessions.principalOf({ wallet: trader.wallet.address, account_id: trader.accountId, roles: [], session_token: token }));
       }
       const share = Math.floor(FRAMES / CONNECTIONS) + (index < FRAMES % CONNECTIONS ? 1 : 0);
@@ -159,7 +167,9 @@ describe(`JSON-RPC gateway fuzz: ${FRAMES} frames, seed ${SEED}`, () => {
         const bytes = Buffer.from(text, 'utf8');
         counts.frames++;
         if (process.env.FUZZ_PROGRESS && counts.frames % 25_000 === 0) {
-          process.stdout.write(`fuzz progress: ${counts.frames} frames at ${((performance.now() - started) / 1000).toFixed(1)} s, cpu ${((process.cpuUsage(cpuBefore).user + process.cpuUsage(cpuBefore).system) / 1e6).toFixed(1)} s, failures ${failures.length}, ok ${counts.errors.get('ok') ?? 0}, wrong role ${counts.errors.get('RFQ_WRONG_ROLE') ?? 0}\n`);
+          process.stdout.write(
+            `fuzz progress: ${counts.frames} frames at ${((performance.now() - started) / 1000).toFixed(1)} s, cpu ${((process.cpuUsage(cpuBefore).user + process.cpuUsage(cpuBefore).system) / 1e6).toFixed(1)} s, failures ${failures.length}, ok ${counts.errors.get('ok') ?? 0}, wrong role ${counts.errors.get('RFQ_WRONG_ROLE') ?? 0}\n`,
+          );
         }
         if (bytes.length > MAX_FRAME_BYTES) {
           counts.tooBig++; // ws closes the socket (1009) before the gateway sees it

@@ -32,8 +32,16 @@ describe('JSON-RPC gateway at /client', () => {
 
   it('answers what is not a request with -32600, echoing a readable id', async () => {
     expect(code(await client.sendRaw('42'))).toEqual({ code: -32600, error: 'INVALID_REQUEST', id: null });
-    expect(code(await client.send({ jsonrpc: '1.0', id: 'a', method: 'public/get_market_config' }, 'a'))).toEqual({ code: -32600, error: 'INVALID_REQUEST', id: 'a' });
-    expect(code(await client.sendRaw(JSON.stringify({ jsonrpc: '2.0', method: 'public/get_market_config' })))).toEqual({ code: -32600, error: 'INVALID_REQUEST', id: null });
+    expect(code(await client.send({ jsonrpc: '1.0', id: 'a', method: 'public/get_market_config' }, 'a'))).toEqual({
+      code: -32600,
+      error: 'INVALID_REQUEST',
+      id: 'a',
+    });
+    expect(code(await client.sendRaw(JSON.stringify({ jsonrpc: '2.0', method: 'public/get_market_config' })))).toEqual({
+      code: -32600,
+      error: 'INVALID_REQUEST',
+      id: null,
+    });
     expect(code(await client.sendRaw(JSON.stringify({ jsonrpc: '2.0', id: 1.5, method: 'x' })))).toEqual({ code: -32600, error: 'INVALID_REQUEST', id: null });
     expect(code(await client.send({ jsonrpc: '2.0', id: 9, method: 7 }, 9))).toEqual({ code: -32600, error: 'INVALID_REQUEST', id: 9 });
   });

@@ -31,7 +31,13 @@ describe('HTTP forms written by PostgreSQL', () => {
   });
 
   it('isoTimeSql is toISOString of the Date node-postgres reads, microseconds and all', async () => {
-    const times = ['2026-11-23 12:58:28.213456+00', '2026-11-23 12:58:28.999999+00', '1999-12-31 23:59:59.9996+00', '2026-01-01 00:00:00+00', '2026-03-04 05:06:07.1+02'];
+    const times = [
+      '2026-11-23 12:58:28.213456+00',
+      '2026-11-23 12:58:28.999999+00',
+      '1999-12-31 23:59:59.9996+00',
+      '2026-01-01 00:00:00+00',
+      '2026-03-04 05:06:07.1+02',
+    ];
     const rows = await query(`SELECT t, ${isoTimeSql('t')} AS text FROM unnest($1::timestamptz[]) AS x(t)`, [times]);
     for (const r of rows) expect(r.text).toBe(new Date(r.t).toISOString());
     const [now] = await query(`SELECT t, ${isoTimeSql('t')} AS text FROM (SELECT clock_timestamp() AS t) x`, []);

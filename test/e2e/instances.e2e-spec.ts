@@ -33,15 +33,23 @@ const enabled = !!process.env.DATABASE_URL && hasBinaries();
 
   /** ms until rfq.create on `symbol` through `trader` is refused as paused (polling every 20 ms). */
   const refusedAfter = (trader: FleetTrader, symbol: string, timeoutMs: number) =>
-    waitFor(async () => {
-      const reply = await trader.call('rfq.create', { client_ref: randomUUID(), legs: [{ instrument: symbol, quantity: '1' }] });
-      return reply.error?.data?.error === 'RFQ_INVALID_INSTRUMENT' && /paused/.test(reply.error.data.message);
-    }, timeoutMs, 'pause seen');
+    waitFor(
+      async () => {
+        const reply = await trader.call('rfq.create', { client_ref: randomUUID(), legs: [{ instrument: symbol, quantity: '1' }] });
+        return reply.error?.data?.error === 'RFQ_INVALID_INSTRUMENT' && /paused/.test(reply.error.data.message);
+      },
+      timeoutMs,
+      'pause seen',
+    );
 
   const resumeEverywhere = async (traders: FleetTrader[]) => {
     expect((await adminOf(a).post('/v1/admin/instruments/resume-by-expiration', { expiration: expiry, asset: 'ETH' })).status).toBe(200);
     for (const t of traders) {
-      await waitFor(async () => !(await t.call('rfq.create', { client_ref: randomUUID(), legs: [{ instrument: call, quantity: '1' }] })).error, 8000, 'resumed');
+      await waitFor(
+        async () => !(await t.call('rfq.create', { client_ref: randomUUID(), legs: [{ instrument: call, quantity: '1' }] })).error,
+        8000,
+        'resumed',
+      );
     }
   };
 
@@ -50,14 +58,28 @@ const enabled = !!process.env.DATABASE_URL && hasBinaries();
     [pg, redis] = await Promise.all([PrivatePostgres.start(), PrivateRedis.start()]);
     pg.psql('CREATE DATABASE legwork');
     fleet = new Fleet({
-      DATABASE_URL: pg.url('legwork'), REDIS_URL: redis.url, REDIS_PREFIX: 'legwork_fleet', JWT_SECRET, ADMIN_TOKEN, EXCHANGE_SIGNING_KEY,
-      TRUST_PROXY: 'true', MARKET_DATA_MAX_AGE_SECONDS: '3600', LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn', DATABASE_POOL_SIZE: '5',
-      MAX_OPEN_RFQS: '1000', RFQ_RATE_PER_SECOND: '1000', RFQ_RATE_BURST: '1000', NONCE_RATE_PER_MINUTE: '1000', AUTH_RATE_PER_MINUTE: '1000',
+      DATABASE_URL: pg.url('legwork'),
+      REDIS_URL: redis.url,
+      REDIS_PREFIX: 'legwork_fleet',
+      JWT_SECRET,
+      ADMIN_TOKEN,
+      EXCHANGE_SIGNING_KEY,
+      TRUST_PROXY: 'true',
+      MARKET_DATA_MAX_AGE_SECONDS: '3600',
+      LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
+      DATABASE_POOL_SIZE: '5',
+      MAX_OPEN_RFQS: '1000',
+      RFQ_RATE_PER_SECOND: '1000',
+      RFQ_RATE_BURST: '1000',
+      NONCE_RATE_PER_MINUTE: '1000',
+      AUTH_RATE_PER_MINUTE: '1000',
     });
     [a, b, c] = await fleet.add(3);
     await connectDb();
     const admin = adminOf(a);
-    expect((await admin.post('/v1/admin/create-instruments', { asset: 'ETH', expiration: expiry, spot_price: '150', strikes: ['140', '150', '160'] })).status).toBe(200);
+    expect(
+      (await admin.post('/v1/admin/create-instruments', { asset: 'ETH', expiration: expiry, spot_price: '150', strikes: ['140', '150', '160'] })).status,
+    ).toBe(200);
     expect((await admin.post('/v1/admin/market-data', { asset: 'ETH', index_price: '150', iv: '0.8' })).status).toBe(200);
     [taker, maker] = await Promise.all([FleetTrader.create(admin, ['taker'], '100000'), FleetTrader.create(admin, ['quoter'], '1000000')]);
     await taker.connect(a);
@@ -137,12 +159,17 @@ const enabled = !!process.env.DATABASE_URL && hasBinaries();
     let killedAt = 0;
     try {
       await Promise.race(
-        quoted.map(({ rfq, quote }) => t.call('rfq.accept', acceptFor(t, rfq.rfq_id, quote, 'buy')).then((reply) => {
-          if (reply.result?.state === 'accepted' && !killedAt) {
-            killedAt = Date.now();
-            process.kill(c.pid!, 'SIGKILL');
-          }
-        }, () => undefined)),
+        quoted.map(({ rfq, quote }) =>
+          t.call('rfq.accept', acceptFor(t, rfq.rfq_id, quote, 'buy')).then(
+            (reply) => {
+              if (reply.result?.state === 'accepted' && !killedAt) {
+                killedAt = Date.now();
+                process.kill(c.pid!, 'SIGKILL');
+              }
+            },
+            () => undefined,
+          ),
+        ),
       );
       await waitFor(() => killedAt > 0, 5000, 'an accept');
     } finally {
@@ -188,18 +215,31 @@ const enabled = !!process.env.DATABASE_URL && hasBinaries();
     // keep-alive connection busy holds the HTTP server's close up to the 15 s forced exit).
     const seen: string[] = [];
     for (let i = 0; i < 500; i++) {
-      const res = await fetch(`${b.url}/health`, { headers: { connection: 'close' } }).then(async (r) => `${r.status} ${((await r.json()) as { status: string }).status}`, () => 'closed');
+      const res = await fetch(`${b.url}/health`, { headers: { connection: 'close' } }).then(
+        async (r) => `${r.status} ${((await r.json()) as { status: string }).status}`,
+        () => 'closed',
+      );
       if (seen[seen.length - 1] !== res) seen.push(res);
       if (res === 'closed') break;
     }
     // (Fastify answers 503 itself once the HTTP server closes; never 200 again.)
     expect(seen).toContain('503 draining');
     expect(seen.slice(seen.indexOf('503 draining')).filter((x) => x !== '503 undefined')).toEqual(['503 draining', 'closed']);
-    const answered = await reply.then((r) => r, (e) => String(e));
+    const answered = await reply.then(
+      (r) => r,
+      (e) => String(e),
+    );
     expect(answered).toMatchObject({ jsonrpc: '2.0' }); // a reply (result, or RFQ_NOT_READY if it came after the drain began), never silence
     expect(await t.client!.closed).toBe(1001);
     const code = await exit;
-    if (code !== 0) process.stdout.write(`${b.name} exited ${code}; its log:\n${readFileSync(b.log, 'utf8').split('\n').filter((l) => !l.includes('"http"')).slice(-40).join('\n')}\n`);
+    if (code !== 0)
+      process.stdout.write(
+        `${b.name} exited ${code}; its log:\n${readFileSync(b.log, 'utf8')
+          .split('\n')
+          .filter((l) => !l.includes('"http"'))
+          .slice(-40)
+          .join('\n')}\n`,
+      );
     expect(code).toBe(0);
     await b.start();
   }, 60_000);
@@ -231,7 +271,9 @@ const enabled = !!process.env.DATABASE_URL && hasBinaries();
     running = false;
     await loop;
     await waitFor(async () => (await openAccepted(db)) === 0, 10_000, 'accepted RFQs finished');
-    process.stdout.write(`Redis back: healthy after ${healthyMs} ms, every accepted RFQ finished ${Date.now() - back} ms after the return (${outcomes.filter((o) => o.accepted).length} accepted of ${outcomes.length})\n`);
+    process.stdout.write(
+      `Redis back: healthy after ${healthyMs} ms, every accepted RFQ finished ${Date.now() - back} ms after the return (${outcomes.filter((o) => o.accepted).length} accepted of ${outcomes.length})\n`,
+    );
     expect(await acceptedOutcome(db)).toMatchObject({ open: 0, doubled: 0 });
     await expectInvariants(pgRows(db));
   }, 90_000);

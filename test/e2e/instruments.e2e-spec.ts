@@ -8,8 +8,6 @@ import { Http, RpcClient } from './clients';
 import { DAY, createAccount, expirationIn, sessionToken, symbolOf, until } from './factories';
 import { Environment, type TestApp } from './harness';
 
-
-
 describe('instruments: create, pause, resume, list', () => {
   let env: Environment;
   let app: TestApp;
@@ -50,8 +48,15 @@ describe('instruments: create, pause, resume, list', () => {
         const list = listed.body.instruments;
         expect(list).toHaveLength(v.instruments);
         expect(list[0]).toEqual({
-          symbol: symbolOf(asset, E, v.first, 'call'), asset, strike: v.first, kind: 'call', expiry: E,
-          paused: false, settled: false, settlement_price: null, created_at: expect.any(Number),
+          symbol: symbolOf(asset, E, v.first, 'call'),
+          asset,
+          strike: v.first,
+          kind: 'call',
+          expiry: E,
+          paused: false,
+          settled: false,
+          settlement_price: null,
+          created_at: expect.any(Number),
         });
         expect(list[1]).toMatchObject({ strike: v.first, kind: 'put' });
         expect(list[list.length - 1]).toMatchObject({ symbol: symbolOf(asset, E, v.last, 'put'), strike: v.last, kind: 'put' });
@@ -80,7 +85,11 @@ describe('instruments: create, pause, resume, list', () => {
         const before = Math.floor(Date.now() / 1000);
         await create({ asset: 'SETL', expiration: E, spot_price: '10' });
         const after = Math.floor(Date.now() / 1000);
-        expect(spy).toHaveBeenCalledWith(QUEUES.settlement, { asset: 'SETL', expiration: E }, { delayMs: expect.any(Number), jobId: jobIds.settlement('SETL', E) });
+        expect(spy).toHaveBeenCalledWith(
+          QUEUES.settlement,
+          { asset: 'SETL', expiration: E },
+          { delayMs: expect.any(Number), jobId: jobIds.settlement('SETL', E) },
+        );
         const delayMs = spy.mock.calls[0][2]!.delayMs!;
         expect(delayMs).toBeLessThanOrEqual((E - before) * 1000);
         expect(delayMs).toBeGreaterThanOrEqual((E - after) * 1000);
@@ -189,7 +198,10 @@ describe('instruments: create, pause, resume, list', () => {
     const pause = (body: unknown) => admin.post('/v1/admin/instruments/pause-by-expiration', body);
     const resume = (body: unknown) => admin.post('/v1/admin/instruments/resume-by-expiration', body);
     const dbPaused = async (asset: string, expiry: number) =>
-      (await dbRows(`SELECT symbol, paused FROM instruments WHERE asset = $1 AND expiry = $2 ORDER BY symbol`, [asset, expiry])) as Array<{ symbol: string; paused: boolean }>;
+      (await dbRows(`SELECT symbol, paused FROM instruments WHERE asset = $1 AND expiry = $2 ORDER BY symbol`, [asset, expiry])) as Array<{
+        symbol: string;
+        paused: boolean;
+      }>;
     const rpcList = async (params: Record<string, unknown>) => (await ws.result('public/get_instruments', params)).instruments as any[];
 
     it('pauses a round of one asset in the database and in the engine', async () => {
@@ -212,7 +224,12 @@ describe('instruments: create, pause, resume, list', () => {
     it('new instruments of a paused round are paused, durably and in the engine', async () => {
       const res = await create({ asset: 'SOL', expiration: E, spot_price: '150', strikes: ['300', '310.5'] });
       expect(res.body).toEqual({ asset: 'SOL', expiration: E, created: 4 });
-      const fresh = [symbolOf('SOL', E, '300', 'call'), symbolOf('SOL', E, '300', 'put'), symbolOf('SOL', E, '310.5', 'call'), symbolOf('SOL', E, '310.5', 'put')];
+      const fresh = [
+        symbolOf('SOL', E, '300', 'call'),
+        symbolOf('SOL', E, '300', 'put'),
+        symbolOf('SOL', E, '310.5', 'call'),
+        symbolOf('SOL', E, '310.5', 'put'),
+      ];
 
       const rows = await dbRows(`SELECT symbol, paused FROM instruments WHERE symbol = ANY($1::text[]) ORDER BY symbol`, [fresh]);
       expect(rows).toHaveLength(4);
@@ -253,18 +270,27 @@ describe('instruments: create, pause, resume, list', () => {
     it('a pause racing creations never leaves an open instrument in the paused round', async () => {
       const E3 = expirationIn(26);
       expect((await create({ asset: 'RACE', expiration: E3, spot_price: '10' })).body.created).toBe(82);
-      const creations = Array.from({ length: 12 }, (_, i) => create({ asset: i % 2 ? 'RACE' : 'RACEB', expiration: E3, spot_price: '10', strikes: [String(100 + i)] }));
+      const creations = Array.from({ length: 12 }, (_, i) =>
+        create({ asset: i % 2 ? 'RACE' : 'RACEB', expiration: E3, spot_price: '10', strikes: [String(100 + i)] }),
+      );
       const [paused, ...created] = await Promise.all([pause({ expiration: E3 }), ...creations]);
       expect(paused.status).toBe(200);
       expect(created.map((r) => r.status)).toEqual(Array(12).fill(200));
       const open = await dbRows(`SELECT symbol FROM instruments WHERE expiry = $1 AND NOT paused`, [E3]);
       expect(open).toEqual([]);
-      expect(view().list({ expiry: E3 }).filter((i) => !i.paused)).toEqual([]);
+      expect(
+        view()
+          .list({ expiry: E3 })
+          .filter((i) => !i.paused),
+      ).toEqual([]);
       expect(view().list({ expiry: E3 })).toHaveLength(82 + 24);
     });
 
     it('a round with no instruments matches 0', async () => {
-      expect(await pause({ expiration: expirationIn(40), asset: 'NONE' })).toEqual({ status: 200, body: { expiration: expirationIn(40), asset: 'NONE', paused: true, instruments: 0 } });
+      expect(await pause({ expiration: expirationIn(40), asset: 'NONE' })).toEqual({
+        status: 200,
+        body: { expiration: expirationIn(40), asset: 'NONE', paused: true, instruments: 0 },
+      });
     });
 
     it.each([

@@ -113,7 +113,11 @@ whenPostgres('Ledger crash safety: SIGKILL in the middle of a stream of accepts'
     for (let i = 0; i < RFQS_PER_TAKER; i++) {
       for (const [n, taker] of takers.entries()) {
         const legs = [leg(round.symbol(['140', '150', '160'][(i + n) % 3]), '1'), leg(round.symbol('150', 'put'), i % 2 ? '-0.5' : '0.5')];
-        book.push({ taker, q: await quoted(taker, makers[(i + n) % 2], round.expiry, legs, { expires_at: Math.floor(Date.now() / 1000) + 300 }), side: (i + n) % 2 ? 'sell' : 'buy' });
+        book.push({
+          taker,
+          q: await quoted(taker, makers[(i + n) % 2], round.expiry, legs, { expires_at: Math.floor(Date.now() / 1000) + 300 }),
+          side: (i + n) % 2 ? 'sell' : 'buy',
+        });
       }
     }
 
@@ -154,6 +158,8 @@ whenPostgres('Ledger crash safety: SIGKILL in the middle of a stream of accepts'
     const [{ n: filled }] = (await db.query(`SELECT count(*)::int AS n FROM rfqs WHERE state = 'filled'`)).rows;
     expect(fills).toBe(filled);
     expect(await violations(pgRows(db))).toEqual([]);
-    process.stdout.write(`crash: ${book.length} accepts sent, ${answered.size} answered before the kill, ${accepted} committed, ${pendingAtKill} accepted/submitting at the kill; ${JSON.stringify(states)}\n`);
+    process.stdout.write(
+      `crash: ${book.length} accepts sent, ${answered.size} answered before the kill, ${accepted} committed, ${pendingAtKill} accepted/submitting at the kill; ${JSON.stringify(states)}\n`,
+    );
   }, 400_000);
 });

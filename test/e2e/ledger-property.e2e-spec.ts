@@ -145,7 +145,10 @@ describe(`Ledger property (seed ${SEED}, ${STEPS} steps): invariants and the mod
         const taker = pick(takers);
         const maker = pick(makers);
         const count = 1 + Math.floor(random() * 3);
-        const symbols = [...roundOf.keys()].filter((s) => roundOf.get(s) === round).sort(() => random() - 0.5).slice(0, count);
+        const symbols = [...roundOf.keys()]
+          .filter((s) => roundOf.get(s) === round)
+          .sort(() => random() - 0.5)
+          .slice(0, count);
         const cents = (min: number, max: number) => BigInt(min + Math.floor(random() * (max - min + 1))) * 10_000n;
         const legs = symbols.map((s) => leg(s, formatRfq((random() < 0.5 ? -1n : 1n) * cents(25, 400))));
         const bid = cents(-500, 1500);
@@ -164,7 +167,17 @@ describe(`Ledger property (seed ${SEED}, ${STEPS} steps): invariants and the mod
             const price = parseRfqSigned(done.fill.price);
             const fee = parseRfqSigned(done.fill.fee);
             const modelLegs = legs.map((l) => ({ instrument: l.instrument, quantity: parseRfqSigned(l.quantity) }));
-            const fill: ModelFill = { rfqId: q.rfqId, taker: taker.accountId, maker: maker.accountId, side, legs: modelLegs, price, fee, round, reverted: false };
+            const fill: ModelFill = {
+              rfqId: q.rfqId,
+              taker: taker.accountId,
+              maker: maker.accountId,
+              side,
+              legs: modelLegs,
+              price,
+              fee,
+              round,
+              reverted: false,
+            };
             fills.push(fill);
             apply(fill, 1n);
           }
@@ -192,13 +205,19 @@ describe(`Ledger property (seed ${SEED}, ${STEPS} steps): invariants and the mod
           const round = open[0];
           // Any price: up to five times the index, past U = 2 x max(index, strike) a third of the time.
           const price = BigInt(Math.floor(random() * 5 * Number(index))) + 7n;
-          const res = await admin.post('/v1/admin/instruments/settle-expiration', { asset: 'PA', expiration: round.expiry, settlement_price: formatRfq(price) });
+          const res = await admin.post('/v1/admin/instruments/settle-expiration', {
+            asset: 'PA',
+            expiration: round.expiry,
+            settlement_price: formatRfq(price),
+          });
           expect(res.status).toBe(200);
           const held = [...positions.entries()].flatMap(([account, book]) =>
-            [...book.entries()].filter(([instrument]) => roundOf.get(instrument) === round).map(([instrument, quantity]) => {
-              const s = parseSymbol(instrument)!;
-              return { accountId: account, instrument, kind: s.kind, strike: s.strike, quantity };
-            }),
+            [...book.entries()]
+              .filter(([instrument]) => roundOf.get(instrument) === round)
+              .map(([instrument, quantity]) => {
+                const s = parseSymbol(instrument)!;
+                return { accountId: account, instrument, kind: s.kind, strike: s.strike, quantity };
+              }),
           );
           for (const p of settlementPayments(held, price)) add(p.accountId, p.amount);
           settled.add(round);
@@ -217,14 +236,16 @@ describe(`Ledger property (seed ${SEED}, ${STEPS} steps): invariants and the mod
         debt ||= book.total < 0n;
         const expected = { total: totals.get(account) ?? 0n, locked: account === feeId ? 0n : modelLock(account) };
         if (book.total !== expected.total || book.locked !== expected.locked) {
-          throw new Error(`step ${step} (${action}): account ${account} is ${JSON.stringify({ total: String(book.total), locked: String(book.locked) })}, the model says ${JSON.stringify({ total: String(expected.total), locked: String(expected.locked) })}\n${log.join('\n')}`);
+          throw new Error(
+            `step ${step} (${action}): account ${account} is ${JSON.stringify({ total: String(book.total), locked: String(book.locked) })}, the model says ${JSON.stringify({ total: String(expected.total), locked: String(expected.locked) })}\n${log.join('\n')}`,
+          );
         }
         if (account === feeId) continue;
         const listed = (await positionsOf(app, account, 'all')).map((p) => [p.instrument, p.quantity, p.settled]);
         const modelled = [...(positions.get(account) ?? new Map()).entries()]
           .filter(([, q]) => q !== 0n)
           .map(([instrument, q]) => [instrument, (q < 0n ? '-' : '') + formatRfq(q < 0n ? -q : q), settled.has(roundOf.get(instrument)!)] as const)
-          .sort((a, b) => (roundOf.get(a[0])!.expiry - roundOf.get(b[0])!.expiry) || (a[0] < b[0] ? -1 : 1))
+          .sort((a, b) => roundOf.get(a[0])!.expiry - roundOf.get(b[0])!.expiry || (a[0] < b[0] ? -1 : 1))
           .map(([instrument, q, s]) => [instrument, toHttp(q), s]);
         expect([step, account, listed]).toEqual([step, account, modelled]);
       }
@@ -239,7 +260,7 @@ describe(`Ledger property (seed ${SEED}, ${STEPS} steps): invariants and the mod
     process.stdout.write(`ledger property seed ${SEED}: ${JSON.stringify(counts)}\n`);
   }, 300_000);
 
-  it('the migration that stores positions\' averages computes, from the walk\'s fills, what the fills stored', async () => {
+  it("the migration that stores positions' averages computes, from the walk's fills, what the fills stored", async () => {
     const stored = `SELECT account_id, instrument, avg_num::text, avg_den::text, average_price::text FROM positions ORDER BY account_id, instrument`;
     const before = await rows(stored);
     expect(before.filter((p) => p.average_price !== null).length).toBeGreaterThan(5);
@@ -271,4 +292,3 @@ function toHttp(text: string): string {
   const [whole, frac = ''] = text.split('.');
   return `${whole}.${frac.padEnd(8, '0')}`;
 }
-

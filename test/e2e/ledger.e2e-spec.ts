@@ -10,7 +10,23 @@ import { Environment, type TestApp } from './harness';
 import { type Rows, appRows, expectInvariants } from './invariants';
 import { type RfqTrader, type Round, expectRfqError, expirationIn, leg, listRound, on, pauseRound, rfqTrader } from './rfq-support';
 import {
-  M, acceptAndFill, acceptParams, balanceOf, deposit, feeAccountId, fillsOf, fundingLegs, http8, marketData, nowSeconds, pair, positionsOf, quoted, sleep, waitForState, withdraw,
+  M,
+  acceptAndFill,
+  acceptParams,
+  balanceOf,
+  deposit,
+  feeAccountId,
+  fillsOf,
+  fundingLegs,
+  http8,
+  marketData,
+  nowSeconds,
+  pair,
+  positionsOf,
+  quoted,
+  sleep,
+  waitForState,
+  withdraw,
 } from './support/ledger';
 
 const INDEX = 150n * M;
@@ -31,8 +47,12 @@ describe('Ledger: accept, fill, positions, revert, settlement', () => {
 
   const spread = () => [leg(sol.symbol('150'), '1'), leg(sol.symbol('140', 'put'), '-2')];
   const lockOf = (positions: Array<[string, 'call' | 'put', bigint]>, index = INDEX, round = sol) =>
-    portfolioLock(positions.map(([strike, kind, quantity]) => ({ asset: round.asset, expiry: round.expiry, strike: BigInt(strike) * M, kind, quantity })), { indexByAsset: { [round.asset]: index }, lockUpsideBps: 10_000 });
-  const snapshot = async (...accounts: number[]) => Promise.all(accounts.map(async (id) => ({ balance: await balanceOf(app, id), positions: await positionsOf(app, id, 'all') })));
+    portfolioLock(
+      positions.map(([strike, kind, quantity]) => ({ asset: round.asset, expiry: round.expiry, strike: BigInt(strike) * M, kind, quantity })),
+      { indexByAsset: { [round.asset]: index }, lockUpsideBps: 10_000 },
+    );
+  const snapshot = async (...accounts: number[]) =>
+    Promise.all(accounts.map(async (id) => ({ balance: await balanceOf(app, id), positions: await positionsOf(app, id, 'all') })));
   const track = async <T extends { taker: RfqTrader; maker: RfqTrader }>(p: Promise<T>) => {
     const value = await p;
     traders.push(value.taker, value.maker);
@@ -71,18 +91,47 @@ describe('Ledger: accept, fill, positions, revert, settlement', () => {
       const fee = packageFee(fundingLegs(sol.expiry, q.legs, INDEX, IV), PARAMS);
       expect(fee).toBe(135_000n); // 0.045 on the call + 0.09 on two puts: notional-bound
       expect(filled).toMatchObject({ state: 'filled', accepted_side: 'buy', failure: null });
-      expect(filled.fill).toEqual({ fill_id: expect.stringMatching(/^[1-9][0-9]*$/), side: 'buy', price: '2.25', fee: formatRfq(fee), filled_at: expect.any(Number), reverted: false });
+      expect(filled.fill).toEqual({
+        fill_id: expect.stringMatching(/^[1-9][0-9]*$/),
+        side: 'buy',
+        price: '2.25',
+        fee: formatRfq(fee),
+        filled_at: expect.any(Number),
+        reverted: false,
+      });
 
-      const takerLock = lockOf([['150', 'call', M], ['140', 'put', -2n * M]]);
-      const makerLock = lockOf([['150', 'call', -M], ['140', 'put', 2n * M]]);
+      const takerLock = lockOf([
+        ['150', 'call', M],
+        ['140', 'put', -2n * M],
+      ]);
+      const makerLock = lockOf([
+        ['150', 'call', -M],
+        ['140', 'put', 2n * M],
+      ]);
       expect([takerLock, makerLock]).toEqual([280n * M, 150n * M]);
-      expect(await balanceOf(app, taker.accountId)).toEqual({ total: 1000n * M - 2_250_000n - fee, locked: takerLock, available: 1000n * M - 2_250_000n - fee - takerLock });
-      expect(await balanceOf(app, maker.accountId)).toEqual({ total: 10_000n * M + 2_250_000n, locked: makerLock, available: 10_000n * M + 2_250_000n - makerLock });
+      expect(await balanceOf(app, taker.accountId)).toEqual({
+        total: 1000n * M - 2_250_000n - fee,
+        locked: takerLock,
+        available: 1000n * M - 2_250_000n - fee - takerLock,
+      });
+      expect(await balanceOf(app, maker.accountId)).toEqual({
+        total: 10_000n * M + 2_250_000n,
+        locked: makerLock,
+        available: 10_000n * M + 2_250_000n - makerLock,
+      });
       expect((await balanceOf(app, feeId)).total).toBe(feeBefore.total + fee);
 
       const row = (account: number, strike: string, kind: 'call' | 'put', quantity: bigint) => ({
-        account_id: account, instrument: sol.symbol(strike, kind), asset: 'SOL', strike: http8(BigInt(strike) * M), kind, expiry: sol.expiry,
-        settled: false, quantity: http8(quantity), average_price: expect.stringMatching(/^-?\d+\.\d{8}$/), updated_at: expect.stringMatching(ISO),
+        account_id: account,
+        instrument: sol.symbol(strike, kind),
+        asset: 'SOL',
+        strike: http8(BigInt(strike) * M),
+        kind,
+        expiry: sol.expiry,
+        settled: false,
+        quantity: http8(quantity),
+        average_price: expect.stringMatching(/^-?\d+\.\d{8}$/),
+        updated_at: expect.stringMatching(ISO),
       });
       const takerRows = await positionsOf(app, taker.accountId);
       const makerRows = await positionsOf(app, maker.accountId);
@@ -93,9 +142,22 @@ describe('Ledger: accept, fill, positions, revert, settlement', () => {
       const [put, call] = takerRows.map((r) => Number(r.average_price));
       expect(Math.abs(call * 1 - 2 * put - 2.25)).toBeLessThanOrEqual(0.000003);
 
-      const legs = [{ instrument: sol.symbol('150'), quantity: '1.00000000' }, { instrument: sol.symbol('140', 'put'), quantity: '-2.00000000' }];
-      const fillRow = { fill_id: filled.fill.fill_id, rfq_id: q.rfqId, quote_id: q.quoteId, side: 'buy', legs, price: '2.25000000', filled_at: filled.fill.filled_at, reverted: false,
-        receipt: expect.objectContaining({ kind: 0, hash: expect.stringMatching(/^[0-9a-f]{64}$/) }), revert_receipt: null };
+      const legs = [
+        { instrument: sol.symbol('150'), quantity: '1.00000000' },
+        { instrument: sol.symbol('140', 'put'), quantity: '-2.00000000' },
+      ];
+      const fillRow = {
+        fill_id: filled.fill.fill_id,
+        rfq_id: q.rfqId,
+        quote_id: q.quoteId,
+        side: 'buy',
+        legs,
+        price: '2.25000000',
+        filled_at: filled.fill.filled_at,
+        reverted: false,
+        receipt: expect.objectContaining({ kind: 0, hash: expect.stringMatching(/^[0-9a-f]{64}$/) }),
+        revert_receipt: null,
+      };
       expect(await fillsOf(app, taker.accountId)).toEqual([{ ...fillRow, role: 'taker', fee: http8(fee) }]);
       expect(await fillsOf(app, maker.accountId)).toEqual([{ ...fillRow, role: 'maker', fee: '0.00000000' }]);
 
@@ -116,12 +178,32 @@ describe('Ledger: accept, fill, positions, revert, settlement', () => {
       const fee = packageFee(fundingLegs(sol.expiry, q.legs, INDEX, IV), PARAMS);
       expect(filled.fill).toMatchObject({ side: 'sell', price: '1.5', fee: formatRfq(fee) });
 
-      const takerLock = lockOf([['150', 'call', -M], ['140', 'put', 2n * M]]);
-      const makerLock = lockOf([['150', 'call', M], ['140', 'put', -2n * M]]);
-      expect(await balanceOf(app, taker.accountId)).toEqual({ total: 1000n * M + 1_500_000n - fee, locked: takerLock, available: 1000n * M + 1_500_000n - fee - takerLock });
-      expect(await balanceOf(app, maker.accountId)).toEqual({ total: 10_000n * M - 1_500_000n, locked: makerLock, available: 10_000n * M - 1_500_000n - makerLock });
-      expect((await positionsOf(app, taker.accountId)).map((r) => [r.instrument, r.quantity])).toEqual([[sol.symbol('140', 'put'), '2.00000000'], [sol.symbol('150'), '-1.00000000']]);
-      expect((await positionsOf(app, maker.accountId)).map((r) => [r.instrument, r.quantity])).toEqual([[sol.symbol('140', 'put'), '-2.00000000'], [sol.symbol('150'), '1.00000000']]);
+      const takerLock = lockOf([
+        ['150', 'call', -M],
+        ['140', 'put', 2n * M],
+      ]);
+      const makerLock = lockOf([
+        ['150', 'call', M],
+        ['140', 'put', -2n * M],
+      ]);
+      expect(await balanceOf(app, taker.accountId)).toEqual({
+        total: 1000n * M + 1_500_000n - fee,
+        locked: takerLock,
+        available: 1000n * M + 1_500_000n - fee - takerLock,
+      });
+      expect(await balanceOf(app, maker.accountId)).toEqual({
+        total: 10_000n * M - 1_500_000n,
+        locked: makerLock,
+        available: 10_000n * M - 1_500_000n - makerLock,
+      });
+      expect((await positionsOf(app, taker.accountId)).map((r) => [r.instrument, r.quantity])).toEqual([
+        [sol.symbol('140', 'put'), '2.00000000'],
+        [sol.symbol('150'), '-1.00000000'],
+      ]);
+      expect((await positionsOf(app, maker.accountId)).map((r) => [r.instrument, r.quantity])).toEqual([
+        [sol.symbol('140', 'put'), '-2.00000000'],
+        [sol.symbol('150'), '1.00000000'],
+      ]);
       expect((await fillsOf(app, maker.accountId))[0]).toMatchObject({ role: 'maker', side: 'sell', price: '1.50000000', fee: '0.00000000' });
     });
 
@@ -184,7 +266,12 @@ describe('Ledger: accept, fill, positions, revert, settlement', () => {
     });
 
     it('an unknown quote, or a quote of another account: RFQ_NOT_FOUND', async () => {
-      await refused(await taker.client.call('rfq.accept', { ...acceptParams(taker.wallet, q, 'buy'), quote_id: randomBytes(32).toString('hex') }), 'RFQ_NOT_FOUND', false, false);
+      await refused(
+        await taker.client.call('rfq.accept', { ...acceptParams(taker.wallet, q, 'buy'), quote_id: randomBytes(32).toString('hex') }),
+        'RFQ_NOT_FOUND',
+        false,
+        false,
+      );
       await refused(await other.client.call('rfq.accept', acceptParams(other.wallet, q, 'buy')), 'RFQ_NOT_FOUND', false, false);
     });
 
@@ -196,10 +283,13 @@ describe('Ledger: accept, fill, positions, revert, settlement', () => {
     });
 
     it("an expires_at after the quote's: RFQ_VALUE_OUT_OF_RANGE", async () => {
-      await refused(await taker.client.call('rfq.accept', acceptParams(taker.wallet, q, 'buy', { expiresAt: q.terms.expires_at + 1 })), 'RFQ_VALUE_OUT_OF_RANGE');
+      await refused(
+        await taker.client.call('rfq.accept', acceptParams(taker.wallet, q, 'buy', { expiresAt: q.terms.expires_at + 1 })),
+        'RFQ_VALUE_OUT_OF_RANGE',
+      );
     });
 
-    it("an accept past its own expires_at: RFQ_QUOTE_EXPIRED", async () => {
+    it('an accept past its own expires_at: RFQ_QUOTE_EXPIRED', async () => {
       await refused(await taker.client.call('rfq.accept', acceptParams(taker.wallet, q, 'buy', { expiresAt: nowSeconds() - 2 })), 'RFQ_QUOTE_EXPIRED');
     });
 
@@ -232,8 +322,15 @@ describe('Ledger: accept, fill, positions, revert, settlement', () => {
       const reply = await taker.client.call('rfq.accept', acceptParams(taker.wallet, q, 'buy'));
       expectRfqError(reply, 'RFQ_TAKER_UNFUNDED');
       const expected = fundingView({
-        anchored: false, freeBalance: null, currentLocked: 0n, positions: [], legs: fundingLegs(sol.expiry, q.legs, INDEX, IV),
-        bid: -4n * M, ask: -3_500_000n, ...PARAMS, indexByAsset: { SOL: INDEX },
+        anchored: false,
+        freeBalance: null,
+        currentLocked: 0n,
+        positions: [],
+        legs: fundingLegs(sol.expiry, q.legs, INDEX, IV),
+        bid: -4n * M,
+        ask: -3_500_000n,
+        ...PARAMS,
+        indexByAsset: { SOL: INDEX },
       });
       expect(reply.error.data.details).toEqual(expected);
       expect(expected.buy).toMatchObject({ writer: true, estimate: true, funded: false, cash_debit: '0' });
@@ -246,13 +343,28 @@ describe('Ledger: accept, fill, positions, revert, settlement', () => {
       const q = await quoted(taker, maker, sol.expiry, [leg(sol.symbol('140', 'put'), '-1')], { bid: '3', ask: '3.2' });
       const reply = await taker.client.call('rfq.accept', acceptParams(taker.wallet, q, 'buy'));
       expectRfqError(reply, 'RFQ_TAKER_UNFUNDED');
-      const view = (free: bigint) => fundingView({
-        anchored: true, freeBalance: free, currentLocked: 0n, positions: [], legs: fundingLegs(sol.expiry, q.legs, INDEX, IV),
-        bid: 3n * M, ask: 3_200_000n, ...PARAMS, indexByAsset: { SOL: INDEX },
-      });
+      const view = (free: bigint) =>
+        fundingView({
+          anchored: true,
+          freeBalance: free,
+          currentLocked: 0n,
+          positions: [],
+          legs: fundingLegs(sol.expiry, q.legs, INDEX, IV),
+          bid: 3n * M,
+          ask: 3_200_000n,
+          ...PARAMS,
+          indexByAsset: { SOL: INDEX },
+        });
       expect(reply.error.data.details).toEqual(view(100n * M));
       // required = cash_debit 0 (the taker receives 3.2? no: a buy pays ask) → ask 3.2 + max_fee + lock 140
-      expect(reply.error.data.details.buy).toMatchObject({ writer: true, estimate: false, funded: false, lock_increase: '140', post_fill_locked: '140', cash_debit: '3.2' });
+      expect(reply.error.data.details.buy).toMatchObject({
+        writer: true,
+        estimate: false,
+        funded: false,
+        lock_increase: '140',
+        post_fill_locked: '140',
+        cash_debit: '3.2',
+      });
       expect(reply.error.data.details.sell).toMatchObject({ writer: false, funded: true, cash_debit: '0' });
       await deposit(app, taker.accountId, '50');
       const filled = await acceptAndFill(taker, q, 'buy');
@@ -354,7 +466,8 @@ describe('Ledger: accept, fill, positions, revert, settlement', () => {
       const res = await admin.post(`/v1/admin/rfq/${q.rfqId}/revert`);
       expect(res).toEqual({ status: 200, body: { rfq_id: q.rfqId, state: 'failed', reverted: true } });
       const after = await snapshot(taker.accountId, maker.accountId, feeId);
-      const figures = (s: typeof before) => s.map((x) => ({ total: x.balance.total, locked: x.balance.locked, positions: x.positions.map((p: any) => [p.instrument, p.quantity]) }));
+      const figures = (s: typeof before) =>
+        s.map((x) => ({ total: x.balance.total, locked: x.balance.locked, positions: x.positions.map((p: any) => [p.instrument, p.quantity]) }));
       expect(figures(after)).toEqual(figures(before));
 
       const rfq = await taker.client.result('rfq.get', { rfq_id: q.rfqId });
@@ -414,7 +527,14 @@ describe('Ledger: accept, fill, positions, revert, settlement', () => {
 
       const res = await admin.post('/v1/admin/instruments/settle-expiration', { asset: 'AVAX', expiration: avax.expiry, settlement_price: '170.333333' });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ asset: 'AVAX', expiration: avax.expiry, settled: true, settlement_price: '170.33333300', settled_at: expect.any(Number), positions: 4 });
+      expect(res.body).toEqual({
+        asset: 'AVAX',
+        expiration: avax.expiry,
+        settled: true,
+        settlement_price: '170.33333300',
+        settled_at: expect.any(Number),
+        positions: 4,
+      });
       // call 150: intrinsic 20.333333 × 1.5 = 30.4999995 → 30.499999; put 140: out of the money
       const paid = 30_499_999n;
       expect(await balanceOf(app, taker.accountId)).toEqual({ total: before[0].balance.total + paid, locked: 0n, available: before[0].balance.total + paid });
@@ -422,7 +542,10 @@ describe('Ledger: accept, fill, positions, revert, settlement', () => {
 
       expect(await positionsOf(app, taker.accountId, 'open')).toEqual([]);
       const settled = await positionsOf(app, taker.accountId, 'settled');
-      expect(settled.map((r) => [r.instrument, r.quantity, r.settled])).toEqual([[avax.symbol('140', 'put'), '-2.00000000', true], [avax.symbol('150'), '1.50000000', true]]);
+      expect(settled.map((r) => [r.instrument, r.quantity, r.settled])).toEqual([
+        [avax.symbol('140', 'put'), '-2.00000000', true],
+        [avax.symbol('150'), '1.50000000', true],
+      ]);
       expect(await positionsOf(app, taker.accountId, 'all')).toEqual(settled);
       expect((await positionsOf(app, maker.accountId, 'settled')).map((r) => r.quantity)).toEqual(['2.00000000', '-1.50000000']);
 
@@ -433,7 +556,9 @@ describe('Ledger: accept, fill, positions, revert, settlement', () => {
 
       const repeat = await admin.post('/v1/admin/instruments/settle-expiration', { asset: 'AVAX', expiration: avax.expiry });
       expect(repeat).toEqual({ status: 200, body: res.body });
-      expect((await admin.post('/v1/admin/instruments/settle-expiration', { asset: 'AVAX', expiration: avax.expiry, settlement_price: '171' })).status).toBe(409);
+      expect((await admin.post('/v1/admin/instruments/settle-expiration', { asset: 'AVAX', expiration: avax.expiry, settlement_price: '171' })).status).toBe(
+        409,
+      );
       expect((await admin.post(`/v1/admin/rfq/${q.rfqId}/revert`)).status).toBe(409);
       expect((await balanceOf(app, taker.accountId)).total).toBe(before[0].balance.total + paid);
     });
@@ -474,7 +599,11 @@ describe('Ledger: accept, fill, positions, revert, settlement', () => {
       const round = await listRound(app, 'NEAR', expiry);
       await marketData(app, 'NEAR', '150', '0.8');
       const { taker, maker } = await track(pair(app, '1000', '10000'));
-      const q = await quoted(taker, maker, expiry, [leg(round.symbol('150'), '1'), leg(round.symbol('160'), '-1')], { bid: '0.5', ask: '1', expires_at: expiry - 1 });
+      const q = await quoted(taker, maker, expiry, [leg(round.symbol('150'), '1'), leg(round.symbol('160'), '-1')], {
+        bid: '0.5',
+        ask: '1',
+        expires_at: expiry - 1,
+      });
       await acceptAndFill(taker, q, 'buy');
       await marketData(app, 'NEAR', '155.5');
       const before = await snapshot(taker.accountId, maker.accountId);
@@ -485,7 +614,10 @@ describe('Ledger: accept, fill, positions, revert, settlement', () => {
         if (settled.length) break;
         await sleep(250);
       }
-      expect(settled.map((r) => [r.instrument, r.quantity])).toEqual([[round.symbol('150'), '1.00000000'], [round.symbol('160'), '-1.00000000']]);
+      expect(settled.map((r) => [r.instrument, r.quantity])).toEqual([
+        [round.symbol('150'), '1.00000000'],
+        [round.symbol('160'), '-1.00000000'],
+      ]);
       expect(Date.now() / 1000).toBeGreaterThanOrEqual(expiry);
       // long the 150 call receives 5.5; the 160 call is out of the money
       expect((await balanceOf(app, taker.accountId)).total).toBe(before[0].balance.total + 5_500_000n);

@@ -72,7 +72,11 @@ describe('abuse limits (design.md section 10)', () => {
     tcp.uncork();
     await all;
     for (let i = 0; i < 64; i++) expect(replies.get(1000 + i).result).toBeDefined();
-    expect(replies.get(1064).error).toEqual({ code: 1005, message: 'too many requests in flight', data: { error: 'RATE_LIMITED', message: 'too many requests in flight' } });
+    expect(replies.get(1064).error).toEqual({
+      code: 1005,
+      message: 'too many requests in flight',
+      data: { error: 'RATE_LIMITED', message: 'too many requests in flight' },
+    });
     // The connection goes on.
     expect((await client.call('rfq.list', {})).result).toBeDefined();
     await client.close();
@@ -173,7 +177,13 @@ describe('abuse limits (design.md section 10)', () => {
     const now = Math.floor(Date.now() / 1000);
     const wallet = new TestWallet().address;
     await rows(`INSERT INTO auth_nonces (nonce, wallet, expires_at) VALUES ($1, $2, $3), ($4, $2, $5), ($6, $2, $7)`, [
-      'a'.repeat(32), wallet, now - 900, 'b'.repeat(32), now - 1, 'c'.repeat(32), now + 300,
+      'a'.repeat(32),
+      wallet,
+      now - 900,
+      'b'.repeat(32),
+      now - 1,
+      'c'.repeat(32),
+      now + 300,
     ]);
     await new Promise((r) => setTimeout(r, 700));
     const left = await rows(`SELECT nonce FROM auth_nonces WHERE wallet = $1 ORDER BY nonce`, [wallet]);

@@ -137,7 +137,9 @@ describe('Live collateral: locks follow the market, shortfalls are refused and s
     expect(after).toEqual({ total: before.total - 850n * M, locked: 0n, available: before.total - 850n * M });
     expect(after.total).toBeLessThan(0n);
     const report = await risk();
-    expect(report.accounts).toEqual([{ account_id: writer.accountId, total: formatHttp8(after.total), locked: '0.00000000', available: formatHttp8(after.total) }]);
+    expect(report.accounts).toEqual([
+      { account_id: writer.accountId, total: formatHttp8(after.total), locked: '0.00000000', available: formatHttp8(after.total) },
+    ]);
 
     const debt = -after.total;
     await deposit(app, writer.accountId, formatRfq(debt - 10n * M));
@@ -155,7 +157,8 @@ describe('Live collateral: locks follow the market, shortfalls are refused and s
     await deposit(app, writer.accountId, '20000');
     // Quoted one by one (a maker's quote nonces must rise in order); accepted all at once.
     const quotes = [];
-    for (const i of [0, 1, 2, 3, 4, 5]) quotes.push(await quoted(takers[i % 2], makers[i % 2], race.expiry, [leg(race.symbol('100'), '1')], { bid: '9', ask: '10' }));
+    for (const i of [0, 1, 2, 3, 4, 5])
+      quotes.push(await quoted(takers[i % 2], makers[i % 2], race.expiry, [leg(race.symbol('100'), '1')], { bid: '9', ask: '10' }));
     // Moves inside the fee tolerance (1 %): a larger one fails a fill accepted before it with
     // RFQ_PRICE_TOLERANCE (the fee, 3 bp of the index at the money, grows with it; out of the money it
     // is capped by the mark, which moves faster). Every move changes every short call's lock.
@@ -194,48 +197,58 @@ describe('Live collateral: locks follow the market, shortfalls are refused and s
   });
 
   // Two connections to one PostgreSQL (the embedded database has one connection: nothing to race).
-  (process.env.DATABASE_URL ? it : it.skip)('an update waits for a fill in flight (its share lock of the index rows) and reprices what that fill committed', async () => {
-    const wait = await listRound(app, 'LW', expirationIn(11), ['100']);
-    await marketData(app, 'LW', '100', '0.6');
-    const symbol = wait.symbol('100');
-    const fill = new Client({ connectionString: env.env.DATABASE_URL });
-    await fill.connect();
-    const sql = rowsSql(async (text, params) => (await fill.query(text, params)).rows);
-    try {
-      // A fill's transaction, as FillService runs it: index rows share-locked first, then its writes.
-      await fill.query('BEGIN');
-      await fill.query(`SELECT asset FROM index_prices ORDER BY asset FOR SHARE`);
-      await fill.query(`INSERT INTO positions (account_id, instrument, quantity) VALUES ($1, $3, -1000000), ($2, $3, 1000000)`, [second.accountId, buyer.accountId, symbol]);
-      await refreshLockGroups(sql, [second.accountId, buyer.accountId]);
-      // The short call 100's lock at index 100 (U = 200): 100.
-      await fill.query(`UPDATE balances SET locked = locked + 100000000 WHERE account_id = $1`, [second.accountId]);
-      let done = false;
-      const update = marketData(app, 'LW', '150', '0.6').then(() => (done = true));
-      await new Promise((resolve) => setTimeout(resolve, 400));
-      expect(done).toBe(false); // waiting for the fill's share lock
-      await fill.query('COMMIT');
-      await update;
-      // Repriced with the committed position (U = 300: the short call 100 locks 200, not the 100
-      // written at index 100): every lock at the latest index, recomputed by lock.ts ((d) objects
-      // to a position without a fill row: this fill is simulated).
-      expect((await violations(rows)).filter((v) => !v.startsWith('(d)'))).toEqual([]);
-    } finally {
-      // Undo the simulated fill (it has no fill row: invariant (d) would object).
-      await fill.query('ROLLBACK').catch(() => undefined);
-      await fill.query(`DELETE FROM positions WHERE instrument = $1`, [symbol]);
-      await refreshLockGroups(sql, [second.accountId, buyer.accountId]);
-      const [lock] = (await locksOf(sql, [second.accountId], 10_000)).values();
-      await fill.query(`UPDATE balances SET locked = $2 WHERE account_id = $1`, [second.accountId, lock.toString()]);
-      await fill.end();
-    }
-  });
+  (process.env.DATABASE_URL ? it : it.skip)(
+    'an update waits for a fill in flight (its share lock of the index rows) and reprices what that fill committed',
+    async () => {
+      const wait = await listRound(app, 'LW', expirationIn(11), ['100']);
+      await marketData(app, 'LW', '100', '0.6');
+      const symbol = wait.symbol('100');
+      const fill = new Client({ connectionString: env.env.DATABASE_URL });
+      await fill.connect();
+      const sql = rowsSql(async (text, params) => (await fill.query(text, params)).rows);
+      try {
+        // A fill's transaction, as FillService runs it: index rows share-locked first, then its writes.
+        await fill.query('BEGIN');
+        await fill.query(`SELECT asset FROM index_prices ORDER BY asset FOR SHARE`);
+        await fill.query(`INSERT INTO positions (account_id, instrument, quantity) VALUES ($1, $3, -1000000), ($2, $3, 1000000)`, [
+          second.accountId,
+          buyer.accountId,
+          symbol,
+        ]);
+        await refreshLockGroups(sql, [second.accountId, buyer.accountId]);
+        // The short call 100's lock at index 100 (U = 200): 100.
+        await fill.query(`UPDATE balances SET locked = locked + 100000000 WHERE account_id = $1`, [second.accountId]);
+        let done = false;
+        const update = marketData(app, 'LW', '150', '0.6').then(() => (done = true));
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        expect(done).toBe(false); // waiting for the fill's share lock
+        await fill.query('COMMIT');
+        await update;
+        // Repriced with the committed position (U = 300: the short call 100 locks 200, not the 100
+        // written at index 100): every lock at the latest index, recomputed by lock.ts ((d) objects
+        // to a position without a fill row: this fill is simulated).
+        expect((await violations(rows)).filter((v) => !v.startsWith('(d)'))).toEqual([]);
+      } finally {
+        // Undo the simulated fill (it has no fill row: invariant (d) would object).
+        await fill.query('ROLLBACK').catch(() => undefined);
+        await fill.query(`DELETE FROM positions WHERE instrument = $1`, [symbol]);
+        await refreshLockGroups(sql, [second.accountId, buyer.accountId]);
+        const [lock] = (await locksOf(sql, [second.accountId], 10_000)).values();
+        await fill.query(`UPDATE balances SET locked = $2 WHERE account_id = $1`, [second.accountId, lock.toString()]);
+        await fill.end();
+      }
+    },
+  );
 
   it('the migration fills lock_groups in from the open positions as the fills left them', async () => {
     const stored = `SELECT account_id::text, asset, expiry::text, worst::text, call_q::text, call_qk::text, top_strike::text FROM lock_groups ORDER BY 1, 2, 3`;
     // A spread and a put of its own, so that there are groups of several kinds to fill in.
     const own = await listRound(app, 'LM', expirationIn(12), ['100', '120']);
     await marketData(app, 'LM', '100', '0.6');
-    const q = await quoted(buyer, writer, own.expiry, [leg(own.symbol('100'), '-2'), leg(own.symbol('120'), '1'), leg(own.symbol('100', 'put'), '1')], { bid: '1', ask: '2' });
+    const q = await quoted(buyer, writer, own.expiry, [leg(own.symbol('100'), '-2'), leg(own.symbol('120'), '1'), leg(own.symbol('100', 'put'), '1')], {
+      bid: '1',
+      ask: '2',
+    });
     expect((await acceptAndFill(buyer, q, 'buy')).state).toBe('filled');
     const before = await rows(stored);
     expect(before.filter((g) => g.asset === 'LM').length).toBe(2);

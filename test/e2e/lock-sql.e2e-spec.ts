@@ -47,7 +47,13 @@ describe('Lock in SQL = lock.ts', () => {
     const day = new Date(p.expiry * 1000).toISOString().slice(0, 10);
     await sql(`INSERT INTO expirations (asset, expiry, utc_date) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [p.asset, p.expiry, day]);
     const symbol = `${p.asset}-${p.expiry}-${p.strike}-${p.kind}`;
-    await sql(`INSERT INTO instruments (symbol, asset, strike, kind, expiry) VALUES ($1, $2, $3, $4, $5)`, [symbol, p.asset, p.strike.toString(), p.kind, p.expiry]);
+    await sql(`INSERT INTO instruments (symbol, asset, strike, kind, expiry) VALUES ($1, $2, $3, $4, $5)`, [
+      symbol,
+      p.asset,
+      p.strike.toString(),
+      p.kind,
+      p.expiry,
+    ]);
     instrumentOf.set(key, symbol);
     return symbol;
   }
@@ -59,7 +65,10 @@ describe('Lock in SQL = lock.ts', () => {
   }
 
   async function setIndex(asset: string, price: bigint): Promise<void> {
-    await sql(`INSERT INTO index_prices (asset, index_price, updated_at) VALUES ($1, $2, now()) ON CONFLICT (asset) DO UPDATE SET index_price = EXCLUDED.index_price`, [asset, price.toString()]);
+    await sql(
+      `INSERT INTO index_prices (asset, index_price, updated_at) VALUES ($1, $2, now()) ON CONFLICT (asset) DO UPDATE SET index_price = EXCLUDED.index_price`,
+      [asset, price.toString()],
+    );
   }
 
   it('agrees with the vectors of vectors/risk.json', async () => {
@@ -69,12 +78,21 @@ describe('Lock in SQL = lock.ts', () => {
       const asset = `V${n}`;
       const expiry = expiryBase;
       await setIndex(asset, parseRfqSigned(v.index));
-      const positions: LockPosition[] = v.positions.map((p: any) => ({ asset, expiry, strike: parseRfqSigned(p.strike), kind: p.kind, quantity: parseRfqSigned(p.qty) }));
+      const positions: LockPosition[] = v.positions.map((p: any) => ({
+        asset,
+        expiry,
+        strike: parseRfqSigned(p.strike),
+        kind: p.kind,
+        quantity: parseRfqSigned(p.qty),
+      }));
       const id = await account();
       await hold(id, positions);
       const [fromSql] = (await locksOf(app.app.get(Database), [id], v.lock_upside_bps)).values();
       expect([v.name, fromSql]).toEqual([v.name, parseRfqSigned(v.lock)]);
-      expect([v.name, portfolioLock(positions, { indexByAsset: { [asset]: parseRfqSigned(v.index) }, lockUpsideBps: v.lock_upside_bps })]).toEqual([v.name, parseRfqSigned(v.lock)]);
+      expect([v.name, portfolioLock(positions, { indexByAsset: { [asset]: parseRfqSigned(v.index) }, lockUpsideBps: v.lock_upside_bps })]).toEqual([
+        v.name,
+        parseRfqSigned(v.lock),
+      ]);
     }
   });
 
@@ -89,7 +107,10 @@ describe('Lock in SQL = lock.ts', () => {
     const random = prng(SEED);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
     const assets = ['RA', 'RB', 'RC']; // RC has no index row: it stresses to its highest strike
-    const index = new Map<string, bigint>([['RA', 123_456_789n], ['RB', 20_000_000_001n]]);
+    const index = new Map<string, bigint>([
+      ['RA', 123_456_789n],
+      ['RB', 20_000_000_001n],
+    ]);
     for (const [asset, price] of index) await setIndex(asset, price);
     expiryBase += 86_400;
     const expiries = [expiryBase, expiryBase + 86_400];
@@ -113,7 +134,11 @@ describe('Lock in SQL = lock.ts', () => {
     }
     const db = app.app.get(Database);
     for (const bps of [10_000, 0, 2_500, 123]) {
-      const fromSql = await locksOf(db, portfolios.map((p) => p.id), bps);
+      const fromSql = await locksOf(
+        db,
+        portfolios.map((p) => p.id),
+        bps,
+      );
       const mismatches = portfolios
         .map((p) => ({ id: p.id, sql: fromSql.get(p.id), ts: portfolioLock(p.positions, { indexByAsset: index, lockUpsideBps: bps }) }))
         .filter((x) => x.sql !== x.ts);

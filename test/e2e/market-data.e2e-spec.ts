@@ -9,7 +9,6 @@ import { Environment, type TestApp } from './harness';
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-
 function rfqErrorOf(fn: () => unknown): RfqError {
   try {
     fn();
@@ -74,7 +73,11 @@ describe('market data: index prices, IVs, marks, market config', () => {
       expect(res.body.updated_at).toBeGreaterThanOrEqual(before);
       expect(res.body.updated_at).toBeLessThanOrEqual(nowSeconds());
 
-      const rows = await app.app.get(Database).rows<{ n: number; lo: string; hi: string }>(`SELECT count(*)::int AS n, min(iv)::text AS lo, max(iv)::text AS hi FROM instrument_ivs v JOIN instruments i USING (symbol) WHERE i.asset = 'SOL'`);
+      const rows = await app.app
+        .get(Database)
+        .rows<{ n: number; lo: string; hi: string }>(
+          `SELECT count(*)::int AS n, min(iv)::text AS lo, max(iv)::text AS hi FROM instrument_ivs v JOIN instruments i USING (symbol) WHERE i.asset = 'SOL'`,
+        );
       expect(rows).toEqual([{ n: 122, lo: '800000', hi: '800000' }]);
       const [index] = await app.app.get(Database).rows<{ p: string }>(`SELECT index_price::text AS p FROM index_prices WHERE asset = 'SOL'`);
       expect(index.p).toBe('150000000');
@@ -137,7 +140,11 @@ describe('market data: index prices, IVs, marks, market config', () => {
       ['ivs an array', { asset: 'SOL', index_price: '150', ivs: ['0.8'] }, /ivs/],
       ['an iv in ivs not a decimal', { asset: 'SOL', index_price: '150', ivs: { [SOL_CALL]: 'high' } }, new RegExp(`ivs\\.${SOL_CALL}`)],
       ['an unknown symbol in ivs', { asset: 'SOL', index_price: '150', ivs: { 'SOL-01JAN30-1-C': '0.8' } }, /SOL-01JAN30-1-C/],
-      ['a symbol of another asset in ivs', { asset: 'SOL', index_price: '150', ivs: { [BTC_CALL]: '0.8' } }, new RegExp(`${BTC_CALL}: not an instrument of SOL`)],
+      [
+        'a symbol of another asset in ivs',
+        { asset: 'SOL', index_price: '150', ivs: { [BTC_CALL]: '0.8' } },
+        new RegExp(`${BTC_CALL}: not an instrument of SOL`),
+      ],
       ['an unknown field', { asset: 'SOL', index_price: '150', spot: '1' }, /spot/],
     ])('refuses %s: 400 naming it, and changes nothing', async (_label, body, message) => {
       const before = market().index('SOL');

@@ -18,12 +18,20 @@ class Scrape {
 
   /** The value of the sample with exactly these labels (any print order); undefined when absent. */
   value(name: string, labels: Record<string, string> = {}): number | undefined {
-    const wanted = Object.entries(labels).map(([k, v]) => `${k}="${v}"`).sort();
+    const wanted = Object.entries(labels)
+      .map(([k, v]) => `${k}="${v}"`)
+      .sort();
     for (const [key, value] of this.samples) {
       const brace = key.indexOf('{');
       const sampleName = brace < 0 ? key : key.slice(0, brace);
       if (sampleName !== name) continue;
-      const sampleLabels = brace < 0 ? [] : key.slice(brace + 1, -1).match(/[a-zA-Z_]+="(?:[^"\\]|\\.)*"/g)!.sort();
+      const sampleLabels =
+        brace < 0
+          ? []
+          : key
+              .slice(brace + 1, -1)
+              .match(/[a-zA-Z_]+="(?:[^"\\]|\\.)*"/g)!
+              .sort();
       if (JSON.stringify(sampleLabels) === JSON.stringify(wanted)) return value;
     }
     return undefined;
@@ -156,12 +164,19 @@ describe('GET /metrics (Prometheus)', () => {
     const quote = [histogram(before, 'legwork_rfq_quote_latency_seconds'), histogram(after, 'legwork_rfq_quote_latency_seconds')];
     expect(quote[1].count - quote[0].count).toBe(1);
     expect(quote[1].sum - quote[0].sum).toBeCloseTo(2.5);
-    expect(after.value('legwork_rfq_quote_latency_seconds_bucket', { le: '5' })! - (before.value('legwork_rfq_quote_latency_seconds_bucket', { le: '5' }) ?? 0)).toBe(1);
-    expect(after.value('legwork_rfq_quote_latency_seconds_bucket', { le: '2' })! - (before.value('legwork_rfq_quote_latency_seconds_bucket', { le: '2' }) ?? 0)).toBe(0);
+    expect(
+      after.value('legwork_rfq_quote_latency_seconds_bucket', { le: '5' })! - (before.value('legwork_rfq_quote_latency_seconds_bucket', { le: '5' }) ?? 0),
+    ).toBe(1);
+    expect(
+      after.value('legwork_rfq_quote_latency_seconds_bucket', { le: '2' })! - (before.value('legwork_rfq_quote_latency_seconds_bucket', { le: '2' }) ?? 0),
+    ).toBe(0);
     const fill = [histogram(before, 'legwork_rfq_fill_latency_seconds'), histogram(after, 'legwork_rfq_fill_latency_seconds')];
     expect(fill[1].count - fill[0].count).toBe(1);
     expect(fill[1].sum - fill[0].sum).toBeCloseTo(0.75);
-    expect((after.value('legwork_ledger_failures_total', { code: 'RFQ_TX_FAILED' }) ?? 0) - (before.value('legwork_ledger_failures_total', { code: 'RFQ_TX_FAILED' }) ?? 0)).toBe(2);
+    expect(
+      (after.value('legwork_ledger_failures_total', { code: 'RFQ_TX_FAILED' }) ?? 0) -
+        (before.value('legwork_ledger_failures_total', { code: 'RFQ_TX_FAILED' }) ?? 0),
+    ).toBe(2);
     expect(after.value('legwork_ledger_failures_total', { code: 'RFQ_ATTESTATION_FAILED' })).toBeGreaterThanOrEqual(1);
   });
 });

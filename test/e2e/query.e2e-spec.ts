@@ -55,7 +55,7 @@ describe('HTTP query API: balances and positions', () => {
   });
 
   describe('GET /query/balances', () => {
-    it('reads the token\'s own account, named or not', async () => {
+    it("reads the token's own account, named or not", async () => {
       for (const path of ['/query/balances', `/query/balances?account_id=${alice.accountId}`]) {
         const res = await alice.http.get(path);
         expect(res.status).toBe(200);
@@ -72,7 +72,11 @@ describe('HTTP query API: balances and positions', () => {
     });
 
     it('another account: 403', async () => {
-      for (const res of [await alice.http.get(`/query/balances?account_id=${bob.accountId}`), await bob.http.get(`/query/balances?account_id=${alice.accountId}`), await alice.http.get('/query/balances?account_id=0')]) {
+      for (const res of [
+        await alice.http.get(`/query/balances?account_id=${bob.accountId}`),
+        await bob.http.get(`/query/balances?account_id=${alice.accountId}`),
+        await alice.http.get('/query/balances?account_id=0'),
+      ]) {
         expect(res.status).toBe(403);
         expect(res.body).toEqual({ error: expect.any(String) });
       }
@@ -85,7 +89,13 @@ describe('HTTP query API: balances and positions', () => {
 
     it('an admin reader reads any account: admin token, role admin, scope admin:* or admin:read', async () => {
       const adminAccount = await signedInAccount(['admin']);
-      const readers = [admin, adminAccount.http, anon.as(mintToken({ roles: ['admin'] })), anon.as(mintToken({ scope: 'admin:*' })), anon.as(mintToken({ scope: 'admin:read' }))];
+      const readers = [
+        admin,
+        adminAccount.http,
+        anon.as(mintToken({ roles: ['admin'] })),
+        anon.as(mintToken({ scope: 'admin:*' })),
+        anon.as(mintToken({ scope: 'admin:read' })),
+      ];
       for (const reader of readers) {
         const res = await reader.get(`/query/balances?account_id=${alice.accountId}`);
         expect(res.status).toBe(200);

@@ -72,7 +72,14 @@ describe('Fill receipts and the journal', () => {
     const takerEvent = await taker.client.next(on('rfq', 'filled', q.rfqId));
     const makerEvent = await maker.client.next(on('rfq_maker', 'filled', q.rfqId));
     const receipt = takerEvent.data.rfq.fill.receipt;
-    expect(receipt).toEqual({ journal_seq: expect.any(Number), kind: 0, payload: expect.any(String), hash: expect.stringMatching(/^[0-9a-f]{64}$/), key_id: (await keys())[0].key_id, signature: expect.any(String) });
+    expect(receipt).toEqual({
+      journal_seq: expect.any(Number),
+      kind: 0,
+      payload: expect.any(String),
+      hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      key_id: (await keys())[0].key_id,
+      signature: expect.any(String),
+    });
     expect(makerEvent.data.rfq.fill.receipt).toEqual(receipt);
     expect(makerEvent.data.account_seq).toEqual(expect.any(Number));
 
@@ -82,10 +89,25 @@ describe('Fill receipts and the journal', () => {
     expect(row.revert_receipt).toBeNull();
     const seg = await journal(receipt.journal_seq - 1, 1);
     const expected = encodeReceipt({
-      kind: 0, domain: signingDomain('Legwork'), journalSeq: BigInt(receipt.journal_seq), prevHash: Buffer.from(seg.rows[0].prev_hash, 'hex'),
-      rfqId: q.rfqId, quoteId: q.quoteId, taker: taker.wallet.publicKey, maker: maker.wallet.publicKey, side: 'buy',
-      price: parseRfqSigned(filled.fill.price), fee: parseRfqSigned(filled.fill.fee), at: filled.fill.filled_at, fillId: BigInt(filled.fill.fill_id),
-      legs: legs.map((l) => ({ symbol: l.instrument, strike: parseSymbol(l.instrument)!.strike, kind: parseSymbol(l.instrument)!.kind, quantity: parseRfqSigned(l.quantity) })),
+      kind: 0,
+      domain: signingDomain('Legwork'),
+      journalSeq: BigInt(receipt.journal_seq),
+      prevHash: Buffer.from(seg.rows[0].prev_hash, 'hex'),
+      rfqId: q.rfqId,
+      quoteId: q.quoteId,
+      taker: taker.wallet.publicKey,
+      maker: maker.wallet.publicKey,
+      side: 'buy',
+      price: parseRfqSigned(filled.fill.price),
+      fee: parseRfqSigned(filled.fill.fee),
+      at: filled.fill.filled_at,
+      fillId: BigInt(filled.fill.fill_id),
+      legs: legs.map((l) => ({
+        symbol: l.instrument,
+        strike: parseSymbol(l.instrument)!.strike,
+        kind: parseSymbol(l.instrument)!.kind,
+        quantity: parseRfqSigned(l.quantity),
+      })),
     });
     expect(Buffer.from(receipt.payload, 'base64').equals(expected)).toBe(true);
     expect(seg.rows[0].hash).toBe(receipt.hash);
@@ -99,11 +121,15 @@ describe('Fill receipts and the journal', () => {
   it('64 concurrent fills and a revert leave one chain with no gap and no fork; verify-journal passes, then names the first broken link', async () => {
     const pairs = await Promise.all(Array.from({ length: 8 }, () => pair(app, '1000', '100000')));
     for (const p of pairs) traders.push(p.taker, p.maker);
-    const quotes = (await Promise.all(pairs.map(async ({ taker, maker }) => {
-      const list = [];
-      for (let i = 0; i < 8; i++) list.push({ taker, q: await quoted(taker, maker, sol.expiry, [leg(sol.symbol('150'), '1')]) });
-      return list;
-    }))).flat();
+    const quotes = (
+      await Promise.all(
+        pairs.map(async ({ taker, maker }) => {
+          const list = [];
+          for (let i = 0; i < 8; i++) list.push({ taker, q: await quoted(taker, maker, sol.expiry, [leg(sol.symbol('150'), '1')]) });
+          return list;
+        }),
+      )
+    ).flat();
     const before = (await journal()).head.journal_seq;
     // All 64 accepted at once: their fill jobs run concurrently and meet at the journal head.
     await Promise.all(quotes.map(({ taker, q }) => taker.client.result('rfq.accept', acceptParams(taker.wallet, q, 'buy'))));

@@ -5,7 +5,22 @@ import { QUEUES, jobIds } from '../../src/common/jobs/queues';
 import { RfqExpiry } from '../../src/modules/rfq/rfq-expiry.service';
 import { Environment, type TestApp } from './harness';
 import {
-  type RfqTrader, type Round, clientRef, deleteRedisPrefix, expectRfqError, expirationIn, leg, listRound, nowSeconds, on, resumeWs, rfqTrader, signedQuote, sleep, terms, timed,
+  type RfqTrader,
+  type Round,
+  clientRef,
+  deleteRedisPrefix,
+  expectRfqError,
+  expirationIn,
+  leg,
+  listRound,
+  nowSeconds,
+  on,
+  resumeWs,
+  rfqTrader,
+  signedQuote,
+  sleep,
+  terms,
+  timed,
 } from './rfq-support';
 
 /** Expiry within 1 s of the deadline (docs/spec/design.md section 5), and what survives a restart. */
@@ -45,7 +60,14 @@ describe('RFQ expiry', () => {
     expect(at - deadlineMs).toBeLessThan(1000);
     expect(n.data.rfq).toMatchObject({ rfq_id: rfq.rfq_id, state: 'expired', quote: null });
     const c = await closed;
-    expect(c.n.data.rfq).toEqual({ rfq_id: rfq.rfq_id, legs: rfq.legs, created_at: rfq.created_at, expires_at: rfq.expires_at, max_quote_expires_at: rfq.max_quote_expires_at, state: 'expired' });
+    expect(c.n.data.rfq).toEqual({
+      rfq_id: rfq.rfq_id,
+      legs: rfq.legs,
+      created_at: rfq.created_at,
+      expires_at: rfq.expires_at,
+      max_quote_expires_at: rfq.max_quote_expires_at,
+      state: 'expired',
+    });
     expect(c.at - deadlineMs).toBeLessThan(1000);
 
     expect(await taker.client.result('rfq.get', { rfq_id: rfq.rfq_id })).toMatchObject({ state: 'expired', updated_at: expect.any(Number) });
@@ -53,7 +75,7 @@ describe('RFQ expiry', () => {
     expectRfqError(await maker.client.call('rfq.maker.respond', signedQuote(maker.wallet, rfq, terms(1), sol.expiry).params), 'RFQ_STATE_CONFLICT');
   });
 
-  it('a quote expires within 1 s after its own expires_at (not the RFQ\'s): expired to the taker and to the maker', async () => {
+  it("a quote expires within 1 s after its own expires_at (not the RFQ's): expired to the taker and to the maker", async () => {
     const rfq = await taker.client.result('rfq.create', { client_ref: clientRef(), legs: [leg(sol.symbol('150'), '1'), leg(sol.symbol('160'), '-1')] });
     const now = nowSeconds();
     const t = terms(2, { issued_at: now, expires_at: now + 3 });
@@ -72,7 +94,12 @@ describe('RFQ expiry', () => {
     expect(at - deadlineMs).toBeLessThan(1000);
     expect(n.data.rfq).toMatchObject({ rfq_id: rfq.rfq_id, state: 'expired', quote: { quote_id: quoteId } });
     const m = await makerExpired;
-    expect(m.n.data).toEqual({ seq: expect.any(Number), account_seq: expect.any(Number), event: 'expired', rfq: { rfq_id: rfq.rfq_id, quote_id: quoteId, state: 'expired', side: null, fill: null } });
+    expect(m.n.data).toEqual({
+      seq: expect.any(Number),
+      account_seq: expect.any(Number),
+      event: 'expired',
+      rfq: { rfq_id: rfq.rfq_id, quote_id: quoteId, state: 'expired', side: null, fill: null },
+    });
     expect(m.at - deadlineMs).toBeLessThan(1000);
   });
 
@@ -80,10 +107,15 @@ describe('RFQ expiry', () => {
     const enqueue = jest.spyOn(app.app.get(JobRunner), 'enqueue');
     const broadcasts = jest.spyOn(app.app.get(Notifier), 'notifyAll');
     try {
-      const rfqs = await Promise.all(Array.from({ length: 6 }, () => taker.client.result('rfq.create', { client_ref: clientRef(), legs: [leg(sol.symbol('150'), '1')] })));
+      const rfqs = await Promise.all(
+        Array.from({ length: 6 }, () => taker.client.result('rfq.create', { client_ref: clientRef(), legs: [leg(sol.symbol('150'), '1')] })),
+      );
       const deadline = nowSeconds() + 3;
       for (const [i, rfq] of rfqs.entries()) {
-        await maker.client.result('rfq.maker.respond', signedQuote(maker.wallet, rfq, terms(1000 + i, { issued_at: nowSeconds(), expires_at: deadline }), sol.expiry).params);
+        await maker.client.result(
+          'rfq.maker.respond',
+          signedQuote(maker.wallet, rfq, terms(1000 + i, { issued_at: nowSeconds(), expires_at: deadline }), sol.expiry).params,
+        );
       }
       const expiryJobs = enqueue.mock.calls.filter(([queue, data]) => queue === QUEUES.rfqExpiry && (data as { deadline?: number }).deadline === deadline);
       expect(expiryJobs).toEqual([[QUEUES.rfqExpiry, { deadline }, { delayMs: expect.any(Number), jobId: jobIds.rfqExpiry(deadline) }]]);
@@ -95,7 +127,9 @@ describe('RFQ expiry', () => {
       }
       // One UPDATE expired them together: their events went out in one broadcast.
       const ids = new Set(rfqs.map((r) => r.rfq_id));
-      const batches = broadcasts.mock.calls.map(([list]) => list.filter((n) => n.channel === 'rfq' && n.data.event === 'expired' && ids.has((n.data.rfq as { rfq_id: string }).rfq_id)).length);
+      const batches = broadcasts.mock.calls.map(
+        ([list]) => list.filter((n) => n.channel === 'rfq' && n.data.event === 'expired' && ids.has((n.data.rfq as { rfq_id: string }).rfq_id)).length,
+      );
       expect(batches.filter((n) => n > 0)).toEqual([rfqs.length]);
     } finally {
       enqueue.mockRestore();

@@ -17,7 +17,10 @@ import { describeBothDatabases } from './support/both-databases';
 const NOW = 1_795_000_000;
 
 async function account(db: Database, openRfqs = 0): Promise<number> {
-  const row = await db.one<{ id: string }>(`INSERT INTO accounts (wallet, open_rfqs) VALUES ($1, $2) RETURNING id`, [`repo-${randomBytes(12).toString('hex')}`, openRfqs]);
+  const row = await db.one<{ id: string }>(`INSERT INTO accounts (wallet, open_rfqs) VALUES ($1, $2) RETURNING id`, [
+    `repo-${randomBytes(12).toString('hex')}`,
+    openRfqs,
+  ]);
   return Number(row!.id);
 }
 
@@ -79,7 +82,13 @@ describeBothDatabases('rfq, ledger and journal repositories', (getDb) => {
     expect(await count(db, `SELECT count(*) AS n FROM rfq_events WHERE rfq_id = $1`, [rfq.id])).toBe(1);
     expect(await count(db, `SELECT count(*) AS n FROM account_events WHERE account_id = $1`, [taker])).toBe(0);
 
-    const moved = await rfqs().move(db, { rfqId: rfq.id, from: 'pending', to: 'declined', at: NOW + 2, changes: { declineReason: 'size_limit', declinedBy: taker } });
+    const moved = await rfqs().move(db, {
+      rfqId: rfq.id,
+      from: 'pending',
+      to: 'declined',
+      at: NOW + 2,
+      changes: { declineReason: 'size_limit', declinedBy: taker },
+    });
     expect(moved).toMatchObject({ state: 'declined', endedAt: NOW + 2, accountSeqs: { rfq: 1 } });
     // The move gave the taker's slot back and stored its numbered event, in its own statement.
     expect(await count(db, `SELECT open_rfqs AS n FROM accounts WHERE id = $1`, [taker])).toBe(0);
@@ -105,7 +114,9 @@ describeBothDatabases('rfq, ledger and journal repositories', (getDb) => {
     expect(await rfqs().nonceHighWater(maker)).toBe(5n);
 
     const top = 18_446_744_073_709_551_615n;
-    expect(await rfqs().moveToQuoted(db, { rfqId: b.id, from: 'pending', to: 'quoted', at: NOW + 1 }, quoteOf(maker, top))).toMatchObject({ quote: { quoteNonce: top } });
+    expect(await rfqs().moveToQuoted(db, { rfqId: b.id, from: 'pending', to: 'quoted', at: NOW + 1 }, quoteOf(maker, top))).toMatchObject({
+      quote: { quoteNonce: top },
+    });
     expect(await rfqs().nonceHighWater(maker)).toBe(top);
   });
 
@@ -118,10 +129,15 @@ describeBothDatabases('rfq, ledger and journal repositories', (getDb) => {
     await rfqs().moveToQuoted(db, { rfqId: rfq.id, from: 'pending', to: 'quoted', at: NOW + 1 }, quote);
     const accept = { quoteId: quote.quoteId, side: 'buy' as const, fee: 10n, maxFee: 12n, takerSignature: 'T', expiresAt: NOW + 30, acceptedAt: NOW + 2 };
     // Past the quote's deadline: no move, no accept row.
-    expect(await rfqs().moveToAccepted(db, { rfqId: rfq.id, from: 'quoted', to: 'accepted', at: NOW + 2, deadlineAfterMs: (NOW + 60) * 1000 }, accept)).toBeNull();
+    expect(
+      await rfqs().moveToAccepted(db, { rfqId: rfq.id, from: 'quoted', to: 'accepted', at: NOW + 2, deadlineAfterMs: (NOW + 60) * 1000 }, accept),
+    ).toBeNull();
     expect(await count(db, `SELECT count(*) AS n FROM accepts WHERE rfq_id = $1`, [rfq.id])).toBe(0);
 
-    expect(await rfqs().moveToAccepted(db, { rfqId: rfq.id, from: 'quoted', to: 'accepted', at: NOW + 2 }, accept)).toMatchObject({ state: 'accepted', acceptedSide: 'buy' });
+    expect(await rfqs().moveToAccepted(db, { rfqId: rfq.id, from: 'quoted', to: 'accepted', at: NOW + 2 }, accept)).toMatchObject({
+      state: 'accepted',
+      acceptedSide: 'buy',
+    });
     const locks = await db.tx((sql) => new FillRepository(db).lockForFill(sql, rfq.id, ['SOL-27DEC26-150-C']));
     expect(locks).toMatchObject({ state: 'accepted', accept: { rfqId: rfq.id, ...accept }, settled: [] });
     expect(await db.tx((sql) => new FillRepository(db).lockForFill(sql, 'f'.repeat(32), []))).toBeNull();
@@ -146,12 +162,25 @@ describeBothDatabases('rfq, ledger and journal repositories', (getDb) => {
     const b = await account(db);
     await balances.ensureRow(db, a);
     await expect(
-      db.tx((sql) => balances.setMany(sql, [{ accountId: a, row: { total: 5n, locked: 1n } }, { accountId: b, row: { total: 7n, locked: 0n } }])),
+      db.tx((sql) =>
+        balances.setMany(sql, [
+          { accountId: a, row: { total: 5n, locked: 1n } },
+          { accountId: b, row: { total: 7n, locked: 0n } },
+        ]),
+      ),
     ).rejects.toThrow('1 balance rows updated of 2');
     expect((await balances.rowsOf(db, [a, b])).get(a)).toEqual({ total: 0n, locked: 0n });
     await balances.ensureRow(db, b);
-    await balances.setMany(db, [{ accountId: a, row: { total: 5n, locked: 1n } }, { accountId: b, row: { total: 7n, locked: 0n } }]);
-    expect(await balances.rowsOf(db, [b, a])).toEqual(new Map([[a, { total: 5n, locked: 1n }], [b, { total: 7n, locked: 0n }]]));
+    await balances.setMany(db, [
+      { accountId: a, row: { total: 5n, locked: 1n } },
+      { accountId: b, row: { total: 7n, locked: 0n } },
+    ]);
+    expect(await balances.rowsOf(db, [b, a])).toEqual(
+      new Map([
+        [a, { total: 5n, locked: 1n }],
+        [b, { total: 7n, locked: 0n }],
+      ]),
+    );
 
     const reference = randomBytes(8).toString('hex');
     expect(await balances.claimTransfer(db, { accountId: a, kind: 'deposit', amount: 3n, reference })).toBe(true);
@@ -190,8 +219,16 @@ describeBothDatabases('rfq, ledger and journal repositories', (getDb) => {
     const symbol = await instrument(db);
     const rfq = (await rfqs().insertPending(newRfq(taker, { legs: [{ instrument: symbol, quantity: '1' }] }), 5))!;
     const fill = {
-      rfqId: rfq.id, quoteId: 'c'.repeat(64), takerAccountId: taker, makerAccountId: maker, feeAccountId: fee, side: 'buy' as const,
-      price: 2_000_000n, fee: 10n, filledAt: NOW, legs: [{ instrument: symbol, quantity: 1_000_000n, premium: 2_000_000n, mark: 1_900_000n }],
+      rfqId: rfq.id,
+      quoteId: 'c'.repeat(64),
+      takerAccountId: taker,
+      makerAccountId: maker,
+      feeAccountId: fee,
+      side: 'buy' as const,
+      price: 2_000_000n,
+      fee: 10n,
+      filledAt: NOW,
+      legs: [{ instrument: symbol, quantity: 1_000_000n, premium: 2_000_000n, mark: 1_900_000n }],
     };
     const positions = [
       { accountId: taker, instrument: symbol, delta: 1_000_000n, position: { quantity: 1_000_000n, average: { n: 2n, d: 1n } } },
@@ -214,12 +251,24 @@ describeBothDatabases('rfq, ledger and journal repositories', (getDb) => {
       const id = await fills.record(sql, fill, positions, rows);
       const head = await journal.lockHead(sql, taker);
       await journal.appendReceipt(sql, {
-        journalSeq: head.journalSeq + 1n, kind: 0, fillId: id, payload: Buffer.from('receipt'), hash: randomBytes(32).toString('hex'), prevHash: head.hash,
-        keyId: 'k'.repeat(16), signature: 's', at: NOW,
+        journalSeq: head.journalSeq + 1n,
+        kind: 0,
+        fillId: id,
+        payload: Buffer.from('receipt'),
+        hash: randomBytes(32).toString('hex'),
+        prevHash: head.hash,
+        keyId: 'k'.repeat(16),
+        signature: 's',
+        at: NOW,
       });
       return id;
     });
-    expect(await fills.findByRfq(db, rfq.id)).toMatchObject({ fillId, price: 2_000_000n, reverted: false, legs: [{ instrument: symbol, quantity: 1_000_000n }] });
+    expect(await fills.findByRfq(db, rfq.id)).toMatchObject({
+      fillId,
+      price: 2_000_000n,
+      reverted: false,
+      legs: [{ instrument: symbol, quantity: 1_000_000n }],
+    });
     expect(await balances.rowsOf(db, [taker, maker, fee])).toEqual(new Map(rows.map((r) => [r.accountId, r.row])));
     expect((await journal.segment(0, 1)).head.journal_seq).toBe(before.head.journal_seq + 1);
     expect((await journal.receiptsOf([fillId])).get(fillId)?.fill).toMatchObject({ kind: 0, payload: Buffer.from('receipt').toString('base64') });

@@ -4,7 +4,19 @@ import { RfqExpiry } from '../../src/modules/rfq/rfq-expiry.service';
 import type { RpcClient } from './clients';
 import { Environment, type TestApp } from './harness';
 import {
-  type RfqTrader, type Round, clientRef, expectRfqError, expirationIn, leg, listRound, on, resumeWs, rfqTrader, signedQuote, silent, terms,
+  type RfqTrader,
+  type Round,
+  clientRef,
+  expectRfqError,
+  expirationIn,
+  leg,
+  listRound,
+  on,
+  resumeWs,
+  rfqTrader,
+  signedQuote,
+  silent,
+  terms,
 } from './rfq-support';
 
 const ROUNDS = 20;
@@ -63,10 +75,18 @@ describe('RFQ races', () => {
       for (let i = 0; i < 4; i++) connections.push(await resumeWs(limited, who.wallet, who.accountId, ['taker']));
       const legs = [leg(round.symbol('150'), '1')];
       const first = await who.client.result('rfq.create', { client_ref: clientRef(), legs });
-      const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => connections[i % connections.length].call('rfq.create', { client_ref: clientRef(), legs })));
+      const replies = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => connections[i % connections.length].call('rfq.create', { client_ref: clientRef(), legs })),
+      );
       expect(replies.filter((r) => r.result).length).toBe(4);
       for (const r of replies.filter((x) => x.error)) expectRfqError(r, 'RFQ_OPEN_LIMIT', true);
-      const count = () => limited.app.get(Database).dataSource.query(`SELECT open_rfqs, (SELECT count(*)::int FROM rfqs WHERE account_id = $1 AND state IN ('pending', 'quoted', 'accepted', 'submitting')) AS n FROM accounts WHERE id = $1`, [who.accountId]);
+      const count = () =>
+        limited.app
+          .get(Database)
+          .dataSource.query(
+            `SELECT open_rfqs, (SELECT count(*)::int FROM rfqs WHERE account_id = $1 AND state IN ('pending', 'quoted', 'accepted', 'submitting')) AS n FROM accounts WHERE id = $1`,
+            [who.accountId],
+          );
       expect(await count()).toEqual([{ open_rfqs: 5, n: 5 }]);
       await maker.client.result('rfq.maker.decline', { rfq_id: first.rfq_id, reason: 'size_limit' });
       expect(await count()).toEqual([{ open_rfqs: 4, n: 4 }]);
@@ -108,14 +128,18 @@ describe('RFQ races', () => {
     try {
       const rfqs = [];
       for (let i = 0; i < 6; i++) rfqs.push(await taker.client.result('rfq.create', { client_ref: clientRef(), legs: [leg(sol.symbol('140', 'put'), '3')] }));
-      const replies = await Promise.all(rfqs.map((rfq) => maker.client.call('rfq.maker.respond', signedQuote(maker.wallet, rfq, terms(42), sol.expiry).params)));
+      const replies = await Promise.all(
+        rfqs.map((rfq) => maker.client.call('rfq.maker.respond', signedQuote(maker.wallet, rfq, terms(42), sol.expiry).params)),
+      );
       const won = replies.filter((r) => r.result);
       expect(won).toHaveLength(1);
       for (const r of replies.filter((r) => r.error)) expectRfqError(r, 'RFQ_STATE_CONFLICT');
       const states = await Promise.all(rfqs.map(async (rfq) => (await taker.client.result('rfq.get', { rfq_id: rfq.rfq_id })).state));
       expect(states.sort()).toEqual(['pending', 'pending', 'pending', 'pending', 'pending', 'quoted']);
       const pending = rfqs.filter((_, i) => replies[i].error);
-      expect(await maker.client.result('rfq.maker.respond', signedQuote(maker.wallet, pending[0], terms(43), sol.expiry).params)).toMatchObject({ state: 'quoted' });
+      expect(await maker.client.result('rfq.maker.respond', signedQuote(maker.wallet, pending[0], terms(43), sol.expiry).params)).toMatchObject({
+        state: 'quoted',
+      });
     } finally {
       await maker.client.close();
     }
@@ -129,7 +153,10 @@ describe('RFQ races', () => {
         quoters[1].client.call('rfq.maker.decline', { rfq_id: rfq.rfq_id, reason: 'queue_overflow' }),
       ]);
       expect([a, b].filter((r) => r.result)).toHaveLength(1);
-      expectRfqError([a, b].find((r) => r.error), 'RFQ_STATE_CONFLICT');
+      expectRfqError(
+        [a, b].find((r) => r.error),
+        'RFQ_STATE_CONFLICT',
+      );
       const state = (await taker.client.result('rfq.get', { rfq_id: rfq.rfq_id })).state;
       expect(state).toBe(a.result ? 'quoted' : 'declined');
     }
@@ -190,7 +217,12 @@ describe('RFQ races', () => {
     const rfq = await taker.client.result('rfq.create', { client_ref: clientRef(), legs: [leg(sol.symbol('150'), '1')] });
     // Both instances' sweeps and the job try to expire the same overdue RFQ: one move, one event.
     await a.app.get(Database).dataSource.query(`UPDATE rfqs SET expires_at = expires_at - 1000 WHERE id = $1`, [rfq.rfq_id]);
-    await Promise.all([a.app.get(RfqExpiry).sweep(), b.app.get(RfqExpiry).sweep(), a.app.get(RfqExpiry).onDeadline(rfq.rfq_id), b.app.get(RfqExpiry).onDeadline(rfq.rfq_id)]);
+    await Promise.all([
+      a.app.get(RfqExpiry).sweep(),
+      b.app.get(RfqExpiry).sweep(),
+      a.app.get(RfqExpiry).onDeadline(rfq.rfq_id),
+      b.app.get(RfqExpiry).onDeadline(rfq.rfq_id),
+    ]);
     expect((await taker.client.next(on('rfq', 'expired', rfq.rfq_id))).data.rfq.state).toBe('expired');
     expect(await silent(taker.client, on('rfq', 'expired', rfq.rfq_id))).toBe(true);
     const events = await a.app.get(Database).dataSource.query(`SELECT event FROM rfq_events WHERE rfq_id = $1 ORDER BY id`, [rfq.rfq_id]);

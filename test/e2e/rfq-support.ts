@@ -14,7 +14,6 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 export const nowSeconds = () => Math.floor(Date.now() / 1000);
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-
 export interface Round {
   asset: string;
   expiry: number;
@@ -91,7 +90,13 @@ export function terms(nonce: bigint | number | string, changes: Partial<QuoteTer
  * The maker's side of a quote, as a client builds it from the open RFQ object alone: strike and
  * kind from each symbol, asset and expiry from the legs (the vectors' construction).
  */
-export function quotePayload(maker: TestWallet, rfq: { rfq_id: string; legs: Array<{ instrument: string; quantity: string }> }, t: QuoteTerms, expiry: number, serviceName = 'Legwork'): Buffer {
+export function quotePayload(
+  maker: TestWallet,
+  rfq: { rfq_id: string; legs: Array<{ instrument: string; quantity: string }> },
+  t: QuoteTerms,
+  expiry: number,
+  serviceName = 'Legwork',
+): Buffer {
   const legs = rfq.legs.map((l) => {
     const parsed = parseSymbol(l.instrument);
     if (!parsed) throw new Error(`not a symbol: ${l.instrument}`);
@@ -140,5 +145,5 @@ export async function silent(client: RpcClient, match: (n: any) => boolean, ms =
   }
 }
 
-export const on = (channel: string, event: string, rfqId: string) => (n: any) => n.channel === channel && n.data.event === event && (n.data.rfq?.rfq_id ?? n.data.rfq_id) === rfqId;
-
+export const on = (channel: string, event: string, rfqId: string) => (n: any) =>
+  n.channel === channel && n.data.event === event && (n.data.rfq?.rfq_id ?? n.data.rfq_id) === rfqId;

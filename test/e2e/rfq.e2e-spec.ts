@@ -1,11 +1,38 @@
 import { createHash } from 'node:crypto';
-import { Ed25519Verifier, type PayloadLeg, decodeCanonicalBase64Signature, encodeBase64Signature, encodeQuotePayload, parseRfqSigned, parseRfqUnsigned, parseWallet, quoteId, signEd25519, signingDomain } from '@legwork/protocol';
+import {
+  Ed25519Verifier,
+  type PayloadLeg,
+  decodeCanonicalBase64Signature,
+  encodeBase64Signature,
+  encodeQuotePayload,
+  parseRfqSigned,
+  parseRfqUnsigned,
+  parseWallet,
+  quoteId,
+  signEd25519,
+  signingDomain,
+} from '@legwork/protocol';
 import { Database } from '../../src/common/database/database';
 import { loadVector } from '../vectors';
 import { RpcClient, TestWallet, freshIp } from './clients';
 import { Environment, type TestApp } from './harness';
 import {
-  type RfqTrader, type Round, clientRef, expectRfqError, expirationIn, leg, listRound, nowSeconds, on, pauseRound, quotePayload, resumeWs, rfqTrader, signedQuote, silent, terms,
+  type RfqTrader,
+  type Round,
+  clientRef,
+  expectRfqError,
+  expirationIn,
+  leg,
+  listRound,
+  nowSeconds,
+  on,
+  pauseRound,
+  quotePayload,
+  resumeWs,
+  rfqTrader,
+  signedQuote,
+  silent,
+  terms,
 } from './rfq-support';
 
 type Trader = RfqTrader;
@@ -36,7 +63,12 @@ describe('RFQ: create, quote, decline, list, subscribe', () => {
     sol = await listRound(app, 'SOL', expirationIn(10));
     solLater = await listRound(app, 'SOL', expirationIn(11));
     btc = await listRound(app, 'BTC', expirationIn(10));
-    [taker, q1, q2, both] = await Promise.all([rfqTrader(app, ['taker']), rfqTrader(app, ['quoter']), rfqTrader(app, ['quoter']), rfqTrader(app, ['taker', 'quoter'])]);
+    [taker, q1, q2, both] = await Promise.all([
+      rfqTrader(app, ['taker']),
+      rfqTrader(app, ['quoter']),
+      rfqTrader(app, ['quoter']),
+      rfqTrader(app, ['taker', 'quoter']),
+    ]);
     await taker.client.result('rfq.subscribe', {});
     await q1.client.result('rfq.maker.subscribe', {});
     await q2.client.result('rfq.maker.subscribe', {});
@@ -76,7 +108,13 @@ describe('RFQ: create, quote, decline, list, subscribe', () => {
         fill: null,
       });
       expect(Math.abs(rfq.created_at - now)).toBeLessThanOrEqual(1);
-      const open = { rfq_id: rfq.rfq_id, legs: rfq.legs, created_at: rfq.created_at, expires_at: rfq.expires_at, max_quote_expires_at: rfq.max_quote_expires_at };
+      const open = {
+        rfq_id: rfq.rfq_id,
+        legs: rfq.legs,
+        created_at: rfq.created_at,
+        expires_at: rfq.expires_at,
+        max_quote_expires_at: rfq.max_quote_expires_at,
+      };
 
       // Pushed to every subscribed quoter, taker anonymous.
       for (const q of [q1, q2, both]) {
@@ -102,8 +140,14 @@ describe('RFQ: create, quote, decline, list, subscribe', () => {
           state: 'quoted',
           updated_at: expect.any(Number),
           quote: {
-            quote_id: expectedQuoteId, maker: q1.wallet.address, quote_nonce: t.quote_nonce, bid: '-0.5', ask: '3.25',
-            issued_at: t.issued_at, expires_at: t.expires_at, maker_signature: params.maker_signature,
+            quote_id: expectedQuoteId,
+            maker: q1.wallet.address,
+            quote_nonce: t.quote_nonce,
+            bid: '-0.5',
+            ask: '3.25',
+            issued_at: t.issued_at,
+            expires_at: t.expires_at,
+            maker_signature: params.maker_signature,
           },
         },
       });
@@ -137,23 +181,51 @@ describe('RFQ: create, quote, decline, list, subscribe', () => {
       const { client } = await rfqTrader(app, ['quoter'], maker);
       try {
         const rfq = await openRfq(taker, [leg(sol.symbol('150'), '1'), leg(sol.symbol('160'), '-1'), leg(sol.symbol('140', 'put'), '0.000001')]);
-        const q = { rfq_id: rfq.rfq_id, maker: vectors.maker_wallet, quote_nonce: '1000', bid: '12.5', ask: '13.25', issued_at: nowSeconds(), expires_at: nowSeconds() + 60 };
+        const q = {
+          rfq_id: rfq.rfq_id,
+          maker: vectors.maker_wallet,
+          quote_nonce: '1000',
+          bid: '12.5',
+          ask: '13.25',
+          issued_at: nowSeconds(),
+          expires_at: nowSeconds() + 60,
+        };
         // As quote-payload.spec.ts builds a vector quote: strike and kind from the symbol.
         const vectorLeg = (v: { instrument: string; quantity: string }): PayloadLeg => {
           const [, , strike, kind] = v.instrument.split('-');
           return { symbol: v.instrument, strike: parseRfqUnsigned(strike), kind: kind === 'C' ? 'call' : 'put', quantity: parseRfqSigned(v.quantity) };
         };
         const payload = encodeQuotePayload({
-          domain: signingDomain(vectors.service_name), rfqId: q.rfq_id, maker: parseWallet(q.maker), quoteNonce: BigInt(q.quote_nonce),
-          bid: parseRfqSigned(q.bid), ask: parseRfqSigned(q.ask), issuedAt: q.issued_at, expiresAt: q.expires_at, asset: 'SOL', expiry: sol.expiry,
+          domain: signingDomain(vectors.service_name),
+          rfqId: q.rfq_id,
+          maker: parseWallet(q.maker),
+          quoteNonce: BigInt(q.quote_nonce),
+          bid: parseRfqSigned(q.bid),
+          ask: parseRfqSigned(q.ask),
+          issuedAt: q.issued_at,
+          expiresAt: q.expires_at,
+          asset: 'SOL',
+          expiry: sol.expiry,
           legs: rfq.legs.map(vectorLeg),
         });
         const maker_signature = encodeBase64Signature(signEd25519(seed, payload));
         const { maker: _maker, ...params } = q;
-        expect(await client.result('rfq.maker.respond', { ...params, maker_signature })).toEqual({ rfq_id: rfq.rfq_id, quote_id: quoteId(payload), state: 'quoted' });
+        expect(await client.result('rfq.maker.respond', { ...params, maker_signature })).toEqual({
+          rfq_id: rfq.rfq_id,
+          quote_id: quoteId(payload),
+          state: 'quoted',
+        });
         // The vectors' own quote names an RFQ that does not exist here.
         const c = vectors.cases[0];
-        const reply = await client.call('rfq.maker.respond', { rfq_id: c.quote.rfq_id, quote_nonce: '2000', bid: c.quote.bid, ask: c.quote.ask, issued_at: c.quote.issued_at, expires_at: c.quote.expires_at, maker_signature: c.maker_signature });
+        const reply = await client.call('rfq.maker.respond', {
+          rfq_id: c.quote.rfq_id,
+          quote_nonce: '2000',
+          bid: c.quote.bid,
+          ask: c.quote.ask,
+          issued_at: c.quote.issued_at,
+          expires_at: c.quote.expires_at,
+          maker_signature: c.maker_signature,
+        });
         expectRfqError(reply, 'RFQ_NOT_FOUND');
       } finally {
         await client.close();
@@ -182,7 +254,9 @@ describe('RFQ: create, quote, decline, list, subscribe', () => {
       const first = await taker.client.result('rfq.create', { client_ref: ref, legs });
       expect(await taker.client.result('rfq.create', { client_ref: ref, legs })).toEqual(first);
       // Trailing zeros the pattern allows are the same value.
-      expect(await taker.client.result('rfq.create', { client_ref: ref, legs: [leg(sol.symbol('150'), '1.000'), leg(sol.symbol('160'), '-1.0')] })).toEqual(first);
+      expect(await taker.client.result('rfq.create', { client_ref: ref, legs: [leg(sol.symbol('150'), '1.000'), leg(sol.symbol('160'), '-1.0')] })).toEqual(
+        first,
+      );
 
       await q1.client.result('rfq.maker.respond', signedQuote(q1.wallet, first, terms(next()), sol.expiry).params);
       const again = await taker.client.result('rfq.create', { client_ref: ref, legs });
@@ -206,7 +280,7 @@ describe('RFQ: create, quote, decline, list, subscribe', () => {
   });
 
   describe('get, list, poll', () => {
-    it('lists newest first with a cursor and a states filter; get shows only the caller\'s own', async () => {
+    it("lists newest first with a cursor and a states filter; get shows only the caller's own", async () => {
       const lister = await rfqTrader(app, ['taker']);
       try {
         const made = [];
@@ -256,7 +330,13 @@ describe('RFQ: create, quote, decline, list, subscribe', () => {
       expect(ids.length).toBeGreaterThanOrEqual(3);
       expect([...ids].sort()).toEqual(ids);
       expect(ids).not.toContain(own.rfq_id);
-      expect(all.items[0]).toEqual({ rfq_id: expect.any(String), legs: expect.any(Array), created_at: expect.any(Number), expires_at: expect.any(Number), max_quote_expires_at: expect.any(Number) });
+      expect(all.items[0]).toEqual({
+        rfq_id: expect.any(String),
+        legs: expect.any(Array),
+        created_at: expect.any(Number),
+        expires_at: expect.any(Number),
+        max_quote_expires_at: expect.any(Number),
+      });
       const paged: string[] = [];
       let cursor: string | undefined;
       do {
@@ -458,7 +538,10 @@ describe('RFQ: create, quote, decline, list, subscribe', () => {
       }
       // Signed for another service's domain.
       const payload = quotePayload(q1.wallet, rfq, terms(quoteNonce), sol.expiry, 'Elsewhere');
-      expectRfqError(await q1.client.call('rfq.maker.respond', { ...params, maker_signature: encodeBase64Signature(q1.wallet.sign(payload)) }), 'RFQ_INVALID_SIGNATURE');
+      expectRfqError(
+        await q1.client.call('rfq.maker.respond', { ...params, maker_signature: encodeBase64Signature(q1.wallet.sign(payload)) }),
+        'RFQ_INVALID_SIGNATURE',
+      );
     });
 
     it('a paused leg: RFQ_INVALID_INSTRUMENT, retryable', async () => {
@@ -556,7 +639,16 @@ describe('RFQ limits and switches', () => {
     const app = await env.start({ RFQ_ENABLED: 'false' });
     const t = await rfqTrader(app, ['taker', 'quoter']);
     try {
-      for (const method of ['rfq.create', 'rfq.get', 'rfq.list', 'rfq.subscribe', 'rfq.maker.poll', 'rfq.maker.respond', 'rfq.maker.decline', 'rfq.maker.subscribe']) {
+      for (const method of [
+        'rfq.create',
+        'rfq.get',
+        'rfq.list',
+        'rfq.subscribe',
+        'rfq.maker.poll',
+        'rfq.maker.respond',
+        'rfq.maker.decline',
+        'rfq.maker.subscribe',
+      ]) {
         expectRfqError(await t.client.call(method, {}), 'RFQ_NOT_ENABLED');
       }
     } finally {

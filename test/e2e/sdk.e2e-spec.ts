@@ -115,14 +115,23 @@ describe('SDK end to end: sign-in → create → respond → accept → filled �
     await takerClient.subscribeRfq();
 
     // rfq.create: buy the 150 call, sell the 160 call, 10 each.
-    const legs = [{ instrument: c150.symbol, quantity: '10' }, { instrument: c160.symbol, quantity: '-10' }];
+    const legs = [
+      { instrument: c150.symbol, quantity: '10' },
+      { instrument: c160.symbol, quantity: '-10' },
+    ];
     const rfq = await takerClient.createRfq({ legs });
     expect(rfq).toMatchObject({ state: 'pending', legs, quote: null, fill: null });
     expect(rfq.rfq_id).toMatch(/^[0-9a-f]{32}$/);
 
     // The maker hears it (and can poll it), prices it from the marks and answers with a signed quote.
     const created = (await next<MakerNotification>(makerEvents, (n) => n.event === 'created' && n.rfq.rfq_id === rfq.rfq_id)) as { rfq: OpenRfq };
-    expect(created.rfq).toEqual({ rfq_id: rfq.rfq_id, legs, created_at: rfq.created_at, expires_at: rfq.expires_at, max_quote_expires_at: rfq.max_quote_expires_at });
+    expect(created.rfq).toEqual({
+      rfq_id: rfq.rfq_id,
+      legs,
+      created_at: rfq.created_at,
+      expires_at: rfq.expires_at,
+      max_quote_expires_at: rfq.max_quote_expires_at,
+    });
     expect((await makerClient.poll()).items.map((r) => r.rfq_id)).toContain(rfq.rfq_id);
     const mid = legs.reduce((sum, l, i) => sum + (parseRfqSigned(l.quantity) * parseRfqSigned([c150, c160][i].mark_price)) / MICRO, 0n);
     const bid = mid - mid / 100n;
@@ -142,23 +151,43 @@ describe('SDK end to end: sign-in → create → respond → accept → filled �
     expect(responded).toEqual({ rfq_id: rfq.rfq_id, quote_id: built.quoteId, state: 'quoted' });
 
     // A second respond on the quoted RFQ is refused (first quote wins).
-    const again = buildQuote(maker.keypair, { rfq: created.rfq, quoteNonce: BigInt(Date.now()) * 1000n + 1n, bid, ask, issuedAt, expiresAt: issuedAt + 30, instruments, domain: config.quote_domain });
+    const again = buildQuote(maker.keypair, {
+      rfq: created.rfq,
+      quoteNonce: BigInt(Date.now()) * 1000n + 1n,
+      bid,
+      ask,
+      issuedAt,
+      expiresAt: issuedAt + 30,
+      instruments,
+      domain: config.quote_domain,
+    });
     await expect(makerClient.respond(again.params)).rejects.toMatchObject({ name: 'RfqError', error: 'RFQ_STATE_CONFLICT', retryable: false });
 
     // The taker hears the quote and checks it before trusting it.
     const quoted = await next<RfqNotification>(takerEvents, (n) => n.rfq.rfq_id === rfq.rfq_id && n.event === 'quoted');
     const q = quoted.rfq.quote!;
-    expect(q).toMatchObject({ quote_id: built.quoteId, maker: maker.keypair.wallet, bid: formatRfq(bid), ask: formatRfq(ask), maker_signature: built.params.maker_signature });
+    expect(q).toMatchObject({
+      quote_id: built.quoteId,
+      maker: maker.keypair.wallet,
+      bid: formatRfq(bid),
+      ask: formatRfq(ask),
+      maker_signature: built.params.maker_signature,
+    });
     expect(verifyQuote(quoted.rfq, instruments, { domain: config.quote_domain })).toBe(true);
     expect(verifyQuote({ ...quoted.rfq, quote: { ...q, ask: formatRfq(ask - 1n) } }, instruments, { domain: config.quote_domain })).toBe(false);
     expect(verifyQuote(quoted.rfq, instruments, { serviceName: 'Another exchange' })).toBe(false);
 
     // A signature over the other side is refused; the real accept goes through.
     const wrong = signAccept(taker.keypair, { rfqId: rfq.rfq_id, quoteId: q.quote_id, side: 'sell', expiresAt: q.expires_at });
-    const refused = await takerClient.accept({ ...wrong, side: 'buy' }).then(() => null, (e: unknown) => e);
+    const refused = await takerClient.accept({ ...wrong, side: 'buy' }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(refused).toBeInstanceOf(RfqError);
     expect(refused).toMatchObject({ error: 'RFQ_INVALID_SIGNATURE' });
-    const accepted = await takerClient.accept(signAccept(taker.keypair, { rfqId: rfq.rfq_id, quoteId: q.quote_id, side: 'buy', expiresAt: Math.min(now() + 20, q.expires_at) }));
+    const accepted = await takerClient.accept(
+      signAccept(taker.keypair, { rfqId: rfq.rfq_id, quoteId: q.quote_id, side: 'buy', expiresAt: Math.min(now() + 20, q.expires_at) }),
+    );
     expect(accepted).toEqual({ rfq_id: rfq.rfq_id, quote_id: q.quote_id, side: 'buy', state: 'accepted' });
 
     // `filled` reaches the taker (channel rfq) and the maker (channel rfq_maker).
@@ -167,11 +196,17 @@ describe('SDK end to end: sign-in → create → respond → accept → filled �
     expect(filled.rfq).toMatchObject({ state: 'filled', accepted_side: 'buy', fill: { side: 'buy', price: formatRfq(ask), reverted: false } });
     const fill = filled.rfq.fill!;
     const makerFilled = await next<MakerNotification>(makerEvents, (n) => n.event === 'filled' && n.rfq.rfq_id === rfq.rfq_id);
-    expect(makerFilled).toMatchObject({ event: 'filled', rfq: { rfq_id: rfq.rfq_id, quote_id: q.quote_id, state: 'filled', side: 'buy', fill: { fill_id: fill.fill_id, price: fill.price } } });
+    expect(makerFilled).toMatchObject({
+      event: 'filled',
+      rfq: { rfq_id: rfq.rfq_id, quote_id: q.quote_id, state: 'filled', side: 'buy', fill: { fill_id: fill.fill_id, price: fill.price } },
+    });
     // The event's fill carries the exchange's signed receipt; both sides verify it with the published key.
     const { receipt, ...fillView } = fill;
     const { keys } = await admin.exchangeKeys();
-    expect(verifyReceipt(receipt!, { keys, fill: { ...fill, rfq_id: rfq.rfq_id, quote_id: q.quote_id, legs: rfq.legs } })).toMatchObject({ taker: taker.keypair.wallet, kind: 0 });
+    expect(verifyReceipt(receipt!, { keys, fill: { ...fill, rfq_id: rfq.rfq_id, quote_id: q.quote_id, legs: rfq.legs } })).toMatchObject({
+      taker: taker.keypair.wallet,
+      kind: 0,
+    });
     expect((makerFilled as { rfq: { fill?: { receipt?: unknown } } }).rfq.fill?.receipt).toEqual(receipt);
     expect((makerFilled as { account_seq?: number }).account_seq).toEqual(expect.any(Number));
     expect(await takerClient.getRfq(rfq.rfq_id)).toMatchObject({ state: 'filled', fill: fillView });
@@ -179,7 +214,8 @@ describe('SDK end to end: sign-in → create → respond → accept → filled �
     // Positions over GET /query/rfq-positions with each side's own session token.
     const takerHttp = httpFor(takerSession.session_token);
     const makerHttp = httpFor(makerSession.session_token);
-    const net = (rows: Array<{ instrument: string; quantity: string }>) => Object.fromEntries(rows.map((r) => [r.instrument, formatRfq(parseHttpDecimal(r.quantity))]));
+    const net = (rows: Array<{ instrument: string; quantity: string }>) =>
+      Object.fromEntries(rows.map((r) => [r.instrument, formatRfq(parseHttpDecimal(r.quantity))]));
     const takerPositions = await takerHttp.rfqPositions();
     expect(net(takerPositions.rows)).toEqual({ [c150.symbol]: '10', [c160.symbol]: '-10' });
     for (const row of takerPositions.rows) expect(row).toMatchObject({ account_id: taker.accountId, asset: 'SOL', kind: 'call', expiry, settled: false });

@@ -30,8 +30,12 @@ export async function acceptedOutcome(db: Client): Promise<AcceptedOutcome> {
       SELECT f.rfq_id FROM fills f JOIN rfqs r ON r.id = f.rfq_id
        GROUP BY f.rfq_id, r.state HAVING count(*) > 1 OR (r.state <> 'filled' AND bool_or(f.reverted_at IS NULL))) d`);
   return {
-    accepted: rows[0].accepted, filled: rows[0].filled, failed: rows[0].failed, open: rows[0].open,
-    doubled: doubled[0].n, longestWaitSeconds: rows[0].longest,
+    accepted: rows[0].accepted,
+    filled: rows[0].filled,
+    failed: rows[0].failed,
+    open: rows[0].open,
+    doubled: doubled[0].n,
+    longestWaitSeconds: rows[0].longest,
   };
 }
 

@@ -17,7 +17,11 @@ const PG_BIN = process.env.PG_BIN ?? newestPostgresBin();
 
 function newestPostgresBin(): string {
   const root = '/usr/lib/postgresql';
-  const versions = existsSync(root) ? readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((v) => /^\d+$/.test(v))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
   return join(root, versions[0] ?? '15', 'bin');
 }
 
@@ -122,10 +126,22 @@ export class PrivatePostgres {
   }
 
   async start(): Promise<void> {
-    asPostgres(join(PG_BIN, 'pg_ctl'), [
-      '-D', join(this.dir, 'data'), '-l', join(this.dir, 'log'), '-w', '-t', '30',
-      '-o', `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`, 'start',
-    ], this.dir);
+    asPostgres(
+      join(PG_BIN, 'pg_ctl'),
+      [
+        '-D',
+        join(this.dir, 'data'),
+        '-l',
+        join(this.dir, 'log'),
+        '-w',
+        '-t',
+        '30',
+        '-o',
+        `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
+        'start',
+      ],
+      this.dir,
+    );
   }
 
   /** `fast`: a clean restart (connections are cut); `immediate`: as after a crash. */
@@ -144,7 +160,9 @@ export class PrivatePostgres {
 }
 
 function postgresIds(): [number, number] {
-  const line = readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.startsWith('postgres:'));
+  const line = readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('postgres:'));
   if (!line) throw new Error('no postgres user');
   const [, , uid, gid] = line.split(':');
   return [Number(uid), Number(gid)];
@@ -198,14 +216,20 @@ export class Instance {
     });
     closeSync(out);
     this.child = child;
-    this.exit = new Promise((done) => child.once('exit', (code) => {
-      if (this.child === child) this.child = null;
-      done(code);
-    }));
-    await waitFor(async () => {
-      if (this.child !== child) throw new Error(`${this.name} exited while starting: see ${this.log}`);
-      return (await fetch(`${this.url}/health`)).status === 200;
-    }, timeoutMs, `${this.name} healthy`);
+    this.exit = new Promise((done) =>
+      child.once('exit', (code) => {
+        if (this.child === child) this.child = null;
+        done(code);
+      }),
+    );
+    await waitFor(
+      async () => {
+        if (this.child !== child) throw new Error(`${this.name} exited while starting: see ${this.log}`);
+        return (await fetch(`${this.url}/health`)).status === 200;
+      },
+      timeoutMs,
+      `${this.name} healthy`,
+    );
   }
 
   /** Sends `signal` and waits for the exit; the exit code (null when killed by the signal). */

@@ -137,9 +137,17 @@ export function quoteFor(maker: FleetTrader, rfq: { rfq_id: string; legs: Array<
     return { symbol: l.instrument, strike: s.strike, kind: s.kind, quantity: parseRfqSigned(l.quantity) };
   });
   const payload = encodeQuotePayload({
-    domain: signingDomain('Legwork'), rfqId: rfq.rfq_id, maker: maker.wallet.publicKey, quoteNonce: BigInt(terms.quote_nonce),
-    bid: parseRfqSigned(terms.bid), ask: parseRfqSigned(terms.ask), issuedAt: terms.issued_at, expiresAt: terms.expires_at,
-    asset: parseSymbol(rfq.legs[0].instrument)!.asset, expiry, legs,
+    domain: signingDomain('Legwork'),
+    rfqId: rfq.rfq_id,
+    maker: maker.wallet.publicKey,
+    quoteNonce: BigInt(terms.quote_nonce),
+    bid: parseRfqSigned(terms.bid),
+    ask: parseRfqSigned(terms.ask),
+    issuedAt: terms.issued_at,
+    expiresAt: terms.expires_at,
+    asset: parseSymbol(rfq.legs[0].instrument)!.asset,
+    expiry,
+    legs,
   });
   return { params: { rfq_id: rfq.rfq_id, ...terms, maker_signature: encodeBase64Signature(maker.wallet.sign(payload)) }, quoteId: quoteId(payload), terms };
 }

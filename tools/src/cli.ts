@@ -62,8 +62,20 @@ flags
                  env LEGWORK_SESSION_CACHE): the server allows 10 sign-ins per minute per address`;
 
 const FLAGS = {
-  url: 'string', seed: 'string', token: 'string', json: 'boolean', help: 'boolean', 'no-cache': 'boolean',
-  leg: 'strings', wait: 'string', state: 'strings', side: 'string', timeout: 'string', status: 'string', asset: 'string', expiry: 'string',
+  url: 'string',
+  seed: 'string',
+  token: 'string',
+  json: 'boolean',
+  help: 'boolean',
+  'no-cache': 'boolean',
+  leg: 'strings',
+  wait: 'string',
+  state: 'strings',
+  side: 'string',
+  timeout: 'string',
+  status: 'string',
+  asset: 'string',
+  expiry: 'string',
 } as const;
 
 const STATES: readonly RfqState[] = RFQ_STATES;
@@ -90,7 +102,14 @@ async function verified(client: LegworkClient, rfq: RfqView): Promise<boolean | 
 }
 
 /** Waits for an `rfq` event of this RFQ in one of `events`, else (timeout) reads its state. */
-async function waitFor(client: LegworkClient, events: AsyncIterableIterator<RfqNotification>, rfqId: string, wanted: readonly string[], timeoutMs: number, onEvent?: (n: RfqNotification) => void): Promise<RfqView> {
+async function waitFor(
+  client: LegworkClient,
+  events: AsyncIterableIterator<RfqNotification>,
+  rfqId: string,
+  wanted: readonly string[],
+  timeoutMs: number,
+  onEvent?: (n: RfqNotification) => void,
+): Promise<RfqView> {
   const timer = setTimeout(() => void events.return?.(), timeoutMs);
   try {
     for await (const n of events) {
@@ -145,7 +164,9 @@ async function rfqCreate(session: Session, flags: Flags, rest: string[]): Promis
           `buy:  npm run -s cli -- accept ${now.quote.quote_id} --side buy    (at the ask: ${cashText('buy', now.quote)})`,
           `sell: npm run -s cli -- accept ${now.quote.quote_id} --side sell   (at the bid: ${cashText('sell', now.quote)})`,
         ]
-      : now.state === 'pending' ? ['', `no quote yet: npm run -s cli -- rfq get ${now.rfq_id}`] : []),
+      : now.state === 'pending'
+        ? ['', `no quote yet: npm run -s cli -- rfq get ${now.rfq_id}`]
+        : []),
   ]);
   return now.state === 'quoted' || now.state === 'pending' ? 0 : 1;
 }
@@ -227,7 +248,10 @@ async function accept(session: Session, flags: Flags, args: string[]): Promise<n
   const final = await waitFor(client, events, rfq.rfq_id, ENDED, timeoutSeconds * 1000, (n) => log(`  ${clock(n.rfq.updated_at)} ${n.event}`));
   print(flags, final, () => rfqLines(final));
   if (final.state !== 'filled') {
-    if (!flags.json) console.error(ENDED.includes(final.state) ? `not filled: ${final.state}` : `still ${final.state} after ${timeoutSeconds} s: check with rfq get ${final.rfq_id}`);
+    if (!flags.json)
+      console.error(
+        ENDED.includes(final.state) ? `not filled: ${final.state}` : `still ${final.state} after ${timeoutSeconds} s: check with rfq get ${final.rfq_id}`,
+      );
     return 1;
   }
   return 0;
@@ -275,7 +299,10 @@ async function runCommand(session: Session, flags: Flags, command: string, args:
       return await signIn(session, flags, generated);
     case 'instruments': {
       const client = await session.ws();
-      const rows = await client.getInstruments({ asset: setting(flags, 'asset', null), expiry: flags.expiry ? intSetting('--expiry', flags.expiry as string, 0) : undefined });
+      const rows = await client.getInstruments({
+        asset: setting(flags, 'asset', null),
+        expiry: flags.expiry ? intSetting('--expiry', flags.expiry as string, 0) : undefined,
+      });
       print(flags, rows, () => instrumentLines(rows));
       return 0;
     }
@@ -316,7 +343,8 @@ main().then(
     }
     const text = reason(error);
     console.error(`error: ${text}`);
-    if (/nonce requests per minute/.test(text)) console.error('(sign-in nonces are limited per client address; the CLI caches its session token, so this passes within a minute)');
+    if (/nonce requests per minute/.test(text))
+      console.error('(sign-in nonces are limited per client address; the CLI caches its session token, so this passes within a minute)');
     process.exit(1);
   },
 );

@@ -67,7 +67,8 @@ export function setting(flags: ParsedArgs['flags'], flag: string, envName: strin
 /** A positive integer setting. */
 export function intSetting(name: string, text: string | undefined, fallback: number, min = 0): number {
   if (text === undefined) return fallback;
-  if (!/^[0-9]+$/.test(text) || Number(text) < min || !Number.isSafeInteger(Number(text))) throw new UsageError(`${name} must be an integer >= ${min}, got ${JSON.stringify(text)}`);
+  if (!/^[0-9]+$/.test(text) || Number(text) < min || !Number.isSafeInteger(Number(text)))
+    throw new UsageError(`${name} must be an integer >= ${min}, got ${JSON.stringify(text)}`);
   return Number(text);
 }
 

@@ -53,7 +53,13 @@ const taker = logger('taker');
 const admin = logger('admin');
 
 /** An `rfq` event of one RFQ among `events`, within the timeout. */
-async function nextEvent(events: AsyncIterableIterator<RfqNotification>, rfqId: string, wanted: string[], timeoutMs: number, what: string): Promise<RfqNotification> {
+async function nextEvent(
+  events: AsyncIterableIterator<RfqNotification>,
+  rfqId: string,
+  wanted: string[],
+  timeoutMs: number,
+  what: string,
+): Promise<RfqNotification> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new DemoFailure(`no ${what} within ${timeoutMs / 1000} s`)), timeoutMs);
@@ -166,7 +172,12 @@ async function openSpread(url: string, takerKey: Keypair, expiration: number, cl
   taker(`marks: ${low.symbol} ${low.mark_price ?? 'none'}, ${high.symbol} ${high.mark_price ?? 'none'}`);
   const events = client.notifications('rfq');
   await client.subscribeRfq(); // before create: no event can be missed
-  const rfq: RfqView = await client.createRfq({ legs: [{ instrument: low.symbol, quantity: '10' }, { instrument: high.symbol, quantity: '-10' }] });
+  const rfq: RfqView = await client.createRfq({
+    legs: [
+      { instrument: low.symbol, quantity: '10' },
+      { instrument: high.symbol, quantity: '-10' },
+    ],
+  });
   taker(`created rfq ${rfq.rfq_id} [${describeLegs(rfq.legs)}] (${rfq.state}, open until ${clock(rfq.expires_at)} UTC)`);
   return { client, config, instruments, low, high, events, rfq };
 }
@@ -177,7 +188,8 @@ async function tradeSpread(url: string, takerKey: Keypair, maker: ReferenceMaker
 
   // 5. The quote: check it before trusting it.
   const quoted = await nextEvent(events, rfq.rfq_id, ['quoted', 'declined', 'expired'], 15_000, 'quote');
-  if (quoted.event !== 'quoted' || !quoted.rfq.quote) throw new DemoFailure(`the RFQ was ${quoted.event}${quoted.rfq.decline_reason ? ` (${quoted.rfq.decline_reason})` : ''} instead of quoted`);
+  if (quoted.event !== 'quoted' || !quoted.rfq.quote)
+    throw new DemoFailure(`the RFQ was ${quoted.event}${quoted.rfq.decline_reason ? ` (${quoted.rfq.decline_reason})` : ''} instead of quoted`);
   const q = quoted.rfq.quote;
   taker(`quote ${q.quote_id}`);
   taker(`  bid ${q.bid} / ask ${q.ask} USDC for the package, firm until ${clock(q.expires_at)} UTC, from maker ${q.maker}`);
@@ -191,10 +203,11 @@ async function tradeSpread(url: string, takerKey: Keypair, maker: ReferenceMaker
   const accepted = await client.accept(signAccept(takerKey, { rfqId: rfq.rfq_id, quoteId: q.quote_id, side: 'buy', expiresAt }));
   taker(`accept buy at ask ${q.ask} (signed, valid until ${clock(expiresAt)} UTC): ${accepted.state}`);
   const done = await nextEvent(events, rfq.rfq_id, ['filled', 'failed', 'expired'], 30_000, 'fill');
-  if (done.event !== 'filled' || !done.rfq.fill) throw new DemoFailure(`the RFQ ended ${done.event}${done.rfq.failure ? `: ${done.rfq.failure.error} (${done.rfq.failure.message})` : ''}`);
+  if (done.event !== 'filled' || !done.rfq.fill)
+    throw new DemoFailure(`the RFQ ended ${done.event}${done.rfq.failure ? `: ${done.rfq.failure.error} (${done.rfq.failure.message})` : ''}`);
   const fill = done.rfq.fill;
   taker(`filled: fill #${fill.fill_id}, bought the spread at ${fill.price} USDC, taker fee ${fill.fee} USDC`);
-  await Promise.race([makerFilled, new Promise((_, reject) => setTimeout(() => reject(new DemoFailure("the maker did not hear its fill within 5 s")), 5_000))]);
+  await Promise.race([makerFilled, new Promise((_, reject) => setTimeout(() => reject(new DemoFailure('the maker did not hear its fill within 5 s')), 5_000))]);
   return { client, low, high, fill };
 }
 

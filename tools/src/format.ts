@@ -21,7 +21,10 @@ export function cashText(side: 'buy' | 'sell', quote: { bid: string; ask: string
 
 /** The lines describing an RFQ as its taker sees it. */
 export function rfqLines(rfq: RfqView, verified?: boolean): string[] {
-  const lines = [`rfq ${rfq.rfq_id}  ${rfq.state}  created ${clock(rfq.created_at)}, open until ${clock(rfq.expires_at)} UTC`, `  legs   ${describeLegs(rfq.legs)}`];
+  const lines = [
+    `rfq ${rfq.rfq_id}  ${rfq.state}  created ${clock(rfq.created_at)}, open until ${clock(rfq.expires_at)} UTC`,
+    `  legs   ${describeLegs(rfq.legs)}`,
+  ];
   const q = rfq.quote;
   if (q) {
     const check = verified === undefined ? '' : verified ? ', maker signature verified' : ', SIGNATURE DOES NOT VERIFY';
@@ -29,7 +32,8 @@ export function rfqLines(rfq: RfqView, verified?: boolean): string[] {
     lines.push(`         bid ${q.bid} / ask ${q.ask}  firm until ${clock(q.expires_at)} UTC  (maker ${q.maker}, nonce ${q.quote_nonce}${check})`);
   }
   if (rfq.accepted_side) lines.push(`  accepted side: ${rfq.accepted_side}`);
-  if (rfq.fill) lines.push(`  fill   #${rfq.fill.fill_id}: ${rfq.fill.side} at ${rfq.fill.price}, taker fee ${rfq.fill.fee}${rfq.fill.reverted ? ' (REVERTED)' : ''}`);
+  if (rfq.fill)
+    lines.push(`  fill   #${rfq.fill.fill_id}: ${rfq.fill.side} at ${rfq.fill.price}, taker fee ${rfq.fill.fee}${rfq.fill.reverted ? ' (REVERTED)' : ''}`);
   if (rfq.decline_reason) lines.push(`  declined: ${rfq.decline_reason}`);
   if (rfq.failure) lines.push(`  failed: ${rfq.failure.error}: ${rfq.failure.message}`);
   return lines;
@@ -46,21 +50,35 @@ export function positionLines(rows: RfqPositionRow[]): string[] {
   if (rows.length === 0) return ['(no RFQ positions)'];
   return table(
     ['instrument', 'quantity', 'avg price', 'expiry', 'settled'],
-    rows.map((r) => [r.instrument, amount(r.quantity), (r.average_price === null ? '-' : amount(r.average_price)), utcDate(r.expiry), r.settled ? 'yes' : 'no']),
+    rows.map((r) => [r.instrument, amount(r.quantity), r.average_price === null ? '-' : amount(r.average_price), utcDate(r.expiry), r.settled ? 'yes' : 'no']),
     [1, 2],
   );
 }
 
 export function balanceLines(rows: BalanceRow[]): string[] {
   if (rows.length === 0) return ['(no balance: nothing deposited yet)'];
-  return table(['account', 'currency', 'available', 'locked', 'total'], rows.map((r) => [String(r.account_id), r.currency, amount(r.available), amount(r.locked), amount(r.total)]), [2, 3, 4]);
+  return table(
+    ['account', 'currency', 'available', 'locked', 'total'],
+    rows.map((r) => [String(r.account_id), r.currency, amount(r.available), amount(r.locked), amount(r.total)]),
+    [2, 3, 4],
+  );
 }
 
 export function fillLines(rows: RfqFillRow[]): string[] {
   if (rows.length === 0) return ['(no fills)'];
   return table(
     ['fill', 'rfq', 'role', 'side', 'price', 'fee', 'legs', 'reverted', 'receipt'],
-    rows.map((r) => [String(r.fill_id), r.rfq_id, r.role, r.side, amount(String(r.price)), amount(String(r.fee)), describeLegs(r.legs.map((l) => ({ instrument: l.instrument, quantity: amount(l.quantity) }))), r.reverted ? 'yes' : '', String(r.receipt_status ?? '')]),
+    rows.map((r) => [
+      String(r.fill_id),
+      r.rfq_id,
+      r.role,
+      r.side,
+      amount(String(r.price)),
+      amount(String(r.fee)),
+      describeLegs(r.legs.map((l) => ({ instrument: l.instrument, quantity: amount(l.quantity) }))),
+      r.reverted ? 'yes' : '',
+      String(r.receipt_status ?? ''),
+    ]),
     [4, 5],
   );
 }

@@ -26,7 +26,17 @@ const USAGE = `usage: npm run maker -- [flags]
 The wallet's account must exist with the quoter role (an admin creates it:
 POST /v1/admin/accounts { "wallet": "<wallet>", "roles": ["quoter"] }) and hold USDC to fund its side.`;
 
-const FLAGS = { url: 'string', seed: 'string', 'spread-bps': 'string', 'min-spread': 'string', 'max-legs': 'string', 'max-size': 'string', lifetime: 'string', verbose: 'boolean', help: 'boolean' } as const;
+const FLAGS = {
+  url: 'string',
+  seed: 'string',
+  'spread-bps': 'string',
+  'min-spread': 'string',
+  'max-legs': 'string',
+  'max-size': 'string',
+  lifetime: 'string',
+  verbose: 'boolean',
+  help: 'boolean',
+} as const;
 
 async function main(): Promise<number> {
   const { flags, positional } = parseArgs(process.argv.slice(2), FLAGS);

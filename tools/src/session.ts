@@ -126,7 +126,10 @@ export class Session {
   }
 
   private requireAccount(auth: AuthResult): void {
-    if (auth.account_id === null) throw new Error(`wallet ${auth.wallet} has no account yet: an admin creates it (POST /v1/admin/accounts { "wallet": "${auth.wallet}", "roles": ["taker"] })`);
+    if (auth.account_id === null)
+      throw new Error(
+        `wallet ${auth.wallet} has no account yet: an admin creates it (POST /v1/admin/accounts { "wallet": "${auth.wallet}", "roles": ["taker"] })`,
+      );
   }
 
   async close(): Promise<void> {

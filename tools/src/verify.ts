@@ -26,7 +26,11 @@ export async function walkJournal(http: LegworkHttp, pageSize = 1000): Promise<J
     if (page.rows.length < pageSize) {
       // The chain must end at the head the server states (same number, same hash).
       if (page.head.journal_seq === after.journal_seq && page.head.hash !== after.hash) {
-        return { check: { ok: false, journal_seq: after.journal_seq, problem: `the head's hash ${page.head.hash} is not the last row's ${after.hash}` }, rows, serverHead: page.head };
+        return {
+          check: { ok: false, journal_seq: after.journal_seq, problem: `the head's hash ${page.head.hash} is not the last row's ${after.hash}` },
+          rows,
+          serverHead: page.head,
+        };
       }
       return { check: { ok: true, head: after }, rows, serverHead: page.head };
     }

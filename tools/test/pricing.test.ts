@@ -10,7 +10,20 @@ const NOW = 1_800_000_000;
 const EXPIRY = NOW + 7 * 86_400;
 
 function instrument(symbol: string, mark: string | null, changes: Partial<Instrument> = {}): Instrument {
-  return { symbol, asset: 'SOL', strike: '150', kind: 'call', expiry: EXPIRY, paused: false, settled: false, settlement_price: null, created_at: NOW - 100, mark_price: mark, iv: '0.8', ...changes };
+  return {
+    symbol,
+    asset: 'SOL',
+    strike: '150',
+    kind: 'call',
+    expiry: EXPIRY,
+    paused: false,
+    settled: false,
+    settlement_price: null,
+    created_at: NOW - 100,
+    mark_price: mark,
+    iv: '0.8',
+    ...changes,
+  };
 }
 
 const book = new Map<string, Instrument>([
@@ -20,11 +33,21 @@ const book = new Map<string, Instrument>([
   ['SOL-A-NOMARK', instrument('SOL-A-NOMARK', null)],
   ['SOL-A-PAUSED', instrument('SOL-A-PAUSED', '1', { paused: true })],
 ]);
-const rfq = (legs: Array<[string, string]>, maxQuoteExpiresAt = NOW + 3600) => ({ legs: legs.map(([instrument, quantity]) => ({ instrument, quantity })), max_quote_expires_at: maxQuoteExpiresAt });
+const rfq = (legs: Array<[string, string]>, maxQuoteExpiresAt = NOW + 3600) => ({
+  legs: legs.map(([instrument, quantity]) => ({ instrument, quantity })),
+  max_quote_expires_at: maxQuoteExpiresAt,
+});
 
 describe('priceRfq', () => {
   it('quotes mid ∓ 1 % of |mid| (200 bps wide), bid floored and ask ceiled to the micro-unit', () => {
-    const d = priceRfq(rfq([['SOL-A-150-C', '10'], ['SOL-A-160-C', '-10']]), book, NOW);
+    const d = priceRfq(
+      rfq([
+        ['SOL-A-150-C', '10'],
+        ['SOL-A-160-C', '-10'],
+      ]),
+      book,
+      NOW,
+    );
     assert.equal(d.action, 'quote');
     if (d.action !== 'quote') return;
     assert.equal(formatRfq(d.mid), '36.45576');
@@ -35,7 +58,14 @@ describe('priceRfq', () => {
   });
 
   it('is symmetric for a package worth a negative amount, and never narrower than the minimum width', () => {
-    const credit = priceRfq(rfq([['SOL-A-150-C', '-10'], ['SOL-A-160-C', '10']]), book, NOW);
+    const credit = priceRfq(
+      rfq([
+        ['SOL-A-150-C', '-10'],
+        ['SOL-A-160-C', '10'],
+      ]),
+      book,
+      NOW,
+    );
     assert.ok(credit.action === 'quote');
     assert.equal(formatRfq(credit.bid), '-36.820318');
     assert.equal(formatRfq(credit.ask), '-36.091202');
@@ -63,7 +93,16 @@ describe('priceRfq', () => {
     assert.equal(reasonOf(rfq([['SOL-A-150-C', '1']], NOW)), 'near_expiry');
     assert.equal(reasonOf(rfq([['SOL-A-150-C', '100.000001']])), 'size_limit');
     assert.equal(reasonOf(rfq([['SOL-A-150-C', '-100']])), 'quote');
-    assert.equal(reasonOf(rfq([['SOL-A-150-C', '1'], ['SOL-A-160-C', '1'], ['SOL-A-75-P', '1']])), 'size_limit');
+    assert.equal(
+      reasonOf(
+        rfq([
+          ['SOL-A-150-C', '1'],
+          ['SOL-A-160-C', '1'],
+          ['SOL-A-75-P', '1'],
+        ]),
+      ),
+      'size_limit',
+    );
     assert.equal(reasonOf(rfq([['SOL-A-NOMARK', '1']])), 'stale_data');
     const fresh = (at: number | null): Freshness => ({ indexUpdatedAt: new Map([['SOL', at]]), maxAgeSeconds: 30 });
     assert.equal(reasonOf(rfq([['SOL-A-150-C', '1']]), NOW, fresh(NOW - 30)), 'quote');

@@ -10,7 +10,13 @@ import { journalLines, receiptStatus, walkJournal } from '../src/verify';
 
 // dist-tools/test → the repository's copy of the contract's vectors.
 const vectors = JSON.parse(readFileSync(join(__dirname, '..', '..', 'docs', 'spec', 'vectors', 'receipts.json'), 'utf8'));
-const chain = vectors.receipts.map((r: any) => ({ journal_seq: r.input.journal_seq, kind: r.input.kind, hash: r.hash, prev_hash: r.input.prev_hash, at: r.input.at }));
+const chain = vectors.receipts.map((r: any) => ({
+  journal_seq: r.input.journal_seq,
+  kind: r.input.kind,
+  hash: r.hash,
+  prev_hash: r.input.prev_hash,
+  at: r.input.at,
+}));
 
 describe('verify-journal', () => {
   let rows = chain;
@@ -26,7 +32,9 @@ describe('verify-journal', () => {
       const limit = Number(query.get('limit') ?? 500);
       const last = rows[rows.length - 1];
       res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ rows: rows.filter((r: any) => r.journal_seq > afterSeq).slice(0, limit), head: { journal_seq: last.journal_seq, hash: last.hash } }));
+      res.end(
+        JSON.stringify({ rows: rows.filter((r: any) => r.journal_seq > afterSeq).slice(0, limit), head: { journal_seq: last.journal_seq, hash: last.hash } }),
+      );
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -51,10 +59,27 @@ describe('verify-journal', () => {
 describe('cli fills: receipt status', () => {
   const keys = [{ key_id: vectors.key_id, public_key: vectors.exchange_public_key, from: 0 }];
   const r = vectors.receipts[0];
-  const receipt = { journal_seq: 1, kind: 0 as const, payload: Buffer.from(r.payload_hex, 'hex').toString('base64'), hash: r.hash, key_id: r.key_id, signature: r.signature };
+  const receipt = {
+    journal_seq: 1,
+    kind: 0 as const,
+    payload: Buffer.from(r.payload_hex, 'hex').toString('base64'),
+    hash: r.hash,
+    key_id: r.key_id,
+    signature: r.signature,
+  };
   const row: RfqFillRow = {
-    fill_id: '1', rfq_id: r.input.rfq_id, quote_id: r.input.quote_id, role: 'taker', side: 'buy', legs: [{ instrument: 'SOL-27DEC26-150-C', quantity: '1.00000000' }],
-    price: '13.25000000', fee: '0.04500000', filled_at: 1795000040, reverted: false, receipt, revert_receipt: null,
+    fill_id: '1',
+    rfq_id: r.input.rfq_id,
+    quote_id: r.input.quote_id,
+    role: 'taker',
+    side: 'buy',
+    legs: [{ instrument: 'SOL-27DEC26-150-C', quantity: '1.00000000' }],
+    price: '13.25000000',
+    fee: '0.04500000',
+    filled_at: 1795000040,
+    reverted: false,
+    receipt,
+    revert_receipt: null,
   };
 
   it('verified, or why not', () => {

@@ -44,7 +44,10 @@ function ReceiptCell({ receipt, fillId, kind }: { receipt: Receipt | null | unde
     let live = true;
     exchangeKeys()
       .then((k) => checkReceipt(receipt, k, fillId, kind))
-      .then((p) => live && setProblem(p), (e) => live && setProblem(describeError(e)));
+      .then(
+        (p) => live && setProblem(p),
+        (e) => live && setProblem(describeError(e)),
+      );
     return () => {
       live = false;
     };
@@ -64,7 +67,15 @@ function ReceiptCell({ receipt, fillId, kind }: { receipt: Receipt | null | unde
 }
 
 /** Search, create, and one account's roles, transfers, balances, positions, fills and payoff. */
-export function AccountsPage({ confirm, notify, initial = null }: { confirm: (a: PendingAction) => void; notify: (m: string, error?: boolean) => void; initial?: string | null }) {
+export function AccountsPage({
+  confirm,
+  notify,
+  initial = null,
+}: {
+  confirm: (a: PendingAction) => void;
+  notify: (m: string, error?: boolean) => void;
+  initial?: string | null;
+}) {
   const [selected, setSelected] = useState<number | null>(initial && /^[1-9][0-9]{0,15}$/.test(initial) ? Number(initial) : null);
   const [searchError, setSearchError] = useState<string | null>(null);
 
@@ -133,7 +144,15 @@ export function AccountsPage({ confirm, notify, initial = null }: { confirm: (a:
   );
 }
 
-function AccountDetail({ accountId, confirm, notify }: { accountId: number; confirm: (a: PendingAction) => void; notify: (m: string, error?: boolean) => void }) {
+function AccountDetail({
+  accountId,
+  confirm,
+  notify,
+}: {
+  accountId: number;
+  confirm: (a: PendingAction) => void;
+  notify: (m: string, error?: boolean) => void;
+}) {
   const account = usePoll(() => call<Account>('account', { path: { account_id: accountId } }), 2000);
   const positions = usePoll(() => call<{ rows: OpenPosition[] }>('rfqPositions', { query: { account_id: accountId, status: 'open' } }), 3000);
   const fills = usePoll(() => call<{ rows: FillRow[] }>('rfqFills', { query: { account_id: accountId, limit: 50 } }), 3000);
@@ -210,7 +229,8 @@ function AccountDetail({ accountId, confirm, notify }: { accountId: number; conf
               onClick={() =>
                 confirm({
                   title: `Revoke the sessions of account ${accountId}`,
-                  detail: 'Every session token issued until now is refused, and its live connections are signed out within a second. The wallet can sign in again.',
+                  detail:
+                    'Every session token issued until now is refused, and its live connections are signed out within a second. The wallet can sign in again.',
                   confirmLabel: 'Revoke sessions',
                   run: () => call('revokeSessions', { path: { account_id: accountId } }),
                 })
@@ -261,7 +281,13 @@ function AccountDetail({ accountId, confirm, notify }: { accountId: number; conf
             <h3>
               Payoff at expiry: {round.asset} {time(round.expiry)}
             </h3>
-            <Chart label={`Payoff at expiry of the ${round.asset} ${time(round.expiry)} positions by settlement price`} x={curve.prices} y={curve.payoffs} xLabel="settlement price" yLabel="payoff (USDC)" />
+            <Chart
+              label={`Payoff at expiry of the ${round.asset} ${time(round.expiry)} positions by settlement price`}
+              x={curve.prices}
+              y={curve.payoffs}
+              xLabel="settlement price"
+              yLabel="payoff (USDC)"
+            />
           </div>
         );
       })}

@@ -89,7 +89,14 @@ export function OverviewPage() {
           <p class="muted" data-testid="fills-total">
             {fills.reduce((sum, p) => sum + p.fills, 0)} fills in the window
           </p>
-          <Chart label="Fills per minute over the last 30 minutes" x={fills.map((p) => p.minute)} y={fills.map((p) => p.fills)} yLabel="fills" time kind="bars" />
+          <Chart
+            label="Fills per minute over the last 30 minutes"
+            x={fills.map((p) => p.minute)}
+            y={fills.map((p) => p.fills)}
+            yLabel="fills"
+            time
+            kind="bars"
+          />
         </Section>
       )}
     </>

@@ -39,7 +39,9 @@ export function RfqsPage({ confirm }: { confirm: (a: PendingAction) => void }) {
   const before = cursors[cursors.length - 1];
   const rfqs = usePoll(() => call<{ rfqs: Rfq[] }>('rfqs', { query: { state: state || undefined, limit: PAGE, before } }), 1000, [state, before]);
   const rows = rfqs.data?.rfqs ?? [];
-  const events = usePoll(() => (selected ? call<{ events: RfqEvent[] }>('rfqEvents', { path: { rfq_id: selected } }) : Promise.resolve({ events: [] })), 1000, [selected]);
+  const events = usePoll(() => (selected ? call<{ events: RfqEvent[] }>('rfqEvents', { path: { rfq_id: selected } }) : Promise.resolve({ events: [] })), 1000, [
+    selected,
+  ]);
 
   const revert = (rfq: Rfq) =>
     confirm({
@@ -57,7 +59,7 @@ export function RfqsPage({ confirm }: { confirm: (a: PendingAction) => void }) {
       <Section title="RFQs" id="rfqs">
         <label>
           State{' '}
-          <select value={state} onChange={(e) => (setState((e.currentTarget).value), setCursors([]))}>
+          <select value={state} onChange={(e) => (setState(e.currentTarget.value), setCursors([]))}>
             {STATES.map((s) => (
               <option key={s} value={s}>
                 {s || 'any'}

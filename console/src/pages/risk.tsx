@@ -32,7 +32,10 @@ export function RiskPage() {
       const result = await verifyJournal((after) => call<Journal>('journal', { query: { after, limit: 1000 }, bearer: null }));
       setVerdict(
         result.ok
-          ? { ok: true, text: `Verified: ${result.checked} receipts, every link holds, up to the head ${result.head.journal_seq} (${result.head.hash.slice(0, 16)}…)` }
+          ? {
+              ok: true,
+              text: `Verified: ${result.checked} receipts, every link holds, up to the head ${result.head.journal_seq} (${result.head.hash.slice(0, 16)}…)`,
+            }
           : { ok: false, text: `Broken after ${result.checked} receipts: ${result.problem}` },
       );
     } catch (e) {

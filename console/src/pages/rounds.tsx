@@ -35,7 +35,13 @@ function group(instruments: Instrument[]): Map<string, Expiration[]> {
   for (const i of instruments) {
     const expirations = byAsset.get(i.asset) ?? new Map<number, Expiration>();
     byAsset.set(i.asset, expirations);
-    const round = expirations.get(i.expiry) ?? { asset: i.asset, expiry: i.expiry, strikes: new Map<string, { call?: Instrument; put?: Instrument }>(), paused: false, settled: true };
+    const round = expirations.get(i.expiry) ?? {
+      asset: i.asset,
+      expiry: i.expiry,
+      strikes: new Map<string, { call?: Instrument; put?: Instrument }>(),
+      paused: false,
+      settled: true,
+    };
     expirations.set(i.expiry, round);
     const strike = round.strikes.get(i.strike) ?? {};
     strike[i.kind] = i;

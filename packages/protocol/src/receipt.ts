@@ -133,7 +133,12 @@ export function decodeReceipt(payload: Uint8Array): DecodedReceipt {
     }
     const end = slot.indexOf(0);
     const symbol = slot.toString('ascii', 0, end < 0 || end > 32 ? 32 : end);
-    if (!slot.subarray(symbol.length, 32).every((x) => x === 0) || slot[40] > 1 || !slot.subarray(41, 48).every((x) => x === 0) || !slot.subarray(56, 64).every((x) => x === 0)) {
+    if (
+      !slot.subarray(symbol.length, 32).every((x) => x === 0) ||
+      slot[40] > 1 ||
+      !slot.subarray(41, 48).every((x) => x === 0) ||
+      !slot.subarray(56, 64).every((x) => x === 0)
+    ) {
       throw new ReceiptError(`leg slot ${i} is off the layout`);
     }
     legs.push({ instrument: symbol, strike: slot.readBigUInt64LE(32), kind: slot[40] === 0 ? 'call' : 'put', quantity: slot.readBigInt64LE(48) });

@@ -13,7 +13,9 @@ export class WalletError extends Error {
     readonly reason: WalletFault,
     readonly text: unknown,
   ) {
-    super(`${typeof text === 'string' ? JSON.stringify(text) : `JSON ${text === null ? 'null' : typeof text}`} is not a valid wallet (${reason.replace(/_/g, ' ')})`);
+    super(
+      `${typeof text === 'string' ? JSON.stringify(text) : `JSON ${text === null ? 'null' : typeof text}`} is not a valid wallet (${reason.replace(/_/g, ' ')})`,
+    );
     this.name = 'WalletError';
   }
 }

@@ -1,5 +1,15 @@
 import { loadVector } from '../../../test/vectors';
-import { Ed25519Verifier, decodeCanonicalBase64Signature, encodeAcceptPayload, encodeBase64Signature, encodeQuotePayload, parseRfqSigned, parseRfqUnsigned, parseWallet, signEd25519 } from '../src';
+import {
+  Ed25519Verifier,
+  decodeCanonicalBase64Signature,
+  encodeAcceptPayload,
+  encodeBase64Signature,
+  encodeQuotePayload,
+  parseRfqSigned,
+  parseRfqUnsigned,
+  parseWallet,
+  signEd25519,
+} from '../src';
 
 const vectors = loadVector('payloads.json');
 const hex = (text: string) => Buffer.from(text, 'hex');
@@ -45,7 +55,13 @@ describe('StrategyAcceptPayload (vectors/payloads.json)', () => {
 
     it('does not verify as the other side or as a quote', () => {
       const signature = decodeCanonicalBase64Signature(a.taker_signature)!;
-      const other = encodeAcceptPayload({ rfqId: c.quote.rfq_id, quoteId: c.quote_id, taker, side: a.side === 'buy' ? 'sell' : 'buy', expiresAt: a.expires_at });
+      const other = encodeAcceptPayload({
+        rfqId: c.quote.rfq_id,
+        quoteId: c.quote_id,
+        taker,
+        side: a.side === 'buy' ? 'sell' : 'buy',
+        expiresAt: a.expires_at,
+      });
       expect(verifier.verify(taker, other, signature)).toBe(false);
       const quoteSignature = decodeCanonicalBase64Signature(c.maker_signature)!;
       expect(verifier.verify(parseWallet(vectors.maker_wallet), payload, quoteSignature)).toBe(false);

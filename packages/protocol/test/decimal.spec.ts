@@ -1,4 +1,17 @@
-import { DecimalError, I64_MAX, ceilDiv, floorDiv, formatHttp, formatRfq, formatRfqInRange, parseHttpAmount, parseHttpDecimal, parseRfqSigned, parseRfqUnsigned, toRfqDecimal } from '../src';
+import {
+  DecimalError,
+  I64_MAX,
+  ceilDiv,
+  floorDiv,
+  formatHttp,
+  formatRfq,
+  formatRfqInRange,
+  parseHttpAmount,
+  parseHttpDecimal,
+  parseRfqSigned,
+  parseRfqUnsigned,
+  toRfqDecimal,
+} from '../src';
 import { loadVector } from '../../../test/vectors';
 
 const vectors: any = loadVector('decimals.json');

@@ -114,7 +114,7 @@ describe('Ed25519Signer', () => {
   });
 });
 
-describe('verifyEd25519 (no key cache, the SDK\'s verifier): the same answers as Ed25519Verifier', () => {
+describe("verifyEd25519 (no key cache, the SDK's verifier): the same answers as Ed25519Verifier", () => {
   const wallet = parseWallet(signin.wallet);
   const message = Buffer.from(signin.message, 'utf8');
   const signature = decodeBase58Signature(signin.signature_base58)!;

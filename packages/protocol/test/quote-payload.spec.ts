@@ -1,5 +1,18 @@
 import { loadVector } from '../../../test/vectors';
-import { Ed25519Verifier, type PayloadLeg, type QuotePayloadFields, decodeCanonicalBase64Signature, encodeBase64Signature, encodeQuotePayload, parseRfqSigned, parseRfqUnsigned, parseWallet, quoteId, signEd25519, signingDomain } from '../src';
+import {
+  Ed25519Verifier,
+  type PayloadLeg,
+  type QuotePayloadFields,
+  decodeCanonicalBase64Signature,
+  encodeBase64Signature,
+  encodeQuotePayload,
+  parseRfqSigned,
+  parseRfqUnsigned,
+  parseWallet,
+  quoteId,
+  signEd25519,
+  signingDomain,
+} from '../src';
 
 const vectors = loadVector('payloads.json');
 const hex = (text: string) => Buffer.from(text, 'hex');

@@ -74,15 +74,27 @@ describe('StrategyFillReceipt (vectors/receipts.json)', () => {
 });
 
 describe('decodeReceipt: what a client reads back (vectors/receipts.json)', () => {
-  it.each(vectors.receipts.map((r: any) => [r.input.journal_seq, r]) as [number, any][])('decodes journal_seq %s to the fields it was encoded from', (_seq, r: any) => {
-    const i = r.input;
-    const decoded = decodeReceipt(Buffer.from(r.payload_hex, 'hex'));
-    expect(decoded).toMatchObject({ kind: i.kind, journalSeq: BigInt(i.journal_seq), prevHash: i.prev_hash, rfqId: i.rfq_id, quoteId: i.quote_id, taker: i.taker, maker: i.maker, side: i.side });
-    expect(decoded.domain).toBe(signingDomain('Legwork').toString('hex'));
-    expect([decoded.price, decoded.fee, decoded.at, decoded.fillId]).toEqual([parseRfqSigned(i.price), parseRfqSigned(i.fee), i.at, BigInt(i.fill_id)]);
-    expect(decoded.legs.map((l) => [l.instrument, l.quantity])).toEqual(i.legs.map((l: any) => [l.instrument, parseRfqSigned(l.quantity)]));
-    expect(encodeReceipt(fields(i)).equals(Buffer.from(r.payload_hex, 'hex'))).toBe(true);
-  });
+  it.each(vectors.receipts.map((r: any) => [r.input.journal_seq, r]) as [number, any][])(
+    'decodes journal_seq %s to the fields it was encoded from',
+    (_seq, r: any) => {
+      const i = r.input;
+      const decoded = decodeReceipt(Buffer.from(r.payload_hex, 'hex'));
+      expect(decoded).toMatchObject({
+        kind: i.kind,
+        journalSeq: BigInt(i.journal_seq),
+        prevHash: i.prev_hash,
+        rfqId: i.rfq_id,
+        quoteId: i.quote_id,
+        taker: i.taker,
+        maker: i.maker,
+        side: i.side,
+      });
+      expect(decoded.domain).toBe(signingDomain('Legwork').toString('hex'));
+      expect([decoded.price, decoded.fee, decoded.at, decoded.fillId]).toEqual([parseRfqSigned(i.price), parseRfqSigned(i.fee), i.at, BigInt(i.fill_id)]);
+      expect(decoded.legs.map((l) => [l.instrument, l.quantity])).toEqual(i.legs.map((l: any) => [l.instrument, parseRfqSigned(l.quantity)]));
+      expect(encodeReceipt(fields(i)).equals(Buffer.from(r.payload_hex, 'hex'))).toBe(true);
+    },
+  );
 
   it('refuses bytes off the layout', () => {
     const good = Buffer.from(vectors.receipts[0].payload_hex, 'hex');
@@ -99,4 +111,3 @@ describe('decodeReceipt: what a client reads back (vectors/receipts.json)', () =
     expect(() => decodeReceipt(off(1_071, 1))).toThrow('leg slot');
   });
 });
-

@@ -32,7 +32,13 @@ describe('ViewVersions', () => {
     const table = fakeTable();
     const versions = new ViewVersions(table, 60_000, clock);
     const loads: Array<string | null> = [];
-    const view = new ViewSync<string>(new InProcessBroadcaster(), 't', async (part) => void loads.push(part), () => null, versions);
+    const view = new ViewSync<string>(
+      new InProcessBroadcaster(),
+      't',
+      async (part) => void loads.push(part),
+      () => null,
+      versions,
+    );
     await view.start();
     expect(loads).toEqual([null]);
     expect(view.loadedVersion).toBe(0n);
@@ -50,7 +56,13 @@ describe('ViewVersions', () => {
   it('names a view it could not confirm for 30 s, and stops naming it once confirmed', async () => {
     const table = fakeTable();
     const versions = new ViewVersions(table, 60_000, clock);
-    const view = new ViewSync<string>(new InProcessBroadcaster(), 't', async () => undefined, () => null, versions);
+    const view = new ViewSync<string>(
+      new InProcessBroadcaster(),
+      't',
+      async () => undefined,
+      () => null,
+      versions,
+    );
     await view.start();
     table.down = true;
     now += VIEW_STALE_AFTER_MS - 1;
@@ -69,9 +81,15 @@ describe('ViewVersions', () => {
     const table = fakeTable();
     const versions = new ViewVersions(table, 60_000, clock);
     let failing = false;
-    const view = new ViewSync<string>(new InProcessBroadcaster(), 't', async () => {
-      if (failing) throw new Error('read failed');
-    }, () => null, versions);
+    const view = new ViewSync<string>(
+      new InProcessBroadcaster(),
+      't',
+      async () => {
+        if (failing) throw new Error('read failed');
+      },
+      () => null,
+      versions,
+    );
     await view.start();
     failing = true;
     table.versions.set('t', 1n);
@@ -92,7 +110,13 @@ describe('ViewSync with versioned broadcasts', () => {
     const versions = new ViewVersions(table, 60_000, clock);
     const broadcaster = new InProcessBroadcaster();
     const loads: Array<string | null> = [];
-    const view = new ViewSync<string>(broadcaster, 't', async (part) => void loads.push(part), (p) => (p as { part: string }).part, versions);
+    const view = new ViewSync<string>(
+      broadcaster,
+      't',
+      async (part) => void loads.push(part),
+      (p) => (p as { part: string }).part,
+      versions,
+    );
     await view.start();
     const heard = () => new Promise((r) => setImmediate(() => setImmediate(r)));
 

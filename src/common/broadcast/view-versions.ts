@@ -105,7 +105,12 @@ export class ViewVersions {
       views.map(async (view) => {
         const version = versions.get(view.topic) ?? 0n;
         if (view.loadedVersion !== null && view.loadedVersion >= version) return view.confirm(readAt);
-        logger.event('info', 'view behind the database: reloading', { topic: view.topic, loaded: String(view.loadedVersion), version: String(version) }, 'ViewSync');
+        logger.event(
+          'info',
+          'view behind the database: reloading',
+          { topic: view.topic, loaded: String(view.loadedVersion), version: String(version) },
+          'ViewSync',
+        );
         await view.reloadAll(version).catch(() => undefined); // logged and retried by the view
       }),
     );

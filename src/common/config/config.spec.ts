@@ -4,11 +4,31 @@ describe('loadConfig', () => {
   it('gives the documented defaults on an empty environment (embedded mode)', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
-      port: 3000, host: '127.0.0.1', serviceName: 'Legwork', databaseUrl: null, databasePoolSize: 10, dataDir: './.data', redisUrl: null,
-      sessionTtlSeconds: 86400, adminToken: null, rfqEnabled: true, takerFeeBps: 3, tradeFeeCapBps: 1250,
-      takerFeeToleranceBps: 100, marketDataMaxAgeSeconds: 30, rfqTtlSeconds: 120, maxOpenRfqs: 50,
-      rfqRatePerSecond: 50, rfqRateBurst: 100, lockUpsideBps: 10000, nonceRatePerMinute: 10, trustProxy: 0, logLevel: 'info',
-      authRatePerMinute: 30, maxConnectionsPerIp: 50, metricsToken: null,
+      port: 3000,
+      host: '127.0.0.1',
+      serviceName: 'Legwork',
+      databaseUrl: null,
+      databasePoolSize: 10,
+      dataDir: './.data',
+      redisUrl: null,
+      sessionTtlSeconds: 86400,
+      adminToken: null,
+      rfqEnabled: true,
+      takerFeeBps: 3,
+      tradeFeeCapBps: 1250,
+      takerFeeToleranceBps: 100,
+      marketDataMaxAgeSeconds: 30,
+      rfqTtlSeconds: 120,
+      maxOpenRfqs: 50,
+      rfqRatePerSecond: 50,
+      rfqRateBurst: 100,
+      lockUpsideBps: 10000,
+      nonceRatePerMinute: 10,
+      trustProxy: 0,
+      logLevel: 'info',
+      authRatePerMinute: 30,
+      maxConnectionsPerIp: 50,
+      metricsToken: null,
     });
     expect(Buffer.byteLength(config.jwtSecret)).toBeGreaterThanOrEqual(32);
   });
@@ -38,7 +58,12 @@ describe('loadConfig', () => {
   });
 
   it('requires a JWT secret with a database URL', () => {
-    const config = loadConfig({ DATABASE_URL: 'postgres://localhost/x', JWT_SECRET: 'x'.repeat(32), TRUST_PROXY: 'true', EXCHANGE_SIGNING_KEY: '11'.repeat(32) });
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://localhost/x',
+      JWT_SECRET: 'x'.repeat(32),
+      TRUST_PROXY: 'true',
+      EXCHANGE_SIGNING_KEY: '11'.repeat(32),
+    });
     expect(config.exchangeSigningKey?.toString('hex')).toBe('11'.repeat(32));
     expect(config.databaseUrl).toBe('postgres://localhost/x');
     expect(config.trustProxy).toBe(1);

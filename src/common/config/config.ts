@@ -53,7 +53,10 @@ const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export class ConfigError extends Error {
-  constructor(readonly variable: string, problem: string) {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
     super(`Invalid configuration: ${variable} ${problem}`);
     this.name = 'ConfigError';
   }
@@ -124,7 +127,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(redisPrefix)) throw new ConfigError('REDIS_PREFIX', 'must be 1 to 64 of A-Z a-z 0-9 _ . : -');
   const host = present(env, 'HOST') ?? '127.0.0.1';
   const signingKey = present(env, 'EXCHANGE_SIGNING_KEY');
-  if (signingKey !== undefined && !/^[0-9a-fA-F]{64}$/.test(signingKey)) throw new ConfigError('EXCHANGE_SIGNING_KEY', 'must be 64 hex characters (a 32-byte ed25519 seed)');
+  if (signingKey !== undefined && !/^[0-9a-fA-F]{64}$/.test(signingKey))
+    throw new ConfigError('EXCHANGE_SIGNING_KEY', 'must be 64 hex characters (a 32-byte ed25519 seed)');
   // Several instances must sign with one key, and a key in one instance's disk is no one's: required.
   if (signingKey === undefined && databaseUrl) throw new ConfigError('EXCHANGE_SIGNING_KEY', 'is required (64 hex characters) when DATABASE_URL is set');
   const metricsToken = present(env, 'METRICS_TOKEN') ?? null;

@@ -21,7 +21,14 @@ describe('column options', () => {
   });
 
   it('wholeNumeric: precision with scale 0 when given, plain numeric otherwise', () => {
-    expect(wholeNumeric('quote_nonce', { nullable: true, precision: 20 })).toEqual({ name: 'quote_nonce', type: 'numeric', transformer: bigintColumn, nullable: true, precision: 20, scale: 0 });
+    expect(wholeNumeric('quote_nonce', { nullable: true, precision: 20 })).toEqual({
+      name: 'quote_nonce',
+      type: 'numeric',
+      transformer: bigintColumn,
+      nullable: true,
+      precision: 20,
+      scale: 0,
+    });
     expect(wholeNumeric('worst')).toEqual({ name: 'worst', type: 'numeric', transformer: bigintColumn, nullable: false });
   });
 });

@@ -12,7 +12,13 @@ export const bigintColumn: ValueTransformer = {
 
 /** Column options of a bigint column read and written as JS `bigint` (NOT NULL unless `nullable`). */
 export function bigint(name: string, options: { nullable?: boolean; default?: number } = {}) {
-  return { name, type: 'bigint' as const, transformer: bigintColumn, nullable: options.nullable ?? false, ...(options.default === undefined ? {} : { default: options.default }) };
+  return {
+    name,
+    type: 'bigint' as const,
+    transformer: bigintColumn,
+    nullable: options.nullable ?? false,
+    ...(options.default === undefined ? {} : { default: options.default }),
+  };
 }
 
 /** Column options of a numeric column holding whole numbers (up to `precision` digits), read as JS `bigint`. */

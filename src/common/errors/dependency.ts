@@ -7,5 +7,7 @@ export function isDependencyDown(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', '08000', '08003', '08006'].includes(code)) return true;
   if (error.name === 'MaxRetriesPerRequestError') return true;
-  return /Connection is closed|Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Stream isn't writeable|enableOfflineQueue/i.test(error.message);
+  return /Connection is closed|Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Stream isn't writeable|enableOfflineQueue/i.test(
+    error.message,
+  );
 }

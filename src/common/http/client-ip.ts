@@ -39,7 +39,9 @@ function ipv6Prefix64(address: string): string {
   const headGroups = head ? head.split(':') : [];
   const tailGroups = text.includes('::') && tail ? tail.split(':') : [];
   // An embedded IPv4 tail is two groups; it never reaches the first four here unless the address is short.
-  const groups = text.includes('::') ? [...headGroups, ...Array<string>(Math.max(0, 8 - headGroups.length - tailGroups.length)).fill('0'), ...tailGroups] : headGroups;
+  const groups = text.includes('::')
+    ? [...headGroups, ...Array<string>(Math.max(0, 8 - headGroups.length - tailGroups.length)).fill('0'), ...tailGroups]
+    : headGroups;
   return groups
     .slice(0, 4)
     .map((g) => (g.includes('.') ? '0' : (parseInt(g, 16) || 0).toString(16)))

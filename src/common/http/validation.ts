@@ -32,7 +32,8 @@ export class QueryRememberingValidationPipe extends ValidationPipe {
     // A custom parameter decorator's value (the principal) is not validated: no need to ask.
     if (metadata.type === 'custom') return value;
     // Before class-transformer and class-validator walk it (recursively): a 20,000-deep body is a 400, not a stack overflow.
-    if (metadata.type === 'body' && deeperThan(value, MAX_JSON_DEPTH)) throw new AppError('INVALID_PARAMS', `the body nests deeper than ${MAX_JSON_DEPTH} levels`);
+    if (metadata.type === 'body' && deeperThan(value, MAX_JSON_DEPTH))
+      throw new AppError('INVALID_PARAMS', `the body nests deeper than ${MAX_JSON_DEPTH} levels`);
     const dto = metadata.metatype;
     if (metadata.type !== 'query' || typeof dto !== 'function' || typeof value !== 'object' || value === null) return super.transform(value, metadata);
     let seen = this.accepted.get(dto);

@@ -59,22 +59,26 @@ export class BullMqJobRunner extends JobRunner {
   }
 
   process<Q extends QueueName>(name: Q, processor: JobProcessor<Q>, options: { concurrency?: number } = {}): void {
-    const worker = new Worker(
-      name,
-      async (job) => processor(job.data as JobPayloads[Q], { attempt: job.attemptsMade + 1, jobId: job.id ?? '' }),
-      {
-        connection: this.connection,
-        prefix: this.prefix,
-        concurrency: options.concurrency ?? 8,
-        lockDuration: JOB_LOCK_MS,
-        stalledInterval: STALLED_CHECK_MS,
-        maxStalledCount: MAX_STALLED,
-      },
-    );
+    const worker = new Worker(name, async (job) => processor(job.data as JobPayloads[Q], { attempt: job.attemptsMade + 1, jobId: job.id ?? '' }), {
+      connection: this.connection,
+      prefix: this.prefix,
+      concurrency: options.concurrency ?? 8,
+      lockDuration: JOB_LOCK_MS,
+      stalledInterval: STALLED_CHECK_MS,
+      maxStalledCount: MAX_STALLED,
+    });
     worker.on('failed', (job, error) =>
-      logger.event(job && job.attemptsMade >= (job.opts.attempts ?? 1) ? 'error' : 'warn', 'job attempt failed', {
-        queue: name, job_id: job?.id, attempt: job?.attemptsMade, error: String(error),
-      }, 'Jobs'),
+      logger.event(
+        job && job.attemptsMade >= (job.opts.attempts ?? 1) ? 'error' : 'warn',
+        'job attempt failed',
+        {
+          queue: name,
+          job_id: job?.id,
+          attempt: job?.attemptsMade,
+          error: String(error),
+        },
+        'Jobs',
+      ),
     );
     worker.on('error', (error) => logger.event(isDependencyDown(error) ? 'warn' : 'error', 'worker error', { queue: name, error: String(error) }, 'Jobs'));
     this.workers.push(worker);
@@ -110,7 +114,11 @@ export class BullMqJobRunner extends JobRunner {
       1000,
     );
     if (!graceful) logger.event('warn', 'job workers did not stop in time: disconnected', { after_ms: WORKER_CLOSE_MS }, 'Jobs');
-    await closeWithin(() => Promise.all([...this.queues.values()].map((q) => q.close())), 2000, () => Promise.all([...this.queues.values()].map((q) => q.disconnect())));
+    await closeWithin(
+      () => Promise.all([...this.queues.values()].map((q) => q.close())),
+      2000,
+      () => Promise.all([...this.queues.values()].map((q) => q.disconnect())),
+    );
     await quitRedis(this.connection);
   }
 }

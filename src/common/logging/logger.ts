@@ -94,7 +94,7 @@ export class JsonLogger implements LoggerService {
       msg = message.message;
       fields.stack = message.stack;
     } else if (typeof message === 'object' && message !== null) {
-      msg = 'msg' in message ? String((message).msg) : '';
+      msg = 'msg' in message ? String(message.msg) : '';
       Object.assign(fields, message);
       delete fields.msg;
     } else {

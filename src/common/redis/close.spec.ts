@@ -20,7 +20,13 @@ describe('closeWithin', () => {
 describe('closeWithin, when the fallback hangs too', () => {
   it('gives the fallback as long again, then returns', async () => {
     const started = Date.now();
-    await expect(closeWithin(() => new Promise(() => undefined), 40, () => new Promise(() => undefined))).resolves.toBe(false);
+    await expect(
+      closeWithin(
+        () => new Promise(() => undefined),
+        40,
+        () => new Promise(() => undefined),
+      ),
+    ).resolves.toBe(false);
     expect(Date.now() - started).toBeLessThan(1000);
   });
 });

@@ -28,5 +28,9 @@ export async function closeWithin(close: () => Promise<unknown>, ms: number, fal
 
 /** QUIT, or a plain disconnect when Redis does not answer within `ms` (down, or reconnecting). */
 export function quitRedis(redis: Redis, ms = 2000): Promise<boolean> {
-  return closeWithin(() => redis.quit(), ms, () => redis.disconnect());
+  return closeWithin(
+    () => redis.quit(),
+    ms,
+    () => redis.disconnect(),
+  );
 }

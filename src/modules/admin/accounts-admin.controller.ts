@@ -14,7 +14,11 @@ export interface AdminAccountView extends AccountView {
   balance: BalanceView;
 }
 
-const ACCOUNT_ID = ApiParam({ name: 'account_id', description: 'Account id: a positive integer in canonical decimal text', schema: { type: 'string', pattern: '^[1-9][0-9]{0,15}$' } });
+const ACCOUNT_ID = ApiParam({
+  name: 'account_id',
+  description: 'Account id: a positive integer in canonical decimal text',
+  schema: { type: 'string', pattern: '^[1-9][0-9]{0,15}$' },
+});
 const NOT_FOUND = ApiNotFoundResponse({ description: 'No such account', type: ErrorResponse });
 
 /** Accounts stand for the out-of-band web sign-up; deposits and withdrawals for the chain watcher (docs/spec/design.md sections 3, 6). */
@@ -50,8 +54,9 @@ export class AccountsAdminController {
   @AdminAccess('revoke-sessions')
   @ACCOUNT_ID
   @ApiOperation({
-    summary: "End every session of an account",
-    description: 'Tokens issued at or before revoked_at are refused from then on (401; public/session_resume 1004); live WebSocket sessions on every instance receive the session/revoked notification within 1 s.',
+    summary: 'End every session of an account',
+    description:
+      'Tokens issued at or before revoked_at are refused from then on (401; public/session_resume 1004); live WebSocket sessions on every instance receive the session/revoked notification within 1 s.',
   })
   @ApiOkResponse({ type: RevokeSessionsResultDto })
   @NOT_FOUND

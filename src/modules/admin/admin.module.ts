@@ -9,5 +9,8 @@ import { MarketDataModule } from '../market-data/market-data.module';
 import { MarketDataAdminController } from './market-data-admin.controller';
 
 /** The /v1/admin/* routes: thin controllers over the owning modules' services. */
-@Module({ imports: [AccountsModule, InstrumentsModule, MarketDataModule, LedgerModule], controllers: [AccountsAdminController, InstrumentsAdminController, MarketDataAdminController, LedgerAdminController] })
+@Module({
+  imports: [AccountsModule, InstrumentsModule, MarketDataModule, LedgerModule],
+  controllers: [AccountsAdminController, InstrumentsAdminController, MarketDataAdminController, LedgerAdminController],
+})
 export class AdminModule {}

@@ -16,7 +16,8 @@ export class InstrumentsAdminController {
   @AdminAccess('create-instruments')
   @ApiOperation({
     summary: 'Create the calls and puts of an asset and expiration',
-    description: 'Idempotent: existing instruments are skipped. Instruments created for a paused round are paused. Also schedules the settlement of the expiration.',
+    description:
+      'Idempotent: existing instruments are skipped. Instruments created for a paused round are paused. Also schedules the settlement of the expiration.',
   })
   @ApiOkResponse({ type: CreateInstrumentsResultDto })
   @ApiConflictResponse({ description: 'The UTC date of the expiration holds a different expiration for the asset', type: ErrorResponse })

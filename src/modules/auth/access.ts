@@ -14,11 +14,7 @@ export type Role = (typeof ROLES)[number];
  * - `admin`: the static admin token, or a session with role admin, scope `admin:*`, or scope
  *   `admin:<command>` (GET routes: `admin:read`).
  */
-export type Access =
-  | { kind: 'public' }
-  | { kind: 'account'; role?: Role }
-  | { kind: 'reader' }
-  | { kind: 'admin'; command: string };
+export type Access = { kind: 'public' } | { kind: 'account'; role?: Role } | { kind: 'reader' } | { kind: 'admin'; command: string };
 
 export const ACCESS = 'legwork:access';
 

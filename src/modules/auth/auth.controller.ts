@@ -21,7 +21,10 @@ export class AuthController {
   @Post('nonce')
   @HttpCode(200)
   @Public()
-  @ApiOperation({ summary: 'Get a sign-in nonce for a wallet', description: 'Valid 5 minutes, single use; at most 3 live per wallet (a fourth evicts the oldest).' })
+  @ApiOperation({
+    summary: 'Get a sign-in nonce for a wallet',
+    description: 'Valid 5 minutes, single use; at most 3 live per wallet (a fourth evicts the oldest).',
+  })
   @ApiOkResponse({ type: NonceChallengeDto })
   @ApiTooManyRequestsResponse({ description: 'Over NONCE_RATE_PER_MINUTE (10) requests per minute from this client IP', type: ErrorResponse })
   nonce(@Body() body: NonceRequestDto, @Req() request: FastifyRequest): Promise<NonceChallenge> {
@@ -35,7 +38,10 @@ export class AuthController {
   @Post('session')
   @HttpCode(200)
   @Public()
-  @ApiOperation({ summary: 'Sign in over HTTP with the signed nonce message', description: 'Same body and result as public/auth. The nonce is consumed by the attempt, whatever its outcome.' })
+  @ApiOperation({
+    summary: 'Sign in over HTTP with the signed nonce message',
+    description: 'Same body and result as public/auth. The nonce is consumed by the attempt, whatever its outcome.',
+  })
   @ApiOkResponse({ type: SignInResultDto })
   @ApiUnauthorizedResponse({ description: 'Bad signature, or unknown, expired or used nonce', type: ErrorResponse })
   @ApiTooManyRequestsResponse({ description: 'Over AUTH_RATE_PER_MINUTE (30) sign-in attempts per minute from this client IP', type: ErrorResponse })

@@ -12,7 +12,8 @@ const WALLET = checkedByService(string({ ref: 'Wallet', invalid: 'wallet must be
 export const AUTH_METHODS = {
   'public/get_nonce': {
     summary: 'Get a sign-in nonce for a wallet',
-    description: 'Same as POST /v1/auth/nonce. Valid 300 s, single use; a fourth live nonce evicts the oldest. 10 requests per minute per client IP (HTTP and WebSocket together).',
+    description:
+      'Same as POST /v1/auth/nonce. Valid 300 s, single use; a fourth live nonce evicts the oldest. 10 requests per minute per client IP (HTTP and WebSocket together).',
     params: object({ wallet: required(WALLET) }),
     result: ref('NonceChallenge'),
     errors: ['INVALID_PARAMS', 'RATE_LIMITED'],
@@ -22,7 +23,9 @@ export const AUTH_METHODS = {
     description: 'The connection is signed in as the wallet from then on. The nonce is consumed by the attempt, whatever its outcome.',
     params: object({
       wallet: required(WALLET),
-      signature: required(checkedByService(string({ invalid: 'signature must be a string' }), { description: 'base58 of the 64-byte ed25519 signature of `message`' })),
+      signature: required(
+        checkedByService(string({ invalid: 'signature must be a string' }), { description: 'base58 of the 64-byte ed25519 signature of `message`' }),
+      ),
       message: required(checkedByService(string({ invalid: 'message must be a string' }), { description: 'The exact signed text returned with the nonce' })),
     }),
     result: ref('SignInResult'),

@@ -10,7 +10,15 @@ describe('SessionService', () => {
     const sessions = service();
     const token = sessions.issue('W', 7, ['taker']);
     const first = sessions.verify(token);
-    expect(first).toEqual({ via: 'session', wallet: 'W', accountId: 7, roles: ['taker'], scopes: [], issuedAt: expect.any(Number), expiresAt: expect.any(Number) });
+    expect(first).toEqual({
+      via: 'session',
+      wallet: 'W',
+      accountId: 7,
+      roles: ['taker'],
+      scopes: [],
+      issuedAt: expect.any(Number),
+      expiresAt: expect.any(Number),
+    });
     expect(sessions.verify(token)).toBe(first);
     expect(Object.isFrozen(first) && Object.isFrozen(first.roles)).toBe(true);
   });
@@ -40,7 +48,15 @@ describe('SessionService.principalOf', () => {
     const token = sessions.issue('W', 3, ['admin', 'quoter']);
     const direct = sessions.principalOf({ wallet: 'W', account_id: 3, roles: ['admin', 'quoter'], session_token: token });
     const now = Math.floor(Date.now() / 1000);
-    expect(direct).toEqual({ via: 'session', wallet: 'W', accountId: 3, roles: ['admin', 'quoter'], scopes: ['admin:*'], issuedAt: expect.any(Number), expiresAt: expect.any(Number) });
+    expect(direct).toEqual({
+      via: 'session',
+      wallet: 'W',
+      accountId: 3,
+      roles: ['admin', 'quoter'],
+      scopes: ['admin:*'],
+      issuedAt: expect.any(Number),
+      expiresAt: expect.any(Number),
+    });
     expect(Math.abs(direct.issuedAt! - now)).toBeLessThanOrEqual(1);
     expect(direct.expiresAt! - direct.issuedAt!).toBe(86400);
     expect(sessions.verify(token)).toEqual(direct);

@@ -5,7 +5,16 @@ import { AppError } from '../../common/errors/app-error';
 import { ErrorResponse } from '../../common/http/error-response.dto';
 import { AdminAccess } from '../auth/access';
 import { ConsoleReadsService } from './console-reads.service';
-import { ACCOUNT_SEARCH_SCHEMA, AdminAccountSearchQuery, AdminRfqsQuery, MARKET_DATA_SCHEMA, OVERVIEW_SCHEMA, RFQ_EVENTS_SCHEMA, RFQ_ID_PATTERN, RFQ_ROW_SCHEMA } from './console.dto';
+import {
+  ACCOUNT_SEARCH_SCHEMA,
+  AdminAccountSearchQuery,
+  AdminRfqsQuery,
+  MARKET_DATA_SCHEMA,
+  OVERVIEW_SCHEMA,
+  RFQ_EVENTS_SCHEMA,
+  RFQ_ID_PATTERN,
+  RFQ_ROW_SCHEMA,
+} from './console.dto';
 
 /** Admin reads the operator console polls (docs/console.md); admin:read scope like every admin GET. */
 @ApiTags('admin')

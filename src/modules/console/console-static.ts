@@ -9,15 +9,15 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
  * script or style element; the charts set element styles from script, which CSP does not govern.
  */
 export const CONSOLE_CSP = [
-    "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "img-src 'self' data:",
-    "connect-src 'self'",
-    "font-src 'self'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
 ].join('; ');
 
 /** Where `npm run build` writes the console bundle: dist/console (from src/ in tests, from dist/src/ in production). */

@@ -58,7 +58,11 @@ export const OVERVIEW_SCHEMA = {
   type: 'object',
   required: ['queues', 'rfqs_by_state', 'fills_per_minute'],
   properties: fieldsOf<Overview>({
-    queues: { type: 'object', description: 'Jobs waiting, delayed or active per queue (empty when Redis does not answer)', additionalProperties: { type: 'integer' } },
+    queues: {
+      type: 'object',
+      description: 'Jobs waiting, delayed or active per queue (empty when Redis does not answer)',
+      additionalProperties: { type: 'integer' },
+    },
     rfqs_by_state: {
       type: 'object',
       description: 'Open states (pending, quoted, accepted, submitting): every RFQ; ended states: RFQs created in the last 24 hours',
@@ -67,7 +71,11 @@ export const OVERVIEW_SCHEMA = {
     fills_per_minute: {
       type: 'array',
       description: 'The last 30 minutes, oldest first, one point per minute (zeros included)',
-      items: { type: 'object', required: ['minute', 'fills'], properties: { minute: { type: 'integer', description: 'Unix seconds of the minute' }, fills: { type: 'integer' } } },
+      items: {
+        type: 'object',
+        required: ['minute', 'fills'],
+        properties: { minute: { type: 'integer', description: 'Unix seconds of the minute' }, fills: { type: 'integer' } },
+      },
     },
   }),
 };
@@ -99,7 +107,13 @@ export const RFQ_EVENTS_SCHEMA = {
   type: 'object',
   properties: {
     rfq_id: { type: 'string' },
-    events: { type: 'array', items: { type: 'object', properties: fieldsOf<RfqEventRow>({ id: { type: 'string' }, event: { type: 'string' }, state: { type: 'string' }, at: { type: 'integer' } }) } },
+    events: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: fieldsOf<RfqEventRow>({ id: { type: 'string' }, event: { type: 'string' }, state: { type: 'string' }, at: { type: 'integer' } }),
+      },
+    },
   },
 };
 
@@ -111,7 +125,13 @@ export const MARKET_DATA_SCHEMA = {
       type: 'array',
       items: {
         type: 'object',
-        properties: fieldsOf<MarketDataAge>({ asset: { type: 'string' }, index_price: { type: 'string' }, updated_at: { type: 'string', format: 'date-time' }, age_seconds: { type: 'integer' }, stale: { type: 'boolean' } }),
+        properties: fieldsOf<MarketDataAge>({
+          asset: { type: 'string' },
+          index_price: { type: 'string' },
+          updated_at: { type: 'string', format: 'date-time' },
+          age_seconds: { type: 'integer' },
+          stale: { type: 'boolean' },
+        }),
       },
     },
   },
@@ -124,7 +144,12 @@ export const ACCOUNT_SEARCH_SCHEMA = {
       type: 'array',
       items: {
         type: 'object',
-        properties: fieldsOf<AccountView>({ account_id: { type: 'integer' }, wallet: { type: 'string' }, roles: { type: 'array', items: { type: 'string' } }, created_at: { type: 'string', format: 'date-time' } }),
+        properties: fieldsOf<AccountView>({
+          account_id: { type: 'integer' },
+          wallet: { type: 'string' },
+          roles: { type: 'array', items: { type: 'string' } },
+          created_at: { type: 'string', format: 'date-time' },
+        }),
       },
     },
   },

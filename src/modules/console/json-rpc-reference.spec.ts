@@ -32,8 +32,18 @@ describe('JSON-RPC reference page', () => {
   });
 
   it('makes examples from the schema: its own examples first, then consts, enums and types, following $refs', () => {
-    const follow: Follow = (s) => ((s as JsonNode | undefined)?.$ref === '#/x' ? { type: 'string', examples: ['from-ref'] } : ((s as JsonNode | undefined) ?? {}));
-    expect(exampleOf({ type: 'object', properties: { a: { $ref: '#/x' }, b: { const: 2 }, c: { enum: ['e', 'f'] }, d: { type: 'integer', minimum: 5 } }, required: ['a', 'b', 'c', 'd'] }, follow)).toEqual({
+    const follow: Follow = (s) =>
+      (s as JsonNode | undefined)?.$ref === '#/x' ? { type: 'string', examples: ['from-ref'] } : ((s as JsonNode | undefined) ?? {});
+    expect(
+      exampleOf(
+        {
+          type: 'object',
+          properties: { a: { $ref: '#/x' }, b: { const: 2 }, c: { enum: ['e', 'f'] }, d: { type: 'integer', minimum: 5 } },
+          required: ['a', 'b', 'c', 'd'],
+        },
+        follow,
+      ),
+    ).toEqual({
       a: 'from-ref',
       b: 2,
       c: 'e',

@@ -29,7 +29,10 @@ function resolver(doc: JsonNode): Follow {
       const target = s.$ref
         .slice(2)
         .split('/')
-        .reduce<unknown>((at, key) => (typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), doc);
+        .reduce<unknown>(
+          (at, key) => (typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined),
+          doc,
+        );
       return follow(target, depth + 1);
     }
     return s;
@@ -50,7 +53,11 @@ function typeText(schema: JsonNode | undefined, follow: Follow): string {
   }
   if ('const' in schema) return JSON.stringify(schema.const);
   if (Array.isArray(schema.enum)) return schema.enum.map((v) => JSON.stringify(v)).join(' | ');
-  for (const key of ['oneOf', 'anyOf']) if (Array.isArray(schema[key])) return list(schema[key]).map((s) => typeText(node(s), follow)).join(' | ');
+  for (const key of ['oneOf', 'anyOf'])
+    if (Array.isArray(schema[key]))
+      return list(schema[key])
+        .map((s) => typeText(node(s), follow))
+        .join(' | ');
   if (schema.type === 'array') return `${typeText(node(schema.items), follow)}[]`;
   if (Array.isArray(schema.type)) return schema.type.filter((t) => typeof t === 'string').join(' | ');
   return typeof schema.type === 'string' ? schema.type : 'any';
@@ -138,7 +145,10 @@ function methodSection(op: JsonNode, follow: Follow): string {
   return `<section class="method" id="${anchor(method)}" aria-labelledby="${anchor(method)}-h">
 <h3 id="${anchor(method)}-h"><code>${escapeHtml(method)}</code></h3>
 <p class="summary">${escapeHtml(op.summary)}</p>
-${text(op.description).split('\n\n').map((p) => `<p>${escapeHtml(p)}</p>`).join('')}
+${text(op.description)
+  .split('\n\n')
+  .map((p) => `<p>${escapeHtml(p)}</p>`)
+  .join('')}
 <h4>Params</h4>${fieldsTable(params, follow)}
 <h4>Result</h4>${fieldsTable(resultSchema, follow)}
 <h4>Errors</h4><p>${escapeHtml(error?.summary ?? '')}</p>
@@ -183,7 +193,9 @@ export function renderJsonRpcReference(document: object): string {
   const channels = operations.filter(([, op]) => !op['x-jsonrpc-method']);
   const methodSections = methods.map(([, op]) => methodSection(op, follow));
   const channelSections = channels.map(([key, op]) => channelSection(key, op, follow));
-  const toc = methods.map(([, op]) => `<li><a href="#${anchor(text(op['x-jsonrpc-method']))}"><code>${escapeHtml(op['x-jsonrpc-method'])}</code></a></li>`).join('');
+  const toc = methods
+    .map(([, op]) => `<li><a href="#${anchor(text(op['x-jsonrpc-method']))}"><code>${escapeHtml(op['x-jsonrpc-method'])}</code></a></li>`)
+    .join('');
   const channelToc = channels.map(([key, op]) => `<li><a href="#channel-${anchor(key)}">${escapeHtml(op.title ?? key)}</a></li>`).join('');
   const description = descriptionHtml(text(info?.description));
 

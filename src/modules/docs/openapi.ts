@@ -30,7 +30,12 @@ export interface ControllerRoute {
 /** The path (or paths) a controller or handler declares; '' when none. */
 const pathsOf = (target: object): string[] => [(Reflect.getMetadata(PATH_METADATA, target) as string | string[] | undefined) ?? ''].flat();
 
-const joinPath = (...parts: string[]) => '/' + parts.flatMap((p) => p.split('/')).filter(Boolean).join('/');
+const joinPath = (...parts: string[]) =>
+  '/' +
+  parts
+    .flatMap((p) => p.split('/'))
+    .filter(Boolean)
+    .join('/');
 
 /** Every route of every controller of the application, with its declared access (the same walk as the guard's test). */
 export function controllerRoutes(app: INestApplication): ControllerRoute[] {
@@ -87,7 +92,7 @@ function accessText(access: Access): string {
     case 'account':
       return `Access: a session token of a wallet with an account${access.role ? ` and the ${access.role} role` : ''}.`;
     case 'reader':
-      return "Access: a session token of an account (its own data), or an admin reader (admin token, role admin, scope admin:* or admin:read) choosing account_id.";
+      return 'Access: a session token of an account (its own data), or an admin reader (admin token, role admin, scope admin:* or admin:read) choosing account_id.';
     case 'admin':
       return `Access: the admin token, or a session token with role admin, scope admin:* or scope admin:${access.command}.`;
   }
@@ -154,8 +159,20 @@ export function buildOpenApiDocument(app: INestApplication, serviceName: string)
         'HTTP money, price and quantity fields are strings with exactly 8 decimal places (inputs: up to 8, representable in 10^-6 units). Every error body is `{ error }`. Unknown fields and query parameters are a 400.',
       ].join('\n\n'),
     )
-    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The session_token of the sign-in (public/auth or POST /v1/auth/session): an HS256 JWT. Admin commands accept a session with role admin, scope admin:* or admin:<command>.' }, SESSION_SCHEME)
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'The static ADMIN_TOKEN of the server environment (admin routes and admin reads of the query routes).' }, ADMIN_TOKEN_SCHEME)
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description:
+          'The session_token of the sign-in (public/auth or POST /v1/auth/session): an HS256 JWT. Admin commands accept a session with role admin, scope admin:* or admin:<command>.',
+      },
+      SESSION_SCHEME,
+    )
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', description: 'The static ADMIN_TOKEN of the server environment (admin routes and admin reads of the query routes).' },
+      ADMIN_TOKEN_SCHEME,
+    )
     .addTag('auth', 'Wallet sign-in (SIWS)')
     .addTag('instruments', 'Listed option instruments')
     .addTag('admin', 'Admin commands and reads')

@@ -9,14 +9,19 @@ function fakeSocket() {
 }
 
 describe('ClientConnection.notify', () => {
-  const old = (channel: string, seq: number, data: Record<string, unknown>) => JSON.stringify({ jsonrpc: '2.0', method: 'subscription', params: { channel, data: { seq, ...data } } });
+  const old = (channel: string, seq: number, data: Record<string, unknown>) =>
+    JSON.stringify({ jsonrpc: '2.0', method: 'subscription', params: { channel, data: { seq, ...data } } });
 
   it('writes the same text as serializing the whole frame, each connection with its own seq', () => {
     const a = fakeSocket();
     const b = fakeSocket();
     const ca = new ClientConnection(a.socket, '127.0.0.1', () => undefined);
     const cb = new ClientConnection(b.socket, '127.0.0.1', () => undefined);
-    const data = { event: 'created', account_seq: undefined, rfq: { rfq_id: 'ab'.repeat(16), legs: [{ instrument: 'X', quantity: '1' }], note: 'quote "q" \u2028' } };
+    const data = {
+      event: 'created',
+      account_seq: undefined,
+      rfq: { rfq_id: 'ab'.repeat(16), legs: [{ instrument: 'X', quantity: '1' }], note: 'quote "q" \u2028' },
+    };
     ca.notify('rfq_maker', { event: 'other' });
     ca.notify('rfq_maker', data);
     cb.notify('rfq_maker', data);

@@ -325,7 +325,12 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
     const started = Date.now();
     const callsDeadline = started + DRAIN_CALLS_MS;
     while (this.inFlight > 0 && Date.now() < callsDeadline) await new Promise((r) => setTimeout(r, 10));
-    logger.event(this.inFlight > 0 ? 'warn' : 'info', 'drain: calls in flight answered', { ms: Date.now() - started, unanswered: this.inFlight, connections: this.connections.size }, 'Gateway');
+    logger.event(
+      this.inFlight > 0 ? 'warn' : 'info',
+      'drain: calls in flight answered',
+      { ms: Date.now() - started, unanswered: this.inFlight, connections: this.connections.size },
+      'Gateway',
+    );
     for (const connection of this.connections) connection.socket.close(1001, 'server shutting down');
     const deadline = Date.now() + 2000;
     while (this.connections.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));

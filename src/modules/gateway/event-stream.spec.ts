@@ -70,10 +70,18 @@ describe('EventStream', () => {
     store.add('rfq');
     const { stream, sent } = streamOf(store);
     await stream.open('rfq', 0);
-    expect(sent).toEqual([['rfq', 1], ['rfq', 3]]);
+    expect(sent).toEqual([
+      ['rfq', 1],
+      ['rfq', 3],
+    ]);
     await stream.open('rfq_maker', 0);
     stream.live(store.add('rfq_maker'));
-    expect(sent).toEqual([['rfq', 1], ['rfq', 3], ['rfq_maker', 2], ['rfq_maker', 4]]);
+    expect(sent).toEqual([
+      ['rfq', 1],
+      ['rfq', 3],
+      ['rfq_maker', 2],
+      ['rfq_maker', 4],
+    ]);
   });
 
   it('refuses since after the latest or before what is stored, and stays closed', async () => {

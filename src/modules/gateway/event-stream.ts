@@ -64,7 +64,9 @@ export class EventStream {
       if (since !== null && since > latest) throw new SinceOutOfRange(`since ${since} is after the account's latest account_seq ${latest}`);
       // Everything after `since` must still be stored: the oldest stored number is at most since + 1.
       if (since !== null && since < latest && (oldest === null || oldest > since + 1)) {
-        throw new SinceOutOfRange(`since ${since} is older than the stored events (kept 7 days); the oldest stored account_seq is ${oldest ?? 'none'}: re-read the state with rfq.list and subscribe without since`);
+        throw new SinceOutOfRange(
+          `since ${since} is older than the stored events (kept 7 days); the oldest stored account_seq is ${oldest ?? 'none'}: re-read the state with rfq.list and subscribe without since`,
+        );
       }
       if (this.cursor === null) {
         // The first channel: the stream starts at `since` (or now) and replays up to `latest`.

@@ -83,7 +83,9 @@ export class RpcDispatcher {
   async dispatch(request: RpcRequest, caller: CallerState): Promise<RpcReply> {
     const started = performance.now();
     const method = this.registry.get(request.method);
-    const reply = method ? await this.run(method, request, caller) : failure(request.id, 'METHOD_NOT_FOUND', `method ${JSON.stringify(request.method).slice(0, 80)} does not exist`);
+    const reply = method
+      ? await this.run(method, request, caller)
+      : failure(request.id, 'METHOD_NOT_FOUND', `method ${JSON.stringify(request.method).slice(0, 80)} does not exist`);
     this.metrics.rpcCall(method?.name ?? 'unknown', rpcOutcome(reply), (performance.now() - started) / 1000);
     return reply;
   }

@@ -79,6 +79,10 @@ export function RpcMethod<P>(
   name: RpcMethodName,
   access: Access,
   declaration: RpcDeclaration<P>,
-): <H extends (params: P, context: RpcContext) => Promise<object> | object>(target: object, key: string | symbol, descriptor: TypedPropertyDescriptor<H>) => void {
+): <H extends (params: P, context: RpcContext) => Promise<object> | object>(
+  target: object,
+  key: string | symbol,
+  descriptor: TypedPropertyDescriptor<H>,
+) => void {
   return applyDecorators(SetMetadata(RPC_METHOD, name), SetMetadata(ACCESS, access), SetMetadata(RPC_DECLARATION, declaration));
 }

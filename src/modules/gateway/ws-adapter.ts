@@ -35,7 +35,9 @@ export class JsonRpcWsAdapter extends WsAdapter {
   }
 
   override bindErrorHandler(server: any): any {
-    server.on('connection', (socket: any) => socket.on('error', (error: Error) => logger.event('debug', 'client socket error', { error: error.message }, 'Gateway')));
+    server.on('connection', (socket: any) =>
+      socket.on('error', (error: Error) => logger.event('debug', 'client socket error', { error: error.message }, 'Gateway')),
+    );
     server.on('error', (error: Error) => logger.event('error', 'websocket server error', { error: error.message }, 'Gateway'));
     return server;
   }

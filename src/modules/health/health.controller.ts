@@ -13,7 +13,10 @@ type DependencyState = (typeof DEPENDENCY_STATES)[number];
 
 /** Body of GET /health and GET /health/ready. */
 export class HealthStatus {
-  @ApiProperty({ enum: ['ok', 'degraded', 'draining'], description: '`degraded` (with status 503) when a dependency is down; `draining` (503) once the instance is shutting down (SIGTERM)' })
+  @ApiProperty({
+    enum: ['ok', 'degraded', 'draining'],
+    description: '`degraded` (with status 503) when a dependency is down; `draining` (503) once the instance is shutting down (SIGTERM)',
+  })
   status: 'ok' | 'degraded' | 'draining';
 
   @ApiProperty({ example: 'Legwork' })

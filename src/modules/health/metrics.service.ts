@@ -186,10 +186,13 @@ export class MetricsService {
   collateralSource(read: () => Promise<{ accounts: number; deficit: bigint }>): void {
     let last: Promise<{ accounts: number; deficit: bigint } | null> | null = null;
     // One read per scrape for both gauges: the first collect starts it, the second reuses it.
-    const shared = () => (last ??= withTimeout(read(), 1000).catch((error) => {
-      logger.event('warn', 'collateral gauges unavailable', { error: String(error) }, 'Metrics');
-      return null;
-    }).finally(() => setImmediate(() => (last = null))));
+    const shared = () =>
+      (last ??= withTimeout(read(), 1000)
+        .catch((error) => {
+          logger.event('warn', 'collateral gauges unavailable', { error: String(error) }, 'Metrics');
+          return null;
+        })
+        .finally(() => setImmediate(() => (last = null))));
     new Gauge({
       name: 'legwork_under_collateralized_accounts',
       help: 'Accounts whose available balance (total - locked) is below zero (read at scrape time)',

@@ -16,8 +16,15 @@ const make = (over: Partial<Instrument>): Instrument => ({ ...base, ...over });
 describe('instrument record', () => {
   it('gives strikes and settlement prices in RFQ form and times in unix seconds', () => {
     expect(instrumentRecord(base)).toEqual({
-      symbol: 'SOL-27DEC26-152.5-C', asset: 'SOL', strike: '152.5', kind: 'call', expiry: 1798358400,
-      paused: false, settled: false, settlement_price: null, created_at: 1790000000,
+      symbol: 'SOL-27DEC26-152.5-C',
+      asset: 'SOL',
+      strike: '152.5',
+      kind: 'call',
+      expiry: 1798358400,
+      paused: false,
+      settled: false,
+      settlement_price: null,
+      created_at: 1790000000,
     });
     expect(instrumentRecord(make({ settled: true, settlementPrice: 160_000_001n })).settlement_price).toBe('160.000001');
   });

@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Clock } from '../../common/clock';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
-import { Ed25519Signer, encodeWallet, publicKeyFromSeed, signingDomain , keyIdOf } from '@legwork/protocol';
+import { Ed25519Signer, encodeWallet, publicKeyFromSeed, signingDomain, keyIdOf } from '@legwork/protocol';
 import { logger } from '../../common/logging/logger';
 import { JournalRepository } from './journal.repository';
 

@@ -74,9 +74,10 @@ export class JournalRepository {
   async receiptsOf(fillIds: readonly string[]): Promise<Map<string, { fill?: ReceiptView; revert?: ReceiptView }>> {
     const out = new Map<string, { fill?: ReceiptView; revert?: ReceiptView }>();
     if (fillIds.length === 0) return out;
-    const rows = await this.db.rows<ReceiptRow>(`SELECT journal_seq, kind, fill_id, payload, hash, key_id, signature FROM receipts WHERE fill_id = ANY($1::bigint[])`, [
-      fillIds,
-    ]);
+    const rows = await this.db.rows<ReceiptRow>(
+      `SELECT journal_seq, kind, fill_id, payload, hash, key_id, signature FROM receipts WHERE fill_id = ANY($1::bigint[])`,
+      [fillIds],
+    );
     for (const row of rows) {
       const entry = out.get(String(row.fill_id)) ?? {};
       if (Number(row.kind) === 0) entry.fill = receiptView(row);
@@ -88,7 +89,15 @@ export class JournalRepository {
 
   /** The chain after `after`, at most `limit` rows, and the head. */
   async segment(after: number, limit: number): Promise<{ rows: JournalRow[]; head: { journal_seq: number; hash: string } }> {
-    const rows = await this.db.rows<{ journal_seq: string | null; kind: number; hash: string; prev_hash: string; at: string; head_seq: string; head_hash: string }>(
+    const rows = await this.db.rows<{
+      journal_seq: string | null;
+      kind: number;
+      hash: string;
+      prev_hash: string;
+      at: string;
+      head_seq: string;
+      head_hash: string;
+    }>(
       `SELECT r.journal_seq, r.kind, r.hash, r.prev_hash, r.at, h.journal_seq AS head_seq, h.hash AS head_hash
          FROM journal_head h LEFT JOIN LATERAL (SELECT * FROM receipts WHERE journal_seq > $1 ORDER BY journal_seq LIMIT $2) r ON true
         WHERE h.id = 1`,
@@ -96,18 +105,26 @@ export class JournalRepository {
     );
     const head = { journal_seq: Number(rows[0].head_seq), hash: rows[0].head_hash };
     return {
-      rows: rows.filter((r) => r.journal_seq !== null).map((r) => ({ journal_seq: Number(r.journal_seq), kind: Number(r.kind) as ReceiptKind, hash: r.hash, prev_hash: r.prev_hash, at: Number(r.at) })),
+      rows: rows
+        .filter((r) => r.journal_seq !== null)
+        .map((r) => ({ journal_seq: Number(r.journal_seq), kind: Number(r.kind) as ReceiptKind, hash: r.hash, prev_hash: r.prev_hash, at: Number(r.at) })),
       head,
     };
   }
 
   async keys(): Promise<Array<{ key_id: string; public_key: string; from: number }>> {
-    const rows = await this.db.rows<{ key_id: string; public_key: string; from_at: string }>(`SELECT key_id, public_key, from_at FROM exchange_keys ORDER BY from_at, key_id`);
+    const rows = await this.db.rows<{ key_id: string; public_key: string; from_at: string }>(
+      `SELECT key_id, public_key, from_at FROM exchange_keys ORDER BY from_at, key_id`,
+    );
     return rows.map((r) => ({ key_id: r.key_id, public_key: r.public_key, from: Number(r.from_at) }));
   }
 
   /** Lists a key (once: a key that ever signed stays listed after rotation). */
   async registerKey(keyId: string, publicKey: string, fromAt: number): Promise<void> {
-    await this.db.exec(`INSERT INTO exchange_keys (key_id, public_key, from_at) VALUES ($1, $2, $3) ON CONFLICT (key_id) DO NOTHING`, [keyId, publicKey, fromAt]);
+    await this.db.exec(`INSERT INTO exchange_keys (key_id, public_key, from_at) VALUES ($1, $2, $3) ON CONFLICT (key_id) DO NOTHING`, [
+      keyId,
+      publicKey,
+      fromAt,
+    ]);
   }
 }

@@ -62,7 +62,17 @@ export class JournalService {
     });
     const hash = receiptHash(payload).toString('hex');
     const signature = this.key.sign(payload).toString('base64');
-    await this.journal.appendReceipt(sql, { journalSeq, kind: entry.kind, fillId: entry.fillId, payload, hash, prevHash: head.hash, keyId: this.key.keyId, signature, at: entry.at });
+    await this.journal.appendReceipt(sql, {
+      journalSeq,
+      kind: entry.kind,
+      fillId: entry.fillId,
+      payload,
+      hash,
+      prevHash: head.hash,
+      keyId: this.key.keyId,
+      signature,
+      at: entry.at,
+    });
     return { journal_seq: Number(journalSeq), kind: entry.kind, payload: payload.toString('base64'), hash, key_id: this.key.keyId, signature };
   }
 

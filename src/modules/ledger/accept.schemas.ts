@@ -18,7 +18,9 @@ export const ACCEPT_METHOD = {
       quote_id: required(string({ ref: 'QuoteId', pattern: /^[0-9a-f]{64}$/, invalid: '{path} must be 64 lowercase hex characters' })),
       side: required(string({ ref: 'Side', enum: ACCEPT_SIDES, invalid: '{path} must be "buy" or "sell"' })),
       // int64 unix seconds; a JSON number beyond 2^53 cannot be held exactly, so it is refused too.
-      expires_at: required(integer({ ref: 'UnixSeconds', invalid: '{path} must be an integer of unix seconds', description: "At or before the quote's expires_at" })),
+      expires_at: required(
+        integer({ ref: 'UnixSeconds', invalid: '{path} must be an integer of unix seconds', description: "At or before the quote's expires_at" }),
+      ),
       taker_signature: required(string({ ref: 'Ed25519Base64', invalid: '{path} must be a string' })),
     },
     { requiredFirst: true },
@@ -29,5 +31,13 @@ export const ACCEPT_METHOD = {
     required: ['rfq_id', 'quote_id', 'side', 'state'],
     additionalProperties: false,
   },
-  errors: ['RFQ_NOT_FOUND', 'RFQ_STATE_CONFLICT', 'RFQ_QUOTE_EXPIRED', 'RFQ_INVALID_SIGNATURE', 'RFQ_INVALID_INSTRUMENT', 'RFQ_TAKER_UNFUNDED', 'RFQ_BALANCE_INSUFFICIENT'],
+  errors: [
+    'RFQ_NOT_FOUND',
+    'RFQ_STATE_CONFLICT',
+    'RFQ_QUOTE_EXPIRED',
+    'RFQ_INVALID_SIGNATURE',
+    'RFQ_INVALID_INSTRUMENT',
+    'RFQ_TAKER_UNFUNDED',
+    'RFQ_BALANCE_INSUFFICIENT',
+  ],
 } satisfies RpcDeclaration<unknown>;

@@ -70,7 +70,15 @@ export class AcceptService {
     // One statement: the move (only while the quote is firm) and the accept row with the frozen max_fee.
     const moved = await this.transitions.moveToAccepted(
       { rfqId: rfq.id, from: 'quoted', to: 'accepted', at: now, deadlineAfterMs: this.clock.nowMs() },
-      { quoteId: quote.quoteId, side: command.side, fee: mine.fee, maxFee: mine.max_fee, takerSignature: command.takerSignature, expiresAt: command.expiresAt, acceptedAt: now },
+      {
+        quoteId: quote.quoteId,
+        side: command.side,
+        fee: mine.fee,
+        maxFee: mine.max_fee,
+        takerSignature: command.takerSignature,
+        expiresAt: command.expiresAt,
+        acceptedAt: now,
+      },
     );
     if (!moved) {
       const current = await this.rfqs.findById(rfq.id);
@@ -99,7 +107,14 @@ export class AcceptService {
   }
 
   /** The taker's funding of its side (RFQ_TAKER_UNFUNDED), then the maker's (RFQ_BALANCE_INSUFFICIENT); the taker's side. */
-  private checkFunding(takerBook: AccountBook, makerBook: AccountBook, legs: PricedLeg[], quote: StoredQuote, side: AcceptSide, now: number): FundingRequirement {
+  private checkFunding(
+    takerBook: AccountBook,
+    makerBook: AccountBook,
+    legs: PricedLeg[],
+    quote: StoredQuote,
+    side: AcceptSide,
+    now: number,
+  ): FundingRequirement {
     const indexByAsset = new Map([
       ...this.pricing.indexFor([...takerBook.positions, ...makerBook.positions], now, true),
       ...legs.map((l) => [l.asset, l.index] as const),

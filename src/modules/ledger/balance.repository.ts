@@ -39,7 +39,8 @@ export function balancesUpdate(p: Params, rows: readonly BalanceWrite[]): string
 
 /** Throws unless the update wrote one row per account. */
 export function checkBalances(rows: ReadonlyArray<{ accountId: number }>, updated: number): void {
-  if (updated !== new Set(rows.map((r) => r.accountId)).size) throw new Error(`${updated} balance rows updated of ${rows.length}: an account has no ledger row`);
+  if (updated !== new Set(rows.map((r) => r.accountId)).size)
+    throw new Error(`${updated} balance rows updated of ${rows.length}: an account has no ledger row`);
 }
 
 type BalanceRow = { account_id: string; total: string; locked: string; updated_at: Date };
@@ -96,10 +97,10 @@ export class BalanceRepository {
 
   /** Sets the account's `total` (a transfer); the row as written. */
   async setTotal(sql: Sql, accountId: number, total: bigint): Promise<Balance & { updatedAt: Date }> {
-    const row = await sql.one<BalanceRow>(`UPDATE balances SET total = $2, updated_at = now() WHERE account_id = $1 RETURNING account_id, total, locked, updated_at`, [
-      accountId,
-      total.toString(),
-    ]);
+    const row = await sql.one<BalanceRow>(
+      `UPDATE balances SET total = $2, updated_at = now() WHERE account_id = $1 RETURNING account_id, total, locked, updated_at`,
+      [accountId, total.toString()],
+    );
     if (!row) throw new Error(`account ${accountId} has no ledger row`);
     return { ...toBalance(row), updatedAt: row.updated_at };
   }
@@ -120,7 +121,10 @@ export class BalanceRepository {
 
   /** The transfer made with this reference, or null. */
   async transferByReference(sql: Sql, reference: string): Promise<{ accountId: number; kind: TransferKind; amount: bigint } | null> {
-    const row = await sql.one<{ account_id: string; kind: TransferKind; amount: string }>(`SELECT account_id, kind, amount FROM transfers WHERE reference = $1`, [reference]);
+    const row = await sql.one<{ account_id: string; kind: TransferKind; amount: string }>(
+      `SELECT account_id, kind, amount FROM transfers WHERE reference = $1`,
+      [reference],
+    );
     return row && { accountId: Number(row.account_id), kind: row.kind, amount: BigInt(row.amount) };
   }
 

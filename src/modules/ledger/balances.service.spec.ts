@@ -52,7 +52,9 @@ describe('totalAfterTransfer', () => {
 
   it('a withdrawal takes free balance down to exactly zero, not below', () => {
     expect(totalAfterTransfer({ total: 10n, locked: 3n }, 'withdrawal', 7n)).toBe(3n);
-    expect(() => totalAfterTransfer({ total: 10n, locked: 3n }, 'withdrawal', 8n)).toThrow(conflict(/insufficient free balance: 0.00000700 available, 0.00000800 asked/));
+    expect(() => totalAfterTransfer({ total: 10n, locked: 3n }, 'withdrawal', 8n)).toThrow(
+      conflict(/insufficient free balance: 0.00000700 available, 0.00000800 asked/),
+    );
   });
 
   it('a withdrawal from an account never anchored, or with more locked than total, is refused', () => {

@@ -63,7 +63,11 @@ export function totalAfterTransfer(current: Balance | null, kind: TransferKind, 
   }
   const free = total - locked;
   // Under-collateralized (docs/spec/design.md section 12): nothing leaves until deposits cover the lock again.
-  if (free < 0n) throw new AppError('CONFLICT', `insufficient free balance: the account is under-collateralized (available ${formatHttp(free)}); withdrawals wait for a deposit`);
+  if (free < 0n)
+    throw new AppError(
+      'CONFLICT',
+      `insufficient free balance: the account is under-collateralized (available ${formatHttp(free)}); withdrawals wait for a deposit`,
+    );
   if (free < amount) throw new AppError('CONFLICT', `insufficient free balance: ${formatHttp(free)} available, ${formatHttp(amount)} asked`);
   return total - amount;
 }

@@ -63,7 +63,16 @@ interface FillLocks {
   indexes: Map<string, bigint>;
 }
 
-type AcceptRow = { rfq_id: string; quote_id: string; side: AcceptSide; fee: string; max_fee: string; taker_signature: string; expires_at: string; accepted_at: string };
+type AcceptRow = {
+  rfq_id: string;
+  quote_id: string;
+  side: AcceptSide;
+  fee: string;
+  max_fee: string;
+  taker_signature: string;
+  expires_at: string;
+  accepted_at: string;
+};
 
 type FillRow = {
   id: string;
@@ -79,11 +88,27 @@ type FillRow = {
   reverted: boolean;
 };
 
-type FillLegRow = { fill_id: string; instrument: string; asset: string; expiry: string; strike: string; kind: OptionKind; quantity: string; premium: string; mark: string };
+type FillLegRow = {
+  fill_id: string;
+  instrument: string;
+  asset: string;
+  expiry: string;
+  strike: string;
+  kind: OptionKind;
+  quantity: string;
+  premium: string;
+  mark: string;
+};
 
 const toAccept = (r: AcceptRow): AcceptRecord => ({
-  rfqId: r.rfq_id, quoteId: r.quote_id, side: r.side, fee: BigInt(r.fee), maxFee: BigInt(r.max_fee),
-  takerSignature: r.taker_signature, expiresAt: Number(r.expires_at), acceptedAt: Number(r.accepted_at),
+  rfqId: r.rfq_id,
+  quoteId: r.quote_id,
+  side: r.side,
+  fee: BigInt(r.fee),
+  maxFee: BigInt(r.max_fee),
+  takerSignature: r.taker_signature,
+  expiresAt: Number(r.expires_at),
+  acceptedAt: Number(r.accepted_at),
 });
 
 const toFill = (row: FillRow, legs: FillLegRecord[]): FillRecord => ({
@@ -154,7 +179,12 @@ export class FillRepository {
    */
   async record(sql: Sql, f: NewFill, positions: readonly PositionWrite[], balances: readonly BalanceWrite[]): Promise<string> {
     const p = new Params();
-    const row = await sql.one<{ id: string; legs: string; balances: string; positions: Array<{ account_id: number; instrument: string; quantity: string | number }> }>(
+    const row = await sql.one<{
+      id: string;
+      legs: string;
+      balances: string;
+      positions: Array<{ account_id: number; instrument: string; quantity: string | number }>;
+    }>(
       `WITH fill AS (
          INSERT INTO fills (rfq_id, quote_id, taker_account_id, maker_account_id, fee_account_id, side, price, fee, filled_at)
          VALUES (${p.add(f.rfqId)}, ${p.add(f.quoteId)}, ${p.add(f.takerAccountId)}, ${p.add(f.makerAccountId)}, ${p.add(f.feeAccountId)}, ${p.add(f.side)},
@@ -219,7 +249,10 @@ export class FillRepository {
         ORDER BY id DESC LIMIT $3`,
       [accountId, before, limit + 1],
     );
-    const legs = await this.legsOf(this.db, rows.map((r) => String(r.id)));
+    const legs = await this.legsOf(
+      this.db,
+      rows.map((r) => String(r.id)),
+    );
     return rows.map((r) => toFill(r, legs.get(String(r.id)) ?? []));
   }
 

@@ -115,7 +115,11 @@ export class FillService implements OnModuleInit {
 
   /** The fill's transaction: its locks, its checks on the frozen view, then its writes or its failure. */
   private async fillWithin(sql: Sql, rfq: RfqRecord, legs: PricedLeg[], now: number): Promise<Announcement> {
-    const locked = await this.fillRows.lockForFill(sql, rfq.id, rfq.legs.map((l) => l.instrument));
+    const locked = await this.fillRows.lockForFill(
+      sql,
+      rfq.id,
+      rfq.legs.map((l) => l.instrument),
+    );
     if (locked?.state !== 'submitting') return null;
     const failWith = (error: RfqErrorCode, message: string) => this.failWithin(sql, rfq.id, error, message);
     const accept = locked.accept;
@@ -160,7 +164,10 @@ export class FillService implements OnModuleInit {
     const taker = rfq.accountId;
     const maker = quote.makerAccountId;
     const shares = allocatePremium(legs, decision.cash.price);
-    const trades = legTrades(legs.map((l, i) => ({ instrument: l.instrument, quantity: l.quantity, premium: shares[i] })), accept.side);
+    const trades = legTrades(
+      legs.map((l, i) => ({ instrument: l.instrument, quantity: l.quantity, premium: shares[i] })),
+      accept.side,
+    );
     const positionWrites = (accountId: number, list: LegTrade[]) => positionWritesOf(v.positions.get(accountId)!, accountId, list);
     const fillId = await this.fillRows.record(
       sql,
@@ -211,7 +218,12 @@ export class FillService implements OnModuleInit {
       legs,
     });
     moved.fill!.receipt = { ...receipt }; // the `filled` events carry it
-    logger.event('info', 'rfq filled', { rfq_id: rfq.id, fill_id: fillId, side: accept.side, price: decision.cash.price.toString(), fee: decision.fee.toString() }, 'Ledger');
+    logger.event(
+      'info',
+      'rfq filled',
+      { rfq_id: rfq.id, fill_id: fillId, side: accept.side, price: decision.cash.price.toString(), fee: decision.fee.toString() },
+      'Ledger',
+    );
     return { moved, from: 'submitting', seconds: moved.updatedAt - accept.acceptedAt };
   }
 

@@ -71,7 +71,9 @@ export class LedgerSweep implements OnApplicationBootstrap, BeforeApplicationShu
       if (updatedAt <= now - RESCUE_FILL_SECONDS) {
         const final = updatedAt <= now - ABANDONED_FILL_SECONDS;
         logger.event('warn', 'fill left by its job; the sweep fills it', { rfq_id: id, final }, 'Ledger');
-        await this.fills.fill(id, { final }).catch((error) => logger.event(final ? 'error' : 'warn', 'sweep fill failed', { rfq_id: id, error: String(error) }, 'Ledger'));
+        await this.fills
+          .fill(id, { final })
+          .catch((error) => logger.event(final ? 'error' : 'warn', 'sweep fill failed', { rfq_id: id, error: String(error) }, 'Ledger'));
       }
       if (updatedAt > now - ABANDONED_FILL_SECONDS) await this.fills.enqueue(id);
     }

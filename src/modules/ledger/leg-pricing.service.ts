@@ -48,7 +48,10 @@ export class LegPricingService {
 
   /** The legs at fresh marks, whatever their instruments' state (the fill); RFQ_NOT_READY when stale. */
   pricedLegs(legs: readonly RfqLeg[], now: number): PricedLeg[] {
-    const fresh = this.market.requireFresh(legs.map((l) => l.instrument), now);
+    const fresh = this.market.requireFresh(
+      legs.map((l) => l.instrument),
+      now,
+    );
     return legs.map((l) => {
       const instrument = this.instruments.get(l.instrument);
       if (!instrument) throw notReady(); // requireFresh refuses an unknown symbol first

@@ -60,7 +60,12 @@ export const positionKey = (accountId: number, instrument: string) => `${account
 
 function toHeldPosition(r: PositionRow): HeldPosition {
   return {
-    instrument: r.instrument, asset: r.asset, expiry: Number(r.expiry), strike: BigInt(r.strike), kind: r.kind, quantity: BigInt(r.quantity),
+    instrument: r.instrument,
+    asset: r.asset,
+    expiry: Number(r.expiry),
+    strike: BigInt(r.strike),
+    kind: r.kind,
+    quantity: BigInt(r.quantity),
     average: r.avg_num === null || r.avg_den === null ? null : { n: BigInt(r.avg_num), d: BigInt(r.avg_den) },
   };
 }
@@ -85,12 +90,17 @@ export function positionsUpsert(p: Params, writes: readonly PositionWrite[]): st
 }
 
 /** Throws unless the upsert wrote every position with the quantity the caller computed. */
-export function checkPositions(writes: readonly PositionWrite[], written: ReadonlyArray<{ account_id: string | number; instrument: string; quantity: string | number }>): void {
+export function checkPositions(
+  writes: readonly PositionWrite[],
+  written: ReadonlyArray<{ account_id: string | number; instrument: string; quantity: string | number }>,
+): void {
   const got = new Map(written.map((r) => [positionKey(Number(r.account_id), r.instrument), BigInt(r.quantity)]));
   for (const w of writes) {
     const quantity = got.get(positionKey(w.accountId, w.instrument));
     if (quantity !== w.position.quantity) {
-      throw new Error(`position of account ${w.accountId} in ${w.instrument} is ${quantity} after the write, not ${w.position.quantity}: it changed under the ledger's locks`);
+      throw new Error(
+        `position of account ${w.accountId} in ${w.instrument} is ${quantity} after the write, not ${w.position.quantity}: it changed under the ledger's locks`,
+      );
     }
   }
 }

@@ -66,7 +66,10 @@ export class RevertService {
     }
     const fill = await this.fillRows.findByRfq(sql, rfqId);
     if (!fill) throw new Error(`rfq ${rfqId} is filled but has no fill row`);
-    const settled = await this.instruments.settlement.settledAmong(fill.legs.map((l) => l.instrument), sql);
+    const settled = await this.instruments.settlement.settledAmong(
+      fill.legs.map((l) => l.instrument),
+      sql,
+    );
     if (settled.length > 0) throw new AppError('CONFLICT', `the round of ${settled[0]} has settled; its fills stand`);
 
     const { takerAccountId: taker, makerAccountId: maker, feeAccountId } = fill;
@@ -96,9 +99,18 @@ export class RevertService {
     const { takerAccountId: taker, makerAccountId: maker, feeAccountId } = fill;
     await this.fillRows.markReverted(sql, fill.fillId, now);
     const deltas = positionDeltas(fill.legs, fill.side);
-    const replayed = await this.fillRows.replayPositions(sql, [taker, maker], fill.legs.map((l) => l.instrument));
+    const replayed = await this.fillRows.replayPositions(
+      sql,
+      [taker, maker],
+      fill.legs.map((l) => l.instrument),
+    );
     const undo = (accountId: number, list: PositionDelta[]): PositionWrite[] =>
-      reverseDeltas(list).map((d) => ({ accountId, instrument: d.instrument, delta: d.quantity, position: replayed.get(positionKey(accountId, d.instrument)) ?? FLAT }));
+      reverseDeltas(list).map((d) => ({
+        accountId,
+        instrument: d.instrument,
+        delta: d.quantity,
+        position: replayed.get(positionKey(accountId, d.instrument)) ?? FLAT,
+      }));
     await this.positionRows.write(sql, [...undo(taker, deltas.taker), ...undo(maker, deltas.maker)]);
     await refreshLockGroups(sql, [taker, maker]);
     await this.balanceRows.setMany(sql, [

@@ -108,7 +108,10 @@ export class SettlementService implements OnModuleInit {
   async settleExpiration(input: SettleExpirationInput): Promise<SettleExpirationResult> {
     const asset = parseAsset(input.asset);
     const expiration = parseUnixSeconds(input.expiration, 'expiration');
-    const price = input.settlement_price === undefined || input.settlement_price === null ? null : parsePositiveAmount(input.settlement_price, 'settlement_price', { allowNumber: true });
+    const price =
+      input.settlement_price === undefined || input.settlement_price === null
+        ? null
+        : parsePositiveAmount(input.settlement_price, 'settlement_price', { allowNumber: true });
     try {
       return await this.settle(asset, expiration, price);
     } catch (error) {
@@ -182,7 +185,10 @@ export class SettlementService implements OnModuleInit {
     // A short that owes more than its total ends negative: a debt shown as it is (docs/spec/design.md section 12).
     const rows = accounts.map((id) => ({
       accountId: id,
-      row: { total: balances.get(id)!.total + received.get(id)!, locked: portfolioLock(open.get(id)!, { indexByAsset: indexes, lockUpsideBps: this.pricing.params.lockUpsideBps }) },
+      row: {
+        total: balances.get(id)!.total + received.get(id)!,
+        locked: portfolioLock(open.get(id)!, { indexByAsset: indexes, lockUpsideBps: this.pricing.params.lockUpsideBps }),
+      },
     }));
     if (rows.length > 0) await this.balanceRows.setMany(sql, rows);
     await refreshLockGroups(sql, accounts);

@@ -98,10 +98,16 @@ export class MarketDataService implements OnModuleInit, OnModuleDestroy {
     versions: ViewVersions,
   ) {
     this.quoteDomainHex = signingDomain(config.serviceName).toString('hex');
-    this.sync = new ViewSync(broadcaster, MARKET_DATA_CHANGED, (asset) => this.load(asset), (payload) => {
-      const asset = (payload as { asset?: unknown } | null)?.asset;
-      return typeof asset === 'string' ? asset : null;
-    }, versions);
+    this.sync = new ViewSync(
+      broadcaster,
+      MARKET_DATA_CHANGED,
+      (asset) => this.load(asset),
+      (payload) => {
+        const asset = (payload as { asset?: unknown } | null)?.asset;
+        return typeof asset === 'string' ? asset : null;
+      },
+      versions,
+    );
   }
 
   onModuleInit(): Promise<void> {
@@ -216,7 +222,10 @@ export class MarketDataService implements OnModuleInit, OnModuleDestroy {
         throw new RfqError('RFQ_NOT_READY', 'market data is stale or missing; retry shortly');
       }
       index.set(instrument.asset, price.value);
-      marks.set(symbol, markPrice({ index: price.value, strike: instrument.strike, kind: instrument.kind, iv: iv.value, secondsToExpiry: instrument.expiry - nowSeconds }));
+      marks.set(
+        symbol,
+        markPrice({ index: price.value, strike: instrument.strike, kind: instrument.kind, iv: iv.value, secondsToExpiry: instrument.expiry - nowSeconds }),
+      );
     }
     return { index, marks };
   }

@@ -16,9 +16,17 @@ export const MARKET_METHODS = {
     summary: 'Listed instruments with marks',
     description: 'Default: the open instruments of every asset, ordered by asset, expiry, strike, kind.',
     params: object({
-      asset: optional(string({ ref: 'Asset', pattern: ASSET_PATTERN, invalid: '{path} must be a string', mismatch: `{path} must match ${ASSET_PATTERN.source}` })),
+      asset: optional(
+        string({ ref: 'Asset', pattern: ASSET_PATTERN, invalid: '{path} must be a string', mismatch: `{path} must match ${ASSET_PATTERN.source}` }),
+      ),
       expiry: optional(
-        integer({ ref: 'UnixSeconds', minimum: 0, maximum: MAX_EXPIRY - 1, invalid: '{path} must be an integer of unix seconds', range: `{path} must be between 0 and ${MAX_EXPIRY - 1}` }),
+        integer({
+          ref: 'UnixSeconds',
+          minimum: 0,
+          maximum: MAX_EXPIRY - 1,
+          invalid: '{path} must be an integer of unix seconds',
+          range: `{path} must be between 0 and ${MAX_EXPIRY - 1}`,
+        }),
       ),
       include_settled: optional(boolean({ invalid: '{path} must be a boolean', default: false })),
     }),

@@ -37,9 +37,19 @@ describe('query response schemas (the serializer Fastify compiles from them)', (
 
   it('writes rfq-fills rows with their legs, with and without next_cursor', async () => {
     const fill: RfqFillRow = {
-      fill_id: '18446744073709551', rfq_id: '42', quote_id: 'q"\\\u00e9\u2028', role: 'maker', side: 'sell',
-      legs: [{ instrument: 'SOL-27NOV26-150-C', quantity: '10.00000000' }, { instrument: 'SOL-27NOV26-160-C', quantity: '-10.00000000' }],
-      price: '-0.12345678', fee: '0.00000000', filled_at: 1795766399, reverted: true,
+      fill_id: '18446744073709551',
+      rfq_id: '42',
+      quote_id: 'q"\\\u00e9\u2028',
+      role: 'maker',
+      side: 'sell',
+      legs: [
+        { instrument: 'SOL-27NOV26-150-C', quantity: '10.00000000' },
+        { instrument: 'SOL-27NOV26-160-C', quantity: '-10.00000000' },
+      ],
+      price: '-0.12345678',
+      fee: '0.00000000',
+      filled_at: 1795766399,
+      reverted: true,
       receipt: { journal_seq: 7, kind: 0, payload: 'AAEC', hash: 'ab'.repeat(32), key_id: 'e667e8d6b484d58c', signature: 'c2ln' },
       revert_receipt: { journal_seq: 9, kind: 1, payload: 'AAED', hash: 'cd'.repeat(32), key_id: 'e667e8d6b484d58c', signature: 'c2lo' },
     };
@@ -49,7 +59,14 @@ describe('query response schemas (the serializer Fastify compiles from them)', (
   });
 
   it('writes balance rows exactly as JSON.stringify would', async () => {
-    const row: BalanceView = { account_id: 0, currency: 'USDC', available: '0.00000000', locked: '1.50000000', total: '1.50000000', updated_at: '1970-01-01T00:00:00.000Z' };
+    const row: BalanceView = {
+      account_id: 0,
+      currency: 'USDC',
+      available: '0.00000000',
+      locked: '1.50000000',
+      total: '1.50000000',
+      updated_at: '1970-01-01T00:00:00.000Z',
+    };
     expect(await written(rowsSchema(BALANCE_ROW, false), { rows: [row] })).toBe(JSON.stringify({ rows: [row] }));
   });
 

@@ -77,7 +77,7 @@ export const RFQ_FILL_ROW = objectSchema<RfqFillRow>({
   filled_at: { type: 'number', description: 'unix seconds' },
   reverted: { type: 'boolean' },
   receipt: RECEIPT,
-  revert_receipt: { ...RECEIPT, type: ['object', 'null'], description: 'The revert\'s receipt (kind 1); null unless reverted' },
+  revert_receipt: { ...RECEIPT, type: ['object', 'null'], description: "The revert's receipt (kind 1); null unless reverted" },
 });
 
 /** `{ rows }`, or `{ rows, next_cursor }` when `cursor` (CursorRows, docs/spec/interface.md 2.2). */

@@ -40,16 +40,38 @@ describe('rfqs row → record', () => {
     expect(rfq).toMatchObject({ accountId: 7, expiry: 1798358400, state: 'filled', endedAt: 1795000040, acceptedSide: 'buy', failure: null });
     expect(rfq.legs).toEqual([{ instrument: 'SOL-27DEC26-150-C', quantity: -1_500_000n }]);
     expect(rfq.quote).toEqual({
-      quoteId: 'ab'.repeat(32), makerAccountId: 9, makerWallet: row.maker_wallet, quoteNonce: 18446744073709551615n,
-      bid: -9223372036854775807n, ask: 9223372036854775807n, issuedAt: 1795000005, expiresAt: 1795000065, makerSignature: 'c2ln',
+      quoteId: 'ab'.repeat(32),
+      makerAccountId: 9,
+      makerWallet: row.maker_wallet,
+      quoteNonce: 18446744073709551615n,
+      bid: -9223372036854775807n,
+      ask: 9223372036854775807n,
+      issuedAt: 1795000005,
+      expiresAt: 1795000065,
+      makerSignature: 'c2ln',
     });
     expect(rfq.fill).toEqual({ fillId: '12', price: 9223372036854775807n, fee: 4500n, filledAt: 1795000040, reverted: false });
   });
 
   it('a pending row has no quote, fill or failure', () => {
     const pending = toRfqRecord({
-      ...row, state: 'pending', quote_id: null, maker_account_id: null, maker_wallet: null, quote_nonce: null, bid: null, ask: null, issued_at: null,
-      quote_expires_at: null, maker_signature: null, accepted_side: null, fill_id: null, fill_price: null, fill_fee: null, filled_at: null, ended_at: null,
+      ...row,
+      state: 'pending',
+      quote_id: null,
+      maker_account_id: null,
+      maker_wallet: null,
+      quote_nonce: null,
+      bid: null,
+      ask: null,
+      issued_at: null,
+      quote_expires_at: null,
+      maker_signature: null,
+      accepted_side: null,
+      fill_id: null,
+      fill_price: null,
+      fill_fee: null,
+      filled_at: null,
+      ended_at: null,
     });
     expect(pending).toMatchObject({ quote: null, fill: null, failure: null, acceptedSide: null, endedAt: null, declinedBy: null });
   });

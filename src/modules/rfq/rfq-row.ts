@@ -83,7 +83,13 @@ export function toRfqRecord(row: RfqRow): RfqRecord {
     fill:
       row.fill_id === null
         ? null
-        : { fillId: String(row.fill_id), price: BigInt(row.fill_price!), fee: BigInt(row.fill_fee!), filledAt: Number(row.filled_at), reverted: row.fill_reverted },
+        : {
+            fillId: String(row.fill_id),
+            price: BigInt(row.fill_price!),
+            fee: BigInt(row.fill_fee!),
+            filledAt: Number(row.filled_at),
+            reverted: row.fill_reverted,
+          },
     endedAt: num(row.ended_at),
   };
 }

@@ -29,7 +29,15 @@ const base: RfqRecord = {
   endedAt: null,
 };
 const quote = {
-  quoteId: 'ab'.repeat(32), makerAccountId: 9, makerWallet: 'W', quoteNonce: 1n, bid: 1n, ask: 2n, issuedAt: 1_795_000_001, expiresAt: 1_795_000_060, makerSignature: 'S',
+  quoteId: 'ab'.repeat(32),
+  makerAccountId: 9,
+  makerWallet: 'W',
+  quoteNonce: 1n,
+  bid: 1n,
+  ask: 2n,
+  issuedAt: 1_795_000_001,
+  expiresAt: 1_795_000_060,
+  makerSignature: 'S',
 };
 
 const metrics = () => new MetricsService({ depths: async () => ({}) } as unknown as JobRunner);
@@ -48,7 +56,14 @@ describe('RfqTransitions.announce (design.md section 5, Events)', () => {
   it('quoted: the taker hears quoted, every other quoter closed', async () => {
     const sent = await announced({ ...base, state: 'quoted', quote }, 'pending');
     expect(sent).toEqual([
-      { channel: 'rfq', accountId: 7, data: { event: 'quoted', rfq: expect.objectContaining({ rfq_id: base.id, state: 'quoted', quote: expect.objectContaining({ quote_id: quote.quoteId }) }) } },
+      {
+        channel: 'rfq',
+        accountId: 7,
+        data: {
+          event: 'quoted',
+          rfq: expect.objectContaining({ rfq_id: base.id, state: 'quoted', quote: expect.objectContaining({ quote_id: quote.quoteId }) }),
+        },
+      },
       { channel: 'rfq_maker', exceptAccountId: 9, data: { event: 'closed', rfq: expect.objectContaining({ rfq_id: base.id, state: 'quoted' }) } },
     ]);
     expect(sent[1].data.rfq).not.toHaveProperty('client_ref');
@@ -79,9 +94,16 @@ describe('RfqTransitions.announce (design.md section 5, Events)', () => {
   });
 
   it('accepted, filled and failed reach the maker; submitting only the taker', async () => {
-    for (const [state, from] of [['accepted', 'quoted'], ['filled', 'submitting'], ['failed', 'accepted']] as const) {
+    for (const [state, from] of [
+      ['accepted', 'quoted'],
+      ['filled', 'submitting'],
+      ['failed', 'accepted'],
+    ] as const) {
       const sent = await announced({ ...base, state, quote, acceptedSide: 'buy' }, from);
-      expect(sent.map((n) => [n.channel, n.data.event, n.accountId])).toEqual([['rfq', state, 7], ['rfq_maker', state, 9]]);
+      expect(sent.map((n) => [n.channel, n.data.event, n.accountId])).toEqual([
+        ['rfq', state, 7],
+        ['rfq_maker', state, 9],
+      ]);
       expect(sent[1].data).toEqual({ event: state, rfq: expect.objectContaining({ side: 'buy', quote_id: quote.quoteId }) });
     }
     const sent = await announced({ ...base, state: 'submitting', quote, acceptedSide: 'buy' }, 'accepted');
@@ -91,7 +113,9 @@ describe('RfqTransitions.announce (design.md section 5, Events)', () => {
   it('a notifier failure is swallowed (the state is in the database)', async () => {
     logger.setLevel('error');
     const notifier = { notifyAll: async () => Promise.reject(new Error('redis down')) } as unknown as Notifier;
-    await expect(new RfqTransitions({} as Database, {} as RfqRepository, new Clock(), notifier, metrics()).announce({ ...base, state: 'expired' }, 'pending')).resolves.toBeUndefined();
+    await expect(
+      new RfqTransitions({} as Database, {} as RfqRepository, new Clock(), notifier, metrics()).announce({ ...base, state: 'expired' }, 'pending'),
+    ).resolves.toBeUndefined();
   });
 
   it('refuses a move that is not in the table, before any SQL', async () => {

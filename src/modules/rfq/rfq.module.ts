@@ -23,7 +23,20 @@ import { RfqTransitions } from './rfq-transitions.service';
  */
 @Module({
   imports: [AccountsModule, InstrumentsModule, AuthModule],
-  providers: [RfqRepository, RfqReadsRepository, RfqReadsService, AccountEventRepository, AccountEventsService, EventRetention, RfqLookupService, RfqTransitions, RfqExpiry, RfqService, QuoteService, RfqRpc],
+  providers: [
+    RfqRepository,
+    RfqReadsRepository,
+    RfqReadsService,
+    AccountEventRepository,
+    AccountEventsService,
+    EventRetention,
+    RfqLookupService,
+    RfqTransitions,
+    RfqExpiry,
+    RfqService,
+    QuoteService,
+    RfqRpc,
+  ],
   exports: [AccountEventsService, RfqLookupService, RfqReadsService, RfqTransitions, RfqExpiry, RfqService],
 })
 export class RfqModule {}

@@ -260,7 +260,11 @@ export class RfqRepository {
    */
   async moveToQuoted(sql: Sql, move: RfqMove, quote: StoredQuote): Promise<RfqRecord | null> {
     try {
-      return await this.moveWith(sql, { ...move, changes: { ...move.changes, quote } }, { kind: 'nonce', makerAccountId: quote.makerAccountId, nonce: quote.quoteNonce });
+      return await this.moveWith(
+        sql,
+        { ...move, changes: { ...move.changes, quote } },
+        { kind: 'nonce', makerAccountId: quote.makerAccountId, nonce: quote.quoteNonce },
+      );
     } catch (error) {
       const reason = refusalReason(error);
       throw reason === null ? error : new MoveRefused(reason);

@@ -85,8 +85,14 @@ describe('rfq.create params', () => {
 
   it('checks precision before the zero rule, across all legs', () => {
     expect(create({ client_ref: REF, legs: [leg('X', '0'), leg('Y', '-0')] }).code).toBe('RFQ_PRECISION_UNSUPPORTED');
-    expect(create({ client_ref: REF, legs: [leg('X', '0'), leg('Y', '1')] })).toMatchObject({ code: 'RFQ_SIZE_INVALID', message: expect.stringContaining('legs[0]') });
-    expect(create({ client_ref: REF, legs: [leg('X', '1'), leg('Y', '0.000')] })).toMatchObject({ code: 'RFQ_SIZE_INVALID', message: expect.stringContaining('legs[1]') });
+    expect(create({ client_ref: REF, legs: [leg('X', '0'), leg('Y', '1')] })).toMatchObject({
+      code: 'RFQ_SIZE_INVALID',
+      message: expect.stringContaining('legs[0]'),
+    });
+    expect(create({ client_ref: REF, legs: [leg('X', '1'), leg('Y', '0.000')] })).toMatchObject({
+      code: 'RFQ_SIZE_INVALID',
+      message: expect.stringContaining('legs[1]'),
+    });
   });
 
   it('takes 1 to 13 legs, else RFQ_SIZE_INVALID', () => {
@@ -112,12 +118,22 @@ describe('rfq.maker.respond params', () => {
 
   it('parses a quote', () => {
     expect(parseRespondParams(good)).toEqual({
-      rfqId: ID, quoteNonce: 1000n, bid: 12_500_000n, ask: 13_250_000n, issuedAt: 1795000000, expiresAt: 1795000060, makerSignature: 'sig',
+      rfqId: ID,
+      quoteNonce: 1000n,
+      bid: 12_500_000n,
+      ask: 13_250_000n,
+      issuedAt: 1795000000,
+      expiresAt: 1795000060,
+      makerSignature: 'sig',
     });
   });
 
   it('takes quote_nonce up to u64 max and negative or zero prices', () => {
-    expect(parseRespondParams({ ...good, quote_nonce: '18446744073709551615', bid: '-1', ask: '0' })).toMatchObject({ quoteNonce: 18446744073709551615n, bid: -1_000_000n, ask: 0n });
+    expect(parseRespondParams({ ...good, quote_nonce: '18446744073709551615', bid: '-1', ask: '0' })).toMatchObject({
+      quoteNonce: 18446744073709551615n,
+      bid: -1_000_000n,
+      ask: 0n,
+    });
   });
 
   it.each([
@@ -208,6 +224,9 @@ describe('rfq.get, rfq.list, rfq.maker.poll and subscribe params', () => {
 
   it('subscribe takes an empty object', () => {
     expect(outcome(() => parseSubscribeParams({})).code).toBe('ok');
-    expect(outcome(() => parseSubscribeParams({ channel: 'rfq' }))).toMatchObject({ code: 'RFQ_VALUE_OUT_OF_RANGE', message: expect.stringContaining('channel') });
+    expect(outcome(() => parseSubscribeParams({ channel: 'rfq' }))).toMatchObject({
+      code: 'RFQ_VALUE_OUT_OF_RANGE',
+      message: expect.stringContaining('channel'),
+    });
   });
 });

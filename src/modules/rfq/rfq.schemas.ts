@@ -29,7 +29,10 @@ const SIGNED_DECIMAL = {
 } as const;
 /** int64 unix seconds, held exactly in a JS number (safe integers only). */
 const SECONDS = integer({ ref: 'UnixSeconds', invalid: '{path} must be an integer of unix seconds' });
-const PAGE = withDefault(integer({ minimum: 1, maximum: MAX_PAGE, invalid: `{path} must be an integer from 1 to ${MAX_PAGE}`, description: 'Page size' }), DEFAULT_PAGE);
+const PAGE = withDefault(
+  integer({ minimum: 1, maximum: MAX_PAGE, invalid: `{path} must be an integer from 1 to ${MAX_PAGE}`, description: 'Page size' }),
+  DEFAULT_PAGE,
+);
 const CURSOR = withDefault(RFQ_ID, null);
 
 const LEG = object(
@@ -55,7 +58,11 @@ const SUBSCRIBE_PARAMS = object({
 
 const subscribed = (channel: string): JsonSchema => ({
   type: 'object',
-  properties: { channel: { const: channel }, subscribed: { const: true }, account_seq: { type: 'integer', minimum: 0, description: "The account's latest account_seq at the time of the call" } },
+  properties: {
+    channel: { const: channel },
+    subscribed: { const: true },
+    account_seq: { type: 'integer', minimum: 0, description: "The account's latest account_seq at the time of the call" },
+  },
   required: ['channel', 'subscribed', 'account_seq'],
   additionalProperties: false,
 });
@@ -126,7 +133,11 @@ const respond = {
   params: object({
     rfq_id: required(RFQ_ID),
     quote_nonce: required(
-      u64({ invalid: '{path} must be a canonical decimal u64 string of 1 or more', range: '{path} is above the u64 range', description: 'Canonical decimal u64' }),
+      u64({
+        invalid: '{path} must be a canonical decimal u64 string of 1 or more',
+        range: '{path} is above the u64 range',
+        description: 'Canonical decimal u64',
+      }),
     ),
     bid: required(decimal({ ...SIGNED_DECIMAL, description: 'What the maker pays for the package when the taker sells' })),
     ask: required(decimal({ ...SIGNED_DECIMAL, description: 'What the maker receives for the package when the taker buys' })),

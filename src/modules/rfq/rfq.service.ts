@@ -87,7 +87,9 @@ export class RfqService {
 
   private replay(existing: RfqRecord, command: CreateRfqCommand): RfqView {
     if (!sameLegs(existing.legs, command.legs)) {
-      throw new RfqError('RFQ_CANONICAL_MISMATCH', `client_ref ${command.clientRef} was used for other legs (or the same legs in another order)`, { rfqId: existing.id });
+      throw new RfqError('RFQ_CANONICAL_MISMATCH', `client_ref ${command.clientRef} was used for other legs (or the same legs in another order)`, {
+        rfqId: existing.id,
+      });
     }
     return rfqView(existing);
   }

@@ -24,7 +24,7 @@ socket.on('close', (code) => {
 });
 socket.on('open', async () => {
   process.stdout.write('open\n');
-  for (let sent = 0; sent < total; ) {
+  for (let sent = 0; sent < total;) {
     for (const end = Math.min(total, sent + 500); sent < end; sent++) {
       const message = `Sign in to Legwork\n\nWallet: ${wallet}\nNonce: ${randomBytes(16).toString('hex')}`;
       socket.send(JSON.stringify({ jsonrpc: '2.0', id: sent + 1, method: 'public/auth', params: { wallet, message, signature: '1'.repeat(87) } }));

@@ -17,7 +17,9 @@ export const http8 = (x: bigint) => formatHttp(x);
 
 let referenceSeq = 0;
 export async function deposit(app: TestApp, accountId: number, amount: string): Promise<void> {
-  const res = await new Http(app.url).admin().post(`/v1/admin/accounts/${accountId}/deposit`, { amount, reference: `ledger-${randomUUID()}-${++referenceSeq}` });
+  const res = await new Http(app.url)
+    .admin()
+    .post(`/v1/admin/accounts/${accountId}/deposit`, { amount, reference: `ledger-${randomUUID()}-${++referenceSeq}` });
   if (res.status !== 200) throw new Error(`deposit: ${res.status} ${JSON.stringify(res.body)}`);
 }
 
@@ -62,7 +64,11 @@ export function feeAccountId(app: TestApp): number {
 }
 
 /** A taker and a quoter with deposits (none when the amount is null). */
-export async function pair(app: TestApp, takerDeposit: string | null = '1000', makerDeposit: string | null = '10000'): Promise<{ taker: RfqTrader; maker: RfqTrader }> {
+export async function pair(
+  app: TestApp,
+  takerDeposit: string | null = '1000',
+  makerDeposit: string | null = '10000',
+): Promise<{ taker: RfqTrader; maker: RfqTrader }> {
   const [taker, maker] = await Promise.all([rfqTrader(app, ['taker']), rfqTrader(app, ['quoter'])]);
   if (takerDeposit) await deposit(app, taker.accountId, takerDeposit);
   if (makerDeposit) await deposit(app, maker.accountId, makerDeposit);
@@ -81,7 +87,13 @@ export interface Quoted {
 }
 
 /** The taker opens an RFQ on `legs`; the maker quotes it (default terms: bid 1.5, ask 2.25, 60 s). */
-export async function quoted(taker: RfqTrader, maker: RfqTrader, expiry: number, legs: Array<{ instrument: string; quantity: string }>, changes: Partial<QuoteTerms> = {}): Promise<Quoted> {
+export async function quoted(
+  taker: RfqTrader,
+  maker: RfqTrader,
+  expiry: number,
+  legs: Array<{ instrument: string; quantity: string }>,
+  changes: Partial<QuoteTerms> = {},
+): Promise<Quoted> {
   const rfq = await taker.client.result('rfq.create', { client_ref: clientRef(), legs });
   const t = terms(nextNonce(), changes);
   const { params, quoteId } = signedQuote(maker.wallet, rfq, t, expiry);
@@ -91,7 +103,12 @@ export async function quoted(taker: RfqTrader, maker: RfqTrader, expiry: number,
 }
 
 /** rfq.accept params signed by `wallet` (the taker), for `signedSide` (default: the side sent). */
-export function acceptParams(wallet: TestWallet, q: Pick<Quoted, 'rfqId' | 'quoteId' | 'terms'>, side: 'buy' | 'sell', opts: { expiresAt?: number; signedSide?: 'buy' | 'sell' } = {}) {
+export function acceptParams(
+  wallet: TestWallet,
+  q: Pick<Quoted, 'rfqId' | 'quoteId' | 'terms'>,
+  side: 'buy' | 'sell',
+  opts: { expiresAt?: number; signedSide?: 'buy' | 'sell' } = {},
+) {
   const expiresAt = opts.expiresAt ?? q.terms.expires_at;
   const payload = encodeAcceptPayload({ rfqId: q.rfqId, quoteId: q.quoteId, taker: wallet.publicKey, side: opts.signedSide ?? side, expiresAt });
   return { quote_id: q.quoteId, side, expires_at: expiresAt, taker_signature: encodeBase64Signature(wallet.sign(payload)) };
@@ -116,11 +133,22 @@ export async function acceptAndFill(taker: RfqTrader, q: Quoted, side: 'buy' | '
 }
 
 /** Funding legs of an RFQ at `index`, marks by Black-76 at `now` (as the server prices them). */
-export function fundingLegs(expiry: number, legs: Array<{ instrument: string; quantity: string }>, index: bigint, iv: bigint, now = nowSeconds()): FundingLeg[] {
+export function fundingLegs(
+  expiry: number,
+  legs: Array<{ instrument: string; quantity: string }>,
+  index: bigint,
+  iv: bigint,
+  now = nowSeconds(),
+): FundingLeg[] {
   return legs.map((l) => {
     const s = parseSymbol(l.instrument)!;
     return {
-      asset: s.asset, expiry, strike: s.strike, kind: s.kind, quantity: parseRfqSigned(l.quantity), index,
+      asset: s.asset,
+      expiry,
+      strike: s.strike,
+      kind: s.kind,
+      quantity: parseRfqSigned(l.quantity),
+      index,
       mark: markPrice({ index, strike: s.strike, kind: s.kind, iv, secondsToExpiry: expiry - now }),
     };
   });

@@ -57,7 +57,13 @@ export function seeds(w: FuzzWorld, r: Rng): Record<string, () => Params> {
     'rfq.subscribe': () => ({}),
     'rfq.maker.poll': () => ({ limit: 5 }),
     'rfq.maker.respond': () => ({
-      rfq_id: pick(r, w.rfqIds), quote_nonce: String(1 + int(r, 1e9)), bid: '1.5', ask: '2.25', issued_at: now, expires_at: now + 60, maker_signature: sig64(),
+      rfq_id: pick(r, w.rfqIds),
+      quote_nonce: String(1 + int(r, 1e9)),
+      bid: '1.5',
+      ask: '2.25',
+      issued_at: now,
+      expires_at: now + 60,
+      maker_signature: sig64(),
     }),
     'rfq.maker.decline': () => ({ rfq_id: pick(r, w.rfqIds), reason: pick(r, ['size_limit', 'near_expiry', 'stale_data']) }),
     'rfq.maker.subscribe': () => ({}),
@@ -67,28 +73,50 @@ export function seeds(w: FuzzWorld, r: Rng): Record<string, () => Params> {
 /** Values that a field should not hold (or holds at its edges). */
 function oddValue(r: Rng, depth = 0): unknown {
   switch (int(r, 22)) {
-    case 0: return null;
-    case 1: return true;
-    case 2: return -0;
-    case 3: return pick(r, [0, 1, -1, 1.5, 2 ** 53, 2 ** 53 + 2, -(2 ** 63), 1e308, 5e-324, Number.MAX_SAFE_INTEGER]);
-    case 4: return pick(r, ['', ' ', '0', '-0', '1e3', '1.0000001', '00.1', '.5', '5.', '+1', '0x10', 'NaN', 'Infinity', '１２３', '18446744073709551616']);
-    case 5: return 'x'.repeat(pick(r, [33, 100, 1000, 20_000]));
-    case 6: return pick(r, ['\u0000', '\ud800', '\udfff', '😀'.repeat(10), '\u202e', 'Ω≈ç√', '\n\r\t', '"\\', 'é'.normalize('NFD')]);
-    case 7: return [];
-    case 8: return {};
-    case 9: return depth < 3 ? [oddValue(r, depth + 1), oddValue(r, depth + 1)] : [];
-    case 10: return depth < 3 ? { [pick(r, ['a', '__proto__', 'constructor', 'toString', ''])]: oddValue(r, depth + 1) } : {};
-    case 11: return nest(int(r, 40) + 1);
-    case 12: return Array.from({ length: pick(r, [14, 100, 2000]) }, () => ({ instrument: 'X', quantity: '1' }));
-    case 13: return pick(r, ['buy', 'sell', 'BUY', 'pending', 'filled', 'bogus']);
-    case 14: return '0'.repeat(32);
-    case 15: return 'g'.repeat(32);
-    case 16: return 'A'.repeat(88);
-    case 17: return pick(r, ['taker', 'admin', 'quoter']);
-    case 18: return int(r, 2 ** 31) - 2 ** 30;
-    case 19: return Math.floor(Date.now() / 1000) + pick(r, [-10, 0, 5, 6, 3600, 3601, 1e10]);
-    case 20: return pick(r, ['SOL-01JAN30-150-C', 'SOL-31FEB26-150-C', 'sol-01JAN30-150-C', 'SOL-01JAN30-0-C']);
-    default: return String.fromCharCode(...Array.from({ length: int(r, 12) }, () => int(r, 0x10000)));
+    case 0:
+      return null;
+    case 1:
+      return true;
+    case 2:
+      return -0;
+    case 3:
+      return pick(r, [0, 1, -1, 1.5, 2 ** 53, 2 ** 53 + 2, -(2 ** 63), 1e308, 5e-324, Number.MAX_SAFE_INTEGER]);
+    case 4:
+      return pick(r, ['', ' ', '0', '-0', '1e3', '1.0000001', '00.1', '.5', '5.', '+1', '0x10', 'NaN', 'Infinity', '１２３', '18446744073709551616']);
+    case 5:
+      return 'x'.repeat(pick(r, [33, 100, 1000, 20_000]));
+    case 6:
+      return pick(r, ['\u0000', '\ud800', '\udfff', '😀'.repeat(10), '\u202e', 'Ω≈ç√', '\n\r\t', '"\\', 'é'.normalize('NFD')]);
+    case 7:
+      return [];
+    case 8:
+      return {};
+    case 9:
+      return depth < 3 ? [oddValue(r, depth + 1), oddValue(r, depth + 1)] : [];
+    case 10:
+      return depth < 3 ? { [pick(r, ['a', '__proto__', 'constructor', 'toString', ''])]: oddValue(r, depth + 1) } : {};
+    case 11:
+      return nest(int(r, 40) + 1);
+    case 12:
+      return Array.from({ length: pick(r, [14, 100, 2000]) }, () => ({ instrument: 'X', quantity: '1' }));
+    case 13:
+      return pick(r, ['buy', 'sell', 'BUY', 'pending', 'filled', 'bogus']);
+    case 14:
+      return '0'.repeat(32);
+    case 15:
+      return 'g'.repeat(32);
+    case 16:
+      return 'A'.repeat(88);
+    case 17:
+      return pick(r, ['taker', 'admin', 'quoter']);
+    case 18:
+      return int(r, 2 ** 31) - 2 ** 30;
+    case 19:
+      return Math.floor(Date.now() / 1000) + pick(r, [-10, 0, 5, 6, 3600, 3601, 1e10]);
+    case 20:
+      return pick(r, ['SOL-01JAN30-150-C', 'SOL-31FEB26-150-C', 'sol-01JAN30-150-C', 'SOL-01JAN30-0-C']);
+    default:
+      return String.fromCharCode(...Array.from({ length: int(r, 12) }, () => int(r, 0x10000)));
   }
 }
 
@@ -117,7 +145,8 @@ function mutateParams(r: Rng, params: Params): unknown {
     case 3: // a field that is not of the method
       params[pick(r, ['extra', 'wallet', 'rfq_id', 'limit', '__proto__', 'constructor'])] = oddValue(r);
       return params;
-    case 4: { // inside the legs or other nested values
+    case 4: {
+      // inside the legs or other nested values
       const legs = params.legs as Array<Record<string, unknown>> | undefined;
       const first = Array.isArray(legs) ? legs[0] : undefined;
       if (typeof first === 'object' && first !== null && !Array.isArray(first)) first[pick(r, ['instrument', 'quantity', 'extra'])] = oddValue(r);
@@ -145,13 +174,26 @@ export function frame(r: Rng, seed: Record<string, () => Params>, nextId: () => 
     if (r() < 0.5) envelope.params = mutateParams(r, envelope.params as Params);
     if (r() < 0.1) {
       switch (int(r, 7)) {
-        case 0: delete envelope.id; break;
-        case 1: envelope.id = pick(r, [1.5, {}, [], true, -0, 2 ** 60, '😀', null]); break;
-        case 2: envelope.jsonrpc = pick(r, ['1.0', 2, null]); break;
-        case 3: envelope.method = pick(r, ['', 'rfq.', 'RFQ.GET', 'rfq.get ', 'private/x', '__proto__', 'constructor', 'x'.repeat(5000)]); break;
-        case 4: delete envelope.params; break;
-        case 5: envelope.extra = oddValue(r); break;
-        default: delete envelope.method;
+        case 0:
+          delete envelope.id;
+          break;
+        case 1:
+          envelope.id = pick(r, [1.5, {}, [], true, -0, 2 ** 60, '😀', null]);
+          break;
+        case 2:
+          envelope.jsonrpc = pick(r, ['1.0', 2, null]);
+          break;
+        case 3:
+          envelope.method = pick(r, ['', 'rfq.', 'RFQ.GET', 'rfq.get ', 'private/x', '__proto__', 'constructor', 'x'.repeat(5000)]);
+          break;
+        case 4:
+          delete envelope.params;
+          break;
+        case 5:
+          envelope.extra = oddValue(r);
+          break;
+        default:
+          delete envelope.method;
       }
     }
     return envelope;

@@ -116,8 +116,10 @@ export class ReferenceMaker extends EventEmitter<MakerEvents> {
     try {
       const session = await client.signIn(this.options.keypair);
       this.session = session;
-      if (session.account_id === null) throw new Error(`wallet ${session.wallet} has no account: an admin creates it with POST /v1/admin/accounts { wallet, roles: ["quoter"] }`);
-      if (!session.roles.includes('quoter')) throw new Error(`account ${session.account_id} (wallet ${session.wallet}) lacks the quoter role (roles: ${session.roles.join(', ') || 'none'})`);
+      if (session.account_id === null)
+        throw new Error(`wallet ${session.wallet} has no account: an admin creates it with POST /v1/admin/accounts { wallet, roles: ["quoter"] }`);
+      if (!session.roles.includes('quoter'))
+        throw new Error(`account ${session.account_id} (wallet ${session.wallet}) lacks the quoter role (roles: ${session.roles.join(', ') || 'none'})`);
       this.domain = (await client.getMarketConfig()).quote_domain; // sign for this deployment's service name
       await this.refreshMarket();
       this.exchangeKeys = (await new LegworkHttp(this.options.url).exchangeKeys()).keys;
@@ -135,7 +137,9 @@ export class ReferenceMaker extends EventEmitter<MakerEvents> {
       const events = client.notifications('rfq_maker');
       await client.subscribeMaker();
       this.listening = this.listen(events);
-      this.log(`signed in as account ${session.account_id} (wallet ${session.wallet}), spread ${this.policy.spreadBps} bps, quotes live ${this.policy.quoteLifetimeSeconds} s`);
+      this.log(
+        `signed in as account ${session.account_id} (wallet ${session.wallet}), spread ${this.policy.spreadBps} bps, quotes live ${this.policy.quoteLifetimeSeconds} s`,
+      );
       await this.pollAll();
       return session;
     } catch (error) {
@@ -195,7 +199,10 @@ export class ReferenceMaker extends EventEmitter<MakerEvents> {
     const mine = this.quotes.get(e.rfq_id);
     const side = e.side ? `taker ${e.side === 'buy' ? 'buys' : 'sells'}` : '';
     if (event === 'accepted') this.log(`accepted rfq ${short(e.rfq_id)} quote ${short(e.quote_id)}: ${side} at ${sidePrice(mine, e.side)}`);
-    else if (event === 'filled') this.log(`filled   rfq ${short(e.rfq_id)}: ${side} at ${fillText(e.fill)}${mine ? ` (our ${e.side === 'buy' ? 'ask' : 'bid'})` : ''}; ${this.receiptText(e)}`);
+    else if (event === 'filled')
+      this.log(
+        `filled   rfq ${short(e.rfq_id)}: ${side} at ${fillText(e.fill)}${mine ? ` (our ${e.side === 'buy' ? 'ask' : 'bid'})` : ''}; ${this.receiptText(e)}`,
+      );
     else if (event === 'failed') this.log(`failed   rfq ${short(e.rfq_id)} quote ${short(e.quote_id)}${e.fill?.reverted ? ' (fill reverted)' : ''}`);
     else this.log(`expired  rfq ${short(e.rfq_id)}: our quote ${short(e.quote_id)} was not accepted in time`);
     if (event !== 'accepted') this.quotes.delete(e.rfq_id);
@@ -223,12 +230,14 @@ export class ReferenceMaker extends EventEmitter<MakerEvents> {
   private enqueue(rfq: OpenRfq): void {
     if (this.stopped || this.seen.has(rfq.rfq_id)) return;
     this.seen.set(rfq.rfq_id, Date.now());
-    this.queue = this.queue.then(() => this.answer(rfq)).catch((error: Error) => {
-      if (!this.stopped) {
-        this.log(`error on rfq ${short(rfq.rfq_id)}: ${reason(error)}`);
-        if (this.listenerCount('error') > 0) this.emit('error', error); // an unheard 'error' would throw
-      }
-    });
+    this.queue = this.queue
+      .then(() => this.answer(rfq))
+      .catch((error: Error) => {
+        if (!this.stopped) {
+          this.log(`error on rfq ${short(rfq.rfq_id)}: ${reason(error)}`);
+          if (this.listenerCount('error') > 0) this.emit('error', error); // an unheard 'error' would throw
+        }
+      });
     this.forgetOld();
   }
 
@@ -271,7 +280,15 @@ export class ReferenceMaker extends EventEmitter<MakerEvents> {
     });
     try {
       const result = await client.respond(built.params);
-      const record: QuoteRecord = { rfqId: rfq.rfq_id, quoteId: result.quote_id, nonce, bid: decision.bid, ask: decision.ask, mid: decision.mid, expiresAt: decision.expiresAt };
+      const record: QuoteRecord = {
+        rfqId: rfq.rfq_id,
+        quoteId: result.quote_id,
+        nonce,
+        bid: decision.bid,
+        ask: decision.ask,
+        mid: decision.mid,
+        expiresAt: decision.expiresAt,
+      };
       this.quotes.set(rfq.rfq_id, record);
       this.log(
         `quote    rfq ${short(rfq.rfq_id)} [${describeLegs(rfq.legs)}] mid ${formatRfq(decision.mid)}: bid ${built.params.bid} / ask ${built.params.ask}` +

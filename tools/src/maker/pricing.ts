@@ -63,7 +63,8 @@ export function priceRfq(
   for (const leg of rfq.legs) {
     const record = instruments.get(leg.instrument);
     if (!record) return { action: 'decline', reason: 'unlisted_instrument', detail: `${leg.instrument} is not listed` };
-    if (record.settled || record.paused) return { action: 'decline', reason: 'unlisted_instrument', detail: `${leg.instrument} is ${record.settled ? 'settled' : 'paused'}` };
+    if (record.settled || record.paused)
+      return { action: 'decline', reason: 'unlisted_instrument', detail: `${leg.instrument} is ${record.settled ? 'settled' : 'paused'}` };
     records.push(record);
   }
   const expiry = Math.min(...records.map((r) => r.expiry));
@@ -75,7 +76,8 @@ export function priceRfq(
   if (big !== -1) return { action: 'decline', reason: 'size_limit', detail: `${rfq.legs[big].instrument}: |${rfq.legs[big].quantity}| over the limit` };
   const marks: bigint[] = [];
   for (const record of records) {
-    if (record.mark_price === null || record.mark_price === undefined) return { action: 'decline', reason: 'stale_data', detail: `no fresh mark for ${record.symbol}` };
+    if (record.mark_price === null || record.mark_price === undefined)
+      return { action: 'decline', reason: 'stale_data', detail: `no fresh mark for ${record.symbol}` };
     marks.push(parseRfqSigned(record.mark_price));
   }
   if (freshness) {
@@ -84,7 +86,8 @@ export function priceRfq(
     const asset = records[0].asset;
     const updatedAt = freshness.indexUpdatedAt.get(asset);
     if (updatedAt === undefined || updatedAt === null) return { action: 'decline', reason: 'stale_data', detail: `no index price for ${asset}` };
-    if (now - updatedAt > freshness.maxAgeSeconds) return { action: 'decline', reason: 'stale_data', detail: `the ${asset} index is ${now - updatedAt} s old (max ${freshness.maxAgeSeconds} s)` };
+    if (now - updatedAt > freshness.maxAgeSeconds)
+      return { action: 'decline', reason: 'stale_data', detail: `the ${asset} index is ${now - updatedAt} s old (max ${freshness.maxAgeSeconds} s)` };
   }
   // In micro × micro units, exact.
   const mid2 = quantities.reduce((sum, q, i) => sum + q * marks[i], 0n);

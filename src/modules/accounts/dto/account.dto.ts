@@ -4,7 +4,10 @@ import { ROLES, type Role } from '../../auth/access';
 import { ISO_TIME } from '../../../common/http/api-fields';
 import type { AccountView } from '../accounts.service';
 
-const WALLET = { description: 'Solana wallet address: base58 of a 32-byte ed25519 public key (canonical, not of small order)', example: '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T' };
+const WALLET = {
+  description: 'Solana wallet address: base58 of a 32-byte ed25519 public key (canonical, not of small order)',
+  example: '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T',
+};
 
 /** `POST /v1/admin/accounts`: the wallet is checked by AccountsService (canonical, 32 bytes, not small order). */
 export class CreateAccountDto {
@@ -36,7 +39,11 @@ export class TransferRequestDto {
   amount: string;
 
   /** The idempotency key: the chain transaction (or any unique text) the transfer stands for. */
-  @ApiProperty({ description: 'Idempotency key (1 to 128 characters): the chain transaction the transfer stands for; a repeat changes nothing', minLength: 1, maxLength: 128 })
+  @ApiProperty({
+    description: 'Idempotency key (1 to 128 characters): the chain transaction the transfer stands for; a repeat changes nothing',
+    minLength: 1,
+    maxLength: 128,
+  })
   @IsString({ message: 'reference must be a string of 1 to 128 characters' })
   reference: string;
 }

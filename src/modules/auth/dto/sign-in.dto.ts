@@ -4,7 +4,10 @@ import { ROLES, type Role } from '../access';
 import type { NonceChallenge } from '../nonce.service';
 import type { SignInResult } from '../sign-in.service';
 
-const WALLET = { description: 'Solana wallet address: base58 of a 32-byte ed25519 public key (canonical, not of small order)', example: '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T' };
+const WALLET = {
+  description: 'Solana wallet address: base58 of a 32-byte ed25519 public key (canonical, not of small order)',
+  example: '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T',
+};
 
 export class NonceRequestDto {
   @ApiProperty(WALLET)

@@ -95,7 +95,11 @@ const notification = (channel: string, data: JsonSchema): JsonSchema =>
     ['method', 'params'],
   );
 const SEQ: JsonSchema = { type: 'integer', minimum: 1, description: 'Increases by one per notification on each connection: a gap is a lost notification' };
-const ACCOUNT_SEQ: JsonSchema = { type: 'integer', minimum: 1, description: 'Per account, +1 per event with no gap, kept 7 days: the `since` of rfq.subscribe / rfq.maker.subscribe after a reconnect (design.md 13)' };
+const ACCOUNT_SEQ: JsonSchema = {
+  type: 'integer',
+  minimum: 1,
+  description: 'Per account, +1 per event with no gap, kept 7 days: the `since` of rfq.subscribe / rfq.maker.subscribe after a reconnect (design.md 13)',
+};
 /** `account`: an event addressed to one account, numbered with account_seq (not the broadcasts created and closed). */
 const eventData = (event: JsonSchema, rest: Record<string, JsonSchema>, account = false): JsonSchema => ({
   type: 'object',
@@ -110,7 +114,8 @@ const NOTIFICATIONS: Record<'rfq' | 'rfq_maker' | 'session', Record<string, Json
     session_lapsed: {
       name: 'session lapsed',
       title: 'The sign-in ended',
-      summary: "At the token's exp or at a revoke of the account's sessions (design.md section 10): the connection is as before sign-in, its subscriptions dropped",
+      summary:
+        "At the token's exp or at a revoke of the account's sessions (design.md section 10): the connection is as before sign-in, its subscriptions dropped",
       contentType: 'application/json',
       payload: notification('session', eventData({ type: 'string', enum: ['expired', 'revoked'] }, {})),
     },
@@ -146,11 +151,7 @@ const NOTIFICATIONS: Record<'rfq' | 'rfq_maker' | 'session', Record<string, Json
       contentType: 'application/json',
       payload: notification(
         'rfq_maker',
-        eventData(
-          { type: 'string', enum: ['accepted', 'filled', 'failed', 'expired'] },
-          { rfq: ref('MakerQuoteEvent') },
-          true,
-        ),
+        eventData({ type: 'string', enum: ['accepted', 'filled', 'failed', 'expired'] }, { rfq: ref('MakerQuoteEvent') }, true),
       ),
     },
   },
@@ -249,7 +250,10 @@ const CHANNELS: Record<keyof MessageBook['channels'], { title: string; descripti
     title: 'rfq_maker notifications',
     description: 'Subscription notifications with params.channel = "rfq_maker": new and closed pending RFQs, and the events of the quote the maker holds.',
   },
-  session: { title: 'session notifications', description: 'Notifications with params.channel = "session": the sign-in of the connection ended (expired or revoked).' },
+  session: {
+    title: 'session notifications',
+    description: 'Notifications with params.channel = "session": the sign-in of the connection ended (expired or revoked).',
+  },
 };
 
 /**

@@ -191,7 +191,13 @@ class Compiler {
   }
 
   fields(node: ObjectNode<unknown>): Field[] {
-    return Object.entries(node.props).map(([key, prop]) => ({ key, out: camel(key), prop, check: this.node(prop.node), serviceChecked: prop.node.kind === 'service' }));
+    return Object.entries(node.props).map(([key, prop]) => ({
+      key,
+      out: camel(key),
+      prop,
+      check: this.node(prop.node),
+      serviceChecked: prop.node.kind === 'service',
+    }));
   }
 
   /** An object inside the params (an array item): phase by phase, like its array. */
@@ -278,7 +284,8 @@ class ObjectCode {
   root(requiredFirst: boolean): string {
     const lines = [this.unknownKeys('"params"')];
     if (requiredFirst) {
-      for (const f of this.fields) if (!f.prop.optional && !f.prop.default && !f.serviceChecked) lines.push(`if (${this.read('value', f)} === undefined) ${this.missing(f, true)};`);
+      for (const f of this.fields)
+        if (!f.prop.optional && !f.prop.default && !f.serviceChecked) lines.push(`if (${this.read('value', f)} === undefined) ${this.missing(f, true)};`);
     }
     this.fields.forEach((f, i) => {
       const path = this.childPath(f, true);
@@ -295,7 +302,11 @@ class ObjectCode {
   }
 
   shape(invalid: Raise): string {
-    const lines = [`if (typeof value !== 'object' || value === null || Array.isArray(value)) ${this.use(invalid)}(base, key, value);`, this.enter, this.unknownKeys('path')];
+    const lines = [
+      `if (typeof value !== 'object' || value === null || Array.isArray(value)) ${this.use(invalid)}(base, key, value);`,
+      this.enter,
+      this.unknownKeys('path'),
+    ];
     this.fields.forEach((f, i) => {
       const required = !f.prop.optional && !f.prop.default && !f.serviceChecked;
       const check = f.check.shape ? `${this.use(f.check.shape)}(v${i}, ${this.childPath(f, false)});` : '';
@@ -318,7 +329,9 @@ class ObjectCode {
   }
 
   refine(): string {
-    const lines = this.fields.filter((f) => f.check.refine).map((f) => `${this.use(f.check.refine)}(parsed[${JSON.stringify(f.out)}], ${this.childPath(f, false)});`);
+    const lines = this.fields
+      .filter((f) => f.check.refine)
+      .map((f) => `${this.use(f.check.refine)}(parsed[${JSON.stringify(f.out)}], ${this.childPath(f, false)});`);
     return [this.enter, ...lines].join('\n');
   }
 }

@@ -37,7 +37,10 @@ describe('JSON-RPC method declarations', () => {
     const registry = registryOf(AuthRpc, MarketRpc, RfqRpc, AcceptRpc);
     const registered = registry.all().map((m) => m.name);
     expect([...registered].sort()).toEqual([...RPC_METHODS].sort());
-    const document = buildAsyncApiDocument({ version: '0.1.0', served: registry.all() }) as { operations: Record<string, any>; components: { messages: Record<string, any> } };
+    const document = buildAsyncApiDocument({ version: '0.1.0', served: registry.all() }) as {
+      operations: Record<string, any>;
+      components: { messages: Record<string, any> };
+    };
     for (const method of registry.all()) {
       expect(typeof method.parse).toBe('function');
       expect(document.operations[methodKey(method.name)]).toMatchObject({ 'x-jsonrpc-method': method.name, 'x-access': method.access });
@@ -61,8 +64,12 @@ describe('JSON-RPC method declarations', () => {
   it('hands the handler the parsed command, and refuses bad params with the method dialect', () => {
     const registry = registryOf(RfqRpc, MarketRpc);
     expect(registry.get('rfq.get')!.parse({ rfq_id: 'ab'.repeat(16) })).toEqual({ rfqId: 'ab'.repeat(16) });
-    expect(() => registry.get('rfq.get')!.parse({ rfq_id: 'x' })).toThrow(expect.objectContaining({ code: 'RFQ_VALUE_OUT_OF_RANGE', message: 'rfq_id must be 32 lowercase hex characters' }));
-    expect(() => registry.get('public/get_instruments')!.parse({ assets: 'SOL' })).toThrow(expect.objectContaining({ code: 'INVALID_PARAMS', message: 'unknown param assets' }));
+    expect(() => registry.get('rfq.get')!.parse({ rfq_id: 'x' })).toThrow(
+      expect.objectContaining({ code: 'RFQ_VALUE_OUT_OF_RANGE', message: 'rfq_id must be 32 lowercase hex characters' }),
+    );
+    expect(() => registry.get('public/get_instruments')!.parse({ assets: 'SOL' })).toThrow(
+      expect.objectContaining({ code: 'INVALID_PARAMS', message: 'unknown param assets' }),
+    );
   });
 
   it.each(Object.entries(METHOD_SCHEMAS))('%s: every named node checks what its components.schemas entry says', (_name, declaration) => {
@@ -70,7 +77,8 @@ describe('JSON-RPC method declarations', () => {
       const component = (SCHEMAS as Record<string, Record<string, unknown>>)[name];
       expect(component).toBeDefined();
       const inline = inlineSchemaOf(node);
-      for (const key of ['type', 'pattern', 'enum'] as const) if (inline[key] !== undefined && component[key] !== undefined) expect([name, key, inline[key]]).toEqual([name, key, component[key]]);
+      for (const key of ['type', 'pattern', 'enum'] as const)
+        if (inline[key] !== undefined && component[key] !== undefined) expect([name, key, inline[key]]).toEqual([name, key, component[key]]);
       if (inline.type === 'object') {
         expect(Object.keys(inline.properties as object)).toEqual(Object.keys(component.properties as object));
         expect(inline.required).toEqual(component.required);

@@ -29,7 +29,13 @@ export function inlineSchemaOf(node: Node<unknown>): JsonSchema {
     case 'u64':
       return { type: 'string', pattern: '^[1-9][0-9]*$' };
     case 'array':
-      return defined({ type: 'array', items: jsonSchemaOf(node.items), minItems: node.minItems, maxItems: node.maxItems, uniqueItems: node.unique ? true : undefined });
+      return defined({
+        type: 'array',
+        items: jsonSchemaOf(node.items),
+        minItems: node.minItems,
+        maxItems: node.maxItems,
+        uniqueItems: node.unique ? true : undefined,
+      });
     case 'service':
       return inlineSchemaOf(node.documented);
     case 'object':

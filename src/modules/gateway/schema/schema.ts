@@ -132,7 +132,10 @@ export const decimal = (node: Omit<DecimalNode, 'kind'>): DecimalNode => ({ kind
 export const u64 = (node: Omit<U64Node, 'kind'>): U64Node => ({ kind: 'u64', ...node });
 export const array = <T>(node: Omit<ArrayNode<T>, 'kind'>): ArrayNode<T> => ({ kind: 'array', ...node });
 export const checkedByService = (documented: Node<any>, doc: Doc = {}): ServiceCheckedNode => ({ kind: 'service', documented, ...doc });
-export const object = <P extends Record<string, Prop>>(props: P, options: Pick<ObjectNode<unknown>, 'ref' | 'description' | 'invalid' | 'requiredFirst'> = {}): ObjectNode<ObjectOut<P>> => ({
+export const object = <P extends Record<string, Prop>>(
+  props: P,
+  options: Pick<ObjectNode<unknown>, 'ref' | 'description' | 'invalid' | 'requiredFirst'> = {},
+): ObjectNode<ObjectOut<P>> => ({
   kind: 'object',
   props,
   ...options,

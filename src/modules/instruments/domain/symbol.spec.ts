@@ -41,9 +41,21 @@ describe('symbol rules', () => {
 
   it('rejects malformed symbols', () => {
     for (const bad of [
-      'SOL-27DEC26-150-X', 'SOL-27Dec26-150-C', 'SOL-32DEC26-150-C', 'SOL-30FEB26-150-C', 'SOL-00JAN26-150-C',
-      'SOL-27DEC26-150.0-C', 'SOL-27DEC26-0-C', 'SOL-27DEC26-0150-C', 'SOL-27DEC26--150-C', 'SOL-7DEC26-150-C',
-      'sol-27DEC26-150-C', 'SOL-27DEC26-9999999999999999999-C', 'SOL-27DEC26-1.0000001-C', 'SOL-27DEC26-150-C ', '',
+      'SOL-27DEC26-150-X',
+      'SOL-27Dec26-150-C',
+      'SOL-32DEC26-150-C',
+      'SOL-30FEB26-150-C',
+      'SOL-00JAN26-150-C',
+      'SOL-27DEC26-150.0-C',
+      'SOL-27DEC26-0-C',
+      'SOL-27DEC26-0150-C',
+      'SOL-27DEC26--150-C',
+      'SOL-7DEC26-150-C',
+      'sol-27DEC26-150-C',
+      'SOL-27DEC26-9999999999999999999-C',
+      'SOL-27DEC26-1.0000001-C',
+      'SOL-27DEC26-150-C ',
+      '',
     ]) {
       expect(parseSymbol(bad)).toBeNull();
     }

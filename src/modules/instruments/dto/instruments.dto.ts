@@ -7,8 +7,17 @@ import type { InstrumentRecord } from '../instrument';
 import type { CreateInstrumentsResult, PauseResult } from '../instruments.service';
 
 const ASSET = { description: 'Underlying asset', pattern: ASSET_PATTERN.source, example: 'SOL' };
-const UNIX_SECONDS = (description: string): ApiPropertyOptions => ({ type: 'integer', format: 'int64', description: `${description} (unix seconds)`, example: 1798358400 });
-const RFQ_DECIMAL = { type: 'string', pattern: '^(0|[1-9][0-9]*)(\\.[0-9]{1,6})?$', description: 'Decimal string, at most 6 fractional digits (RFQ output form)' } as const;
+const UNIX_SECONDS = (description: string): ApiPropertyOptions => ({
+  type: 'integer',
+  format: 'int64',
+  description: `${description} (unix seconds)`,
+  example: 1798358400,
+});
+const RFQ_DECIMAL = {
+  type: 'string',
+  pattern: '^(0|[1-9][0-9]*)(\\.[0-9]{1,6})?$',
+  description: 'Decimal string, at most 6 fractional digits (RFQ output form)',
+} as const;
 
 /** POST /v1/admin/create-instruments (docs/spec/design.md section 2). The service checks the values themselves. */
 export class CreateInstrumentsDto {
@@ -25,7 +34,10 @@ export class CreateInstrumentsDto {
   /** > 0, a JSON number or a decimal string. */
   @ApiProperty({
     description: 'Spot price > 0: a JSON number (no exponent) or a decimal string, up to 8 fractional digits; centres the default strike grid',
-    oneOf: [{ type: 'number', minimum: 0 }, { type: 'string', pattern: '^[0-9]+(\\.[0-9]{1,8})?$' }],
+    oneOf: [
+      { type: 'number', minimum: 0 },
+      { type: 'string', pattern: '^[0-9]+(\\.[0-9]{1,8})?$' },
+    ],
     example: '150',
   })
   @IsDefined()
@@ -35,7 +47,8 @@ export class CreateInstrumentsDto {
   @ApiPropertyOptional({
     type: [String],
     maxItems: MAX_STRIKES,
-    description: 'Strikes as decimal strings. Default: every multiple of the step in [0.5 * spot, 1.5 * spot] (step: the largest 1, 2, 2.5 or 5 times a power of ten <= 2.5 % of spot)',
+    description:
+      'Strikes as decimal strings. Default: every multiple of the step in [0.5 * spot, 1.5 * spot] (step: the largest 1, 2, 2.5 or 5 times a power of ten <= 2.5 % of spot)',
   })
   @IsOptional()
   @IsArray()

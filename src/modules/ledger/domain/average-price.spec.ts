@@ -9,28 +9,61 @@ describe('allocatePremium', () => {
 
   it('a premium at the mark value prices every leg at its mark', () => {
     // long 1 call at 13.5, short 2 puts at 4.25: mark value 13.5 - 8.5 = 5
-    expect(allocatePremium([{ quantity: M, mark: 13_500_000n }, { quantity: -2n * M, mark: 4_250_000n }], 5n * M)).toEqual([13_500_000n, -8_500_000n]);
+    expect(
+      allocatePremium(
+        [
+          { quantity: M, mark: 13_500_000n },
+          { quantity: -2n * M, mark: 4_250_000n },
+        ],
+        5n * M,
+      ),
+    ).toEqual([13_500_000n, -8_500_000n]);
   });
 
   it('spreads the difference to the mark value by absolute leg value, summing exactly', () => {
     // values 13.5 and -8.5 (|.| sum 22); premium 6.1: difference 1.1 → +0.675 and +0.425
-    const shares = allocatePremium([{ quantity: M, mark: 13_500_000n }, { quantity: -2n * M, mark: 4_250_000n }], 6_100_000n);
+    const shares = allocatePremium(
+      [
+        { quantity: M, mark: 13_500_000n },
+        { quantity: -2n * M, mark: 4_250_000n },
+      ],
+      6_100_000n,
+    );
     expect(shares).toEqual([14_175_000n, -8_075_000n]);
     expect(shares[0] + shares[1]).toBe(6_100_000n);
   });
 
   it('leftover micro-units go to the largest remainders; the sum is always the premium', () => {
-    const legs = [{ quantity: M, mark: M }, { quantity: M, mark: M }, { quantity: M, mark: M }];
+    const legs = [
+      { quantity: M, mark: M },
+      { quantity: M, mark: M },
+      { quantity: M, mark: M },
+    ];
     expect(allocatePremium(legs, 1n)).toEqual([1n, 0n, 0n]);
     expect(allocatePremium(legs, 3_000_002n)).toEqual([1_000_001n, 1_000_001n, 1_000_000n]);
     for (const premium of [-7n, 0n, 5n, 12_345_678n, -9_999_999n]) {
-      const shares = allocatePremium([{ quantity: 333_333n, mark: 7n }, { quantity: -1n, mark: 3_000_000n }, { quantity: 5n * M, mark: 0n }], premium);
+      const shares = allocatePremium(
+        [
+          { quantity: 333_333n, mark: 7n },
+          { quantity: -1n, mark: 3_000_000n },
+          { quantity: 5n * M, mark: 0n },
+        ],
+        premium,
+      );
       expect(shares.reduce((s, x) => s + x, 0n)).toBe(premium);
     }
   });
 
   it('every mark zero: by |quantity|', () => {
-    expect(allocatePremium([{ quantity: M, mark: 0n }, { quantity: -3n * M, mark: 0n }], 4n * M)).toEqual([M, 3n * M]);
+    expect(
+      allocatePremium(
+        [
+          { quantity: M, mark: 0n },
+          { quantity: -3n * M, mark: 0n },
+        ],
+        4n * M,
+      ),
+    ).toEqual([M, 3n * M]);
   });
 });
 
@@ -41,7 +74,12 @@ describe('averagePrice', () => {
   });
 
   it('adding averages in by quantity', () => {
-    expect(averagePrice([{ quantity: M, paid: 10n * M }, { quantity: 3n * M, paid: 42n * M }])).toBe(13n * M);
+    expect(
+      averagePrice([
+        { quantity: M, paid: 10n * M },
+        { quantity: 3n * M, paid: 42n * M },
+      ]),
+    ).toBe(13n * M);
   });
 
   it('reducing keeps the average; closing is flat; flipping starts at the flipping price', () => {
@@ -68,7 +106,7 @@ describe('averagePrice', () => {
 describe('addTrade (the average cost stored with a position)', () => {
   it('folding trade by trade gives, after each one, the average of the whole history', () => {
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const trades: Array<{ quantity: bigint; paid: bigint }> = [];
     let position = FLAT;
     for (let i = 0; i < 400; i++) {
@@ -83,7 +121,10 @@ describe('addTrade (the average cost stored with a position)', () => {
 
   it('keeps the average exact: a fraction in lowest terms, never rounded between trades', () => {
     // 3 contracts for 10 USDC, then 3 more for 11: 3.5 exactly, though 10/3 rounds to 3.333333.
-    const after = [{ quantity: 3n * M, paid: 10n * M }, { quantity: 3n * M, paid: 11n * M }].reduce(addTrade, FLAT);
+    const after = [
+      { quantity: 3n * M, paid: 10n * M },
+      { quantity: 3n * M, paid: 11n * M },
+    ].reduce(addTrade, FLAT);
     expect(after).toEqual({ quantity: 6n * M, average: { n: 3_500_000n, d: 1n } });
     const third = addTrade(FLAT, { quantity: 3n * M, paid: 10n * M });
     expect(third.average).toEqual({ n: 10_000_000n, d: 3n });

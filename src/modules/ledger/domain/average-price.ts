@@ -104,10 +104,13 @@ export function addTrade(position: PositionCost, t: PositionTrade): PositionCost
   const quantity = q + t.quantity;
   const price = ratio(t.paid * MICRO, t.quantity);
   const avg = position.average;
-  if (q === 0n || (q > 0n) === (t.quantity > 0n)) {
+  if (q === 0n || q > 0n === t.quantity > 0n) {
     const held = abs(q);
     const added = abs(t.quantity);
-    return { quantity, average: avg === null || held === 0n ? price : ratio(avg.n * held * price.d + price.n * added * avg.d, avg.d * price.d * (held + added)) };
+    return {
+      quantity,
+      average: avg === null || held === 0n ? price : ratio(avg.n * held * price.d + price.n * added * avg.d, avg.d * price.d * (held + added)),
+    };
   }
   if (abs(t.quantity) < abs(q)) return { quantity, average: avg }; // reduces at the average
   return { quantity, average: quantity === 0n ? null : price }; // closes, or flips at its own price

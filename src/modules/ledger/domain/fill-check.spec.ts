@@ -5,7 +5,13 @@ const M = 1_000_000n;
 const EXPIRY = 1_798_358_400;
 const params = { takerFeeBps: 3, tradeFeeCapBps: 1250, takerFeeToleranceBps: 100, lockUpsideBps: 10_000 };
 const leg = (strike: bigint, kind: 'call' | 'put', quantity: bigint, mark = 13n * M): FundingLeg => ({
-  asset: 'SOL', expiry: EXPIRY, strike: strike * M, kind, quantity, index: 150n * M, mark,
+  asset: 'SOL',
+  expiry: EXPIRY,
+  strike: strike * M,
+  kind,
+  quantity,
+  index: 150n * M,
+  mark,
 });
 // Buying 1 call 150: fee = min(150 * 3 / 10000, 13 * 0.125) = 0.045
 const input = (over: Partial<FillCheckInput> = {}): FillCheckInput => ({
@@ -43,13 +49,19 @@ describe('checkFill', () => {
 
   it('a taker short of cash + max_fee, or never anchored: RFQ_TAKER_UNFUNDED', () => {
     // required = 13 + ceil(0.045 * 1.01) = 13.04545
-    expect(checkFill(input({ taker: { balance: { total: 13_045_449n, locked: 0n }, positions: [] } }))).toMatchObject({ ok: false, error: 'RFQ_TAKER_UNFUNDED' });
+    expect(checkFill(input({ taker: { balance: { total: 13_045_449n, locked: 0n }, positions: [] } }))).toMatchObject({
+      ok: false,
+      error: 'RFQ_TAKER_UNFUNDED',
+    });
     expect(checkFill(input({ taker: { balance: { total: 13_045_450n, locked: 0n }, positions: [] } }))).toMatchObject({ ok: true });
     expect(checkFill(input({ taker: { balance: null, positions: [] } }))).toMatchObject({ ok: false, error: 'RFQ_TAKER_UNFUNDED' });
   });
 
   it('a maker that cannot cover its lock: RFQ_BALANCE_INSUFFICIENT', () => {
-    expect(checkFill(input({ maker: { balance: { total: 150n * M - 1n, locked: 0n }, positions: [] } }))).toMatchObject({ ok: false, error: 'RFQ_BALANCE_INSUFFICIENT' });
+    expect(checkFill(input({ maker: { balance: { total: 150n * M - 1n, locked: 0n }, positions: [] } }))).toMatchObject({
+      ok: false,
+      error: 'RFQ_BALANCE_INSUFFICIENT',
+    });
     expect(checkFill(input({ maker: { balance: null, positions: [] } }))).toMatchObject({ ok: false, error: 'RFQ_BALANCE_INSUFFICIENT' });
   });
 
@@ -67,7 +79,10 @@ describe('checkFill', () => {
   it("the ledger's final check: a non-writer whose shorts reprice at a new index", () => {
     // The taker is short the 150 call with 150 locked (index 150); the index is now 200, so its lock is 250.
     // Buying a put is not writing (lock_increase 0) but would leave total - locked < 0.
-    const taker = { balance: { total: 160n * M, locked: 150n * M }, positions: [{ asset: 'SOL', expiry: EXPIRY, strike: 150n * M, kind: 'call' as const, quantity: -M }] };
+    const taker = {
+      balance: { total: 160n * M, locked: 150n * M },
+      positions: [{ asset: 'SOL', expiry: EXPIRY, strike: 150n * M, kind: 'call' as const, quantity: -M }],
+    };
     const d = checkFill(input({ taker, legs: [leg(100n, 'put', M, 2n * M)], ask: M, indexByAsset: { SOL: 200n * M } }));
     expect(d).toMatchObject({ ok: false, error: 'RFQ_ATTESTATION_FAILED' });
   });
@@ -120,12 +135,14 @@ describe('revertOutcome', () => {
   });
 
   it('undoes a sell', () => {
-    const d = revertOutcome(filled({
-      side: 'sell',
-      price: 12n * M,
-      taker: { balance: { total: 162_005_000n, locked: 150n * M }, positions: [{ ...legs[0], quantity: -M }] },
-      maker: { balance: { total: 988n * M, locked: 0n }, positions: [{ ...legs[0] }] },
-    }));
+    const d = revertOutcome(
+      filled({
+        side: 'sell',
+        price: 12n * M,
+        taker: { balance: { total: 162_005_000n, locked: 150n * M }, positions: [{ ...legs[0], quantity: -M }] },
+        maker: { balance: { total: 988n * M, locked: 0n }, positions: [{ ...legs[0] }] },
+      }),
+    );
     expect(d).toMatchObject({ ok: true, taker: { total: 150_050_000n, locked: 0n }, maker: { total: 1_000n * M, locked: 0n } });
   });
 

@@ -49,9 +49,7 @@ export interface FillCheckInput {
   params: RiskParams;
 }
 
-export type FillDecision =
-  | { ok: true; fee: bigint; cash: CashFlows; taker: Balance; maker: Balance }
-  | { ok: false; error: RfqErrorCode; message: string };
+export type FillDecision = { ok: true; fee: bigint; cash: CashFlows; taker: Balance; maker: Balance } | { ok: false; error: RfqErrorCode; message: string };
 
 const refuse = (error: RfqErrorCode, message: string): FillDecision => ({ ok: false, error, message });
 
@@ -97,8 +95,12 @@ export function checkFill(input: FillCheckInput): FillDecision {
   const cash = cashFlows({ side, bid: input.bid, ask: input.ask, fee });
   const takerAfter = { total: tb!.total + cash.taker, locked: taker.post_fill_locked };
   const makerAfter = { total: mb!.total + cash.maker, locked: maker.post_fill_locked };
-  for (const [who, before, row] of [['taker', tb!, takerAfter], ['maker', mb!, makerAfter]] as const) {
-    if (row.total > I64_MAX || row.total < -I64_MAX || row.locked > I64_MAX) return refuse('RFQ_ATTESTATION_FAILED', `the ${who}'s balance would leave the ledger's range`);
+  for (const [who, before, row] of [
+    ['taker', tb!, takerAfter],
+    ['maker', mb!, makerAfter],
+  ] as const) {
+    if (row.total > I64_MAX || row.total < -I64_MAX || row.locked > I64_MAX)
+      return refuse('RFQ_ATTESTATION_FAILED', `the ${who}'s balance would leave the ledger's range`);
     // An account under water already (docs/spec/design.md section 12) may trade only towards the surface.
     const free = row.total - row.locked;
     if (free < 0n && free < before.total - before.locked) return refuse('RFQ_ATTESTATION_FAILED', `the fill would leave the ${who}'s free balance below zero`);
@@ -119,9 +121,7 @@ export interface RevertInput {
   lockUpsideBps: Bps;
 }
 
-export type RevertDecision =
-  | { ok: true; cash: CashFlows; taker: Balance; maker: Balance; feeAccount: Balance }
-  | { ok: false; message: string };
+export type RevertDecision = { ok: true; cash: CashFlows; taker: Balance; maker: Balance; feeAccount: Balance } | { ok: false; message: string };
 
 /**
  * Undoing a fill: the cash flows negated, both folds undone, both locks recomputed over what is

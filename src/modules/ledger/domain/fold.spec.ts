@@ -2,22 +2,34 @@ import { cashFlows, foldPositions, legTrades, orientation, positionDeltas, posit
 
 const M = 1_000_000n;
 const legs = [
-  { instrument: 'SOL-27DEC26-160-C', quantity: 3n * M / 2n },
+  { instrument: 'SOL-27DEC26-160-C', quantity: (3n * M) / 2n },
   { instrument: 'SOL-27DEC26-140-P', quantity: -2n * M },
 ];
 
 describe('positionDeltas', () => {
   it('buy: the taker receives the quantities, the maker their negation, in the taker order', () => {
     expect(positionDeltas(legs, 'buy')).toEqual({
-      taker: [{ instrument: 'SOL-27DEC26-160-C', quantity: 1_500_000n }, { instrument: 'SOL-27DEC26-140-P', quantity: -2_000_000n }],
-      maker: [{ instrument: 'SOL-27DEC26-160-C', quantity: -1_500_000n }, { instrument: 'SOL-27DEC26-140-P', quantity: 2_000_000n }],
+      taker: [
+        { instrument: 'SOL-27DEC26-160-C', quantity: 1_500_000n },
+        { instrument: 'SOL-27DEC26-140-P', quantity: -2_000_000n },
+      ],
+      maker: [
+        { instrument: 'SOL-27DEC26-160-C', quantity: -1_500_000n },
+        { instrument: 'SOL-27DEC26-140-P', quantity: 2_000_000n },
+      ],
     });
   });
 
   it('sell: the taker receives the negation, the maker the quantities', () => {
     expect(positionDeltas(legs, 'sell')).toEqual({
-      taker: [{ instrument: 'SOL-27DEC26-160-C', quantity: -1_500_000n }, { instrument: 'SOL-27DEC26-140-P', quantity: 2_000_000n }],
-      maker: [{ instrument: 'SOL-27DEC26-160-C', quantity: 1_500_000n }, { instrument: 'SOL-27DEC26-140-P', quantity: -2_000_000n }],
+      taker: [
+        { instrument: 'SOL-27DEC26-160-C', quantity: -1_500_000n },
+        { instrument: 'SOL-27DEC26-140-P', quantity: 2_000_000n },
+      ],
+      maker: [
+        { instrument: 'SOL-27DEC26-160-C', quantity: 1_500_000n },
+        { instrument: 'SOL-27DEC26-140-P', quantity: -2_000_000n },
+      ],
     });
   });
 
@@ -28,11 +40,21 @@ describe('positionDeltas', () => {
 
 describe('cashFlows', () => {
   it('buy: the taker pays ask to the maker and the fee to the fee account', () => {
-    expect(cashFlows({ side: 'buy', bid: 1_500_000n, ask: 2_250_000n, fee: 45_000n })).toEqual({ taker: -2_295_000n, maker: 2_250_000n, feeAccount: 45_000n, price: 2_250_000n });
+    expect(cashFlows({ side: 'buy', bid: 1_500_000n, ask: 2_250_000n, fee: 45_000n })).toEqual({
+      taker: -2_295_000n,
+      maker: 2_250_000n,
+      feeAccount: 45_000n,
+      price: 2_250_000n,
+    });
   });
 
   it('sell: the maker pays bid to the taker', () => {
-    expect(cashFlows({ side: 'sell', bid: 1_500_000n, ask: 2_250_000n, fee: 45_000n })).toEqual({ taker: 1_455_000n, maker: -1_500_000n, feeAccount: 45_000n, price: 1_500_000n });
+    expect(cashFlows({ side: 'sell', bid: 1_500_000n, ask: 2_250_000n, fee: 45_000n })).toEqual({
+      taker: 1_455_000n,
+      maker: -1_500_000n,
+      feeAccount: 45_000n,
+      price: 1_500_000n,
+    });
   });
 
   it('a negative price flows the other way', () => {
@@ -57,8 +79,18 @@ describe('foldPositions and the revert', () => {
     const start = new Map([['SOL-27DEC26-160-C', 500_000n]]);
     const { taker } = positionDeltas(legs, 'buy');
     const after = foldPositions(start, taker);
-    expect(after).toEqual(new Map([['SOL-27DEC26-160-C', 2_000_000n], ['SOL-27DEC26-140-P', -2_000_000n]]));
-    expect(foldPositions(after, reverseDeltas(taker))).toEqual(new Map([['SOL-27DEC26-160-C', 500_000n], ['SOL-27DEC26-140-P', 0n]]));
+    expect(after).toEqual(
+      new Map([
+        ['SOL-27DEC26-160-C', 2_000_000n],
+        ['SOL-27DEC26-140-P', -2_000_000n],
+      ]),
+    );
+    expect(foldPositions(after, reverseDeltas(taker))).toEqual(
+      new Map([
+        ['SOL-27DEC26-160-C', 500_000n],
+        ['SOL-27DEC26-140-P', 0n],
+      ]),
+    );
     expect(start.get('SOL-27DEC26-160-C')).toBe(500_000n); // not mutated
   });
 
@@ -80,7 +112,7 @@ describe('legTrades and positionsAfter (a fill as each account trades it)', () =
     { instrument: 'SOL-27DEC26-140-P', quantity: -2_000_000n, premium: -1_000_000n },
   ];
 
-  it('the receiver of the legs as quoted pays each leg\'s premium share; the other side mirrors it', () => {
+  it("the receiver of the legs as quoted pays each leg's premium share; the other side mirrors it", () => {
     const buy = legTrades(priced, 'buy');
     expect(buy.taker).toEqual([
       { instrument: 'SOL-27DEC26-160-C', quantity: 1_500_000n, paid: 3_000_000n },
@@ -97,6 +129,9 @@ describe('legTrades and positionsAfter (a fill as each account trades it)', () =
     // 0.5 at 1 + 1.5 at 2 (3 USDC for 1.5): 3.5 USDC for 2 contracts = 1.75
     expect(after[0]).toEqual({ instrument: 'SOL-27DEC26-160-C', delta: 1_500_000n, position: { quantity: 2_000_000n, average: { n: 1_750_000n, d: 1n } } });
     expect(after[1]).toEqual({ instrument: 'SOL-27DEC26-140-P', delta: -2_000_000n, position: { quantity: -2_000_000n, average: { n: 500_000n, d: 1n } } });
-    expect(positionsAfter(new Map(), maker).map((p) => p.position.average)).toEqual([{ n: 2_000_000n, d: 1n }, { n: 500_000n, d: 1n }]);
+    expect(positionsAfter(new Map(), maker).map((p) => p.position.average)).toEqual([
+      { n: 2_000_000n, d: 1n },
+      { n: 500_000n, d: 1n },
+    ]);
   });
 });

@@ -63,7 +63,10 @@ export function legTrades(legs: ReadonlyArray<PackageLeg & { premium: bigint }>,
  * the quantity added and the position with its new average cost. `held`: the account's positions
  * by instrument before (absent: flat).
  */
-export function positionsAfter(held: ReadonlyMap<string, PositionCost>, trades: readonly LegTrade[]): Array<{ instrument: string; delta: bigint; position: PositionCost }> {
+export function positionsAfter(
+  held: ReadonlyMap<string, PositionCost>,
+  trades: readonly LegTrade[],
+): Array<{ instrument: string; delta: bigint; position: PositionCost }> {
   return trades.map((t) => ({ instrument: t.instrument, delta: t.quantity, position: addTrade(held.get(t.instrument) ?? FLAT, t) }));
 }
 

@@ -7,10 +7,22 @@ const u = parseRfqUnsigned;
 const s = parseRfqSigned;
 const EXPIRY = 1798358400;
 
-const leg = (strike: string, kind: OptionKind, quantity: string, mark: string): FundingLeg =>
-  ({ asset: 'SOL', expiry: EXPIRY, strike: u(strike), kind, quantity: s(quantity), index: u('150'), mark: u(mark) });
-const position = (asset: string, strike: string, kind: OptionKind, quantity: string): LockPosition =>
-  ({ asset, expiry: EXPIRY, strike: u(strike), kind, quantity: s(quantity) });
+const leg = (strike: string, kind: OptionKind, quantity: string, mark: string): FundingLeg => ({
+  asset: 'SOL',
+  expiry: EXPIRY,
+  strike: u(strike),
+  kind,
+  quantity: s(quantity),
+  index: u('150'),
+  mark: u(mark),
+});
+const position = (asset: string, strike: string, kind: OptionKind, quantity: string): LockPosition => ({
+  asset,
+  expiry: EXPIRY,
+  strike: u(strike),
+  kind,
+  quantity: s(quantity),
+});
 
 function view(over: Partial<FundingInput>): FundingInput {
   return {
@@ -82,7 +94,7 @@ describe('funding requirement', () => {
     expect(sell.required).toBe(u('3.2909'));
   });
 
-  it('writer is about the legs\' instruments after the fill, and the lock covers the whole portfolio', () => {
+  it("writer is about the legs' instruments after the fill, and the lock covers the whole portfolio", () => {
     const existing = [position('SOL', '150', 'call', '-1'), position('BTC', '100000', 'call', '-1')];
     const base = { positions: existing, currentLocked: u('100150'), indexByAsset: { SOL: u('150'), BTC: u('100000') }, freeBalance: u('1000') };
     // buying the 160 call over a short 150 call: short remains, but not in a leg's instrument
@@ -115,18 +127,34 @@ describe('funding requirement', () => {
 });
 
 describe('funding view (RfqTakerFunding wire form)', () => {
-  it('formats every decimal as an RFQ string, in the contract\'s fields only', () => {
+  it("formats every decimal as an RFQ string, in the contract's fields only", () => {
     const wire = fundingView(view({}));
     expect(wire).toEqual({
       anchored: true,
       free_balance: '100',
       buy: {
-        required: '13.74545', estimate: false, funded: true, package_cash_delta: '-13.7', cash_debit: '13.7',
-        fee: '0.045', max_fee: '0.04545', writer: false, lock_increase: '0', post_fill_locked: '0',
+        required: '13.74545',
+        estimate: false,
+        funded: true,
+        package_cash_delta: '-13.7',
+        cash_debit: '13.7',
+        fee: '0.045',
+        max_fee: '0.04545',
+        writer: false,
+        lock_increase: '0',
+        post_fill_locked: '0',
       },
       sell: {
-        required: '150.04545', estimate: false, funded: false, package_cash_delta: '13.6', cash_debit: '0',
-        fee: '0.045', max_fee: '0.04545', writer: true, lock_increase: '150', post_fill_locked: '150',
+        required: '150.04545',
+        estimate: false,
+        funded: false,
+        package_cash_delta: '13.6',
+        cash_debit: '0',
+        fee: '0.045',
+        max_fee: '0.04545',
+        writer: true,
+        lock_increase: '150',
+        post_fill_locked: '150',
       },
     });
     expect(JSON.parse(JSON.stringify(wire))).toEqual(wire);

@@ -99,7 +99,10 @@ export function fundingRequirement(view: FundingInput, side: AcceptSide): Fundin
   const max_fee = maxFee(fee, view.takerFeeToleranceBps);
 
   const fills: LockPosition[] = view.legs.map((l) => ({
-    asset: l.asset, expiry: l.expiry, strike: l.strike, kind: l.kind,
+    asset: l.asset,
+    expiry: l.expiry,
+    strike: l.strike,
+    kind: l.kind,
     quantity: side === 'buy' ? l.quantity : -l.quantity,
   }));
   const after = [...view.positions, ...fills];

@@ -22,12 +22,21 @@ describe('lock rules', () => {
   it('sums independent (asset, expiry) groups', () => {
     const [shortCall, shortPut] = locks;
     const positions = [...toPositions(shortCall, 'SOL', EXPIRY), ...toPositions(shortPut, 'SOL', EXPIRY + 86_400), ...toPositions(shortCall, 'BTC', EXPIRY)];
-    const indexByAsset = new Map([['SOL', u('150')], ['BTC', u('150')]]);
+    const indexByAsset = new Map([
+      ['SOL', u('150')],
+      ['BTC', u('150')],
+    ]);
     expect(formatRfq(portfolioLock(positions, { indexByAsset, lockUpsideBps: 10_000 }))).toBe('580'); // 150 + 280 + 150
   });
 
   it('nets positions within a group (a covered call locks nothing)', () => {
-    const p = (strike: string, quantity: string): LockPosition => ({ asset: 'SOL', expiry: EXPIRY, strike: u(strike), kind: 'call', quantity: parseRfqSigned(quantity) });
+    const p = (strike: string, quantity: string): LockPosition => ({
+      asset: 'SOL',
+      expiry: EXPIRY,
+      strike: u(strike),
+      kind: 'call',
+      quantity: parseRfqSigned(quantity),
+    });
     expect(portfolioLock([p('150', '-1'), p('150', '1')], { indexByAsset: {}, lockUpsideBps: 10_000 })).toBe(0n);
     expect(portfolioLock([], { indexByAsset: {}, lockUpsideBps: 10_000 })).toBe(0n);
   });
@@ -49,16 +58,27 @@ describe('lock rules', () => {
 });
 
 describe('netting before the lock', () => {
-  const p = (strike: string, quantity: string, kind: 'call' | 'put' = 'call'): LockPosition => ({ asset: 'SOL', expiry: EXPIRY, strike: u(strike), kind, quantity: parseRfqSigned(quantity) });
+  const p = (strike: string, quantity: string, kind: 'call' | 'put' = 'call'): LockPosition => ({
+    asset: 'SOL',
+    expiry: EXPIRY,
+    strike: u(strike),
+    kind,
+    quantity: parseRfqSigned(quantity),
+  });
 
   it('netPositions sums entries of one instrument and drops zeros', () => {
-    expect(netPositions([p('150', '-1'), p('160', '2'), p('160', '-2'), p('150', '0.5'), p('150', '1', 'put')])).toEqual([p('150', '-0.5'), p('150', '1', 'put')]);
+    expect(netPositions([p('150', '-1'), p('160', '2'), p('160', '-2'), p('150', '0.5'), p('150', '1', 'put')])).toEqual([
+      p('150', '-0.5'),
+      p('150', '1', 'put'),
+    ]);
   });
 
   it('a closed position does not leave its strike in the stress points (U)', () => {
     // short 150 call, plus a 200 call bought and sold: U stays max(150, 150) * 2 = 300, not 400
     const closed = [p('150', '-1'), p('200', '1'), p('200', '-1')];
     expect(formatRfq(portfolioLock(closed, { indexByAsset: { SOL: u('150') }, lockUpsideBps: 10_000 }))).toBe('150');
-    expect(portfolioLock(closed, { indexByAsset: { SOL: u('150') }, lockUpsideBps: 10_000 })).toBe(portfolioLock([p('150', '-1')], { indexByAsset: { SOL: u('150') }, lockUpsideBps: 10_000 }));
+    expect(portfolioLock(closed, { indexByAsset: { SOL: u('150') }, lockUpsideBps: 10_000 })).toBe(
+      portfolioLock([p('150', '-1')], { indexByAsset: { SOL: u('150') }, lockUpsideBps: 10_000 }),
+    );
   });
 });

@@ -3,7 +3,15 @@ import { fillPositions, lockIndex, makerRequirement, type MakerFundingInput } fr
 
 const M = 1_000_000n;
 const EXPIRY = 1_798_358_400;
-const call = (strike: bigint, quantity: bigint): FundingLeg => ({ asset: 'SOL', expiry: EXPIRY, strike: strike * M, kind: 'call', quantity: quantity * M, index: 150n * M, mark: 13n * M });
+const call = (strike: bigint, quantity: bigint): FundingLeg => ({
+  asset: 'SOL',
+  expiry: EXPIRY,
+  strike: strike * M,
+  kind: 'call',
+  quantity: quantity * M,
+  index: 150n * M,
+  mark: 13n * M,
+});
 
 const base = (over: Partial<MakerFundingInput> = {}): MakerFundingInput => ({
   anchored: true,
@@ -21,13 +29,23 @@ const base = (over: Partial<MakerFundingInput> = {}): MakerFundingInput => ({
 describe('makerRequirement', () => {
   it('taker buys a call: the maker writes it, receives ask, must cover the lock (150 at index 150)', () => {
     expect(makerRequirement(base(), 'buy')).toEqual({
-      required: 150n * M, funded: true, package_cash_delta: 13n * M, cash_debit: 0n, lock_increase: 150n * M, post_fill_locked: 150n * M,
+      required: 150n * M,
+      funded: true,
+      package_cash_delta: 13n * M,
+      cash_debit: 0n,
+      lock_increase: 150n * M,
+      post_fill_locked: 150n * M,
     });
   });
 
   it('taker sells a call: the maker buys it, pays bid, no lock', () => {
     expect(makerRequirement(base(), 'sell')).toEqual({
-      required: 12n * M, funded: true, package_cash_delta: -12n * M, cash_debit: 12n * M, lock_increase: 0n, post_fill_locked: 0n,
+      required: 12n * M,
+      funded: true,
+      package_cash_delta: -12n * M,
+      cash_debit: 12n * M,
+      lock_increase: 0n,
+      post_fill_locked: 0n,
     });
   });
 
@@ -38,7 +56,12 @@ describe('makerRequirement', () => {
 
   it('an under-collateralized maker (available < 0): a fill that lowers its available is refused, one that raises it goes through', () => {
     // Short 1 call 150 held at index 300: lock 450; available -10.
-    const under = base({ freeBalance: -10n * M, currentLocked: 450n * M, positions: [{ asset: 'SOL', expiry: EXPIRY, strike: 150n * M, kind: 'call', quantity: -M }], indexByAsset: { SOL: 300n * M } });
+    const under = base({
+      freeBalance: -10n * M,
+      currentLocked: 450n * M,
+      positions: [{ asset: 'SOL', expiry: EXPIRY, strike: 150n * M, kind: 'call', quantity: -M }],
+      indexByAsset: { SOL: 300n * M },
+    });
     // Writing another call lowers available (receives 13, locks 450 more).
     expect(makerRequirement(under, 'buy').funded).toBe(false);
     // Buying the call back at bid 12 releases the lock of 450 for 12: available rises.
@@ -58,16 +81,41 @@ describe('makerRequirement', () => {
 
   it('a hedging fill lowers the lock: no increase', () => {
     // The maker is short the 150 call already (locked 150); buying the 160 call back on a taker sell caps the loss at 10.
-    const r = makerRequirement(base({ currentLocked: 150n * M, positions: [{ asset: 'SOL', expiry: EXPIRY, strike: 150n * M, kind: 'call', quantity: -M }], legs: [call(160n, 1n)], bid: 0n }), 'sell');
+    const r = makerRequirement(
+      base({
+        currentLocked: 150n * M,
+        positions: [{ asset: 'SOL', expiry: EXPIRY, strike: 150n * M, kind: 'call', quantity: -M }],
+        legs: [call(160n, 1n)],
+        bid: 0n,
+      }),
+      'sell',
+    );
     expect(r).toMatchObject({ post_fill_locked: 10n * M, lock_increase: 0n, required: 0n });
   });
 
   it('counts the lock the maker already carries at a new index (not gated on writing)', () => {
     // Short the 150 call, locked 150 at index 150; the index is now 200 (U = 400): lock 250.
-    const r = makerRequirement(base({ currentLocked: 150n * M, positions: [{ asset: 'SOL', expiry: EXPIRY, strike: 150n * M, kind: 'call', quantity: -M }], legs: [call(160n, 1n)], bid: 0n, indexByAsset: { SOL: 200n * M } }), 'sell');
+    const r = makerRequirement(
+      base({
+        currentLocked: 150n * M,
+        positions: [{ asset: 'SOL', expiry: EXPIRY, strike: 150n * M, kind: 'call', quantity: -M }],
+        legs: [call(160n, 1n)],
+        bid: 0n,
+        indexByAsset: { SOL: 200n * M },
+      }),
+      'sell',
+    );
     // After buying the 160 call: payoff floor is -10 at S >= 160 → lock 10; no increase.
     expect(r.lock_increase).toBe(0n);
-    const writes = makerRequirement(base({ currentLocked: 150n * M, positions: [{ asset: 'SOL', expiry: EXPIRY, strike: 150n * M, kind: 'call', quantity: -M }], legs: [call(170n, 1n)], indexByAsset: { SOL: 200n * M } }), 'buy');
+    const writes = makerRequirement(
+      base({
+        currentLocked: 150n * M,
+        positions: [{ asset: 'SOL', expiry: EXPIRY, strike: 150n * M, kind: 'call', quantity: -M }],
+        legs: [call(170n, 1n)],
+        indexByAsset: { SOL: 200n * M },
+      }),
+      'buy',
+    );
     // Short 150 and 170 calls at U = 400: lock = 250 + 230 = 480.
     expect(writes).toMatchObject({ post_fill_locked: 480n * M, lock_increase: 330n * M });
   });
@@ -82,6 +130,11 @@ describe('fillPositions and lockIndex', () => {
 
   it('takes the given index per asset, else the leg index', () => {
     const positions = [{ asset: 'BTC', expiry: EXPIRY, strike: M, kind: 'put' as const, quantity: -M }];
-    expect(lockIndex(positions, [call(150n, 1n)], { BTC: 5n })).toEqual(new Map([['BTC', 5n], ['SOL', 150n * M]]));
+    expect(lockIndex(positions, [call(150n, 1n)], { BTC: 5n })).toEqual(
+      new Map([
+        ['BTC', 5n],
+        ['SOL', 150n * M],
+      ]),
+    );
   });
 });

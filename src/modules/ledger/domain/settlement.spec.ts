@@ -2,7 +2,12 @@ import { settlementPayments, type SettlingPosition } from './settlement';
 
 const M = 1_000_000n;
 const pos = (accountId: number, quantity: bigint, over: Partial<SettlingPosition> = {}): SettlingPosition => ({
-  accountId, instrument: 'SOL-27DEC26-150-C', kind: 'call', strike: 150n * M, quantity, ...over,
+  accountId,
+  instrument: 'SOL-27DEC26-150-C',
+  kind: 'call',
+  strike: 150n * M,
+  quantity,
+  ...over,
 });
 const total = (p: Array<{ amount: bigint }>) => p.reduce((s, x) => s + x.amount, 0n);
 
@@ -47,8 +52,10 @@ describe('settlementPayments', () => {
     const put = { instrument: 'SOL-27DEC26-160-P', kind: 'put' as const, strike: 160n * M };
     const p = settlementPayments([pos(1, -M), pos(2, M), pos(1, M, put), pos(2, -M, put), pos(9, 0n)], 155n * M);
     expect(p.map((x) => [x.accountId, x.instrument, x.amount])).toEqual([
-      [1, 'SOL-27DEC26-150-C', -5n * M], [2, 'SOL-27DEC26-150-C', 5n * M],
-      [2, 'SOL-27DEC26-160-P', -5n * M], [1, 'SOL-27DEC26-160-P', 5n * M],
+      [1, 'SOL-27DEC26-150-C', -5n * M],
+      [2, 'SOL-27DEC26-150-C', 5n * M],
+      [2, 'SOL-27DEC26-160-P', -5n * M],
+      [1, 'SOL-27DEC26-160-P', 5n * M],
     ]);
   });
 

@@ -56,7 +56,8 @@ export function settlementPayments(positions: readonly SettlingPosition[], price
       pool += pays;
       out.push({ accountId: s.accountId, instrument, quantity: s.quantity, amount: -pays });
     }
-    for (const share of splitPool(pool, longs)) out.push({ accountId: share.position.accountId, instrument, quantity: share.position.quantity, amount: share.amount });
+    for (const share of splitPool(pool, longs))
+      out.push({ accountId: share.position.accountId, instrument, quantity: share.position.quantity, amount: share.amount });
   }
   return out;
 }

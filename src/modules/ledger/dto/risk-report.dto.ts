@@ -19,13 +19,13 @@ export class RiskAccountDto implements RiskAccount {
 }
 
 export class RiskTotalsDto {
-  @ApiProperty(HTTP_DECIMAL('Sum of the listed accounts\' total'))
+  @ApiProperty(HTTP_DECIMAL("Sum of the listed accounts' total"))
   total!: string;
 
-  @ApiProperty(HTTP_DECIMAL('Sum of the listed accounts\' locked'))
+  @ApiProperty(HTTP_DECIMAL("Sum of the listed accounts' locked"))
   locked!: string;
 
-  @ApiProperty(HTTP_DECIMAL('Sum of the listed accounts\' negative available (zero or below)'))
+  @ApiProperty(HTTP_DECIMAL("Sum of the listed accounts' negative available (zero or below)"))
   deficit!: string;
 }
 

@@ -8,8 +8,16 @@ const EXPIRY = 1_798_358_400; // 27 Dec 2026 08:00 UTC
 function instrument(symbol: string, changes: Partial<Instrument> = {}): Instrument {
   const [asset, , strike, cp] = symbol.split('-');
   return {
-    symbol, asset, strike: BigInt(Math.round(Number(strike) * 1e6)), kind: cp === 'C' ? 'call' : 'put', expiry: EXPIRY,
-    paused: false, settled: false, settlementPrice: null, createdAt: NOW - 100, ...changes,
+    symbol,
+    asset,
+    strike: BigInt(Math.round(Number(strike) * 1e6)),
+    kind: cp === 'C' ? 'call' : 'put',
+    expiry: EXPIRY,
+    paused: false,
+    settled: false,
+    settlementPrice: null,
+    createdAt: NOW - 100,
+    ...changes,
   };
 }
 
@@ -69,7 +77,9 @@ describe('legs against the instrument view', () => {
 
   it('a paused leg is retryable', () => {
     expect(failure([q('SOL-27DEC26-150-C'), q('SOL-27DEC26-170-C')])).toEqual({
-      code: 'RFQ_INVALID_INSTRUMENT', message: expect.stringContaining('legs[1]'), retryable: true,
+      code: 'RFQ_INVALID_INSTRUMENT',
+      message: expect.stringContaining('legs[1]'),
+      retryable: true,
     });
   });
 

@@ -52,7 +52,9 @@ export function resolveLegs(legs: readonly RfqLeg[], lookup: (symbol: string) =>
   });
   const paused = resolved.findIndex((r) => r.instrument.paused);
   if (paused >= 0) {
-    throw new RfqError('RFQ_INVALID_INSTRUMENT', `legs[${paused}]: ${resolved[paused].instrument.symbol} is paused; try again when its round resumes`, { pausedLeg: true });
+    throw new RfqError('RFQ_INVALID_INSTRUMENT', `legs[${paused}]: ${resolved[paused].instrument.symbol} is paused; try again when its round resumes`, {
+      pausedLeg: true,
+    });
   }
   return { asset: resolved[0].instrument.asset, expiry: resolved[0].instrument.expiry, legs: resolved };
 }

@@ -79,8 +79,13 @@ describe('RFQ views (design.md section 5)', () => {
   });
 
   it('carries accepted side, decline reason, failure and fill', () => {
-    const filled: RfqRecord = { ...quoted, state: 'failed', acceptedSide: 'sell', failure: { error: 'RFQ_TX_FAILED', message: 'reverted' },
-      fill: { fillId: '42', price: -12_500_000n, fee: 4_500n, filledAt: 1_795_000_030, reverted: true } };
+    const filled: RfqRecord = {
+      ...quoted,
+      state: 'failed',
+      acceptedSide: 'sell',
+      failure: { error: 'RFQ_TX_FAILED', message: 'reverted' },
+      fill: { fillId: '42', price: -12_500_000n, fee: 4_500n, filledAt: 1_795_000_030, reverted: true },
+    };
     const view = rfqView(filled);
     expect(view.accepted_side).toBe('sell');
     expect(view.failure).toEqual({ error: 'RFQ_TX_FAILED', message: 'reverted' });
@@ -106,7 +111,13 @@ describe('RFQ views (design.md section 5)', () => {
 
   it('the maker event of the quote holder', () => {
     expect(makerQuoteEvent(pending)).toBeNull();
-    expect(makerQuoteEvent({ ...quoted, state: 'expired' })).toEqual({ rfq_id: pending.id, quote_id: 'ab'.repeat(32), state: 'expired', side: null, fill: null });
+    expect(makerQuoteEvent({ ...quoted, state: 'expired' })).toEqual({
+      rfq_id: pending.id,
+      quote_id: 'ab'.repeat(32),
+      state: 'expired',
+      side: null,
+      fill: null,
+    });
     expect(makerQuoteEvent({ ...quoted, state: 'accepted', acceptedSide: 'buy' })).toMatchObject({ state: 'accepted', side: 'buy', fill: null });
   });
 

@@ -68,7 +68,14 @@ export function legsView(rfq: Pick<RfqRecord, 'legs'>): StoredLeg[] {
 export function fillView(rfq: RfqRecord): RfqFillView | null {
   if (!rfq.fill || !rfq.acceptedSide) return null;
   const f = rfq.fill;
-  const view: RfqFillView = { fill_id: f.fillId, side: rfq.acceptedSide, price: formatRfq(f.price), fee: formatRfq(f.fee), filled_at: f.filledAt, reverted: f.reverted };
+  const view: RfqFillView = {
+    fill_id: f.fillId,
+    side: rfq.acceptedSide,
+    price: formatRfq(f.price),
+    fee: formatRfq(f.fee),
+    filled_at: f.filledAt,
+    reverted: f.reverted,
+  };
   if (f.receipt) view.receipt = f.receipt;
   return view;
 }
