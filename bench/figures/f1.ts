@@ -84,7 +84,7 @@ export async function runF1(ctx: Context): Promise<FigureResult[]> {
         await bare!.request({ type: 'canned', body: real.body });
       } else {
         await legwork.request({ type: 'uncanned' });
-        await bare!.request({ type: 'raw', statements: statements!.map((s) => ({ text: s.text, values: s.values })) });
+        await bare!.request({ type: 'raw', statements: statements.map((s) => ({ text: s.text, values: s.values })) });
       }
     };
     const load = (url: string, server: ServerProcess) => httpLoad(url, { connections, seconds, headers, measure: () => ctx.meter.start(server.pid) });

@@ -334,7 +334,7 @@ export class LegworkClient extends EventEmitter<LegworkClientEvents> {
     const entry = this.pending.get(id);
     if (!entry) return; // timed out already
     this.pending.delete(id);
-    if (reply.error !== undefined && reply.error !== null) this.settle(entry, rpcErrorFrom(reply.error as object, entry.method));
+    if (reply.error !== undefined && reply.error !== null) this.settle(entry, rpcErrorFrom(reply.error, entry.method));
     else this.settle(entry, null, reply.result);
   }
 

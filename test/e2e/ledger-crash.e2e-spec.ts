@@ -52,8 +52,8 @@ class Server {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
-    child.stdout!.on('data', (d) => (this.output += d));
-    child.stderr!.on('data', (d) => (this.output += d));
+    child.stdout.on('data', (d) => (this.output += d));
+    child.stderr.on('data', (d) => (this.output += d));
     const until = Date.now() + 60_000;
     while (Date.now() < until) {
       if (child.exitCode !== null) throw new Error(`server exited ${child.exitCode}:\n${this.output}`);

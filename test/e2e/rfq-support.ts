@@ -3,7 +3,7 @@ import { JwtService } from '@nestjs/jwt';
 import { encodeBase64Signature, encodeQuotePayload, parseRfqSigned, parseRfqUnsigned, quoteId, signingDomain } from '@legwork/protocol';
 export { deleteRedisPrefix } from '../../src/common/redis/delete-prefix';
 import { formatSymbol, parseSymbol } from '../../src/modules/instruments/domain/symbol';
-import { Http, RpcClient, TestWallet, freshIp } from './clients';
+import { Http, RpcClient, type TestWallet, freshIp } from './clients';
 import { createAccount, signInWs, trader } from './factories';
 export { DAY, expirationIn } from './factories';
 import { JWT_SECRET, type TestApp } from './harness';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { encodeAcceptPayload, encodeBase64Signature, encodeQuotePayload, parseRfqSigned, quoteId, signingDomain } from '@legwork/protocol';
 import { parseSymbol } from '../../src/modules/instruments/domain/symbol';
-import { Http, RpcClient, TestWallet } from '../e2e/clients';
+import { type Http, RpcClient, TestWallet } from '../e2e/clients';
 import type { Instance } from './fleet';
 
 /**

@@ -8,7 +8,7 @@
  */
 import {
   type Instrument,
-  LegworkClient,
+  type LegworkClient,
   LegworkHttp,
   RFQ_STATES,
   type RfqNotification,

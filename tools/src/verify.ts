@@ -1,4 +1,4 @@
-import { type ExchangeKeyInfo, type JournalCheck, LegworkHttp, type RfqFillRow, verifyJournalSegment, verifyReceipt } from '@legwork/sdk';
+import { type ExchangeKeyInfo, type JournalCheck, type LegworkHttp, type RfqFillRow, verifyJournalSegment, verifyReceipt } from '@legwork/sdk';
 
 /**
  * The verification commands of the CLI (docs/spec/design.md 14, docs/receipts.md): a server's whole journal,

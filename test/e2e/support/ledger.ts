@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { encodeAcceptPayload, encodeBase64Signature, formatHttp, parseRfqSigned } from '@legwork/protocol';
 import { AccountsService } from '../../../src/modules/accounts/accounts.service';
 import { parseSymbol } from '../../../src/modules/instruments/domain/symbol';
-import { type FundingLeg } from '../../../src/modules/ledger/domain/funding';
+import type { FundingLeg } from '../../../src/modules/ledger/domain/funding';
 import { markPrice } from '../../../src/modules/market-data/domain/black76';
 import { Http, type TestWallet } from '../clients';
 import type { TestApp } from '../harness';

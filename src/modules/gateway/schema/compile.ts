@@ -213,7 +213,7 @@ class Compiler {
 
   /** The params object itself: one field fully checked after the other. */
   root<T>(node: ObjectNode<T>): ParamsParser<T> {
-    const code = new ObjectCode(this, this.fields(node as ObjectNode<unknown>));
+    const code = new ObjectCode(this, this.fields(node));
     return code.build<ParamsParser<T>>(['value'], code.root(node.requiredFirst === true));
   }
 }

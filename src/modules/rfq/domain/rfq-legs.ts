@@ -1,4 +1,4 @@
-import { type PayloadLeg } from '@legwork/protocol';
+import type { PayloadLeg } from '@legwork/protocol';
 import { RfqError } from '../../../common/errors/app-error';
 import type { Instrument } from '../../instruments/instrument';
 import type { RfqLeg } from './rfq-record';
