@@ -104,7 +104,7 @@ async function times(n: number, op: () => Promise<number>): Promise<number[]> {
 }
 
 /** 10,000 accounts with balance rows and positions in FEIGHT (set-based inserts); the first and last account ids. */
-export async function seed(client: Client): Promise<{ first: number; last: number }> {
+async function seed(client: Client): Promise<{ first: number; last: number }> {
   const expiry = 2_000_000_000;
   await client.query(`INSERT INTO expirations (asset, expiry, utc_date) VALUES ($1, $2, '2033-05-18') ON CONFLICT DO NOTHING`, [ASSET, expiry]);
   const instruments = [

@@ -104,7 +104,7 @@ export class CpuMeter {
 }
 
 /** Pids of every process whose command name is `name` (e.g. all postgres processes). */
-export function pidsNamed(name: string): number[] {
+function pidsNamed(name: string): number[] {
   const pids: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;

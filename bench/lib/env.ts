@@ -4,7 +4,7 @@ import { deleteRedisPrefix } from '../../src/common/redis/delete-prefix';
 import type { Json } from './rpc';
 
 export const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef0123456789';
-export const JWT_SECRET = 'bench-jwt-secret-0123456789abcdef0123456789abcdef';
+const JWT_SECRET = 'bench-jwt-secret-0123456789abcdef0123456789abcdef';
 
 /**
  * One bench run's own PostgreSQL database (created here, dropped at the end) and Redis key prefix

@@ -22,7 +22,7 @@ import { type Notification, Rpc } from './rpc';
  * minted by the server's own SessionService with the bench's JWT secret: no nonce limit), signing
  * quotes and accepts exactly as the SDK and the e2e tests do.
  */
-export const DAY = 86_400;
+const DAY = 86_400;
 
 export interface Leg {
   instrument: string;
@@ -113,7 +113,7 @@ export class Trader {
 }
 
 let ipSeq = 0;
-export const freshIp = () => {
+const freshIp = () => {
   ipSeq++;
   return `10.77.${(ipSeq >> 8) & 255}.${ipSeq & 255}`;
 };

@@ -3,7 +3,7 @@ import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Where the compiled bench lives (bench/.build/bench), to find the server scripts. */
-export const BUILD_DIR = join(__dirname, '..');
+const BUILD_DIR = join(__dirname, '..');
 const CLK_TCK = 100;
 
 /** utime + stime (+ cutime + cstime with `children`) of a process, in seconds; null when it is gone. */
@@ -22,7 +22,7 @@ export function procCpuSeconds(pid: number, children = false): number | null {
 }
 
 /** Resident set size of a process in bytes (VmRSS), null when it is gone. */
-export function procRssBytes(pid: number): number | null {
+function procRssBytes(pid: number): number | null {
   try {
     const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m ? Number(m[1]) * 1024 : null;
@@ -152,7 +152,7 @@ export class ServerProcess {
 }
 
 /** The last lines of a log file (for failure messages). */
-export function tail(file: string, lines = 30): string {
+function tail(file: string, lines = 30): string {
   try {
     return readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
   } catch {

@@ -2,13 +2,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { round } from './stats';
 
-export interface Cpu1000 {
+interface Cpu1000 {
   server: number | null;
   postgres: number | null;
   redis: number | null;
 }
 
-export interface Round {
+interface Round {
   legwork: number | null;
   baseline: number | null;
   [key: string]: unknown;
@@ -66,7 +66,7 @@ function cpuText(c: Cpu1000 | undefined): string {
   return `${sig(c.server)} / ${sig(c.postgres)} / ${sig(c.redis)}`;
 }
 
-export function markdown(report: Report): string {
+function markdown(report: Report): string {
   const lines: string[] = [];
   lines.push(`# Legwork bench (${report.mode}) — ${report.finishedAt}`);
   lines.push('');

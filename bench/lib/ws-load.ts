@@ -3,7 +3,7 @@ import { Samples } from './stats';
 import { sleep } from './proc';
 
 /** The id of a JSON-RPC text frame, read without parsing the whole frame (same cost for every server). */
-export function frameId(text: string): number {
+function frameId(text: string): number {
   const at = text.indexOf('"id":');
   return at < 0 ? -1 : parseInt(text.slice(at + 5, at + 25), 10);
 }

@@ -132,7 +132,7 @@ export function parseLeg(text: string): RfqLeg {
 }
 
 /** `+10 SOL-...-150-C` */
-export function describeLeg(leg: RfqLeg): string {
+function describeLeg(leg: RfqLeg): string {
   return `${leg.quantity.startsWith('-') ? '' : '+'}${leg.quantity} ${leg.instrument}`;
 }
 
@@ -156,7 +156,7 @@ export function utcDate(unixSeconds: number): string {
 }
 
 export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A log sink: one readable line per call. */
 export type LogLine = (line: string) => void;

@@ -3,7 +3,7 @@ import { type BalanceRow, type Instrument, type RfqFillRow, type RfqPositionRow,
 import { clock, describeLegs, utcDate } from './common';
 
 /** An HTTP 8-dp amount in its shortest exact form ("12.50000000" → "12.5"); anything unreadable as given. */
-export function amount(text: string): string {
+function amount(text: string): string {
   try {
     return formatRfq(parseHttpDecimal(text));
   } catch {

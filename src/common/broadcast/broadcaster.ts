@@ -4,7 +4,7 @@ import { logger } from '../logging/logger';
 import { quitRedis } from '../redis/close';
 
 /** A message to every instance: a topic (what changed, for whom) and a JSON payload. */
-export interface Broadcast {
+interface Broadcast {
   topic: string;
   payload: unknown;
 }

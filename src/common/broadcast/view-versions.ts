@@ -7,7 +7,7 @@ import { ViewVersionRepository } from './view-version.repository';
  * at least every 5 s; a change whose broadcast was lost must be visible within 6 s, so the check
  * runs well inside that: one indexed read of a few rows per instance every 2 s).
  */
-export const VIEW_CHECK_INTERVAL_MS = 2000;
+const VIEW_CHECK_INTERVAL_MS = 2000;
 /** A view not confirmed current for this long stops rfq.* writes (RFQ_NOT_READY). */
 export const VIEW_STALE_AFTER_MS = 30_000;
 

@@ -71,7 +71,7 @@ export function transactionSql(manager: EntityManager): Sql {
 }
 
 /** SQLSTATE raised by `legwork_refuse(reason)` (migration 1763800000004): a statement refused itself. */
-export const REFUSED_SQLSTATE = 'LW001';
+const REFUSED_SQLSTATE = 'LW001';
 
 /** The reason of a statement that refused itself with legwork_refuse (it changed nothing), else null. */
 export function refusalReason(error: unknown): string | null {

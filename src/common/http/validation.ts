@@ -25,7 +25,7 @@ const QUERIES_REMEMBERED = 1000;
  * so a remembered instance is the instance validation would make; each request gets its own copy.
  * Refusals and bodies are validated every time.
  */
-export class QueryRememberingValidationPipe extends ValidationPipe {
+class QueryRememberingValidationPipe extends ValidationPipe {
   private readonly accepted = new WeakMap<object, Map<string, object>>();
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {

@@ -9,8 +9,8 @@ import { PeriodicSweep } from '../../common/jobs/periodic-sweep';
 import { NonceRepository } from './nonce.repository';
 import { parseWalletParam } from './wallet-param';
 
-export const NONCE_TTL_SECONDS = 300;
-export const LIVE_NONCES_PER_WALLET = 3;
+const NONCE_TTL_SECONDS = 300;
+const LIVE_NONCES_PER_WALLET = 3;
 
 export interface NonceChallenge {
   wallet: string;

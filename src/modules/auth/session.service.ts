@@ -5,7 +5,7 @@ import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { AppError } from '../../common/errors/app-error';
 import { ROLES, type Principal, type Role } from './access';
 
-export interface SessionClaims {
+interface SessionClaims {
   sub: string;
   account_id: number | null;
   roles: Role[];

@@ -9,13 +9,13 @@ import { RFQ_STATES, type RfqState } from '../rfq/domain/rfq-state';
 import { type AdminRfqFilter, type AdminRfqRow, type RfqEventRow, RfqReadsService } from '../rfq/rfq-reads.service';
 
 /** How long the overview waits for the queue depths before it answers without them. */
-export const QUEUE_DEPTHS_TIMEOUT_MS = 1000;
+const QUEUE_DEPTHS_TIMEOUT_MS = 1000;
 /** Minutes of history in the overview's fills-per-minute series. */
-export const FILLS_WINDOW_MINUTES = 30;
+const FILLS_WINDOW_MINUTES = 30;
 const OPEN_STATES: RfqState[] = ['pending', 'quoted', 'accepted', 'submitting'];
 const ENDED_STATES: RfqState[] = ['filled', 'declined', 'expired', 'failed'];
 /** The overview counts ended RFQs created this long ago or later. */
-export const ENDED_WINDOW_SECONDS = 86_400;
+const ENDED_WINDOW_SECONDS = 86_400;
 
 /** The smallest UUIDv7 id (32 hex) of a millisecond: every RFQ created at or after it sorts at or after it. */
 export const uuidV7Floor = (ms: number) => Math.max(0, Math.floor(ms)).toString(16).padStart(12, '0') + '0'.repeat(20);

@@ -8,7 +8,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
  * its own scripts, styles and connections only, images from itself and data: URLs. No inline
  * script or style element; the charts set element styles from script, which CSP does not govern.
  */
-export const CONSOLE_CSP = [
+const CONSOLE_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
@@ -21,7 +21,7 @@ export const CONSOLE_CSP = [
 ].join('; ');
 
 /** Where `npm run build` writes the console bundle: dist/console (from src/ in tests, from dist/src/ in production). */
-export function consoleDirectory(): string {
+function consoleDirectory(): string {
   const root = resolve(__dirname, '../../..');
   return basename(root) === 'dist' ? join(root, 'console') : join(root, 'dist', 'console');
 }

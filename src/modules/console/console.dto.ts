@@ -7,7 +7,7 @@ import type { AdminRfqRow, RfqEventRow } from '../rfq/rfq-reads.service';
 import type { MarketDataAge, Overview } from './console-reads.service';
 
 export const RFQ_ID_PATTERN = /^[0-9a-f]{32}$/;
-export const MAX_RFQ_PAGE = 200;
+const MAX_RFQ_PAGE = 200;
 
 /** GET /v1/admin/rfqs query. */
 export class AdminRfqsQuery {

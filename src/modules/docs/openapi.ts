@@ -7,15 +7,15 @@ import { ErrorResponse } from '../../common/http/error-response.dto';
 import { ACCESS, type Access } from '../auth/access';
 
 /** docs/spec/interface.md section 9: the description is OpenAPI 3.1, and the API description itself is 0.1.0. */
-export const OPENAPI_VERSION = '3.1.0';
+const OPENAPI_VERSION = '3.1.0';
 export const API_VERSION = '0.1.0';
 
 /** Security scheme names of the document. */
-export const SESSION_SCHEME = 'session';
-export const ADMIN_TOKEN_SCHEME = 'admin_token';
+const SESSION_SCHEME = 'session';
+const ADMIN_TOKEN_SCHEME = 'admin_token';
 
 /** One route of a controller as Nest registers it. */
-export interface ControllerRoute {
+interface ControllerRoute {
   /** `ClassName_method`: the operationId the document gives the route. */
   operationId: string;
   /** Lower-case HTTP method. */
@@ -38,7 +38,7 @@ const joinPath = (...parts: string[]) =>
     .join('/');
 
 /** Every route of every controller of the application, with its declared access (the same walk as the guard's test). */
-export function controllerRoutes(app: INestApplication): ControllerRoute[] {
+function controllerRoutes(app: INestApplication): ControllerRoute[] {
   const discovery = app.get(DiscoveryService);
   const scanner = app.get(MetadataScanner);
   const reflector = app.get(Reflector);

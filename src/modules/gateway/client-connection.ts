@@ -12,7 +12,7 @@ export const CHANNELS = Object.keys(CHANNEL_BIT) as Channel[];
 export const MAX_IN_FLIGHT = 64;
 
 /** Past this much unsent data the client is a slow consumer and is cut off (docs/spec/design.md section 4). */
-export const SLOW_CONSUMER_BYTES = 1024 * 1024;
+const SLOW_CONSUMER_BYTES = 1024 * 1024;
 /** How long a slow consumer's socket may hold its unsent data and close frame before it is cut. */
 const SLOW_CONSUMER_GRACE_MS = 5000;
 

@@ -20,7 +20,7 @@ import { RpcRegistry } from './rpc-registry';
 
 export const MAX_FRAME_BYTES = 64 * 1024;
 /** SIGTERM: how long the calls in flight get to be answered before the sockets close (docs/spec/design.md section 11). */
-export const DRAIN_CALLS_MS = 5000;
+const DRAIN_CALLS_MS = 5000;
 const SHUTTING_DOWN = 'this instance is shutting down: reconnect (to another instance) and call again';
 /** How often signed-in connections are checked for their token's `exp` (docs/spec/design.md 10: lapse at exp). */
 const LAPSE_CHECK_MS = 500;

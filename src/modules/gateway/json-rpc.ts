@@ -36,7 +36,7 @@ export const RPC_CODES = {
 
 export type RpcErrorName = Exclude<keyof typeof RPC_CODES, 'RFQ_ERROR'>;
 
-export interface RpcErrorBody {
+interface RpcErrorBody {
   code: number;
   message: string;
   data?: unknown;

@@ -14,7 +14,7 @@ export interface RegisteredMethod {
 }
 
 /** The method's validator, after checking that its handler's declaration is the one /asyncapi.json describes. */
-export function compileDeclared(name: RpcMethodName, declaration: RpcDeclaration | undefined): ParamsParser<unknown> {
+function compileDeclared(name: RpcMethodName, declaration: RpcDeclaration | undefined): ParamsParser<unknown> {
   if (!declaration) throw new Error(`JSON-RPC method ${name} declares no params`);
   if (declaration !== METHOD_SCHEMAS[name]) throw new Error(`JSON-RPC method ${name} is declared with a schema other than METHOD_SCHEMAS['${name}']`);
   return compileParams(declaration.params, name.startsWith('rfq.') ? 'rfq' : 'public');

@@ -9,13 +9,13 @@ import { logger } from '../../common/logging/logger';
 import { JournalRepository } from './journal.repository';
 
 /** Where the embedded default keeps its generated key, inside DATA_DIR. */
-export const KEY_FILE = 'exchange-signing-key';
+const KEY_FILE = 'exchange-signing-key';
 
 /**
  * Reads the embedded key from DATA_DIR, or generates it there once (`wx`: two processes starting
  * on one directory cannot both write one). Kept beside the database it signs for.
  */
-export function embeddedSeed(dataDir: string): Buffer {
+function embeddedSeed(dataDir: string): Buffer {
   const path = join(dataDir, KEY_FILE);
   mkdirSync(dataDir, { recursive: true });
   try {

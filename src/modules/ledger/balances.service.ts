@@ -30,7 +30,7 @@ export interface TransferResult {
   balance: BalanceView;
 }
 
-export const MAX_REFERENCE_LENGTH = 128;
+const MAX_REFERENCE_LENGTH = 128;
 
 /** Validates a transfer request: amount > 0 in micro-units, reference 1 to 128 characters. */
 export function parseTransferRequest(request: { amount?: unknown; reference?: unknown }): { amount: bigint; reference: string } {

@@ -22,7 +22,7 @@ import { LegPricingService, type PricedLeg } from './leg-pricing.service';
 import { type HeldPosition, PositionRepository, type PositionWrite } from './position.repository';
 
 /** Attempts of a fill job (docs/spec/design.md section 5: at least 5). Backoff 0.2 s doubling to 10 s: about 23 s in all. */
-export const FILL_ATTEMPTS = 8;
+const FILL_ATTEMPTS = 8;
 
 /** A committed move to announce; `seconds`: accepted → filled, for the fill latency metric. */
 type Announcement = { moved: RfqRecord; from: RfqState; seconds?: number } | null;

@@ -13,21 +13,21 @@ import { SettlementService } from './settlement.service';
  * job lost with Redis, or never enqueued because its instance died after the commit). Section
  * 11 wants such a fill done within 10 s, so it is well under the 10 s of section 5.
  */
-export const STUCK_FILL_SECONDS = 3;
+const STUCK_FILL_SECONDS = 3;
 /**
  * … and this long, the sweep runs the fill itself once per pass, beside any job (a fill is
  * idempotent: the move to submitting and the fill's row lock let one of them through). This
  * rescues a fill whose job is held by a dead instance or cannot be enqueued (Redis down). Not a
  * final attempt: a failing check (stale market data) is left to the job's retries.
  */
-export const RESCUE_FILL_SECONDS = 6;
+const RESCUE_FILL_SECONDS = 6;
 /**
  * … and this long, the sweep's fill is the final attempt: longer than a job's whole retry
  * schedule (about 23 s), so it only gives up a fill no job will run again.
  */
-export const ABANDONED_FILL_SECONDS = 60;
+const ABANDONED_FILL_SECONDS = 60;
 /** A due round whose index is stale is tried again this often (docs/spec/design.md section 7). */
-export const SETTLEMENT_RETRY_MS = 10_000;
+const SETTLEMENT_RETRY_MS = 10_000;
 const BATCH = 200;
 
 /**

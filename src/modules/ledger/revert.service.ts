@@ -24,7 +24,7 @@ export interface RevertResult {
   reverted: true;
 }
 
-export const RFQ_ID = /^[0-9a-f]{32}$/;
+const RFQ_ID = /^[0-9a-f]{32}$/;
 
 /**
  * POST /v1/admin/rfq/{rfq_id}/revert (docs/spec/design.md section 5): undoes a fill exactly in one

@@ -41,7 +41,7 @@ export interface SettleExpirationResult {
 }
 
 /** No fresh index to settle at (the job and the sweep try again; the admin command is told to give a price). */
-export class StaleIndexError extends Error {}
+class StaleIndexError extends Error {}
 
 /** What a settlement did: `fresh` when this call settled the round (not a repeat). */
 interface SettleOutcome {

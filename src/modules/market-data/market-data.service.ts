@@ -18,7 +18,7 @@ import { type MarketDataInput, type MarketUpdate, type Stamped, isFresh, parseMa
 import { type IndexPriceAge, MarketDataRepository } from './market-data.repository';
 
 /** Broadcast topic: an asset's index or IVs changed in the database; every instance reloads them. */
-export const MARKET_DATA_CHANGED = 'market-data.changed';
+const MARKET_DATA_CHANGED = 'market-data.changed';
 
 /** docs/spec/design.md section 4: fixed by the payload layouts and the quote rules. */
 const PAYLOAD_VERSIONS = { quote: 1, accept: 1 } as const;

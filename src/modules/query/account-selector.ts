@@ -2,7 +2,7 @@ import { AppError } from '../../common/errors/app-error';
 import { type Principal, allowsAdmin } from '../auth/access';
 
 /** Role admin, scope `admin:*` or `admin:read`, or the admin token: may read any account. */
-export function isAdminReader(principal: Principal): boolean {
+function isAdminReader(principal: Principal): boolean {
   return allowsAdmin(principal, 'read');
 }
 

@@ -16,8 +16,8 @@ export interface CursorRows<T> extends Rows<T> {
   next_cursor?: string;
 }
 
-export const RFQ_POSITIONS_DEFAULT_LIMIT = 500;
-export const RFQ_FILLS_DEFAULT_LIMIT = 100;
+const RFQ_POSITIONS_DEFAULT_LIMIT = 500;
+const RFQ_FILLS_DEFAULT_LIMIT = 100;
 /** `limit` as the query DTO checked it (1 to MAX_QUERY_LIMIT), or the route's default. */
 const pageSize = (limit: string | undefined, fallback: number): number => (limit === undefined ? fallback : Number(limit));
 

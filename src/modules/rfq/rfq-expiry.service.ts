@@ -12,12 +12,12 @@ import { RfqRepository } from './rfq.repository';
 /** A job that fires this close before its deadline waits for it instead of leaving it to the sweep. */
 const EARLY_WAIT_LIMIT_MS = 5_000;
 /** RFQs expired by one statement; a larger backlog takes several. */
-export const EXPIRY_BATCH = 500;
+const EXPIRY_BATCH = 500;
 /** Deadlines this instance has enqueued a job for are remembered this long past them. */
 const SCHEDULED_MEMORY_SECONDS = 60;
 
 /** The deadline of an RFQ in its current state (unix seconds), or null when nothing can expire. */
-export function expiryDeadline(rfq: RfqRecord): number | null {
+function expiryDeadline(rfq: RfqRecord): number | null {
   if (rfq.state === 'pending') return rfq.expiresAt;
   if (rfq.state === 'quoted' && rfq.quote) return rfq.quote.expiresAt;
   return null;

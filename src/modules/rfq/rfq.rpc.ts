@@ -13,7 +13,7 @@ import { RFQ_METHODS } from './rfq.schemas';
 type SubscribeParams = ParamsOf<(typeof RFQ_METHODS)['rfq.subscribe']>;
 
 /** The signed-in account of an `account`-access rfq.* method (the dispatcher enforced the access already). */
-export function rfqCaller(context: RpcContext): RfqCaller {
+function rfqCaller(context: RpcContext): RfqCaller {
   const principal = context.principal;
   if (!principal || principal.accountId === null || !principal.wallet) throw new RfqError('RFQ_WRONG_ROLE', 'sign in with an account first');
   return { accountId: principal.accountId, wallet: principal.wallet };

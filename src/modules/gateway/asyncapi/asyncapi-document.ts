@@ -7,7 +7,7 @@ import { METHOD_SCHEMAS } from './method-schemas';
 import { RPC_ERROR_NAMES, SCHEMAS } from './schemas';
 
 /** A method as the registry holds it: its name and declared access. */
-export interface ServedMethod {
+interface ServedMethod {
   name: string;
   access: Access;
 }

@@ -268,4 +268,4 @@ export const SCHEMAS = {
   ),
 } satisfies Record<string, JsonSchema>;
 
-export type SchemaName = keyof typeof SCHEMAS;
+type SchemaName = keyof typeof SCHEMAS;

@@ -9,7 +9,7 @@ export const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/
 const defined = (schema: JsonSchema): JsonSchema => Object.fromEntries(Object.entries(schema).filter(([, v]) => v !== undefined));
 
 /** The node as the document shows it: its named schema when it has one, else inline. */
-export function jsonSchemaOf(node: Node<unknown>): JsonSchema {
+function jsonSchemaOf(node: Node<unknown>): JsonSchema {
   if (node.kind === 'service') return jsonSchemaOf({ ...node.documented, description: node.description ?? node.documented.description });
   const doc = { description: node.description, default: node.default };
   return defined(node.ref ? { ...ref(node.ref), ...doc } : { ...inlineSchemaOf(node), ...doc });

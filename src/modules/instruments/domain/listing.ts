@@ -17,7 +17,7 @@ export interface CreateInstrumentsInput {
   strikes?: unknown;
 }
 
-export interface ListedTerms {
+interface ListedTerms {
   symbol: string;
   strike: bigint;
   kind: OptionKind;

@@ -7,7 +7,7 @@ import { formatRfq, parseRfqUnsigned } from '@legwork/protocol';
 export type OptionKind = 'call' | 'put';
 
 export const ASSET_PATTERN = /^[A-Z][A-Z0-9]{1,7}$/;
-export const SYMBOL_MAX_BYTES = 32;
+const SYMBOL_MAX_BYTES = 32;
 
 const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'] as const;
 const SYMBOL = new RegExp(`^([A-Z][A-Z0-9]{1,7})-([0-9]{2})(${MONTHS.join('|')})([0-9]{2})-((?:0|[1-9][0-9]*)(?:\\.[0-9]{1,6})?)-([CP])$`);

@@ -65,7 +65,7 @@ function gcd(a: bigint, b: bigint): bigint {
   return a || 1n;
 }
 
-export function ratio(n: bigint, d: bigint): Ratio {
+function ratio(n: bigint, d: bigint): Ratio {
   if (d === 0n) throw new RangeError('zero denominator');
   if (d < 0n) [n, d] = [-n, -d];
   const g = gcd(n, d);

@@ -67,7 +67,7 @@ export interface FundingSides {
 }
 
 /** Wire forms (RfqFundingRequirement, RfqTakerFunding): decimals as RFQ strings. */
-export type RfqFundingRequirement = {
+type RfqFundingRequirement = {
   [K in keyof FundingRequirement]: FundingRequirement[K] extends bigint ? string : FundingRequirement[K];
 };
 export interface RfqTakerFunding {

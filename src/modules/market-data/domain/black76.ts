@@ -5,7 +5,7 @@
 import { MICRO } from '@legwork/protocol';
 import type { OptionKind } from '../../instruments/domain/symbol';
 
-export const SECONDS_PER_YEAR = 365 * 86_400;
+const SECONDS_PER_YEAR = 365 * 86_400;
 
 export interface MarkInput {
   /** micro-units */

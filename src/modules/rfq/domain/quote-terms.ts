@@ -7,9 +7,9 @@ import { RfqError } from '../../../common/errors/app-error';
  * (each RFQ_VALUE_OUT_OF_RANGE, never clamped), then `expires_at > now` (RFQ_QUOTE_EXPIRED).
  */
 
-export const MAX_QUOTE_LIFETIME_SECONDS = 3600;
+const MAX_QUOTE_LIFETIME_SECONDS = 3600;
 /** How far a maker's clock may run ahead of ours. */
-export const ISSUED_AT_SKEW_SECONDS = 5;
+const ISSUED_AT_SKEW_SECONDS = 5;
 
 export interface QuoteTerms {
   bid: bigint;

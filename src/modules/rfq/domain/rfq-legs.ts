@@ -11,7 +11,7 @@ import type { RfqLeg } from './rfq-record';
  * so that `retryable: true` (paused) is only said when waiting can help.
  */
 
-export interface ResolvedLeg {
+interface ResolvedLeg {
   instrument: Instrument;
   quantity: bigint;
 }

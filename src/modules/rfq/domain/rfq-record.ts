@@ -35,7 +35,7 @@ export interface RfqFailure {
 }
 
 /** The fill of a filled (or reverted) RFQ, as the RFQ view shows it. */
-export interface RfqFill {
+interface RfqFill {
   /** The ledger's fill id (a decimal string: bigserial). */
   fillId: string;
   /** Package premium: `ask` on a buy, `bid` on a sell. */

@@ -44,7 +44,7 @@ export function isRfqState(value: unknown): value is RfqState {
 /** States that count against MAX_OPEN_RFQS (docs/spec/design.md section 0: pending to submitting). */
 export const OPEN_STATES: readonly RfqState[] = ['pending', 'quoted', 'accepted', 'submitting'];
 
-export function isOpen(state: RfqState): boolean {
+function isOpen(state: RfqState): boolean {
   return OPEN_STATES.includes(state);
 }
 
@@ -64,7 +64,7 @@ export function isEnded(state: RfqState): boolean {
 }
 
 /** States an expiry deadline applies to (the RFQ's own while pending, the quote's while quoted). */
-export const EXPIRABLE_STATES: readonly RfqState[] = ['pending', 'quoted'];
+const EXPIRABLE_STATES: readonly RfqState[] = ['pending', 'quoted'];
 
 /** How long the live book (rfq.get, rfq.list) keeps an RFQ after it ended, seconds. */
 export const LIVE_BOOK_SECONDS = 24 * 3600;

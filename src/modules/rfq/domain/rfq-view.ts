@@ -4,7 +4,7 @@ import type { RfqState } from './rfq-state';
 
 /** The wire forms of an RFQ (docs/spec/design.md section 5). Pure: records in, JSON-ready objects out. */
 
-export interface RfqQuoteView {
+interface RfqQuoteView {
   quote_id: string;
   maker: string;
   quote_nonce: string;
@@ -15,7 +15,7 @@ export interface RfqQuoteView {
   maker_signature: string;
 }
 
-export interface RfqFillView {
+interface RfqFillView {
   fill_id: string;
   side: Side;
   price: string;
@@ -65,7 +65,7 @@ export function legsView(rfq: Pick<RfqRecord, 'legs'>): StoredLeg[] {
   return rfq.legs.map((leg) => ({ instrument: leg.instrument, quantity: formatRfq(leg.quantity) }));
 }
 
-export function fillView(rfq: RfqRecord): RfqFillView | null {
+function fillView(rfq: RfqRecord): RfqFillView | null {
   if (!rfq.fill || !rfq.acceptedSide) return null;
   const f = rfq.fill;
   const view: RfqFillView = {

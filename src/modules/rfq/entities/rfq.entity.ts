@@ -7,7 +7,7 @@ import type { RfqState } from '../domain/rfq-state';
  * The expiry sweep's deadline: the RFQ's own while pending, the quote's while quoted. TypeORM
  * compares it with the expression it keeps in `typeorm_metadata` (migration 1763800000180).
  */
-export const RFQ_EXPIRY_DEADLINE = `CASE WHEN state = 'quoted' THEN quote_expires_at ELSE expires_at END`;
+const RFQ_EXPIRY_DEADLINE = `CASE WHEN state = 'quoted' THEN quote_expires_at ELSE expires_at END`;
 
 /**
  * An RFQ with its one quote, accept and fill outcome (migrations 1 and 2). Times are unix seconds,
