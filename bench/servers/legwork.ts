@@ -56,7 +56,6 @@ function dedupeWs(): void {
  * MarketDataService.marketConfig() recomputes (SHA-256) on every public/get_market_config.
  */
 function cacheSigningDomain(): void {
-   
   // The package's index re-exports through getters, so the patch goes on the module that defines it.
   const mod = require(require.resolve('@legwork/protocol').replace(/index\.js$/, 'quote-payload.js')) as { signingDomain: (name: string) => Buffer };
   const original = mod.signingDomain;

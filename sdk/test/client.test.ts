@@ -179,7 +179,7 @@ describe('LegworkClient against an in-test JSON-RPC server', () => {
         server.notify(server.current, 'rfq', event(n));
       }
       const seen: number[] = [];
-      for (let i = 0; i < 3; i++) seen.push(((await iterator.next()).value).account_seq);
+      for (let i = 0; i < 3; i++) seen.push((await iterator.next()).value.account_seq);
       assert.equal(client.lastDelivered('rfq'), 3);
 
       const reconnected = new Promise<any>((resolve) => client.once('reconnected', resolve));
@@ -191,7 +191,7 @@ describe('LegworkClient against an in-test JSON-RPC server', () => {
       assert.deepEqual(resubscribe.params, { since: 3 });
       server.notify(server.current, 'rfq', event(6)); // live, racing the replay: a duplicate
       server.notify(server.current, 'rfq', event(7));
-      for (let i = 0; i < 4; i++) seen.push(((await iterator.next()).value).account_seq);
+      for (let i = 0; i < 4; i++) seen.push((await iterator.next()).value.account_seq);
       assert.deepEqual(seen, [1, 2, 3, 4, 5, 6, 7]);
     } finally {
       server.overlap = false;

@@ -157,7 +157,7 @@ describeBrowser('operator console at /console, in headless Chromium', () => {
     await page.type('input[name="admin_token"]', 'not-the-token');
     await page.click('form button[type="submit"]');
     await waitText('[role="alert"]', '401');
-    await page.$eval('input[name="admin_token"]', (el) => ((el).value = ''));
+    await page.$eval('input[name="admin_token"]', (el) => (el.value = ''));
     await page.type('input[name="admin_token"]', ADMIN_TOKEN);
     await page.click('form button[type="submit"]');
     await page.waitForSelector('main[data-page="overview"]');
@@ -213,7 +213,7 @@ describeBrowser('operator console at /console, in headless Chromium', () => {
     await settle();
     await waitText('[data-testid="notice"]', 'no fresh index price for BTC');
     expect(await textOf(`[data-testid="state-${id}"]`)).toBe('trading');
-    await page.$eval('form[aria-label="Post market data"]', (form) => (form).reset());
+    await page.$eval('form[aria-label="Post market data"]', (form) => form.reset());
     await page.type('form[aria-label="Post market data"] input[name="asset"]', 'BTC');
     await page.type('form[aria-label="Post market data"] input[name="index_price"]', '91000');
     await page.click('form[aria-label="Post market data"] button[type="submit"]');
@@ -246,7 +246,7 @@ describeBrowser('operator console at /console, in headless Chromium', () => {
     expect(account.body.balance.total).toBe('1250.75000000');
 
     // Found again by its wallet; a withdrawal; roles changed after a confirmation.
-    await page.$eval('form[aria-label="Find an account"] input[name="q"]', (el) => ((el).value = ''));
+    await page.$eval('form[aria-label="Find an account"] input[name="q"]', (el) => (el.value = ''));
     await page.type('form[aria-label="Find an account"] input[name="q"]', wallet.address);
     await page.click('form[aria-label="Find an account"] button[type="submit"]');
     await waitText('[data-testid="account"]', wallet.address);
@@ -283,7 +283,7 @@ describeBrowser('operator console at /console, in headless Chromium', () => {
     await goto('#/rounds');
     await page.type('form[aria-label="List instruments"] input[name="asset"]', 'AVAX');
     const date = new Date((Math.floor(now() / DAY) + 30) * DAY * 1000).toISOString().slice(0, 10);
-    await page.$eval('form[aria-label="List instruments"] input[name="date"]', (el, d) => ((el).value = d), date);
+    await page.$eval('form[aria-label="List instruments"] input[name="date"]', (el, d) => (el.value = d), date);
     await page.type('form[aria-label="List instruments"] input[name="spot"]', '20');
     await page.type('form[aria-label="List instruments"] input[name="strikes"]', '18, 20, 22');
     await page.click('form[aria-label="List instruments"] button[type="submit"]');

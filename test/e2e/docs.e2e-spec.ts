@@ -179,7 +179,6 @@ describe('API descriptions: /openapi.json, /asyncapi.json and the /docs referenc
 
     const withChromium = existsSync(CHROMIUM) ? it : it.skip;
     if (!existsSync(CHROMIUM)) {
-       
       console.warn(`SKIPPED: the /docs screenshot test needs Debian chromium at ${CHROMIUM} (apt-get install -y chromium; .ci/run installs it)`);
     }
 

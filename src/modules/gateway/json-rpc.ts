@@ -86,7 +86,7 @@ function isRpcId(value: unknown): value is RpcId {
 /** The id to echo in an Invalid Request reply: the request's when readable, else null. */
 function readableId(value: unknown): RpcId {
   if (typeof value === 'object' && value !== null && !Array.isArray(value) && 'id' in value) {
-    const id = (value).id;
+    const id = value.id;
     if (isRpcId(id)) return id;
   }
   return null;
