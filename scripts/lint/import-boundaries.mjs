@@ -9,7 +9,8 @@
  *   and it imports no injectable (service, repository, module, handler, controller).
  * - `src/common` imports no feature module.
  * - a migration imports nothing from `src` (a migration is frozen: it carries its own copy of any logic).
- * - a module never imports another module's repository or entity; it asks through that module's service.
+ * - a module never imports another module's repository (`*.repository.ts`, `*.sql.ts`: its statements) or entity; it asks
+ *   through that module's service.
  * - a workspace package (`packages/*`, shared by the server, the SDK and the tools) is pure like
  *   domain code and imports nothing from the server.
  */
@@ -19,7 +20,7 @@ import path from 'node:path';
 const IMPURE_PACKAGES = [/^@nestjs\//, /^typeorm(\/|$)/, /^pg(\/|$)/, /^@electric-sql\//, /^ioredis$/, /^bullmq$/, /^fastify(\/|$)/, /^@fastify\//, /^ws$/];
 /** Files that are injectables or transports; a pure function never depends on them. */
 const INJECTABLE = /\.(service|repository|module|rpc|controller|gateway|processor)(\.[cm]?[jt]s)?$/;
-const REPOSITORY = /\.repository(\.[cm]?[jt]s)?$/;
+const REPOSITORY = /\.(repository|sql)(\.[cm]?[jt]s)?$/;
 const ENTITY = /(^|\/)entities\/|\.entity(\.[cm]?[jt]s)?$/;
 const SPEC = /\.(spec|e2e-spec|test)\.[cm]?[jt]sx?$/;
 

@@ -156,7 +156,6 @@ export function utcDate(unixSeconds: number): string {
 }
 
 export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A log sink: one readable line per call. */
 export type LogLine = (line: string) => void;

@@ -9,6 +9,7 @@ import { AcceptRpc } from './accept.rpc';
 import { AcceptService } from './accept.service';
 import { BalanceRepository } from './balance.repository';
 import { BalancesService } from './balances.service';
+import { CollateralRepriceService } from './collateral-reprice.service';
 import { FillReadsService } from './fill-reads.service';
 import { FillReadsRepository } from './fill.reads.repository';
 import { FillRepository } from './fill.repository';
@@ -38,6 +39,7 @@ import { SettlementService } from './settlement.service';
     PositionRepository,
     SettlementRepository,
     BalancesService,
+    CollateralRepriceService,
     LegPricingService,
     AcceptService,
     AcceptRpc,

@@ -12,7 +12,6 @@ import { logger } from '../../common/logging/logger';
 import { invalid } from '../instruments/domain/inputs';
 import { type InstrumentFilter, type InstrumentRecord, instrumentRecord } from '../instruments/instrument';
 import { InstrumentsService } from '../instruments/instruments.service';
-import { repriceAsset } from '../ledger/collateral.sql';
 import { markPrice } from './domain/black76';
 import { type MarketDataInput, type MarketUpdate, type Stamped, isFresh, parseMarketUpdate } from './domain/market-update';
 import { type IndexPriceAge, MarketDataRepository } from './market-data.repository';
@@ -49,6 +48,13 @@ export interface FreshMarket {
   /** symbol → mark price, micro-units */
   marks: Map<string, bigint>;
 }
+
+/**
+ * Work that must commit with an index update, inside its transaction (given the update's `Sql`):
+ * the ledger's live collateral registers one (docs/spec/design.md section 12). Registered rather than
+ * imported so market data does not depend on the ledger, which depends on it.
+ */
+export type IndexWrittenHook = (sql: Sql, asset: string) => Promise<void>;
 
 export type InstrumentMarketRecord = InstrumentRecord & { mark_price: string | null; iv: string | null };
 
@@ -87,6 +93,7 @@ export class MarketDataService implements OnModuleInit, OnModuleDestroy {
   private readonly sync: ViewSync<string>;
   /** Hex of SHA-256(SERVICE_NAME): fixed for the process, computed once. */
   private readonly quoteDomainHex: string;
+  private readonly indexHooks: IndexWrittenHook[] = [];
 
   constructor(
     private readonly db: Database,
@@ -110,6 +117,11 @@ export class MarketDataService implements OnModuleInit, OnModuleDestroy {
     );
   }
 
+  /** Runs `hook` inside every index update's transaction, after the update's own writes. */
+  onIndexWritten(hook: IndexWrittenHook): void {
+    this.indexHooks.push(hook);
+  }
+
   onModuleInit(): Promise<void> {
     return this.sync.start();
   }
@@ -129,8 +141,7 @@ export class MarketDataService implements OnModuleInit, OnModuleDestroy {
     const written = await this.db.tx(async (sql) => {
       const touched = await this.write(u, at, sql);
       // Live collateral (docs/spec/design.md section 12): every lock on the asset follows the new index before this commits.
-      const repriced = await repriceAsset(sql, u.asset, this.config.lockUpsideBps);
-      logger.event('debug', 'locks repriced', { asset: u.asset, changed: repriced.changed }, 'MarketData');
+      for (const hook of this.indexHooks) await hook(sql, u.asset);
       return { touched, version: await bumpViewVersion(sql, MARKET_DATA_CHANGED) };
     });
     await this.sync.refresh(u.asset).catch(() => undefined); // logged; retried by the sync
