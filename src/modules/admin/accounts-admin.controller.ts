@@ -5,7 +5,7 @@ import { AccountIdParam } from '../accounts/account-id';
 import { type AccountView, AccountsService, accountView } from '../accounts/accounts.service';
 import { AccountViewDto, CreateAccountDto, RevokeSessionsResultDto, SetRolesDto, TransferRequestDto } from '../accounts/dto/account.dto';
 import { AdminAccess } from '../auth/access';
-import { type BalanceView, BalancesService, type TransferResult } from '../ledger/balances.service';
+import { type BalanceView, BalancesService, type TransferResult, parseTransferRequest } from '../ledger/balances.service';
 import { AdminAccountViewDto, TransferResultDto } from './dto/admin-account.dto';
 
 /** The admin read of an account: the account, whether it is anchored, and its balance row. */
@@ -85,7 +85,7 @@ export class AccountsAdminController {
   @NOT_FOUND
   @ApiConflictResponse({ description: 'The deposit would take the balance out of range', type: ErrorResponse })
   deposit(@AccountIdParam() accountId: number, @Body() body: TransferRequestDto): Promise<TransferResult> {
-    return this.balances.deposit(accountId, body);
+    return this.balances.deposit(accountId, parseTransferRequest(body));
   }
 
   @Post(':account_id/withdraw')
@@ -97,6 +97,6 @@ export class AccountsAdminController {
   @NOT_FOUND
   @ApiConflictResponse({ description: 'The free balance would go below zero', type: ErrorResponse })
   withdraw(@AccountIdParam() accountId: number, @Body() body: TransferRequestDto): Promise<TransferResult> {
-    return this.balances.withdraw(accountId, body);
+    return this.balances.withdraw(accountId, parseTransferRequest(body));
   }
 }

@@ -15,9 +15,10 @@ export interface BalanceView {
   updated_at: string;
 }
 
-/** A deposit or withdrawal as asked: `amount` is HTTP decimal text, `reference` its idempotency key. */
-export interface TransferRequest {
-  amount: string;
+/** A transfer as the service takes it: the request's body parsed (`parseTransferRequest`). */
+export interface TransferCommand {
+  /** micro-units, > 0 */
+  amount: bigint;
   reference: string;
 }
 
@@ -32,8 +33,11 @@ export interface TransferResult {
 
 const MAX_REFERENCE_LENGTH = 128;
 
-/** Validates a transfer request: amount > 0 in micro-units, reference 1 to 128 characters. */
-export function parseTransferRequest(request: { amount?: unknown; reference?: unknown }): { amount: bigint; reference: string } {
+/**
+ * The command of a deposit or withdrawal body (HTTP decimal `amount`, `reference` its idempotency key):
+ * amount > 0 in micro-units, reference 1 to 128 characters. The controller parses; the service takes the command.
+ */
+export function parseTransferRequest(request: { amount?: unknown; reference?: unknown }): TransferCommand {
   let amount: bigint;
   try {
     amount = parseHttpAmount(request.amount);
@@ -109,17 +113,16 @@ export class BalancesService {
   }
 
   /** Credits an account; its first deposit creates its balance row. Unknown account: NOT_FOUND. */
-  deposit(accountId: number, request: TransferRequest): Promise<TransferResult> {
-    return this.transfer(accountId, 'deposit', request);
+  deposit(accountId: number, command: TransferCommand): Promise<TransferResult> {
+    return this.transfer(accountId, 'deposit', command);
   }
 
   /** Debits an account's free balance; refuses (CONFLICT) to take it below zero. */
-  withdraw(accountId: number, request: TransferRequest): Promise<TransferResult> {
-    return this.transfer(accountId, 'withdrawal', request);
+  withdraw(accountId: number, command: TransferCommand): Promise<TransferResult> {
+    return this.transfer(accountId, 'withdrawal', command);
   }
 
-  private async transfer(accountId: number, kind: TransferKind, request: TransferRequest): Promise<TransferResult> {
-    const { amount, reference } = parseTransferRequest(request);
+  private async transfer(accountId: number, kind: TransferKind, { amount, reference }: TransferCommand): Promise<TransferResult> {
     return this.db.tx(async (sql) => {
       const [account] = await this.balances.accountsWithBalance(sql, [accountId]);
       if (!account) throw new AppError('NOT_FOUND', `account ${accountId} not found`);
