@@ -2,7 +2,7 @@ import { type DynamicModule, Global, Inject, Module, type OnApplicationShutdown,
 import Redis from 'ioredis';
 import { Clock } from './clock';
 import { APP_CONFIG, type AppConfig } from './config/config';
-import { Database, type EntityClasses } from './database/database';
+import { Database, type EntityClasses, databasePoolSize } from './database/database';
 import { Broadcaster, InProcessBroadcaster, RedisBroadcaster } from './broadcast/broadcaster';
 import { Notifier } from './broadcast/notifier';
 import { ViewVersions } from './broadcast/view-versions';
@@ -60,8 +60,8 @@ function redisClient(url: string, purpose: string, options: { blocking?: boolean
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) =>
         config.redisUrl
-          ? new BullMqJobRunner(redisClient(config.redisUrl, 'bullmq', { blocking: true }), `${config.redisPrefix}:bull`)
-          : new InProcessJobRunner(),
+          ? new BullMqJobRunner(redisClient(config.redisUrl, 'bullmq', { blocking: true }), `${config.redisPrefix}:bull`, databasePoolSize(config))
+          : new InProcessJobRunner(databasePoolSize(config)),
     },
     {
       provide: Broadcaster,

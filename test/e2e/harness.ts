@@ -59,6 +59,8 @@ export class Environment {
       environment.cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
     }
     if (process.env.REDIS_URL) env.REDIS_URL = process.env.REDIS_URL;
+    // A small pool finds a transaction that asks the pool for a second connection (it waits forever at 1).
+    if (process.env.DATABASE_POOL_SIZE) env.DATABASE_POOL_SIZE = process.env.DATABASE_POOL_SIZE;
     Object.assign(env, overrides);
     return environment;
   }

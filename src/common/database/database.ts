@@ -5,6 +5,14 @@ import type { AppConfig } from '../config/config';
 import { logger } from '../logging/logger';
 import { type Isolation, RunnerSql, type Sql, type SqlParams, type SqlPool, transactionSql } from './sql';
 
+/** The embedded database's pool: PGlite has one session for every connection. */
+const EMBEDDED_POOL_SIZE = 1;
+
+/** Connections in the app's pool: DATABASE_POOL_SIZE on PostgreSQL, one on the embedded database (the job workers are sized from it). */
+export function databasePoolSize(config: AppConfig): number {
+  return config.databaseUrl ? config.databasePoolSize : EMBEDDED_POOL_SIZE;
+}
+
 /** Entity classes the DataSource knows (src/app-entities.ts: `common` imports no module, so the app passes them in). */
 export type EntityClasses = ReadonlyArray<new () => object>;
 
@@ -61,7 +69,7 @@ export class Database implements SqlPool {
     const db = await PGlite.create({ dataDir: config.dataDir });
     const server = new PGLiteSocketServer({ db, port: 0, host: '127.0.0.1', maxConnections: 4 });
     await server.start();
-    const dataSource = Database.dataSource(`postgres://postgres@${server.getServerConn()}/postgres`, 1, entities);
+    const dataSource = Database.dataSource(`postgres://postgres@${server.getServerConn()}/postgres`, EMBEDDED_POOL_SIZE, entities);
     try {
       await dataSource.initialize();
       await Database.migrate(dataSource);

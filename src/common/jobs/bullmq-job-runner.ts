@@ -2,7 +2,7 @@ import { Queue, Worker } from 'bullmq';
 import type Redis from 'ioredis';
 import { isDependencyDown } from '../errors/dependency';
 import { logger } from '../logging/logger';
-import { DEFAULT_ATTEMPTS, type EnqueueOptions, type JobProcessor, JobRunner } from './job-runner';
+import { DEFAULT_ATTEMPTS, type EnqueueOptions, type JobProcessor, JobRunner, workerConcurrency } from './job-runner';
 import { QUEUES, type JobPayloads, type QueueName } from './queues';
 import { closeWithin, quitRedis } from '../redis/close';
 
@@ -35,6 +35,8 @@ export class BullMqJobRunner extends JobRunner {
     /** BullMQ's connection (commands that block: maxRetriesPerRequest null). Closed with the runner. */
     private readonly connection: Redis,
     private readonly prefix: string,
+    /** The database pool's size, which bounds the workers' concurrency (workerConcurrency). */
+    private readonly poolSize: number,
   ) {
     super();
   }
@@ -62,7 +64,7 @@ export class BullMqJobRunner extends JobRunner {
     const worker = new Worker(name, async (job) => processor(job.data as JobPayloads[Q], { attempt: job.attemptsMade + 1, jobId: job.id ?? '' }), {
       connection: this.connection,
       prefix: this.prefix,
-      concurrency: options.concurrency ?? 8,
+      concurrency: options.concurrency ?? workerConcurrency(name, this.poolSize),
       lockDuration: JOB_LOCK_MS,
       stalledInterval: STALLED_CHECK_MS,
       maxStalledCount: MAX_STALLED,

@@ -31,6 +31,24 @@ export abstract class JobRunner {
 
 export const DEFAULT_ATTEMPTS = 5;
 
+/** Jobs of one queue a worker runs at once when nothing smaller is asked (BullMQ's usual figure here). */
+export const MAX_WORKER_CONCURRENCY = 8;
+
+/**
+ * How many jobs of a queue one worker runs at once, sized from the database pool it shares with
+ * the requests: a fill holds a pooled connection for its whole transaction (lock waits included),
+ * so fills may take at most the pool less a fifth (at least one connection) kept for requests, and
+ * never more than MAX_WORKER_CONCURRENCY. Pool 10 (the default) keeps 8 fills; the embedded
+ * database's pool of 1 runs one at a time, as its single session does anyway. Expiry and
+ * settlement jobs keep MAX_WORKER_CONCURRENCY: an expiry job waits for its deadline with no
+ * connection, and both are rare beside fills.
+ */
+export function workerConcurrency(queue: QueueName, poolSize: number): number {
+  if (queue !== 'rfq-fill') return MAX_WORKER_CONCURRENCY;
+  const reserved = Math.max(1, Math.ceil(poolSize / 5));
+  return Math.max(1, Math.min(MAX_WORKER_CONCURRENCY, poolSize - reserved));
+}
+
 /** Exponential backoff between attempts, 200 ms doubling, at most 10 s. */
 export function backoffMs(attempt: number): number {
   return Math.min(200 * 2 ** (attempt - 1), 10_000);
