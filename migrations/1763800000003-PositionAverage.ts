@@ -20,14 +20,20 @@ export class PositionAverage1763800000003 implements MigrationInterface {
       `ALTER TABLE positions ADD CONSTRAINT positions_average CHECK ((avg_num IS NULL) = (avg_den IS NULL) AND (avg_den IS NULL OR avg_den > 0) AND (average_price IS NULL) = (avg_num IS NULL))`,
     );
 
-    const trades: Array<{ account_id: string; instrument: string; role: 'taker' | 'maker'; side: 'buy' | 'sell'; quantity: string; premium: string }> =
-      await q.query(`
+    const trades = (await q.query(`
       SELECT t.account_id, l.instrument, t.role, f.side, l.quantity, l.premium
         FROM fills f
         JOIN fill_legs l ON l.fill_id = f.id
         CROSS JOIN LATERAL (VALUES (f.taker_account_id, 'taker'), (f.maker_account_id, 'maker')) AS t(account_id, role)
        WHERE NOT f.reverted
-       ORDER BY t.account_id, l.instrument, f.id`);
+       ORDER BY t.account_id, l.instrument, f.id`)) as Array<{
+      account_id: string;
+      instrument: string;
+      role: 'taker' | 'maker';
+      side: 'buy' | 'sell';
+      quantity: string;
+      premium: string;
+    }>;
     const folded = new Map<string, { accountId: string; instrument: string; position: PositionCost }>();
     for (const t of trades) {
       const key = `${t.account_id} ${t.instrument}`;

@@ -35,7 +35,7 @@ export class LiveCollateral1763800000014 implements MigrationInterface {
       )`);
     await q.query(`CREATE INDEX lock_groups_short_calls ON lock_groups (asset, account_id) WHERE call_q < 0`);
     await q.query(`CREATE INDEX balances_under_collateralized ON balances (account_id) WHERE total < locked`);
-    const held: Array<{ account_id: string }> = await q.query(`SELECT DISTINCT account_id FROM positions WHERE NOT settled AND quantity <> 0`);
+    const held = (await q.query(`SELECT DISTINCT account_id FROM positions WHERE NOT settled AND quantity <> 0`)) as Array<{ account_id: string }>;
     await fillLockGroups(
       q,
       held.map((r) => r.account_id),

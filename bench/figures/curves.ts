@@ -6,7 +6,7 @@ import { Client } from 'pg';
 import WebSocket from 'ws';
 import { encodeWallet } from '@legwork/protocol';
 import { Exchange, type Leg, type Trader } from '../lib/exchange';
-import { ADMIN_TOKEN, httpOk, parallel } from '../lib/env';
+import { httpOk, parallel } from '../lib/env';
 import { httpLoad } from '../lib/http-load';
 import { ServerProcess, sleep } from '../lib/proc';
 import { Samples } from '../lib/stats';

@@ -1,4 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import Redis from 'ioredis';
 import { Client } from 'pg';
 import { procCpuSeconds } from './proc';
@@ -101,20 +100,6 @@ export class CpuMeter {
     await this.pg?.end().catch(() => undefined);
     this.redis?.disconnect();
   }
-}
-
-/** Pids of every process whose command name is `name` (e.g. all postgres processes). */
-function pidsNamed(name: string): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === name) pids.push(Number(entry));
-    } catch {
-      /* gone */
-    }
-  }
-  return pids;
 }
 
 /** CPU seconds per 1,000 operations, or null. */

@@ -14,7 +14,7 @@ import { loadConfig } from '../../src/common/config/config';
 import { formatSymbol, type OptionKind } from '../../src/modules/instruments/domain/symbol';
 import { SessionService } from '../../src/modules/auth/session.service';
 import { ADMIN_TOKEN, httpOk } from './env';
-import { type Notification, Rpc } from './rpc';
+import { type Json, type Notification, Rpc } from './rpc';
 
 /**
  * A client's view of the exchange for the bench: admin setup over HTTP (instruments, market data,
@@ -131,7 +131,7 @@ export class Exchange {
     this.sessions = new SessionService(loadConfig(appEnv));
   }
 
-  admin<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+  admin<T = Json>(method: string, path: string, body?: unknown): Promise<T> {
     return httpOk<T>(this.base, method, path, { token: ADMIN_TOKEN, body });
   }
 

@@ -164,7 +164,7 @@ export function buildScript(trace: TracedStatement[], d: Dynamics, sequence: str
       if (s.rows.length === 1 && /\bRETURNING\b/i.test(s.text)) {
         let used = false;
         for (const [col, value] of Object.entries(s.rows[0])) {
-          if (!/(^id$|_id$)/.test(col) || value === null || typeof value === 'object') continue;
+          if (!/(^id$|_id$)/.test(col) || !isScalar(value)) continue;
           const text = String(value);
           if (known.has(text) || returned.has(text)) continue;
           returned.set(text, `${prefix}${col}`);
@@ -226,4 +226,9 @@ export async function pgbench(
     .filter((m): m is RegExpExecArray => m !== null)
     .map((m) => Number(m[1]));
   return { tps, transactions, failed, seconds, commandMs, pid: r.pid, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** A row value that is not an object (nor null): its text is the value's own. */
+function isScalar(value: unknown): value is string | number | bigint | boolean | undefined {
+  return value !== null && typeof value !== 'object' && typeof value !== 'function' && typeof value !== 'symbol';
 }

@@ -21,16 +21,6 @@ export function procCpuSeconds(pid: number, children = false): number | null {
   return ticks / CLK_TCK;
 }
 
-/** Resident set size of a process in bytes (VmRSS), null when it is gone. */
-function procRssBytes(pid: number): number | null {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) * 1024 : null;
-  } catch {
-    return null;
-  }
-}
-
 export interface MemorySample {
   rss: number;
   heapUsed: number;

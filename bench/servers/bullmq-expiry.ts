@@ -62,7 +62,7 @@ async function latencyRun(rate: number, seconds: number): Promise<number[]> {
   return samples;
 }
 
-process.on('message', async (m: { type: string; rate: number; seconds: number; lifetime: number }) => {
+async function onMessage(m: { type: string; rate: number; seconds: number; lifetime: number }): Promise<void> {
   if (m.type === 'latency') {
     process.send?.({ type: 'latency', samples: await latencyRun(m.rate, m.seconds) });
     return;
@@ -91,8 +91,9 @@ process.on('message', async (m: { type: string; rate: number; seconds: number; l
   while (samples.length < added && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   sink = null;
   process.send?.({ type: 'run', added, samples });
-});
-process.on('SIGTERM', async () => {
+}
+
+async function shutdown(): Promise<void> {
   await worker.close();
   await nowWorker.close();
   await queue.obliterate({ force: true }).catch(() => undefined);
@@ -101,5 +102,14 @@ process.on('SIGTERM', async () => {
   await nowQueue.close();
   connection.disconnect();
   process.exit(0);
-});
-Promise.all([worker.waitUntilReady(), nowWorker.waitUntilReady()]).then(() => process.send?.({ type: 'ready', port: 0 }));
+}
+
+/** A failure here leaves the parent without an answer: it is reported, and the process ends. */
+function fail(error: unknown): void {
+  process.stderr.write(`bullmq-expiry server failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+}
+
+process.on('message', (m: { type: string; rate: number; seconds: number; lifetime: number }) => void onMessage(m).catch(fail));
+process.on('SIGTERM', () => void shutdown().catch(fail));
+Promise.all([worker.waitUntilReady(), nowWorker.waitUntilReady()]).then(() => process.send?.({ type: 'ready', port: 0 }), fail);

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Session } from 'node:inspector';
+import { type Profiler, Session } from 'node:inspector';
 import { writeHeapSnapshot } from 'node:v8';
 import { installPgTrace } from './pg-trace';
 import { installRedisTrace } from './redis-trace';
@@ -47,6 +47,7 @@ function dedupeWs(): void {
   const nested = require.resolve('ws', { paths: [dirname(require.resolve('@nestjs/platform-ws'))] });
   const root = require.resolve('ws');
   if (nested === root) return;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a path resolved at run time, loaded for require.cache
   require(root);
   require.cache[nested] = require.cache[root];
 }
@@ -57,6 +58,7 @@ function dedupeWs(): void {
  */
 function cacheSigningDomain(): void {
   // The package's index re-exports through getters, so the patch goes on the module that defines it.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a path resolved at run time, patched in place
   const mod = require(require.resolve('@legwork/protocol').replace(/index\.js$/, 'quote-payload.js')) as { signingDomain: (name: string) => Buffer };
   const original = mod.signingDomain;
   const cache = new Map<string, Buffer>();
@@ -105,10 +107,12 @@ async function main(): Promise<void> {
 
   const inspector = new Session();
   inspector.connect();
-  const post = (method: string, params: object = {}) =>
-    new Promise<any>((resolve, reject) => inspector.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
+  /** An inspector command; `T` is the shape of its documented result. */
+  const post = <T = unknown>(method: string, params: object = {}) =>
+    new Promise<T>((resolve, reject) => inspector.post(method, params, (error, result) => (error ? reject(error) : resolve(result as T))));
 
-  process.on('message', async (m: Message) => {
+  // Every failure is answered to the parent (the catch below): the listener only starts it.
+  const handle = async (m: Message): Promise<void> => {
     try {
       switch (m.type) {
         case 'profile-start':
@@ -118,7 +122,7 @@ async function main(): Promise<void> {
           send({ type: 'profile-start' });
           break;
         case 'profile-stop': {
-          const { profile } = await post('Profiler.stop');
+          const { profile } = await post<Profiler.StopReturnType>('Profiler.stop');
           writeFileSync(String(m.file), JSON.stringify(profile));
           send({ type: 'profile-stop', file: m.file });
           break;
@@ -186,7 +190,8 @@ async function main(): Promise<void> {
     } catch (error) {
       send({ type: m.type, error: String(error) });
     }
-  });
+  };
+  process.on('message', (m: Message) => void handle(m));
 
   let closing = false;
   process.on('SIGTERM', () => {

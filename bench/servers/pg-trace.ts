@@ -45,8 +45,8 @@ export function installPgTrace() {
       ms: 0,
     };
     log.push(entry);
-    const result = original.apply(this, args) as Promise<{ rows?: Array<Record<string, unknown>>; rowCount?: number | null }>;
-    if (result && typeof (result as Promise<unknown>).then === 'function') {
+    const result = original.apply(this, args);
+    if (isThenable<{ rows?: Array<Record<string, unknown>>; rowCount?: number | null }>(result)) {
       return result.then(
         (r) => {
           entry.ms = performance.now() - started;
@@ -82,4 +82,9 @@ function plain(value: unknown, row = false): unknown {
   if (typeof value === 'bigint') return value.toString();
   if (Buffer.isBuffer(value)) return `\\x${value.toString('hex')}`;
   return value;
+}
+
+/** pg's query answers a promise unless given a callback (a query object may answer otherwise). */
+function isThenable<T>(value: unknown): value is Promise<T> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }

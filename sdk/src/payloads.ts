@@ -37,7 +37,9 @@ export type InstrumentSource = ReadonlyArray<InstrumentTerms> | ReadonlyMap<stri
  */
 export function resolveQuoteLegs(legs: ReadonlyArray<RfqLeg>, instruments: InstrumentSource): { asset: string; expiry: number; legs: PayloadLeg[] } {
   const bySymbol: ReadonlyMap<string, InstrumentTerms> = isMap(instruments) ? instruments : new Map(instruments.map((i) => [i.symbol, i]));
-  if (!Array.isArray(legs) || legs.length === 0) throw new Error('an RFQ has 1 to 13 legs');
+  // Checked as given (a JavaScript caller may pass anything), without narrowing `legs` to any[].
+  const given: unknown = legs;
+  if (!Array.isArray(given) || legs.length === 0) throw new Error('an RFQ has 1 to 13 legs');
   let asset: string | undefined;
   let expiry: number | undefined;
   const out = legs.map((leg, i): PayloadLeg => {

@@ -226,7 +226,7 @@ describe('LegworkClient against an in-test JSON-RPC server', () => {
     client.on('reconnecting', (r) => attempts.push(r.attempt));
     await away.stop(); // closes every socket and the listener
     await new Promise((r) => setTimeout(r, 250));
-    assert.ok(attempts.length >= 2, `attempts ${attempts}`);
+    assert.ok(attempts.length >= 2, `attempts ${attempts.join(',')}`);
     assert.equal(client.connected, false);
     // The server comes back on the same port: the client reconnects by itself.
     const { WebSocketServer } = await import('ws');

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { type IncomingMessage, type Server, createServer } from 'node:http';
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import bs58 from 'bs58';
@@ -25,7 +25,7 @@ describe('LegworkHttp against an in-test HTTP server', () => {
   const nonces = new Map<string, string>();
 
   before(async () => {
-    server = createServer(async (req, res) => {
+    const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
       const body = await readBody(req);
       seen.push({ method: req.method!, url: req.url!, authorization: req.headers.authorization, body });
       const send = (status: number, value: unknown) => {
@@ -53,6 +53,10 @@ describe('LegworkHttp against an in-test HTTP server', () => {
         return new URL(req.url!, 'http://x').searchParams.has('after') ? send(400, { error: 'after is not supported' }) : send(200, { rows: [] });
       if (path === '/v1/admin/accounts') return send(200, { account_id: 4, wallet: body.wallet, roles: body.roles, created_at: 'now' });
       return send(404, { error: 'unknown route' });
+    };
+    server = createServer((req, res) => {
+      // A failing handler drops the connection: the request under test then fails with it.
+      handle(req, res).catch((error: unknown) => res.destroy(error instanceof Error ? error : new Error(String(error))));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;

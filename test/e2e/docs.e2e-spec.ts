@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Parser } from '@asyncapi/parser';
+import { type Diagnostic, Parser } from '@asyncapi/parser';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
@@ -41,11 +41,16 @@ function appRoutes(app: TestApp): Array<{ method: string; path: string; access: 
   return routes;
 }
 
+/** DiagnosticSeverity.Error, as the parser's own copy of @stoplight/types declares the diagnostics' severity. */
+const ERROR: Diagnostic['severity'] = 0;
+
 function chromium(args: string[], timeoutMs = 60_000): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     execFile(CHROMIUM, args, { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) reject(Object.assign(error, { stderr }));
-      else resolve({ stdout, stderr });
+      if (error) {
+        const failure: Error & { stderr: string } = Object.assign(error, { stderr });
+        reject(failure);
+      } else resolve({ stdout, stderr });
     });
   });
 }
@@ -132,7 +137,7 @@ describe('API descriptions: /openapi.json, /asyncapi.json and the /docs referenc
       expect(document.asyncapi).toBe('3.0.0');
       expect(document.info.version).toBe('0.1.0');
       const { document: parsed, diagnostics } = await new Parser().parse(JSON.stringify(document));
-      expect(diagnostics.filter((d) => d.severity === 0).map((d) => `${d.path.join('.')}: ${d.message}`)).toEqual([]);
+      expect(diagnostics.filter((d) => d.severity === ERROR).map((d) => `${d.path.join('.')}: ${d.message}`)).toEqual([]);
       expect(parsed).toBeDefined();
     });
 
@@ -215,7 +220,7 @@ describe('API descriptions: /openapi.json, /asyncapi.json and the /docs referenc
           expect(bytes.readUInt32BE(16)).toBe(1280); // IHDR width
           expect(bytes.readUInt32BE(20)).toBe(2400); // IHDR height
           expect(bytes.length).toBeGreaterThan(50_000); // a rendered page, not a blank one
-          if (process.env.DOCS_SCREENSHOT) require('node:fs').copyFileSync(png, process.env.DOCS_SCREENSHOT);
+          if (process.env.DOCS_SCREENSHOT) copyFileSync(png, process.env.DOCS_SCREENSHOT);
         } finally {
           rmSync(dir, { recursive: true, force: true });
         }

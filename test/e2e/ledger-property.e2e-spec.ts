@@ -139,7 +139,6 @@ describe(`Ledger property (seed ${SEED}, ${STEPS} steps): invariants and the mod
         await marketData(app, 'PA', formatRfq(index), '0.7');
         action += ` ${formatRfq(index)}`;
       } else if (r < 0.78) {
-        action = 'trade';
         const open = rounds.filter((x) => !settled.has(x));
         const round = pick(open);
         const taker = pick(takers);

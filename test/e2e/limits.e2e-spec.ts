@@ -164,7 +164,7 @@ describe('abuse limits (design.md section 10)', () => {
     const started = Date.now();
     socket.write('GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ');
     let answer = '';
-    socket.on('data', (d) => (answer += d));
+    socket.on('data', (d) => (answer += d.toString()));
     await new Promise((resolve) => socket.once('close', resolve));
     const seconds = (Date.now() - started) / 1000;
     expect(seconds).toBeGreaterThanOrEqual(9.5);

@@ -98,8 +98,8 @@ async function fromEntities(kind: DatabaseKind): Promise<{ catalog: string[]; me
     const dataSource = new DataSource({ type: 'postgres', url, poolSize: 1, extra: { max: 1 }, entities: [...ENTITIES], synchronize: true, logging: false });
     await dataSource.initialize();
     try {
-      const catalog = ((await dataSource.query(CATALOG, [NOT_ENTITIES])) as Line[]).map((r) => sameConstant(r.line));
-      const metadata = (await dataSource.query(TYPEORM_METADATA)) as Array<Record<string, string>>;
+      const catalog = (await dataSource.query<Line[]>(CATALOG, [NOT_ENTITIES])).map((r) => sameConstant(r.line));
+      const metadata = await dataSource.query<Array<Record<string, string>>>(TYPEORM_METADATA);
       return { catalog, metadata };
     } finally {
       await dataSource.destroy();

@@ -170,7 +170,7 @@ export function logger(tag: string, write: (text: string) => void = (text) => pr
 export function reason(error: unknown): string {
   if (error instanceof Error) {
     const e = error as Error & { error?: unknown; status?: unknown; errorName?: unknown };
-    if (typeof e.status === 'number') return `HTTP ${e.status}: ${String(e.error ?? e.message)}`;
+    if (typeof e.status === 'number') return `HTTP ${e.status}: ${typeof e.error === 'string' ? e.error : e.message}`;
     if (typeof e.error === 'string' && !e.message.includes(e.error)) return `${e.error}: ${e.message}`;
     if (typeof e.errorName === 'string' && !e.message.includes(e.errorName)) return `${e.errorName}: ${e.message}`;
     return e.message;

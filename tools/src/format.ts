@@ -77,7 +77,7 @@ export function fillLines(rows: RfqFillRow[]): string[] {
       amount(String(r.fee)),
       describeLegs(r.legs.map((l) => ({ instrument: l.instrument, quantity: amount(l.quantity) }))),
       r.reverted ? 'yes' : '',
-      String(r.receipt_status ?? ''),
+      typeof r.receipt_status === 'string' ? r.receipt_status : '',
     ]),
     [4, 5],
   );

@@ -19,7 +19,6 @@ export type Access = { kind: 'public' } | { kind: 'account'; role?: Role } | { k
 export const ACCESS = 'legwork:access';
 
 export const Public = () => SetMetadata(ACCESS, { kind: 'public' } satisfies Access);
-const AccountAccess = (role?: Role) => SetMetadata(ACCESS, { kind: 'account', role } satisfies Access);
 /** `command`: the last path segment of the route (docs/spec/design.md section 3), or `read` for GET. */
 export const ReaderAccess = () => SetMetadata(ACCESS, { kind: 'reader' } satisfies Access);
 export const AdminAccess = (command: string) => SetMetadata(ACCESS, { kind: 'admin', command } satisfies Access);

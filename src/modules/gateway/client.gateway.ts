@@ -127,18 +127,14 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
   }
 
   private readonly indexer = (connection: ClientConnection) => this.index(connection);
-  private readonly onMessage = (() => {
-    const gateway = this;
-    return function (this: WebSocket, data: RawData, isBinary: boolean) {
+  private readonly onMessage = ((gateway: ClientGateway) =>
+    function (this: WebSocket, data: RawData, isBinary: boolean) {
       void gateway.onFrame((this as SocketWithConnection)[CONNECTION], data, isBinary);
-    };
-  })();
-  private readonly onClose = (() => {
-    const gateway = this;
-    return function (this: WebSocket) {
+    })(this);
+  private readonly onClose = ((gateway: ClientGateway) =>
+    function (this: WebSocket) {
       gateway.forget((this as SocketWithConnection)[CONNECTION]);
-    };
-  })();
+    })(this);
 
   handleConnection(socket: WebSocket, request: IncomingMessage): void {
     if (this.draining) {

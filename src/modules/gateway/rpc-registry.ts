@@ -35,9 +35,11 @@ export class RpcRegistry implements OnModuleInit {
     for (const wrapper of this.discovery.getProviders()) {
       const instance = wrapper.instance as Record<string, unknown> | undefined;
       if (!instance || typeof instance !== 'object' || !wrapper.isDependencyTreeStatic()) continue;
-      const prototype = Object.getPrototypeOf(instance);
+      const prototype = Object.getPrototypeOf(instance) as Record<string, unknown> | null;
       for (const key of this.scanner.getAllMethodNames(prototype)) {
-        const method = prototype[key];
+        // getAllMethodNames lists only function-valued keys: the check narrows the type.
+        const method = prototype?.[key];
+        if (typeof method !== 'function') continue;
         const name = this.reflector.get<RpcMethodName | undefined>(RPC_METHOD, method);
         if (!name) continue;
         const access = this.reflector.get<Access | undefined>(ACCESS, method);

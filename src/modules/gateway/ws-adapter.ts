@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { INestApplicationContext } from '@nestjs/common';
 import { WsAdapter } from '@nestjs/platform-ws';
+import type { WebSocket, WebSocketServer } from 'ws';
 import { logger } from '../../common/logging/logger';
 import { ClientGateway } from './client.gateway';
 
@@ -22,7 +23,7 @@ export class JsonRpcWsAdapter extends WsAdapter {
    * Every upgrade passes the gateway's per-IP connection limit first: over MAX_CONNECTIONS_PER_IP
    * it is answered 429 and no socket is opened (docs/spec/design.md section 0).
    */
-  override create(port: number, options?: Record<string, any>): any {
+  override create(port: number, options?: Record<string, unknown>): unknown {
     return super.create(port, {
       ...options,
       verifyClient: (info: { req: IncomingMessage }, done: (ok: boolean, code?: number, message?: string) => void) => {
@@ -34,8 +35,8 @@ export class JsonRpcWsAdapter extends WsAdapter {
     });
   }
 
-  override bindErrorHandler(server: any): any {
-    server.on('connection', (socket: any) =>
+  override bindErrorHandler(server: WebSocketServer): WebSocketServer {
+    server.on('connection', (socket: WebSocket) =>
       socket.on('error', (error: Error) => logger.event('debug', 'client socket error', { error: error.message }, 'Gateway')),
     );
     server.on('error', (error: Error) => logger.event('error', 'websocket server error', { error: error.message }, 'Gateway'));

@@ -7,6 +7,7 @@ import { JobRunner } from '../../common/jobs/job-runner';
 import { QUEUES, jobIds } from '../../common/jobs/queues';
 import { logger } from '../../common/logging/logger';
 import { AccountsService } from '../accounts/accounts.service';
+import type { ReceiptView } from '../journal/domain/receipt';
 import { JournalService } from '../journal/journal.service';
 import type { RfqRecord, StoredQuote } from '../rfq/domain/rfq-record';
 import type { RfqState } from '../rfq/domain/rfq-state';
@@ -160,6 +161,38 @@ export class FillService implements OnModuleInit {
 
   /** The fill's writes: the ledger in one statement, the lock summaries, the move to filled, the receipt. */
   private async record(sql: Sql, v: FillView, decision: Extract<FillDecision, { ok: true }>): Promise<Announcement> {
+    const { rfq, quote, accept, now } = v;
+    const taker = rfq.accountId;
+    const maker = quote.makerAccountId;
+    const fillId = await this.writeFill(sql, v, decision);
+    // The group summaries the next market-data update reprices from (collateral.sql.ts).
+    await refreshLockGroups(sql, [taker, maker]);
+    const moved = await this.transitions.moveWithin(sql, {
+      rfqId: rfq.id,
+      from: 'submitting',
+      to: 'filled',
+      at: now,
+      changes: { fill: { fillId, price: decision.cash.price, fee: decision.fee, filledAt: now } },
+    });
+    if (!moved) throw new Error(`rfq ${rfq.id} left submitting under its own row lock`);
+    // The two rows every fill writes, last, so that fills wait for each other only over these
+    // statements and the COMMIT: the fee account's balance (its row comes with its first fee), then
+    // the journal head, locked from here to COMMIT (docs/spec/design.md 14, docs/receipts.md). Lock order:
+    // other accounts' rows in id order, then the fee account's, then the head (revert.service.ts too).
+    await this.balanceRows.creditFee(sql, v.feeAccount, decision.cash.feeAccount);
+    const receipt = await this.appendReceipt(sql, v, decision, fillId);
+    moved.fill!.receipt = { ...receipt }; // the `filled` events carry it
+    logger.event(
+      'info',
+      'rfq filled',
+      { rfq_id: rfq.id, fill_id: fillId, side: accept.side, price: decision.cash.price.toString(), fee: decision.fee.toString() },
+      'Ledger',
+    );
+    return { moved, from: 'submitting', seconds: moved.updatedAt - accept.acceptedAt };
+  }
+
+  /** The fill row with its legs, the positions and the two balances, in one statement: the fill's id. */
+  private writeFill(sql: Sql, v: FillView, decision: Extract<FillDecision, { ok: true }>): Promise<string> {
     const { rfq, quote, accept, legs, now } = v;
     const taker = rfq.accountId;
     const maker = quote.makerAccountId;
@@ -169,7 +202,7 @@ export class FillService implements OnModuleInit {
       accept.side,
     );
     const positionWrites = (accountId: number, list: LegTrade[]) => positionWritesOf(v.positions.get(accountId)!, accountId, list);
-    const fillId = await this.fillRows.record(
+    return this.fillRows.record(
       sql,
       {
         rfqId: rfq.id,
@@ -189,27 +222,17 @@ export class FillService implements OnModuleInit {
         { accountId: maker, row: decision.maker },
       ],
     );
-    // The group summaries the next market-data update reprices from (collateral.sql.ts).
-    await refreshLockGroups(sql, [taker, maker]);
-    const moved = await this.transitions.moveWithin(sql, {
-      rfqId: rfq.id,
-      from: 'submitting',
-      to: 'filled',
-      at: now,
-      changes: { fill: { fillId, price: decision.cash.price, fee: decision.fee, filledAt: now } },
-    });
-    if (!moved) throw new Error(`rfq ${rfq.id} left submitting under its own row lock`);
-    // The two rows every fill writes, last, so that fills wait for each other only over these
-    // statements and the COMMIT: the fee account's balance (its row comes with its first fee), then
-    // the journal head, locked from here to COMMIT (docs/spec/design.md 14, docs/receipts.md). Lock order:
-    // other accounts' rows in id order, then the fee account's, then the head (revert.service.ts too).
-    await this.balanceRows.creditFee(sql, v.feeAccount, decision.cash.feeAccount);
-    const receipt = await this.journal.append(sql, {
+  }
+
+  /** The fill's receipt, appended to the journal (its head stays locked to COMMIT). */
+  private appendReceipt(sql: Sql, v: FillView, decision: Extract<FillDecision, { ok: true }>, fillId: string): Promise<ReceiptView> {
+    const { rfq, quote, accept, legs, now } = v;
+    return this.journal.append(sql, {
       kind: 0,
       fillId,
       rfqId: rfq.id,
       quoteId: quote.quoteId,
-      takerAccountId: taker,
+      takerAccountId: rfq.accountId,
       makerWallet: quote.makerWallet,
       side: accept.side,
       price: decision.cash.price,
@@ -217,14 +240,6 @@ export class FillService implements OnModuleInit {
       at: now,
       legs,
     });
-    moved.fill!.receipt = { ...receipt }; // the `filled` events carry it
-    logger.event(
-      'info',
-      'rfq filled',
-      { rfq_id: rfq.id, fill_id: fillId, side: accept.side, price: decision.cash.price.toString(), fee: decision.fee.toString() },
-      'Ledger',
-    );
-    return { moved, from: 'submitting', seconds: moved.updatedAt - accept.acceptedAt };
   }
 
   private async failWithin(sql: Sql, rfqId: string, error: RfqErrorCode, message: string): Promise<Announcement> {

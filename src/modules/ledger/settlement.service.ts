@@ -122,11 +122,16 @@ export class SettlementService implements OnModuleInit {
 
   private async settle(asset: string, expiry: number, given: bigint | null): Promise<SettleExpirationResult> {
     const outcome = await this.db.tx((sql) => this.settleWithin(sql, asset, expiry, given));
-    let announceError: unknown = null;
-    if (outcome.fresh) await this.instruments.changed({ asset, expiry }).catch((error) => (announceError = error));
+    // A failed announcement is rethrown once the round's RFQs are expired.
+    const announced = outcome.fresh
+      ? await this.instruments.changed({ asset, expiry }).then(
+          () => null,
+          (error: unknown) => ({ error }),
+        )
+      : null;
     // Pending and quoted RFQs on the round expire (a repeat catches any a crash left behind).
     for (const rfqId of await this.rfqs.openOfRound(asset, expiry)) await this.rfqExpiry.expireNow(rfqId);
-    if (announceError) throw announceError;
+    if (announced) throw announced.error;
     return {
       asset,
       expiration: expiry,

@@ -190,4 +190,4 @@ export const RFQ_METHODS = {
     result: subscribed('rfq_maker'),
     errors: [],
   },
-} satisfies Partial<Record<RpcMethodName, RpcDeclaration<any>>>;
+} satisfies Partial<Record<RpcMethodName, RpcDeclaration<unknown>>>;

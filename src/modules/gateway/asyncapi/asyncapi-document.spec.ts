@@ -1,14 +1,17 @@
-import { Parser } from '@asyncapi/parser';
+import { type Diagnostic, Parser } from '@asyncapi/parser';
 import { RPC_METHODS } from '../rpc-method';
 import { buildAsyncApiDocument, methodKey } from './asyncapi-document';
 import { METHOD_SCHEMAS } from './method-schemas';
+
+/** DiagnosticSeverity.Error, as the parser's own copy of @stoplight/types declares the diagnostics' severity. */
+const ERROR: Diagnostic['severity'] = 0;
 
 describe('AsyncAPI description of the trading WebSocket', () => {
   const document = buildAsyncApiDocument({ version: '0.1.0', served: [{ name: 'public/get_nonce', access: { kind: 'public' } }] });
 
   it('is a valid AsyncAPI 3.0 document (no error diagnostics)', async () => {
     const { document: parsed, diagnostics } = await new Parser().parse(JSON.stringify(document));
-    const errors = diagnostics.filter((d) => d.severity === 0);
+    const errors = diagnostics.filter((d) => d.severity === ERROR);
     expect(errors.map((d) => `${d.path.join('.')}: ${d.message}`)).toEqual([]);
     expect(parsed?.version()).toBe('3.0.0');
     expect(parsed?.info().version()).toBe('0.1.0');

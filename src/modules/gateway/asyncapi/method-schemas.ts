@@ -10,7 +10,7 @@ import type { RpcDeclaration, RpcMethodName } from '../rpc-method';
  * registry refuses a handler whose declaration is not this one, and /asyncapi.json is written
  * from it, so the document describes what the validator checks.
  */
-export const METHOD_SCHEMAS: Record<RpcMethodName, RpcDeclaration<any>> = {
+export const METHOD_SCHEMAS: Record<RpcMethodName, RpcDeclaration<unknown>> = {
   ...AUTH_METHODS,
   ...MARKET_METHODS,
   ...RFQ_METHODS,

@@ -267,5 +267,3 @@ export const SCHEMAS = {
     { description: 'A non-RFQ failure (design.md section 4): parse errors, invalid requests, unknown methods and public/* failures' },
   ),
 } satisfies Record<string, JsonSchema>;
-
-type SchemaName = keyof typeof SCHEMAS;

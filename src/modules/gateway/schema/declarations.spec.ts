@@ -73,7 +73,7 @@ describe('JSON-RPC method declarations', () => {
   });
 
   it.each(Object.entries(METHOD_SCHEMAS))('%s: every named node checks what its components.schemas entry says', (_name, declaration) => {
-    for (const [name, node] of namedNodes(declaration.params as Node<unknown>)) {
+    for (const [name, node] of namedNodes(declaration.params)) {
       const component = (SCHEMAS as Record<string, Record<string, unknown>>)[name];
       expect(component).toBeDefined();
       const inline = inlineSchemaOf(node);

@@ -107,7 +107,7 @@ export interface ObjectNode<T> extends Doc, Typed<T> {
   requiredFirst?: boolean;
 }
 
-export type Node<T> = StringNode<T & string> | IntegerNode | BooleanNode | DecimalNode | U64Node | ArrayNode<any> | ServiceCheckedNode | ObjectNode<T>;
+export type Node<T> = StringNode<T & string> | IntegerNode | BooleanNode | DecimalNode | U64Node | ArrayNode<unknown> | ServiceCheckedNode | ObjectNode<T>;
 
 type Infer<N> = N extends { readonly __out?: () => infer T } ? T : never;
 
@@ -131,7 +131,7 @@ export const boolean = (node: Omit<BooleanNode, 'kind'>): BooleanNode => ({ kind
 export const decimal = (node: Omit<DecimalNode, 'kind'>): DecimalNode => ({ kind: 'decimal', ...node });
 export const u64 = (node: Omit<U64Node, 'kind'>): U64Node => ({ kind: 'u64', ...node });
 export const array = <T>(node: Omit<ArrayNode<T>, 'kind'>): ArrayNode<T> => ({ kind: 'array', ...node });
-export const checkedByService = (documented: Node<any>, doc: Doc = {}): ServiceCheckedNode => ({ kind: 'service', documented, ...doc });
+export const checkedByService = (documented: Node<unknown>, doc: Doc = {}): ServiceCheckedNode => ({ kind: 'service', documented, ...doc });
 export const object = <P extends Record<string, Prop>>(
   props: P,
   options: Pick<ObjectNode<unknown>, 'ref' | 'description' | 'invalid' | 'requiredFirst'> = {},
@@ -141,10 +141,10 @@ export const object = <P extends Record<string, Prop>>(
   ...options,
 });
 
-export const required = <N extends Node<any>>(node: N): Prop<Infer<N>, false> => ({ node, optional: false });
-export const optional = <N extends Node<any>>(node: N): Prop<Infer<N>, true> => ({ node, optional: true });
+export const required = <N extends Node<unknown>>(node: N): Prop<Infer<N>, false> => ({ node, optional: false });
+export const optional = <N extends Node<unknown>>(node: N): Prop<Infer<N>, true> => ({ node, optional: true });
 /** Absent reads as `value`; with `nullable`, null too. */
-export const withDefault = <N extends Node<any>, const D>(node: N, value: D, nullable = false): Prop<Infer<N> | D, false> => ({
+export const withDefault = <N extends Node<unknown>, const D>(node: N, value: D, nullable = false): Prop<Infer<N> | D, false> => ({
   node,
   optional: false,
   default: { value, nullable },

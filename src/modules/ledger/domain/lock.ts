@@ -32,8 +32,12 @@ export interface LockParams {
 
 const BPS = 10_000n;
 
+function isIndexMap(indexByAsset: IndexByAsset): indexByAsset is ReadonlyMap<string, bigint> {
+  return indexByAsset instanceof Map;
+}
+
 export function indexOf(indexByAsset: IndexByAsset, asset: string): bigint | undefined {
-  return indexByAsset instanceof Map ? indexByAsset.get(asset) : (indexByAsset as Record<string, bigint | undefined>)[asset];
+  return isIndexMap(indexByAsset) ? indexByAsset.get(asset) : indexByAsset[asset];
 }
 
 /** Lock of one (asset, expiry) group, micro-units, rounded up. */

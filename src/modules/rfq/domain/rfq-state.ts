@@ -63,8 +63,5 @@ export function isEnded(state: RfqState): boolean {
   return ENDED_STATES.includes(state);
 }
 
-/** States an expiry deadline applies to (the RFQ's own while pending, the quote's while quoted). */
-const EXPIRABLE_STATES: readonly RfqState[] = ['pending', 'quoted'];
-
 /** How long the live book (rfq.get, rfq.list) keeps an RFQ after it ended, seconds. */
 export const LIVE_BOOK_SECONDS = 24 * 3600;
