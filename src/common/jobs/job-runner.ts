@@ -32,7 +32,7 @@ export abstract class JobRunner {
 export const DEFAULT_ATTEMPTS = 5;
 
 /** Jobs of one queue a worker runs at once when nothing smaller is asked (BullMQ's usual figure here). */
-export const MAX_WORKER_CONCURRENCY = 8;
+const MAX_WORKER_CONCURRENCY = 8;
 
 /**
  * How many jobs of a queue one worker runs at once, sized from the database pool it shares with
