@@ -4,7 +4,7 @@
 SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS now_ms, extract(epoch FROM clock_timestamp())::bigint AS now_s \gset
 SELECT lpad(to_hex(n), 32, '0') AS rid, lpad(to_hex(n), 64, '0') AS qid, '00000000-0000-4000-8000-' || lpad(to_hex(n), 12, '0') AS cref, (n + 1000000000000)::text AS nonce FROM (SELECT nextval('bench_pgbench_seq') AS n) s \gset
 \set t3 :now_s + 0
-\set t4 :now_s + 3
+\set t4 :now_s + 4
 \set t5 :now_s + 3600
 WITH slot AS (UPDATE accounts SET open_rfqs = open_rfqs + 1 WHERE id = :taker AND open_rfqs < :c6 RETURNING id),
               inserted AS (
@@ -24,8 +24,8 @@ SELECT id, account_id, client_ref, legs, asset, expiry, state, created_at, updat
   fill_fee, filled_at, fill_reverted, ended_at FROM rfqs WHERE id = :rid;
 \set t9 :now_s + 0
 \set t13 :now_s + 0
-\set t14 :now_s + 2
-\set t16 :now_ms + 13
+\set t14 :now_s + 3
+\set t16 :now_ms + 9
 WITH moved AS (UPDATE rfqs SET state = :c8, updated_at = :t9, quote_id = :qid, maker_account_id = :maker, maker_wallet = :c10, quote_nonce = :nonce, bid = :c11, ask = :c12, issued_at = :t13, quote_expires_at = :t14, maker_signature = :c15 WHERE id = :rid AND state = :c7 AND expiry_deadline * 1000 > :t16::bigint RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
   max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
@@ -64,8 +64,8 @@ SELECT id, account_id, client_ref, legs, asset, expiry, state, created_at, updat
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
   fill_fee, filled_at, fill_reverted, ended_at FROM rfqs WHERE quote_id = :qid;
 \set t20 :now_s + 0
-\set t22 :now_ms + 25
-\set t27 :now_s + 2
+\set t22 :now_ms + 21
+\set t27 :now_s + 3
 \set t28 :now_s + 0
 WITH moved AS (UPDATE rfqs SET state = :c19, updated_at = :t20, accepted_side = :c21 WHERE id = :rid AND state = :c18 AND expiry_deadline * 1000 > :t22::bigint RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
   max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
