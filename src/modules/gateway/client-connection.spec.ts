@@ -22,19 +22,29 @@ describe('ClientConnection.notify', () => {
       account_seq: undefined,
       rfq: { rfq_id: 'ab'.repeat(16), legs: [{ instrument: 'X', quantity: '1' }], note: 'quote "q" \u2028' },
     };
-    ca.notify('rfq_maker', { event: 'other' });
-    ca.notify('rfq_maker', data);
-    cb.notify('rfq_maker', data);
-    ca.notify('session', {});
+    ca.notify('rfq_maker', { event: 'other' }, true);
+    ca.notify('rfq_maker', data, true);
+    cb.notify('rfq_maker', data, true);
+    ca.notify('session', {}, true);
     expect(a.frames).toEqual([old('rfq_maker', 1, { event: 'other' }), old('rfq_maker', 2, data), old('session', 3, {})]);
     expect(b.frames).toEqual([old('rfq_maker', 1, data)]);
     expect(JSON.parse(a.frames[1]).params.data.seq).toBe(2);
   });
 
+  it('writes the same text for an account event, serialized directly (not shared)', () => {
+    const a = fakeSocket();
+    const c = new ClientConnection(a.socket, '127.0.0.1', () => undefined);
+    const data = { event: 'filled', account_seq: 7, rfq: { rfq_id: 'cd'.repeat(16), note: '\u2028' } };
+    c.notify('rfq', data);
+    c.notify('rfq', data, true);
+    expect(a.frames).toEqual([old('rfq', 1, data), old('rfq', 2, data)]);
+  });
+
   it('lets a data member named seq win, as the spread did', () => {
     const a = fakeSocket();
     const c = new ClientConnection(a.socket, '127.0.0.1', () => undefined);
-    c.notify('rfq', { seq: 99, event: 'x' });
-    expect(a.frames).toEqual([old('rfq', 1, { seq: 99, event: 'x' })]);
+    c.notify('rfq', { seq: 99, event: 'x' }, true);
+    c.notify('rfq', { seq: 98, event: 'y' });
+    expect(a.frames).toEqual([old('rfq', 1, { seq: 99, event: 'x' }), old('rfq', 2, { seq: 98, event: 'y' })]);
   });
 });

@@ -165,13 +165,15 @@ export class ClientConnection implements CallerState {
   }
 
   /**
-   * A subscription notification with this connection's next `seq`: the text of
-   * `{ jsonrpc, method, params: { channel, data: { seq, ...data } } }`, with `data` serialized once
-   * per broadcast (dataTail) rather than once per subscriber.
+   * A subscription notification with this connection's next `seq`:
+   * `{ jsonrpc, method, params: { channel, data: { seq, ...data } } }`. `shared`: the same `data`
+   * goes to many connections (a broadcast), so its JSON is made once per broadcast (dataTail)
+   * rather than once per subscriber; an account's own events (one or a few connections, and
+   * replays of thousands of distinct objects) are serialized directly, without the cache's entry.
    */
-  notify(channel: Channel | 'session', data: Record<string, unknown>): void {
+  notify(channel: Channel | 'session', data: Record<string, unknown>, shared = false): void {
     const seq = ++this.seq;
-    if (Object.prototype.hasOwnProperty.call(data, 'seq')) {
+    if (!shared || Object.prototype.hasOwnProperty.call(data, 'seq')) {
       this.send({ jsonrpc: '2.0', method: 'subscription', params: { channel, data: { seq, ...data } } });
       return;
     }

@@ -302,7 +302,7 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
     for (const connection of targets) {
       if (!connection.subscribed(notification.channel)) continue;
       if (notification.exceptAccountId !== undefined && connection.accountId === notification.exceptAccountId) continue;
-      connection.notify(notification.channel, notification.data);
+      connection.notify(notification.channel, notification.data, true);
     }
   }
 
