@@ -5,34 +5,16 @@ import {
   encodeAcceptPayload,
   encodeBase64Signature,
   encodeQuotePayload,
-  parseRfqSigned,
-  parseRfqUnsigned,
   parseWallet,
   signEd25519,
 } from '../src';
+import { type VectorQuote, vectorQuoteFields } from './vector-quote';
 
 const vectors = loadVector('payloads.json');
 const hex = (text: string) => Buffer.from(text, 'hex');
 
-/** The vector quote's payload (strike and kind from the symbol `ASSET-DDMMMYY-STRIKE-C|P`). */
-function quotePayload(q: any): Buffer {
-  return encodeQuotePayload({
-    domain: hex(vectors.domain_hex),
-    rfqId: q.rfq_id,
-    maker: parseWallet(q.maker),
-    quoteNonce: BigInt(q.quote_nonce),
-    bid: parseRfqSigned(q.bid),
-    ask: parseRfqSigned(q.ask),
-    issuedAt: q.issued_at,
-    expiresAt: q.expires_at,
-    asset: q.asset,
-    expiry: q.expiry,
-    legs: q.legs.map((l: any) => {
-      const [, , strike, kind] = l.instrument.split('-');
-      return { symbol: l.instrument, strike: parseRfqUnsigned(strike), kind: kind === 'C' ? 'call' : 'put', quantity: parseRfqSigned(l.quantity) };
-    }),
-  });
-}
+/** The vector quote's payload. */
+const quotePayload = (q: VectorQuote): Buffer => encodeQuotePayload(vectorQuoteFields(q, hex(vectors.domain_hex)));
 
 describe('StrategyAcceptPayload (vectors/payloads.json)', () => {
   const verifier = new Ed25519Verifier();

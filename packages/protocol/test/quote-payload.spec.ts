@@ -1,43 +1,21 @@
 import { loadVector } from '../../../test/vectors';
 import {
   Ed25519Verifier,
-  type PayloadLeg,
   type QuotePayloadFields,
   decodeCanonicalBase64Signature,
   encodeBase64Signature,
   encodeQuotePayload,
-  parseRfqSigned,
-  parseRfqUnsigned,
   parseWallet,
   quoteId,
   signEd25519,
   signingDomain,
 } from '../src';
+import { type VectorQuote, vectorQuoteFields } from './vector-quote';
 
 const vectors = loadVector('payloads.json');
 const hex = (text: string) => Buffer.from(text, 'hex');
 
-/** A vector leg: strike and kind come from the symbol `ASSET-DDMMMYY-STRIKE-C|P`. */
-function leg(v: { instrument: string; quantity: string }): PayloadLeg {
-  const [, , strike, kind] = v.instrument.split('-');
-  return { symbol: v.instrument, strike: parseRfqUnsigned(strike), kind: kind === 'C' ? 'call' : 'put', quantity: parseRfqSigned(v.quantity) };
-}
-
-function quoteFields(q: any): QuotePayloadFields {
-  return {
-    domain: signingDomain(vectors.service_name),
-    rfqId: q.rfq_id,
-    maker: parseWallet(q.maker),
-    quoteNonce: BigInt(q.quote_nonce),
-    bid: parseRfqSigned(q.bid),
-    ask: parseRfqSigned(q.ask),
-    issuedAt: q.issued_at,
-    expiresAt: q.expires_at,
-    asset: q.asset,
-    expiry: q.expiry,
-    legs: q.legs.map(leg),
-  };
-}
+const quoteFields = (q: VectorQuote): QuotePayloadFields => vectorQuoteFields(q, signingDomain(vectors.service_name));
 
 describe('StrategyQuotePayload (vectors/payloads.json)', () => {
   const verifier = new Ed25519Verifier();
