@@ -15,9 +15,10 @@ import type { TracedCommand } from '../servers/redis-trace';
  * - `submitting_move`: that statement;
  * - `to_fill_tx`: → `START TRANSACTION` of the fill transaction;
  * - `fill_tx`: → its `COMMIT` answered; of which `fill_tx_head_lock` (the journal head's
- *   `SELECT ... FOR UPDATE`: mostly the wait for the previous fill's COMMIT), `fill_tx_balance_lock`
+ *   `SELECT ... FOR UPDATE`, with the fee account's credit in the same statement: mostly the wait
+ *   for the previous fill's COMMIT), `fill_tx_balance_lock`
  *   (the balances `FOR UPDATE`: before round two the fee account's row, in every fill, was among
- *   them), `fill_tx_fee_credit` (the fee account's credit, last: the wait for that row), the other statements, and
+ *   them), `fill_tx_fee_credit` (the fee account's credit when it is a statement of its own: 0 since it is the head lock's), the other statements, and
  *   `fill_tx_node` (time between statements, in the server);
  * - `commit_to_publish`: → the `PUBLISH` of the `filled` notification;
  * - `notification`: → the `filled` event at the taker (Redis pub/sub, the gateway, the socket).
@@ -34,9 +35,10 @@ export interface FillProfile {
 
 const SUBMITTING = /^\s*WITH moved AS \(UPDATE rfqs SET state/;
 const LOCK_FOR_FILL = /FOR UPDATE OF r\b/;
-const HEAD_LOCK = /FROM journal_head h WHERE h\.id = 1 FOR UPDATE/;
+/** The head's lock; a fill's also credits the fee account (JournalRepository.lockHead, `FROM journal_head h, fee`). */
+const HEAD_LOCK = /FROM journal_head h(, fee)? WHERE h\.id = 1 FOR UPDATE/;
 const BALANCE_LOCK = /FROM balances WHERE account_id = ANY\(.*FOR UPDATE/s;
-/** The fee account's credit (LedgerStore.creditFee), since it is no longer locked by BALANCE_LOCK: the wait for the fee account's row. */
+/** The fee account's credit: its own statement before the head lock (round two, first change), now in the head lock's statement (then counted there only). */
 const FEE_CREDIT = /INSERT INTO balances \(account_id, total\)/;
 const BEGIN = /^\s*(START TRANSACTION|BEGIN)\b/i;
 const COMMIT = /^\s*COMMIT\b/i;
@@ -74,7 +76,7 @@ export function fillProfile(statements: TracedStatement[], commands: TracedComma
     txStatements += inside.length;
     const head = inside.find((s) => HEAD_LOCK.test(s.text));
     const balances = inside.find((s) => BALANCE_LOCK.test(s.text));
-    const fee = inside.find((s) => FEE_CREDIT.test(s.text));
+    const fee = inside.find((s) => FEE_CREDIT.test(s.text) && s !== head);
     const statementMs = inside.reduce((sum, s) => sum + s.ms, 0);
     const txMs = end(tx[c].s) - tx[b].s.at;
     add('accept_to_enqueued', end(enqueued) - end(accept));

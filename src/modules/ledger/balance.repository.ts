@@ -77,18 +77,6 @@ export class BalanceRepository {
     await sql.exec(`INSERT INTO balances (account_id) VALUES ($1) ON CONFLICT (account_id) DO NOTHING`, [accountId]);
   }
 
-  /**
-   * Adds a fill's fee to the fee account's total, making its balance row with the first fee. Locks
-   * that row, which every fill writes: the fill transaction calls it last (fill.service.ts).
-   */
-  async creditFee(sql: Sql, accountId: number, amount: bigint): Promise<void> {
-    await sql.exec(
-      `INSERT INTO balances (account_id, total) VALUES ($1, $2)
-       ON CONFLICT (account_id) DO UPDATE SET total = balances.total + EXCLUDED.total, updated_at = now()`,
-      [accountId, amount.toString()],
-    );
-  }
-
   /** Sets `total` and `locked` of several accounts' balance rows in one statement; throws unless each has one. */
   async setMany(sql: Sql, rows: readonly BalanceWrite[]): Promise<void> {
     const p = new Params();

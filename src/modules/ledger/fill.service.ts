@@ -134,7 +134,7 @@ export class FillService implements OnModuleInit {
     const taker = rfq.accountId;
     const maker = quote.makerAccountId;
     const feeAccount = this.accounts.feeAccountId();
-    // The fee account's row is not locked here but credited last (creditFee in `record`): every fill
+    // The fee account's row is not locked here but credited last (with the journal head, in `record`): every fill
     // writes it, and a lock held from here to COMMIT made the whole transaction one at a time.
     const balances = await this.balanceRows.rowsOf(sql, [taker, maker], true);
     const positions = await this.positionRows.openOf(sql, [taker, maker]);
@@ -176,10 +176,10 @@ export class FillService implements OnModuleInit {
     });
     if (!moved) throw new Error(`rfq ${rfq.id} left submitting under its own row lock`);
     // The two rows every fill writes, last, so that fills wait for each other only over these
-    // statements and the COMMIT: the fee account's balance (its row comes with its first fee), then
-    // the journal head, locked from here to COMMIT (docs/spec/design.md 14, docs/receipts.md). Lock order:
-    // other accounts' rows in id order, then the fee account's, then the head (revert.service.ts too).
-    await this.balanceRows.creditFee(sql, v.feeAccount, decision.cash.feeAccount);
+    // statements and the COMMIT: the fee account's balance (its row comes with its first fee) and
+    // the journal head, credited and locked in one statement and held to COMMIT (docs/spec/design.md 14,
+    // docs/receipts.md). Lock order: other accounts' rows in id order, then the fee account's, then
+    // the head (revert.service.ts too).
     const receipt = await this.appendReceipt(sql, v, decision, fillId);
     moved.fill!.receipt = { ...receipt }; // the `filled` events carry it
     logger.event(
@@ -227,19 +227,23 @@ export class FillService implements OnModuleInit {
   /** The fill's receipt, appended to the journal (its head stays locked to COMMIT). */
   private appendReceipt(sql: Sql, v: FillView, decision: Extract<FillDecision, { ok: true }>, fillId: string): Promise<ReceiptView> {
     const { rfq, quote, accept, legs, now } = v;
-    return this.journal.append(sql, {
-      kind: 0,
-      fillId,
-      rfqId: rfq.id,
-      quoteId: quote.quoteId,
-      takerAccountId: rfq.accountId,
-      makerWallet: quote.makerWallet,
-      side: accept.side,
-      price: decision.cash.price,
-      fee: decision.fee,
-      at: now,
-      legs,
-    });
+    return this.journal.append(
+      sql,
+      {
+        kind: 0,
+        fillId,
+        rfqId: rfq.id,
+        quoteId: quote.quoteId,
+        takerAccountId: rfq.accountId,
+        makerWallet: quote.makerWallet,
+        side: accept.side,
+        price: decision.cash.price,
+        fee: decision.fee,
+        at: now,
+        legs,
+      },
+      { accountId: v.feeAccount, amount: decision.cash.feeAccount },
+    );
   }
 
   private async failWithin(sql: Sql, rfqId: string, error: RfqErrorCode, message: string): Promise<Announcement> {
