@@ -156,6 +156,42 @@ describe('RFQ expiry', () => {
     const histories = rows.map((r: any) => (Array.isArray(r.events) ? r.events : String(r.events).replace(/[{}]/g, '').split(',')).join('>')).sort();
     expect(histories).toEqual([...Array(3).fill('created>expired'), ...Array(7).fill('created>quoted>expired')]);
   });
+
+  // On PostgreSQL only: the embedded database's pool is its one session, which the expiry does not hold ahead.
+  (process.env.DATABASE_URL ? it : it.skip)(
+    'a quote due while every pooled connection is busy expires at its deadline, on the connection its job took before it',
+    async () => {
+      const db = app.app.get(Database);
+      const rfq = await taker.client.result('rfq.create', { client_ref: clientRef(), legs: [leg(sol.symbol('150'), '1')] });
+      const deadline = nowSeconds() + 2;
+      await maker.client.result(
+        'rfq.maker.respond',
+        signedQuote(maker.wallet, rfq, terms(3000, { issued_at: nowSeconds(), expires_at: deadline }), sol.expiry).params,
+      );
+      const expired = timed(taker.client, on('rfq', 'expired', rfq.rfq_id));
+      // From just before the deadline (after the job took its connection, 200 ms before it) every
+      // other connection of the pool sleeps 2 s, and more statements queue behind them.
+      await sleep(deadline * 1000 - 60 - Date.now());
+      const busy = Array.from({ length: app.config.databasePoolSize + 2 }, () => db.rows(`SELECT pg_sleep(2)`));
+      const { n, at } = await expired;
+      expect(n.data.rfq.state).toBe('expired');
+      expect(at).toBeGreaterThanOrEqual(deadline * 1000);
+      // Queued for a connection, it would have waited for the sleeps: until about deadline + 1.94 s.
+      expect(at - deadline * 1000).toBeLessThan(1000);
+      await Promise.all(busy);
+    },
+  );
+
+  it('Database.session runs its statements on one connection it holds until it returns', async () => {
+    const db = app.app.get(Database);
+    const [first, second] = await db.session(async (sql) => [
+      await sql.one<{ pid: number }>(`SELECT pg_backend_pid() AS pid`),
+      await sql.one<{ pid: number }>(`SELECT pg_backend_pid() AS pid`),
+    ]);
+    expect(second).toEqual(first);
+    // Given back: the pool still answers (a pool of one, the embedded database's, would wait forever otherwise).
+    expect(await db.one<{ one: number }>(`SELECT 1 AS one`)).toEqual({ one: 1 });
+  });
 });
 
 describe('RFQ state across a restart', () => {

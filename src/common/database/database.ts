@@ -54,6 +54,23 @@ export class Database implements SqlPool {
     return isolation ? this.dataSource.transaction(isolation, run) : this.dataSource.transaction(run);
   }
 
+  /**
+   * Runs `fn` with one pooled connection taken now and held until it returns (no transaction:
+   * each statement commits on its own), for a statement that must not queue for the pool when it
+   * is due (RfqExpiry takes it just before a deadline). On the embedded database, whose pool is
+   * its one session, nothing is held: `fn` gets the pool.
+   */
+  async session<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
+    if (this.embedded) return fn(this.pool);
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      await runner.connect();
+      return await fn(new RunnerSql(runner.manager, () => ({ runner, release: false })));
+    } finally {
+      await runner.release();
+    }
+  }
+
   /** Opens the configured database and runs the pending migrations; `entities` is the app's ENTITIES. */
   static async open(config: AppConfig, entities: EntityClasses = []): Promise<Database> {
     if (config.databaseUrl) {

@@ -1,6 +1,8 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
+import { Database } from '../../common/database/database';
+import type { Sql } from '../../common/database/sql';
 import { JobRunner } from '../../common/jobs/job-runner';
 import { PeriodicSweep } from '../../common/jobs/periodic-sweep';
 import { QUEUES, jobIds } from '../../common/jobs/queues';
@@ -11,6 +13,17 @@ import { RfqRepository } from './rfq.repository';
 
 /** A job that fires this close before its deadline waits for it instead of leaving it to the sweep. */
 const EARLY_WAIT_LIMIT_MS = 5_000;
+/**
+ * A deadline's job is due this long before the deadline, and waits for it on a local timer: under
+ * load, BullMQ's promotion of a delayed job and the worker's pickup came tens to hundreds of
+ * milliseconds late (issue 16, F6), and every RFQ of the second was that late with it.
+ */
+const JOB_LEAD_MS = 500;
+/**
+ * The expiry statement's connection is taken this long before the deadline and held until it: when
+ * fills fill the pool, a statement that queued for a connection at the deadline waited behind them.
+ */
+const CONNECTION_LEAD_MS = 200;
 /** RFQs expired by one statement; a larger backlog takes several. */
 const EXPIRY_BATCH = 500;
 /** Deadlines this instance has enqueued a job for are remembered this long past them. */
@@ -44,6 +57,7 @@ export class RfqExpiry implements OnModuleInit, OnApplicationBootstrap, BeforeAp
     private readonly store: RfqRepository,
     private readonly transitions: RfqTransitions,
     private readonly clock: Clock,
+    private readonly db: Database,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.periodic = new PeriodicSweep('rfq expiry sweep', config.sweepIntervalMs, () => this.expireDue());
@@ -65,8 +79,8 @@ export class RfqExpiry implements OnModuleInit, OnApplicationBootstrap, BeforeAp
   }
 
   /**
-   * Makes sure a job runs at `deadline` (unix seconds): enqueued once per deadline second by this
-   * instance. A deadline already past (a quote that ended while it was being stored) is expired at
+   * Makes sure a job runs at `deadline` (unix seconds), JOB_LEAD_MS early (it waits for the
+   * deadline): enqueued once per deadline second by this instance. A deadline already past (a quote that ended while it was being stored) is expired at
    * once. A lost job is the sweep's: never throws.
    */
   async schedule(deadline: number): Promise<void> {
@@ -79,19 +93,25 @@ export class RfqExpiry implements OnModuleInit, OnApplicationBootstrap, BeforeAp
     this.scheduled.add(deadline);
     if (this.scheduled.size > 256) this.forgetBefore(Math.floor(nowMs / 1000) - SCHEDULED_MEMORY_SECONDS);
     try {
-      await this.jobs.enqueue(QUEUES.rfqExpiry, { deadline }, { delayMs: deadline * 1000 - nowMs, jobId: jobIds.rfqExpiry(deadline) });
+      await this.jobs.enqueue(QUEUES.rfqExpiry, { deadline }, { delayMs: deadline * 1000 - JOB_LEAD_MS - nowMs, jobId: jobIds.rfqExpiry(deadline) });
     } catch (error) {
       this.scheduled.delete(deadline);
       logger.event('warn', 'expiry job not enqueued; the sweep will expire its RFQs', { deadline, error: String(error) }, 'Rfq');
     }
   }
 
-  /** The job of a deadline second: at the deadline (waiting a moment when it fired early), expire everything due. */
+  /**
+   * The job of a deadline second (due JOB_LEAD_MS before it): takes a connection CONNECTION_LEAD_MS
+   * before the deadline, waits for the deadline, and expires everything due on that connection.
+   */
   async onDue(deadline: number): Promise<void> {
-    const early = deadline * 1000 - this.clock.nowMs();
-    if (early > EARLY_WAIT_LIMIT_MS) return; // fired far too early: the sweep or a later job owns it
-    if (early > 0) await new Promise((resolve) => setTimeout(resolve, early));
-    await this.expireDue();
+    const dueMs = deadline * 1000;
+    if (dueMs - this.clock.nowMs() > EARLY_WAIT_LIMIT_MS) return; // fired far too early: the sweep or a later job owns it
+    await this.waitUntil(dueMs - CONNECTION_LEAD_MS);
+    await this.db.session(async (sql) => {
+      await this.waitUntil(dueMs);
+      await this.expireDue(sql);
+    });
   }
 
   /** A job of an earlier version, for one RFQ: expire it if its current deadline has come. */
@@ -103,19 +123,19 @@ export class RfqExpiry implements OnModuleInit, OnApplicationBootstrap, BeforeAp
     const early = deadline * 1000 - this.clock.nowMs();
     if (early > EARLY_WAIT_LIMIT_MS) return; // another job (or the sweep) owns that deadline
     if (early > 0) {
-      await new Promise((resolve) => setTimeout(resolve, early));
+      await this.waitUntil(deadline * 1000);
       rfq = await this.store.findById(rfqId);
       if (!rfq) return;
     }
     await this.expireIfDue(rfq);
   }
 
-  /** Expires every overdue pending or quoted RFQ in the database (the sweep, and every job), in batches. */
-  async expireDue(): Promise<void> {
+  /** Expires every overdue pending or quoted RFQ in the database (the sweep, and every job), in batches; `sql`: the pool or a held connection. */
+  async expireDue(sql?: Sql): Promise<void> {
     let moved: number;
     do {
       if (this.periodic.stopped) return;
-      moved = (await this.transitions.expireDue(this.clock.now(), EXPIRY_BATCH)).length;
+      moved = (await this.transitions.expireDue(this.clock.now(), EXPIRY_BATCH, sql)).length;
       if (moved > 0) logger.event('info', 'rfqs expired', { count: moved }, 'Rfq');
     } while (moved === EXPIRY_BATCH);
   }
@@ -135,6 +155,16 @@ export class RfqExpiry implements OnModuleInit, OnApplicationBootstrap, BeforeAp
     if (deadline === null || this.clock.nowMs() < deadline * 1000) return;
     const moved = await this.transitions.move({ rfqId: rfq.id, from: rfq.state, to: 'expired' });
     if (moved) logger.event('info', 'rfq expired', { rfq_id: rfq.id, from: rfq.state }, 'Rfq');
+  }
+
+  /**
+   * Resolves once the clock reads `ms` (epoch ms) or later. A timer is measured on the event loop's
+   * cached time, so it may end a millisecond before the wall clock gets there: a deadline met a
+   * moment early would expire nothing (the statement's `now` is still the second before) and leave
+   * the second to the sweep, so it waits again until the clock agrees.
+   */
+  private async waitUntil(ms: number): Promise<void> {
+    for (let left = ms - this.clock.nowMs(); left > 0; left = ms - this.clock.nowMs()) await new Promise((resolve) => setTimeout(resolve, left));
   }
 
   private forgetBefore(second: number): void {

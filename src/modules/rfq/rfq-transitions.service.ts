@@ -76,11 +76,12 @@ export class RfqTransitions {
   /**
    * Every pending or quoted RFQ whose deadline has come (the RFQ's `expires_at` while pending, the
    * quote's while quoted; at or before `now`, unix seconds) moves to expired, at most `limit` of
-   * them in one statement (RfqRepository.expireDue); then their events in one broadcast. The moves made.
+   * them in one statement (RfqRepository.expireDue, on `sql`: the pool or a held connection); then
+   * their events in one broadcast. The moves made.
    */
-  async expireDue(now: number, limit: number): Promise<MovedRfq[]> {
+  async expireDue(now: number, limit: number, sql: Sql = this.db): Promise<MovedRfq[]> {
     // Only a quoted RFQ holds a quote: that is the state it left.
-    const moves = (await this.rfqs.expireDue(now, limit)).map((moved): MovedRfq => ({ moved, from: moved.quote ? 'quoted' : 'pending' }));
+    const moves = (await this.rfqs.expireDue(now, limit, sql)).map((moved): MovedRfq => ({ moved, from: moved.quote ? 'quoted' : 'pending' }));
     await this.announceAll(moves);
     return moves;
   }

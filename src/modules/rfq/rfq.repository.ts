@@ -280,10 +280,11 @@ export class RfqRepository {
    * Every pending or quoted RFQ whose deadline has come (at or before `now`, unix seconds) moves to
    * expired: one conditional UPDATE of at most `limit` of them, earliest deadline first, with their
    * event rows and slots, in one statement. A row another mover took first is left alone (the
-   * UPDATE re-checks state and deadline on the row it locks). The moved records, by id.
+   * UPDATE re-checks state and deadline on the row it locks). The moved records, by id. `sql`: the
+   * pool, or a connection the caller holds.
    */
-  async expireDue(now: number, limit: number): Promise<RfqRecord[]> {
-    const rows = await this.db.rows<MovedRow>(
+  async expireDue(now: number, limit: number, sql: Sql = this.db): Promise<RfqRecord[]> {
+    const rows = await sql.rows<MovedRow>(
       `WITH due AS (SELECT id FROM rfqs WHERE state IN ('pending', 'quoted') AND expiry_deadline <= $1 ORDER BY expiry_deadline, id LIMIT $2),
             moved AS (UPDATE rfqs SET state = 'expired', updated_at = $1, ended_at = $1
                        WHERE id IN (SELECT id FROM due) AND state IN ('pending', 'quoted') AND expiry_deadline <= $1
