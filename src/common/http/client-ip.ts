@@ -7,9 +7,8 @@ import { isIPv6 } from 'node:net';
  * the list is shorter). Entries further left are the client's own writing and never read: a
  * client cannot pick the key of its own rate limits. With no trusted proxy the header is ignored.
  */
-export function clientIp(forwardedFor: string | string[] | undefined, socketAddress: string | undefined, trustedHops: number): string {
-  const socket = socketAddress ?? 'unknown';
-  if (trustedHops <= 0 || !forwardedFor) return normalize(socket);
+export function clientIp(forwardedFor: string | string[] | undefined, socket: { readonly remoteAddress?: string }, trustedHops: number): string {
+  if (trustedHops <= 0 || !forwardedFor) return socketAddress(socket);
   const header = Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor;
   // Bounded: a header of thousands of entries costs no more than its last few.
   const entries = header.length > 8192 ? header.slice(-8192).split(',').slice(1) : header.split(',');
@@ -18,9 +17,18 @@ export function clientIp(forwardedFor: string | string[] | undefined, socketAddr
     const text = entry.trim();
     if (text) list.push(text);
   }
-  list.push(socket);
-  const at = Math.max(0, list.length - 1 - trustedHops);
-  return normalize(list[at]);
+  // The socket's address would be the list's last entry: with one trusted hop or more it is the
+  // answer only when the header has no entry.
+  if (list.length === 0) return socketAddress(socket);
+  return normalize(list[Math.max(0, list.length - trustedHops)]);
+}
+
+/**
+ * Read only when it is the answer: net.Socket's remoteAddress keeps a `_peername` object on the
+ * socket (about 90 bytes for as long as a WebSocket stays open, F3-heap).
+ */
+function socketAddress(socket: { readonly remoteAddress?: string }): string {
+  return normalize(socket.remoteAddress ?? 'unknown');
 }
 
 /** IPv4-mapped IPv6 as IPv4; other IPv6 addresses by their /64 (one subscriber's allocation). */

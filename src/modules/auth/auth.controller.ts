@@ -32,7 +32,7 @@ export class AuthController {
   }
 
   private ipOf(request: FastifyRequest): string {
-    return clientIp(request.headers['x-forwarded-for'], request.socket.remoteAddress, this.config.trustProxy);
+    return clientIp(request.headers['x-forwarded-for'], request.socket, this.config.trustProxy);
   }
 
   @Post('session')

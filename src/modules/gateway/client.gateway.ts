@@ -13,6 +13,7 @@ import { logger } from '../../common/logging/logger';
 import { ShutdownState } from '../../common/shutdown-state';
 import { AccountAccess } from '../accounts/account-access.service';
 import { type AccountAccessState, checkAccess, currentPrincipal } from '../auth/access';
+import { AccountConnections } from './account-connections';
 import { CHANNELS, ClientConnection, MAX_IN_FLIGHT } from './client-connection';
 import { type RpcReply, type RpcRequest, failure, isReply, parseFrame, parseRequest } from './json-rpc';
 import { RpcDispatcher, rfqFailure, rpcOutcome } from './rpc-dispatcher';
@@ -40,14 +41,14 @@ function onPong(this: WebSocket): void {
  * socket with 1009 (ws's maxPayload); the server pings every WS_PING_INTERVAL_MS and cuts a client
  * that missed two pongs; notifications from every instance reach this instance's subscribers.
  */
-@WebSocketGateway({ path: '/client', maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false })
+// clientTracking off: the gateway keeps its own set of connections, and ws's would add a Set entry
+// and a `close` closure per socket.
+@WebSocketGateway({ path: '/client', maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false, clientTracking: false })
 export class ClientGateway implements OnGatewayInit, OnGatewayConnection, BeforeApplicationShutdown, OnModuleDestroy {
   private server: WebSocketServer | null = null;
   private readonly connections = new Set<ClientConnection>();
-  /** Signed-in connections by account (an array: most accounts hold one connection). */
-  private readonly byAccount = new Map<number, ClientConnection[]>();
-  /** Signed-in connections (with or without an account): checked for their token's `exp`. */
-  private readonly signedIn = new Set<ClientConnection>();
+  /** Signed-in connections by account. */
+  private readonly byAccount = new AccountConnections();
   /** Open connections per client IP (MAX_CONNECTIONS_PER_IP). */
   private readonly perIp = new Map<string, number>();
   private heartbeat: NodeJS.Timeout | null = null;
@@ -73,7 +74,7 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
   private ipOf(request: IncomingMessage): string {
     const known = (request as { legworkIp?: string }).legworkIp;
     if (known) return known;
-    const ip = clientIp(request.headers['x-forwarded-for'], request.socket.remoteAddress, this.config.trustProxy);
+    const ip = clientIp(request.headers['x-forwarded-for'], request.socket, this.config.trustProxy);
     (request as { legworkIp?: string }).legworkIp = ip;
     return ip;
   }
@@ -95,10 +96,14 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
     this.unwatchAccess = this.access.onChange((accountId, state) => this.accessChanged(accountId, state));
   }
 
-  /** Sessions whose token's `exp` has passed end (the dispatcher refuses them already in between). */
+  /**
+   * Sessions whose token's `exp` has passed end (the dispatcher refuses them already in between).
+   * All connections are looked at, not a set of the signed-in ones: such a set costs memory per
+   * idle connection, a pass over a few thousand connections twice a second next to nothing.
+   */
   private lapseExpired(): void {
     const now = Date.now();
-    for (const connection of this.signedIn) {
+    for (const connection of this.connections) {
       const expiresAt = connection.principal?.expiresAt;
       if (expiresAt !== undefined && expiresAt * 1000 <= now) connection.lapse('expired');
     }
@@ -109,9 +114,7 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
    * revoke, else act with the new roles, and lose the subscriptions those no longer allow.
    */
   private accessChanged(accountId: number, state: AccountAccessState): void {
-    const connections = this.byAccount.get(accountId);
-    if (!connections) return;
-    for (const connection of [...connections]) {
+    for (const connection of this.byAccount.of(accountId)) {
       const token = connection.principal;
       if (!token) continue;
       const current = currentPrincipal(token, state, Date.now());
@@ -255,27 +258,17 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
 
   /** Called on every sign-in or subscription: files the connection under its account. */
   private index(connection: ClientConnection): void {
-    if (connection.principal) this.signedIn.add(connection);
-    else this.signedIn.delete(connection);
     if (connection.indexedAccount === connection.accountId) return;
     this.unindex(connection);
     const accountId = connection.accountId;
     connection.indexedAccount = accountId;
-    if (accountId === null) return;
-    const list = this.byAccount.get(accountId);
-    if (list) list.push(connection);
-    else this.byAccount.set(accountId, [connection]);
+    if (accountId !== null) this.byAccount.add(accountId, connection);
   }
 
   private unindex(connection: ClientConnection): void {
     const accountId = connection.indexedAccount;
     connection.indexedAccount = null;
-    if (accountId === null) return;
-    const list = this.byAccount.get(accountId);
-    if (!list) return;
-    const at = list.indexOf(connection);
-    if (at >= 0) list.splice(at, 1);
-    if (list.length === 0) this.byAccount.delete(accountId);
+    if (accountId !== null) this.byAccount.delete(accountId, connection);
   }
 
   private forget(connection: ClientConnection): void {
@@ -285,7 +278,6 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
       if (left > 0) this.perIp.set(connection.clientIp, left);
       else this.perIp.delete(connection.clientIp);
     }
-    this.signedIn.delete(connection);
     connection.closeStream();
     this.unindex(connection);
   }
@@ -295,10 +287,10 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
     if (notification.accountId !== undefined && typeof accountSeq === 'number') {
       // An account event: each connection's stream sends it in account_seq order, once.
       const event = { accountSeq, channel: notification.channel, data: notification.data };
-      for (const connection of this.byAccount.get(notification.accountId) ?? []) connection.liveEvent(event);
+      for (const connection of this.byAccount.of(notification.accountId)) connection.liveEvent(event);
       return;
     }
-    const targets = notification.accountId !== undefined ? (this.byAccount.get(notification.accountId) ?? []) : this.connections;
+    const targets = notification.accountId !== undefined ? this.byAccount.of(notification.accountId) : this.connections;
     for (const connection of targets) {
       if (!connection.subscribed(notification.channel)) continue;
       if (notification.exceptAccountId !== undefined && connection.accountId === notification.exceptAccountId) continue;
