@@ -97,6 +97,8 @@ export class RpcClient {
   readonly notifications: Notification[] = [];
   private readonly waiters: Array<{ match: (n: Notification) => boolean; resolve: (n: Notification) => void }> = [];
   readonly raw: any[] = [];
+  /** Every frame's text as received (to compare frames byte for byte). */
+  readonly texts: string[] = [];
   closeCode: number | null = null;
   closed: Promise<number>;
 
@@ -108,7 +110,9 @@ export class RpcClient {
       }),
     );
     socket.on('message', (data) => {
-      const value = JSON.parse(data.toString());
+      const text = data.toString();
+      this.texts.push(text);
+      const value = JSON.parse(text);
       this.raw.push(value);
       if (Array.isArray(value)) {
         const key = value.map((r) => r.id).join(',');

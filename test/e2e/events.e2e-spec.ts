@@ -83,6 +83,21 @@ describe('Event replay: account_seq, rfq.subscribe { since }', () => {
     expect(back.notifications.map((n) => n.data.seq)).toEqual(range(1, 7));
   });
 
+  it('a replayed event is the same frame text as it was live, its per-connection seq aside', async () => {
+    const taker = await rfqTrader(app, ['taker']);
+    const live = await connect(taker);
+    await live.result('rfq.subscribe', {});
+    await declines(taker, 3);
+    await receivedUpTo(live, 3);
+    const replayed = await connect(taker);
+    await replayed.result('rfq.subscribe', { since: 0 });
+    await receivedUpTo(replayed, 3);
+    const frames = (client: RpcClient) =>
+      client.texts.filter((t) => t.includes('"method":"subscription"')).map((t) => t.replace(/"data":\{"seq":\d+,/, '"data":{'));
+    expect(frames(replayed)).toHaveLength(3);
+    expect(frames(replayed)).toEqual(frames(live));
+  });
+
   it('1,000 stored events are replayed in order, then the stream is live', async () => {
     const taker = await rfqTrader(app, ['taker']);
     // Quick to make: 1,000 RFQs that expire in one sweep give 1,000 `expired` events.

@@ -37,7 +37,14 @@ describe('ClientConnection.notify', () => {
     const data = { event: 'filled', account_seq: 7, rfq: { rfq_id: 'cd'.repeat(16), note: '\u2028' } };
     c.notify('rfq', data);
     c.notify('rfq', data, true);
-    expect(a.frames).toEqual([old('rfq', 1, data), old('rfq', 2, data)]);
+    c.notify('session', {});
+    c.notify('rfq', { event: 'x', account_seq: undefined, rfq: { fill: null, legs: [] } });
+    expect(a.frames).toEqual([
+      old('rfq', 1, data),
+      old('rfq', 2, data),
+      old('session', 3, {}),
+      old('rfq', 4, { event: 'x', account_seq: undefined, rfq: { fill: null, legs: [] } }),
+    ]);
   });
 
   it('lets a data member named seq win, as the spread did', () => {

@@ -7,6 +7,11 @@ class Store implements EventSource {
   oldest = 1;
   gate: Promise<void> | null = null;
   reads = 0;
+  /** The (after, upTo] of every read, in the order they were asked. */
+  readonly asked: Array<[number, number]> = [];
+  /** Numbers a read leaves out (deleted under it), and reads that fail (by their order, from 1). */
+  readonly missing = new Set<number>();
+  readonly failing = new Set<number>();
 
   add(channel: Channel = 'rfq'): StreamEvent {
     const event = { accountSeq: this.events.length + 1, channel, data: { account_seq: this.events.length + 1 } };
@@ -17,9 +22,13 @@ class Store implements EventSource {
     return { latest: this.events.length, oldest: this.events.length ? this.oldest : null };
   }
   async range(after: number, upTo: number, limit: number) {
-    this.reads += 1;
+    const read = ++this.reads;
+    this.asked.push([after, upTo]);
     if (this.gate) await this.gate;
-    return this.events.filter((e) => e.accountSeq > after && e.accountSeq <= upTo && e.accountSeq >= this.oldest).slice(0, limit);
+    if (this.failing.has(read)) throw new Error(`read ${read} failed`);
+    return this.events
+      .filter((e) => e.accountSeq > after && e.accountSeq <= upTo && e.accountSeq >= this.oldest && !this.missing.has(e.accountSeq))
+      .slice(0, limit);
   }
 }
 
@@ -103,6 +112,49 @@ describe('EventStream', () => {
     const { stream, seqs } = streamOf(store);
     await stream.open('rfq', 0);
     expect(seqs()).toEqual(Array.from({ length: 2500 }, (_, i) => i + 1));
-    expect(store.reads).toBe(3);
+    // A short first page, then growing pages of at most 1,000 numbers.
+    expect(store.asked).toEqual([
+      [0, 100],
+      [100, 500],
+      [500, 1500],
+      [1500, 2500],
+    ]);
+  });
+
+  it('reads the next pages while one is sent, and sends them in order whichever read answers first', async () => {
+    const store = new Store();
+    for (let i = 0; i < 2500; i++) store.add();
+    const { stream, seqs } = streamOf(store);
+    let open!: () => void;
+    store.gate = new Promise((r) => (open = r));
+    const opening = stream.open('rfq', 0);
+    await flush();
+    expect(store.reads).toBe(2); // the first page and the one after it, before either answered
+    expect(seqs()).toEqual([]);
+    open();
+    await opening;
+    expect(seqs()).toEqual(Array.from({ length: 2500 }, (_, i) => i + 1));
+  });
+
+  it('stops a replay at a hole (events deleted under it): nothing after the hole is sent out of order', async () => {
+    const store = new Store();
+    for (let i = 0; i < 1200; i++) store.add();
+    for (let seq = 300; seq <= 320; seq++) store.missing.add(seq);
+    const { stream, seqs } = streamOf(store);
+    expect(await stream.open('rfq', 0)).toBe(1200);
+    expect(seqs()).toEqual(Array.from({ length: 299 }, (_, i) => i + 1));
+    stream.close();
+  });
+
+  it('fails the subscribe when a page cannot be read, with the reads ahead of it left handled', async () => {
+    const store = new Store();
+    for (let i = 0; i < 2500; i++) store.add();
+    store.failing.add(2);
+    store.failing.add(3);
+    const { stream, seqs } = streamOf(store);
+    await expect(stream.open('rfq', 0)).rejects.toThrow('read 2 failed');
+    expect(seqs()).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+    await flush(); // read 3's failure is not an unhandled rejection
+    expect(seqs()).toHaveLength(100);
   });
 });

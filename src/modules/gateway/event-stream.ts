@@ -19,6 +19,14 @@ export interface EventSource {
 export class SinceOutOfRange extends Error {}
 
 const PAGE = 1000;
+/**
+ * A replay's first page is this small, and each next one FIRST_PAGE_GROWTH times the one before
+ * up to PAGE: the first events go out after a short read instead of a whole page's.
+ */
+const FIRST_PAGE = 100;
+const FIRST_PAGE_GROWTH = 4;
+/** Pages of a replay read ahead of the one being sent (each holds a pooled connection while read). */
+const READ_AHEAD = 2;
 
 /**
  * The account events of one connection, in account_seq order, each once (docs/spec/design.md 13).
@@ -72,20 +80,7 @@ export class EventStream {
         // The first channel: the stream starts at `since` (or now) and replays up to `latest`.
         this.channels.add(channel);
         this.cursor = since ?? latest;
-        // The next page is read while this one is sent: the database's time hides behind the sending.
-        let next: Promise<StreamEvent[]> | null = this.cursor < latest ? this.source.range(this.cursor, latest, PAGE) : null;
-        while (next) {
-          const page = await next;
-          const last = page.length > 0 ? page[page.length - 1].accountSeq : latest;
-          next = page.length > 0 && last < latest ? this.source.range(last, latest, PAGE) : null;
-          const at: number = this.cursor;
-          for (const event of page) this.handle(event);
-          if (this.cursor === at) {
-            // Nothing continued it (pruned meanwhile): the gap read takes over.
-            next?.catch(() => undefined);
-            break;
-          }
-        }
+        await this.replay(this.cursor, latest);
       } else {
         // The other channel joins a running stream: its own events up to the cursor, then live with the rest.
         const upTo = this.cursor;
@@ -108,6 +103,40 @@ export class EventStream {
     } finally {
       this.busy -= 1;
       if (this.busy === 0) this.release();
+    }
+  }
+
+  /**
+   * Sends the stored events after `from` up to `latest` through `handle`, in pages of PAGE
+   * numbers. Numbers have no gap, so each page's bounds are known before any page is read: the
+   * next READ_AHEAD pages are being read while one is sent, and the database's and the driver's
+   * time hides behind the sending. A page that does not continue the cursor (its events were
+   * pruned meanwhile) ends the replay: the gap read takes over, as for a live event.
+   */
+  private async replay(from: number, latest: number): Promise<void> {
+    const reads: Array<Promise<StreamEvent[]>> = [];
+    let requested = from;
+    let size = Math.min(FIRST_PAGE, PAGE);
+    const readNext = () => {
+      if (requested >= latest) return;
+      const upTo = Math.min(requested + size, latest);
+      reads.push(this.source.range(requested, upTo, size));
+      requested = upTo;
+      size = Math.min(size * FIRST_PAGE_GROWTH, PAGE);
+    };
+    try {
+      for (let i = 0; i < READ_AHEAD; i++) readNext();
+      let read: Promise<StreamEvent[]> | undefined;
+      while ((read = reads.shift()) !== undefined) {
+        const page = await read;
+        readNext();
+        const at = this.cursor;
+        for (const event of page) this.handle(event);
+        if (this.cursor === at) break;
+      }
+    } finally {
+      // Reads left behind by a stop or a failure: their outcome is not wanted.
+      for (const read of reads) read.catch(() => undefined);
     }
   }
 
