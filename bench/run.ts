@@ -83,7 +83,8 @@ async function main(): Promise<void> {
     meter,
     logDir,
     resultsDir,
-    legworkNodeArgs: [],
+    // Experiments only (e.g. V8 flags): BENCH_LEGWORK_NODE_ARGS="--flag --flag" reaches the Legwork server processes.
+    legworkNodeArgs: (process.env.BENCH_LEGWORK_NODE_ARGS ?? '').split(' ').filter(Boolean),
     profileDir: profile ? profileDir : null,
     log,
   };
@@ -142,7 +143,8 @@ async function main(): Promise<void> {
     log(`server logs kept in ${logDir}`);
     process.exit(1);
   }
-  rmSync(logDir, { recursive: true, force: true });
+  if (process.env.BENCH_KEEP_LOGS === '1') log(`server logs kept in ${logDir} (BENCH_KEEP_LOGS)`);
+  else rmSync(logDir, { recursive: true, force: true });
   process.exit(0);
 }
 

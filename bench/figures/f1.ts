@@ -72,7 +72,12 @@ export async function runF1(ctx: Context): Promise<FigureResult[]> {
     const canned = statements.map((s) => ({ match: s.text, rows: s.rows }));
     const sqlRoundTrips = statements.length;
 
-    bare = await ServerProcess.start('bare-http', 'bare-http', { BENCH_DATABASE_URL: ctx.env.databaseUrl }, { logFile: join(ctx.logDir, 'f1-bare-http.log') });
+    bare = await ServerProcess.start(
+      'bare-http',
+      'bare-http',
+      { BENCH_DATABASE_URL: ctx.env.databaseUrl },
+      { logFile: join(ctx.logDir, 'f1-bare-http.log'), nodeArgs: (process.env.BENCH_BARE_NODE_ARGS ?? '').split(' ').filter(Boolean) },
+    );
     const urlL = `${base}${path}`;
     const urlB = `http://127.0.0.1:${bare.port}${path}`;
     const headers = { authorization: `Bearer ${token}` };

@@ -101,6 +101,21 @@ async function main(): Promise<void> {
   const realQuery = dataSource.query;
   // Repositories read through the typed SQL of Database (rows / one), not dataSource.query: both are canned.
   const typed = db as unknown as { rows: (sql: string, params?: unknown[]) => Promise<unknown[]>; one: (sql: string, params?: unknown[]) => Promise<unknown> };
+  if (process.env.BENCH_EXP_RAW_POOL === '1') {
+    // Experiment: the pool's reads straight through pg's Pool, without a TypeORM query runner per statement.
+    type Client = { query: (t: string, p: unknown[]) => Promise<{ rows: unknown[] }>; release: () => void };
+    const pool = (db.dataSource.driver as unknown as { master: { connect: () => Promise<Client> } }).master;
+    const run = async (sql: string, params?: unknown[]) => {
+      const client = await pool.connect();
+      try {
+        return (await client.query(sql, params ? [...params] : [])).rows;
+      } finally {
+        client.release();
+      }
+    };
+    typed.rows = run;
+    typed.one = async (sql, params) => (await run(sql, params))[0] ?? null;
+  }
   const realRows = typed.rows;
   const realOne = typed.one;
   const send = (m: Message) => process.send?.(m);
@@ -193,10 +208,20 @@ async function main(): Promise<void> {
   };
   process.on('message', (m: Message) => void handle(m));
 
+  const heapSample = process.env.BENCH_EXP_HEAP_SAMPLE;
+  if (heapSample) {
+    // Experiment: where the objects that outlive a scavenge are allocated (sampling heap profiler,
+    // objects later collected by a major GC included), written at SIGTERM.
+    await post('HeapProfiler.enable');
+    await post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: false });
+  }
   let closing = false;
   process.on('SIGTERM', () => {
     if (closing) return;
     closing = true;
+    if (heapSample) {
+      void post<{ profile: unknown }>('HeapProfiler.stopSampling').then(({ profile }) => writeFileSync(heapSample, JSON.stringify(profile)));
+    }
     const force = setTimeout(() => process.exit(1), 8000);
     force.unref();
     app.close().then(
