@@ -25,7 +25,7 @@ SELECT id, account_id, client_ref, legs, asset, expiry, state, created_at, updat
 \set t9 :now_s + 0
 \set t13 :now_s + 0
 \set t14 :now_s + 3
-\set t16 :now_ms + 9
+\set t16 :now_ms + 8
 WITH moved AS (UPDATE rfqs SET state = :c8, updated_at = :t9, quote_id = :qid, maker_account_id = :maker, maker_wallet = :c10, quote_nonce = :nonce, bid = :c11, ask = :c12, issued_at = :t13, quote_expires_at = :t14, maker_signature = :c15 WHERE id = :rid AND state = :c7 AND expiry_deadline * 1000 > :t16::bigint RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
   max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
@@ -64,7 +64,7 @@ SELECT id, account_id, client_ref, legs, asset, expiry, state, created_at, updat
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
   fill_fee, filled_at, fill_reverted, ended_at FROM rfqs WHERE quote_id = :qid;
 \set t20 :now_s + 0
-\set t22 :now_ms + 21
+\set t22 :now_ms + 15
 \set t27 :now_s + 3
 \set t28 :now_s + 0
 WITH moved AS (UPDATE rfqs SET state = :c19, updated_at = :t20, accepted_side = :c21 WHERE id = :rid AND state = :c18 AND expiry_deadline * 1000 > :t22::bigint RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
@@ -230,9 +230,12 @@ WITH moved AS (UPDATE rfqs SET state = :c55, updated_at = :t56, ended_at = :t56,
       RETURNING account_seq, channel, rfq->>'id' AS rfq_id
     )
        SELECT moved.*, (SELECT json_object_agg(st.channel, st.account_seq::text) FROM stored st WHERE st.rfq_id = moved.id) AS account_seqs FROM moved;
-INSERT INTO balances (account_id, total) VALUES (:c60, :c61)
-       ON CONFLICT (account_id) DO UPDATE SET total = balances.total + EXCLUDED.total, updated_at = now();
-SELECT h.journal_seq, h.hash, (SELECT wallet FROM accounts WHERE id = :taker) AS taker FROM journal_head h WHERE h.id = 1 FOR UPDATE;
+WITH fee AS (
+             INSERT INTO balances (account_id, total) VALUES (:c60, :c61)
+             ON CONFLICT (account_id) DO UPDATE SET total = balances.total + EXCLUDED.total, updated_at = now()
+             RETURNING account_id
+           )
+           SELECT h.journal_seq, h.hash, (SELECT wallet FROM accounts WHERE id = :taker) AS taker FROM journal_head h, fee WHERE h.id = 1 FOR UPDATE OF h;
 \set t69 :now_s + 0
 WITH h AS (SELECT journal_seq + 1 AS seq, hash AS prev FROM journal_head WHERE id = 1), receipt AS (INSERT INTO receipts (journal_seq, kind, fill_id, payload, hash, prev_hash, key_id, signature, at) SELECT h.seq, :c63, :g6_4_id, :c64, encode(sha256(:c64::bytea || convert_to(h.seq::text, 'UTF8')), 'hex'), h.prev, :c67, :c68, :t69 FROM h RETURNING journal_seq, hash) UPDATE journal_head SET journal_seq = r.journal_seq, hash = r.hash FROM receipt r WHERE id = 1;
 COMMIT;
