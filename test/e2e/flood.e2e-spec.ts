@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { RpcClient, TestWallet, freshIp } from './clients';
 import { Environment, type TestApp } from './harness';
 import { appRows, expectInvariants } from './invariants';
@@ -74,11 +75,15 @@ describe('a sign-in flood does not slow another client down (design.md section 1
     while (!output.startsWith('open')) await new Promise((r) => setTimeout(r, 5));
 
     const flooded: number[] = [];
+    // How long the event loop (server and trader alike) was held at a time during the flood.
+    const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+    loopDelay.enable();
     let floodDone = false;
     let floodMs = 0;
     void allAnswered.then(() => {
       floodDone = true;
       floodMs = performance.now() - floodStarted;
+      loopDelay.disable();
     });
     while (flooded.length < LIFECYCLES || !floodDone) flooded.push(await lifecycle());
     const { answered, codes: codeCounts, closeCode } = await allAnswered;
@@ -91,7 +96,8 @@ describe('a sign-in flood does not slow another client down (design.md section 1
     const floodP99 = p99(flooded);
     // The figures of this run (docs/security.md quotes them).
     process.stdout.write(
-      `flood: ${FLOOD_FRAMES} frames answered in ${floodMs.toFixed(0)} ms, codes ${JSON.stringify(Object.fromEntries(codes))}; ` +
+      `flood: ${FLOOD_FRAMES} frames answered in ${floodMs.toFixed(0)} ms, codes ${JSON.stringify(Object.fromEntries(codes))}, ` +
+        `event loop held at most ${(loopDelay.max / 1e6).toFixed(0)} ms; ` +
         `lifecycle p99 quiet ${quietP99.toFixed(1)} ms (n=${quiet.length}, before and after), flooded ${floodP99.toFixed(1)} ms (n=${flooded.length}), ratio ${(floodP99 / quietP99).toFixed(2)}\n`,
     );
 

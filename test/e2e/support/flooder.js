@@ -5,6 +5,20 @@ const WebSocket = require('ws');
 const { randomBytes } = require('node:crypto');
 const [url, ip, count, wallet] = process.argv.slice(2);
 const total = Number(count);
+// Every frame is made and masked before the socket opens, and sent in writes of 500: the flood's
+// window then costs this process little more than reading the replies, as a flood from another
+// machine would (this one shares the server's cores).
+const BATCH = 500;
+const batches = [];
+for (let first = 0; first < total; first += BATCH) {
+  const parts = [];
+  for (let i = first; i < Math.min(total, first + BATCH); i++) {
+    const message = `Sign in to Legwork\n\nWallet: ${wallet}\nNonce: ${randomBytes(16).toString('hex')}`;
+    const text = JSON.stringify({ jsonrpc: '2.0', id: i + 1, method: 'public/auth', params: { wallet, message, signature: '1'.repeat(87) } });
+    parts.push(...WebSocket.Sender.frame(Buffer.from(text), { fin: true, rsv1: false, opcode: 1, mask: true, readOnly: false }));
+  }
+  batches.push(Buffer.concat(parts));
+}
 const socket = new WebSocket(url, { headers: { 'x-forwarded-for': ip } });
 const codes = {};
 let answered = 0;
@@ -24,11 +38,9 @@ socket.on('close', (code) => {
 });
 socket.on('open', async () => {
   process.stdout.write('open\n');
-  for (let sent = 0; sent < total;) {
-    for (const end = Math.min(total, sent + 500); sent < end; sent++) {
-      const message = `Sign in to Legwork\n\nWallet: ${wallet}\nNonce: ${randomBytes(16).toString('hex')}`;
-      socket.send(JSON.stringify({ jsonrpc: '2.0', id: sent + 1, method: 'public/auth', params: { wallet, message, signature: '1'.repeat(87) } }));
-    }
+  // Straight to the TCP socket: ws sends nothing else on it meanwhile.
+  for (const batch of batches) {
+    socket._socket.write(batch);
     await new Promise((r) => setImmediate(r));
   }
 });
