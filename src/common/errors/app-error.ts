@@ -27,6 +27,21 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * Makes an error without a stack trace, for refusals thrown at a flood's rate (the rate limits):
+ * capturing the stack was about a third of the server's CPU under a flood of refused sign-ins,
+ * and a refusal's stack is never read (the filters answer with its code and message).
+ */
+export function withoutStack<E extends Error>(make: () => E): E {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return make();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
 /** RFQ error codes of docs/spec/interface.md section 7.2. */
 export const RFQ_ERROR_CODES = [
   'RFQ_NOT_ENABLED',

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
-import { AppError } from '../../common/errors/app-error';
+import { AppError, withoutStack } from '../../common/errors/app-error';
 import { RateLimiter } from '../../common/rate-limit/rate-limiter';
 
 /** How long an address refused by the shared limiter is refused here without asking Redis again. */
@@ -36,6 +36,6 @@ export class AuthAttempts {
   }
 
   private limited(): AppError {
-    return new AppError('RATE_LIMITED', `at most ${this.config.authRatePerMinute} sign-in attempts per minute`);
+    return withoutStack(() => new AppError('RATE_LIMITED', `at most ${this.config.authRatePerMinute} sign-in attempts per minute`));
   }
 }

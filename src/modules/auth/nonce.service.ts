@@ -3,7 +3,7 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShut
 import { signInMessage } from '@legwork/protocol';
 import { Clock } from '../../common/clock';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
-import { AppError } from '../../common/errors/app-error';
+import { AppError, withoutStack } from '../../common/errors/app-error';
 import { RateLimiter } from '../../common/rate-limit/rate-limiter';
 import { PeriodicSweep } from '../../common/jobs/periodic-sweep';
 import { NonceRepository } from './nonce.repository';
@@ -47,7 +47,7 @@ export class NonceService implements OnApplicationBootstrap, OnApplicationShutdo
 
   async issue(wallet: unknown, clientIp: string): Promise<NonceChallenge> {
     if (!(await this.limiter.hit(`nonce:${clientIp}`, this.config.nonceRatePerMinute, 60_000))) {
-      throw new AppError('RATE_LIMITED', `at most ${this.config.nonceRatePerMinute} nonce requests per minute`);
+      throw withoutStack(() => new AppError('RATE_LIMITED', `at most ${this.config.nonceRatePerMinute} nonce requests per minute`));
     }
     const walletText = parseWalletParam(wallet);
     const nonce = randomBytes(16).toString('hex');

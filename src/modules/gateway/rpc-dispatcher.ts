@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { ViewVersions } from '../../common/broadcast/view-versions';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
-import { AppError, type AppErrorCode, RfqError } from '../../common/errors/app-error';
+import { AppError, type AppErrorCode, RfqError, withoutStack } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
 import { RateLimiter } from '../../common/rate-limit/rate-limiter';
 import { AccountAccess } from '../accounts/account-access.service';
@@ -134,7 +134,9 @@ export class RpcDispatcher {
     }
     const accountId = principal?.accountId;
     if (accountId != null && !(await this.limiter.take(`rfq:${accountId}`, this.config.rfqRatePerSecond, this.config.rfqRateBurst))) {
-      throw new RfqError('RFQ_RATE_LIMITED', `at most ${this.config.rfqRatePerSecond} rfq calls per second (burst ${this.config.rfqRateBurst})`);
+      throw withoutStack(
+        () => new RfqError('RFQ_RATE_LIMITED', `at most ${this.config.rfqRatePerSecond} rfq calls per second (burst ${this.config.rfqRateBurst})`),
+      );
     }
   }
 
