@@ -32,6 +32,8 @@ export interface FeeCredit {
 }
 
 type HeadRow = { journal_seq: string; hash: string; taker: string };
+/** The head row with the taker's wallet ($1: the taker's account), as lockHead reads it with or without a fee credit. */
+const SELECT_HEAD = `SELECT h.journal_seq, h.hash, (SELECT wallet FROM accounts WHERE id = $1) AS taker FROM journal_head h`;
 
 type ReceiptRow = { journal_seq: string; kind: number; fill_id: string; payload: Buffer; hash: string; key_id: string; signature: string };
 
@@ -71,13 +73,10 @@ export class JournalRepository {
              ON CONFLICT (account_id) DO UPDATE SET total = balances.total + EXCLUDED.total, updated_at = now()
              RETURNING account_id
            )
-           SELECT h.journal_seq, h.hash, (SELECT wallet FROM accounts WHERE id = $1) AS taker FROM journal_head h, fee WHERE h.id = 1 FOR UPDATE OF h`,
+           ${SELECT_HEAD}, fee WHERE h.id = 1 FOR UPDATE OF h`,
           [takerAccountId, feeCredit.accountId, feeCredit.amount.toString()],
         )
-      : await sql.one<HeadRow>(
-          `SELECT h.journal_seq, h.hash, (SELECT wallet FROM accounts WHERE id = $1) AS taker FROM journal_head h WHERE h.id = 1 FOR UPDATE`,
-          [takerAccountId],
-        );
+      : await sql.one<HeadRow>(`${SELECT_HEAD} WHERE h.id = 1 FOR UPDATE`, [takerAccountId]);
     if (!head) throw new Error('journal_head has no row');
     return { journalSeq: BigInt(head.journal_seq), hash: head.hash, takerWallet: head.taker };
   }
