@@ -1,6 +1,8 @@
 import { ViewVersionEntity } from './common/broadcast/view-version.entity';
 import type { EntityClasses } from './common/database/database';
 import { AccountEntity } from './modules/accounts/entities/account.entity';
+import { AuditEntryEntity } from './modules/audit/entities/audit-entry.entity';
+import { AuditHeadEntity } from './modules/audit/entities/audit-head.entity';
 import { AuthNonceEntity } from './modules/auth/entities/auth-nonce.entity';
 import { ExpirationEntity } from './modules/instruments/entities/expiration.entity';
 import { InstrumentEntity } from './modules/instruments/entities/instrument.entity';
@@ -60,6 +62,9 @@ export const ENTITIES: EntityClasses = [
   ReceiptEntity,
   JournalHeadEntity,
   ExchangeKeyEntity,
+  // audit
+  AuditEntryEntity,
+  AuditHeadEntity,
   // common
   ViewVersionEntity,
 ];

@@ -5,6 +5,7 @@ import { ConfigModule } from './common/config/config.module';
 import { InfrastructureModule } from './common/infrastructure.module';
 import { AccountsModule } from './modules/accounts/accounts.module';
 import { AdminModule } from './modules/admin/admin.module';
+import { AuditModule } from './modules/audit/audit.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { DocsModule } from './modules/docs/docs.module';
 import { ConsoleModule } from './modules/console/console.module';
@@ -33,6 +34,7 @@ export class AppModule {
         LedgerModule,
         RfqModule,
         QueryModule,
+        AuditModule,
         AdminModule,
         GatewayModule,
         HealthModule,

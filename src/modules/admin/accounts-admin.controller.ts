@@ -1,10 +1,11 @@
-import { Body, Controller, Get, HttpCode, Post, Put } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Put, UseInterceptors } from '@nestjs/common';
 import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ErrorResponse } from '../../common/http/error-response.dto';
 import { AccountIdParam } from '../accounts/account-id';
 import { type AccountView, AccountsService, accountView } from '../accounts/accounts.service';
 import { AccountViewDto, CreateAccountDto, RevokeSessionsResultDto, SetRolesDto, TransferRequestDto } from '../accounts/dto/account.dto';
 import { AdminAccess } from '../auth/access';
+import { AuditTrail } from '../audit/audit-trail.interceptor';
 import { type BalanceView, BalancesService, type TransferResult, parseTransferRequest } from '../ledger/balances.service';
 import { AdminAccountViewDto, TransferResultDto } from './dto/admin-account.dto';
 
@@ -23,6 +24,7 @@ const NOT_FOUND = ApiNotFoundResponse({ description: 'No such account', type: Er
 
 /** Accounts stand for the out-of-band web sign-up; deposits and withdrawals for the chain watcher (docs/spec/design.md sections 3, 6). */
 @ApiTags('admin')
+@UseInterceptors(AuditTrail)
 @Controller('v1/admin/accounts')
 export class AccountsAdminController {
   constructor(

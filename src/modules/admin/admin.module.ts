@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
 import { AccountsAdminController } from './accounts-admin.controller';
+import { AuditAdminController } from './audit-admin.controller';
 import { InstrumentsModule } from '../instruments/instruments.module';
 import { InstrumentsAdminController } from './instruments-admin.controller';
 import { LedgerModule } from '../ledger/ledger.module';
@@ -8,9 +9,12 @@ import { LedgerAdminController } from './ledger-admin.controller';
 import { MarketDataModule } from '../market-data/market-data.module';
 import { MarketDataAdminController } from './market-data-admin.controller';
 
-/** The /v1/admin/* routes: thin controllers over the owning modules' services. */
+/**
+ * The /v1/admin/* routes: thin controllers over the owning modules' services. Every controller with
+ * an admin command carries `@UseInterceptors(AuditTrail)` (the audit log, docs/spec/design.md 16).
+ */
 @Module({
   imports: [AccountsModule, InstrumentsModule, MarketDataModule, LedgerModule],
-  controllers: [AccountsAdminController, InstrumentsAdminController, MarketDataAdminController, LedgerAdminController],
+  controllers: [AccountsAdminController, InstrumentsAdminController, MarketDataAdminController, LedgerAdminController, AuditAdminController],
 })
 export class AdminModule {}

@@ -1,12 +1,14 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, UseInterceptors } from '@nestjs/common';
 import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ErrorResponse } from '../../common/http/error-response.dto';
 import { AdminAccess } from '../auth/access';
+import { AuditTrail } from '../audit/audit-trail.interceptor';
 import { CreateInstrumentsDto, CreateInstrumentsResultDto, PauseResultDto, RoundDto } from '../instruments/dto/instruments.dto';
 import { type CreateInstrumentsResult, InstrumentsService, type PauseResult } from '../instruments/instruments.service';
 
 /** Admin commands on instruments (docs/spec/design.md section 2). */
 @ApiTags('admin')
+@UseInterceptors(AuditTrail)
 @Controller('v1/admin')
 export class InstrumentsAdminController {
   constructor(private readonly instruments: InstrumentsService) {}

@@ -1,7 +1,8 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, UseInterceptors } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ErrorResponse } from '../../common/http/error-response.dto';
 import { AdminAccess } from '../auth/access';
+import { AuditTrail } from '../audit/audit-trail.interceptor';
 import { SettleExpirationDto } from '../ledger/dto/settle-expiration.dto';
 import { RiskReportDto } from '../ledger/dto/risk-report.dto';
 import { type RevertResult, RevertService } from '../ledger/revert.service';
@@ -10,6 +11,7 @@ import { type SettleExpirationResult, SettlementService } from '../ledger/settle
 
 /** Admin commands on the fill ledger: revert a fill, settle an expiration, the risk report (docs/spec/design.md sections 5, 7, 12). */
 @ApiTags('admin')
+@UseInterceptors(AuditTrail)
 @Controller('v1/admin')
 export class LedgerAdminController {
   constructor(

@@ -1,11 +1,13 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, UseInterceptors } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminAccess } from '../auth/access';
+import { AuditTrail } from '../audit/audit-trail.interceptor';
 import { MarketDataDto, MarketDataResultDto } from '../market-data/dto/market-data.dto';
 import { type MarketDataResult, MarketDataService } from '../market-data/market-data.service';
 
 /** Admin market data: index prices and implied volatilities (docs/spec/design.md section 6). */
 @ApiTags('admin')
+@UseInterceptors(AuditTrail)
 @Controller('v1/admin')
 export class MarketDataAdminController {
   constructor(private readonly market: MarketDataService) {}

@@ -1,0 +1,16 @@
+import { Global, Module } from '@nestjs/common';
+import { AuditRepository } from './audit.repository';
+import { AuditService } from './audit.service';
+import { AuditTrail } from './audit-trail.interceptor';
+
+/**
+ * The admin audit log (docs/spec/design.md section 16). Owns audit_log and audit_head
+ * (AuditRepository). Global because every module that declares an admin command route hangs
+ * `@UseInterceptors(AuditTrail)` on it, and Nest builds that interceptor in the route's module.
+ */
+@Global()
+@Module({
+  providers: [AuditRepository, AuditService, AuditTrail],
+  exports: [AuditService, AuditTrail],
+})
+export class AuditModule {}
