@@ -30,6 +30,9 @@ export const ENDPOINTS = {
   risk: ['GET', '/v1/admin/risk'],
   journal: ['GET', '/v1/exchange/journal'],
   keys: ['GET', '/v1/exchange/keys'],
+  audit: ['GET', '/v1/admin/audit'],
+  makerLimits: ['GET', '/v1/admin/accounts/{account_id}/maker-limits'],
+  setMakerLimits: ['PUT', '/v1/admin/accounts/{account_id}/maker-limits'],
 } as const satisfies Record<string, readonly ['GET' | 'POST' | 'PUT', string]>;
 
 export type EndpointName = keyof typeof ENDPOINTS;

@@ -2,6 +2,8 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { SIGNED_OUT_EVENT, call, describeError, token } from './api';
 import { AccountsPage } from './pages/accounts';
+import { AuditPage } from './pages/audit';
+import { MakerLimitsPage } from './pages/maker-limits';
 import { OverviewPage } from './pages/overview';
 import { RfqsPage } from './pages/rfqs';
 import { RiskPage } from './pages/risk';
@@ -16,10 +18,12 @@ const PAGES = [
   ['accounts', 'Accounts'],
   ['rfqs', 'RFQs'],
   ['risk', 'Risk and journal'],
+  ['maker-limits', 'Maker limits'],
+  ['audit', 'Audit'],
 ] as const;
 type Page = (typeof PAGES)[number][0];
 
-/** `#/<page>` or `#/<page>/<id>` (`#/accounts/42` opens account 42). */
+/** `#/<page>` or `#/<page>/<id>` (`#/accounts/42` opens account 42, `#/maker-limits/42` maker 42). */
 const pageFromHash = (): Page => {
   const name = location.hash.replace(/^#\/?/, '').split('/')[0];
   return PAGES.find(([p]) => p === name)?.[0] ?? 'overview';
@@ -146,6 +150,8 @@ function App() {
         {page === 'accounts' && <AccountsPage key={pageId ?? ''} initial={pageId} confirm={setPending} notify={notify} />}
         {page === 'rfqs' && <RfqsPage confirm={setPending} />}
         {page === 'risk' && <RiskPage />}
+        {page === 'maker-limits' && <MakerLimitsPage key={pageId ?? ''} initial={pageId} confirm={setPending} />}
+        {page === 'audit' && <AuditPage />}
       </main>
       <ConfirmDialog
         action={pending}
