@@ -18,7 +18,7 @@ export interface AuditRow {
   prev_hash: string;
   hash: string;
 }
-export interface AuditHead {
+interface AuditHead {
   audit_seq: number;
   hash: string;
 }

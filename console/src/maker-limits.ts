@@ -9,7 +9,7 @@ import { toMicro } from './money';
 
 export type AssetAmounts = Record<string, string>;
 
-export interface Protection {
+interface Protection {
   window_seconds?: number;
   max_fills?: number;
   max_fill_notional?: string;
@@ -62,7 +62,7 @@ function parseProtection(v: unknown): Protection | undefined {
   });
 }
 
-export function parseLimits(v: unknown): MakerLimits {
+function parseLimits(v: unknown): MakerLimits {
   const l = record(v);
   return defined({
     max_open_quotes: integer(l.max_open_quotes),
