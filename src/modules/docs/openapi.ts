@@ -94,7 +94,11 @@ function accessText(access: Access): string {
     case 'reader':
       return 'Access: a session token of an account (its own data), or an admin reader (admin token, role admin, scope admin:* or admin:read) choosing account_id.';
     case 'admin':
-      return `Access: the admin token, or a session token with role admin, scope admin:* or scope admin:${access.command}.`;
+      return (
+        `Access: the admin token, or a session token with role admin, scope admin:* or scope admin:${access.command}.` +
+        // Every admin command carries the AuditTrail interceptor (test/e2e/audit.e2e-spec.ts fails otherwise).
+        (access.command === 'read' ? '' : ' Recorded in the admin audit log (`GET /v1/admin/audit`) with its actor and status, failures included.')
+      );
   }
 }
 
