@@ -15,19 +15,27 @@ const json = (value: unknown) => (value === null ? '—' : JSON.stringify(value)
 function ChainBadge({ head }: { head: number | undefined }) {
   const [verdict, setVerdict] = useState<AuditVerdict | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const verify = async () => {
-    setError(null);
-    try {
-      setVerdict(await verifyAuditLog((after) => call<Page>('audit', { query: { after, limit: VERIFY_PAGE } })));
-    } catch (e) {
-      setError(describeError(e));
-    }
-  };
-  // Again whenever the head moves (a new command was recorded).
-  useEffect(() => void verify(), [head]);
+  const [again, setAgain] = useState(0);
+  // Again whenever the head moves (a new command was recorded); a walk overtaken by a newer one is dropped.
+  useEffect(() => {
+    if (head === undefined) return;
+    let live = true;
+    verifyAuditLog((after) => call<Page>('audit', { query: { after, limit: VERIFY_PAGE } })).then(
+      (v) => live && (setVerdict(v), setError(null)),
+      (e) => live && setError(describeError(e)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [head, again]);
+  const button = (
+    <button class="link" data-testid="verify-audit" onClick={() => setAgain((n) => n + 1)}>
+      Verify again
+    </button>
+  );
   if (error) return <ErrorText error={`Verify failed: ${error}`} />;
   if (!verdict) return <span class="badge muted">verifying…</span>;
-  return verdict.ok ? (
+  const badge = verdict.ok ? (
     <span class="badge ok" data-testid="audit-verdict" data-ok="true" title={verdict.head.hash}>
       Verified up to head #{verdict.head.audit_seq} ({verdict.checked} rows, every hash recomputed here)
     </span>
@@ -35,6 +43,11 @@ function ChainBadge({ head }: { head: number | undefined }) {
     <span class="badge bad" data-testid="audit-verdict" data-ok="false">
       Broken at seq {verdict.brokenAt}: {verdict.problem}
     </span>
+  );
+  return (
+    <>
+      {badge} {button}
+    </>
   );
 }
 
