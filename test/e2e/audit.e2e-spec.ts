@@ -218,6 +218,25 @@ describe('the admin audit log (design.md section 16)', () => {
     expect(rows.every((r) => hashOf(r) === r.hash)).toBe(true);
   });
 
+  it('a command whose record cannot be written is never answered as done (the chain refuses a second row at a taken seq)', async () => {
+    const { accountId } = await createAccount(a, ['taker']);
+    const head = (await latest())[0];
+    // The head one row back: the next append would take a seq (and link to a hash) already used.
+    await sql(`UPDATE audit_head SET audit_seq = $1, hash = $2 WHERE id = 1`, [head.audit_seq - 1, head.prev_hash]);
+    try {
+      const res = await new Http(a.url).admin().post(`/v1/admin/accounts/${accountId}/deposit`, { amount: '3', reference: 'unrecorded' });
+      expect(res.status).toBe(500);
+      // The deposit itself committed in its own transaction before the record was tried: the answer said it was not recorded, not that it failed.
+      const account = await new Http(a.url).admin().get(`/v1/admin/accounts/${accountId}`);
+      expect(account.body.balance.total).toBe('3.00000000');
+    } finally {
+      await sql(`UPDATE audit_head SET audit_seq = $1, hash = $2 WHERE id = 1`, [head.audit_seq, head.hash]);
+    }
+    const { rows, head: now } = await allRows(200);
+    expect(now.audit_seq).toBe(head.audit_seq);
+    expect(verifyAuditChain(rows, { head: now })).toMatchObject({ ok: true });
+  });
+
   it('pages newest first by cursor, filters by action, and refuses bad queries', async () => {
     const admin = new Http(a.url).admin();
     const first = (await admin.get('/v1/admin/audit?limit=3')).body;
