@@ -62,7 +62,7 @@ export interface MakerOptions {
 }
 
 /** A respond refused for its signature, and where the exchange's payload differs from ours (`rfq.maker.check`). */
-export interface SignatureMismatch {
+interface SignatureMismatch {
   rfqId: string;
   ourQuoteId: string;
   /** The exchange's quote id, when its check gave one. */
