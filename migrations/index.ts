@@ -11,6 +11,7 @@ import { LiveCollateral1763800000014 } from './1763800000014-LiveCollateral';
 import { ConsoleReads1763800000170 } from './1763800000170-ConsoleReads';
 import { EntityMetadata1763800000180 } from './1763800000180-EntityMetadata';
 import { AuditLog1763800000190 } from './1763800000190-AuditLog';
+import { RfqCancel1763800000210 } from './1763800000210-RfqCancel';
 
 /** Every migration, in order. The app runs the pending ones at start; `synchronize` is never on. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   ConsoleReads1763800000170,
   EntityMetadata1763800000180,
   AuditLog1763800000190,
+  RfqCancel1763800000210,
 ];

@@ -7,7 +7,10 @@ import type {
   AcceptParams,
   AcceptResult,
   AuthResult,
+  CancelAllResult,
+  CancelResult,
   Channel,
+  CheckQuoteResult,
   ChannelData,
   CreateRfqParams,
   DeclineReason,
@@ -15,6 +18,8 @@ import type {
   GetInstrumentsParams,
   Instrument,
   ListRfqsParams,
+  MakerLimits,
+  MakerLimitsResult,
   MarketConfig,
   NonceResult,
   OpenRfq,
@@ -504,9 +509,27 @@ export class LegworkClient extends EventEmitter<LegworkClientEvents> {
     return result;
   }
 
-  /** `rfq.accept`: accepts one side of a quote; build the params with `signAccept`. */
+  /**
+   * `rfq.accept`: accepts one side of a quote; build the params with `signAccept`. Sending the
+   * same params again (after a timeout or a lost connection) returns the original result while
+   * the RFQ is in the live book: nothing runs twice.
+   */
   accept(params: AcceptParams): Promise<AcceptResult> {
     return this.call<AcceptResult>('rfq.accept', { ...params });
+  }
+
+  /**
+   * `rfq.cancel` (taker role): withdraws a pending or quoted RFQ (it ends `expired` with
+   * `cancelled_at`; its open-RFQ slot is freed). Idempotent; an RFQ in another state is
+   * RFQ_STATE_CONFLICT (a racing accept or expiry came first).
+   */
+  cancelRfq(rfqId: string): Promise<CancelResult> {
+    return this.call<CancelResult>('rfq.cancel', { rfq_id: rfqId });
+  }
+
+  /** `rfq.cancel_all` (taker role): cancels every pending and quoted RFQ of the account; their ids, oldest first. */
+  cancelAllRfqs(): Promise<CancelAllResult> {
+    return this.call<CancelAllResult>('rfq.cancel_all', {});
   }
 
   // RFQ: quoter
@@ -524,6 +547,33 @@ export class LegworkClient extends EventEmitter<LegworkClientEvents> {
   /** `rfq.maker.decline` (quoter role). */
   decline(rfqId: string, reason: DeclineReason): Promise<DeclineResult> {
     return this.call<DeclineResult>('rfq.maker.decline', { rfq_id: rfqId, reason });
+  }
+
+  /**
+   * `rfq.maker.check` (quoter role): runs every check `respond` would run on these params, limits
+   * included, and stores nothing (no nonce is used). On RFQ_INVALID_SIGNATURE the `RfqError`
+   * carries `payload` and `quoteId`: the exchange's bytes, to diff against yours.
+   */
+  checkQuote(params: RespondParams): Promise<CheckQuoteResult> {
+    return this.call<CheckQuoteResult>('rfq.maker.check', { ...params });
+  }
+
+  /**
+   * `rfq.maker.set_limits` (quoter role): replaces the account's limits (absent fields: no limit;
+   * `max_open_quotes: 0` stops new quotes). Live quotes stay firm. Returns `getMakerLimits`'s result.
+   */
+  setMakerLimits(limits: MakerLimits): Promise<MakerLimitsResult> {
+    return this.call<MakerLimitsResult>('rfq.maker.set_limits', { limits: clean(limits) });
+  }
+
+  /** `rfq.maker.get_limits` (quoter role): the account's limits, the operator's, usage at the current marks and protection. */
+  getMakerLimits(): Promise<MakerLimitsResult> {
+    return this.call<MakerLimitsResult>('rfq.maker.get_limits', {});
+  }
+
+  /** `rfq.maker.reset_protection` (quoter role): lifts a protection freeze that has no end (`frozen_seconds: 0`). */
+  resetProtection(): Promise<Record<string, unknown>> {
+    return this.call<Record<string, unknown>>('rfq.maker.reset_protection', {});
   }
 
   /** `rfq.maker.subscribe` (quoter role): quoter events on channel `rfq_maker`, kept across reconnections as `subscribeRfq`'s. */

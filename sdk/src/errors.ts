@@ -37,6 +37,8 @@ export interface RfqErrorData {
   rfq_id?: string;
   quote_id?: string;
   details?: unknown;
+  /** RFQ_INVALID_SIGNATURE of `rfq.maker.check`: base64 of the payload the exchange built. */
+  payload?: string;
 }
 
 /** A failed `rfq.*` call: code 1200 with the typed RFQ error. */
@@ -51,6 +53,8 @@ export class RfqError extends LegworkRpcError {
   readonly quoteId?: string;
   /** For RFQ_TAKER_UNFUNDED: the funding view (`FundingView`). */
   readonly details?: unknown;
+  /** For RFQ_INVALID_SIGNATURE of `rfq.maker.check`: base64 of the payload the exchange built (diff it against yours). */
+  readonly payload?: string;
 
   constructor(message: string, data: RfqErrorData, method?: string) {
     super(RFQ_ERROR_CODE, message, data, method);
@@ -61,6 +65,7 @@ export class RfqError extends LegworkRpcError {
     this.rfqId = data.rfq_id;
     this.quoteId = data.quote_id;
     this.details = data.details;
+    this.payload = data.payload;
   }
 }
 
@@ -80,6 +85,7 @@ export function rpcErrorFrom(error: { code?: unknown; message?: unknown; data?: 
         rfq_id: data.rfq_id,
         quote_id: data.quote_id,
         details: data.details,
+        payload: typeof data.payload === 'string' ? data.payload : undefined,
       },
       method,
     );

@@ -106,6 +106,8 @@ export interface RfqView {
   decline_reason: DeclineReason | null;
   failure: { error: string; message: string } | null;
   fill: FillView | null;
+  /** Unix seconds of the taker's `rfq.cancel` (the RFQ is then `expired`), else null (docs/spec/design.md 15). */
+  cancelled_at: number | null;
 }
 
 /** An open RFQ as a quoter sees it (`rfq.maker.poll`, `rfq_maker` created events): the taker stays anonymous. */
@@ -195,6 +197,80 @@ export interface AcceptResult {
   state: 'accepted';
 }
 
+// The desk (docs/spec/design.md 15): the taker's cancel, the maker's limits, protection and check.
+
+/** Result of `rfq.cancel`: the RFQ ended in `expired` at `cancelled_at` (the same result on a repeat). */
+export interface CancelResult {
+  rfq_id: string;
+  state: 'expired';
+  cancelled_at: number;
+}
+
+/** Result of `rfq.cancel_all`: the RFQs it cancelled, oldest first. */
+export interface CancelAllResult {
+  cancelled: string[];
+}
+
+/** A per-asset decimal map (`{ SOL: "100" }`): RfqDecimal strings. */
+export type AssetDecimals = Record<string, string>;
+
+/** Maker protection after fills: thresholds over the fills of the last `window_seconds`. */
+export interface MakerProtectionLimits {
+  window_seconds?: number;
+  max_fills?: number;
+  /** RfqDecimal. */
+  max_fill_notional?: string;
+  max_fill_delta?: AssetDecimals;
+  /** Frozen this long after a trip; 0: until `rfq.maker.reset_protection`. */
+  frozen_seconds?: number;
+}
+
+/** Limits of one maker account: every field optional, absent = no limit. Decimals are RfqDecimal strings. */
+export interface MakerLimits {
+  /** 0 is the kill switch: no new quote until it is raised. */
+  max_open_quotes?: number;
+  max_open_notional?: string;
+  max_quote_notional?: string;
+  max_open_delta?: AssetDecimals;
+  max_open_vega?: AssetDecimals;
+  /** A quote whose bid or ask is further than this from the mark (bps of its notional) is refused. */
+  price_band_bps?: number;
+  protection?: MakerProtectionLimits;
+}
+
+/** The worst case of the maker's live quotes at the current marks. */
+export interface MakerUsage {
+  open_quotes: number;
+  open_notional: string;
+  open_delta: AssetDecimals;
+  open_vega: AssetDecimals;
+}
+
+/** Whether protection froze the maker, and the fills of the current window. */
+export interface MakerProtectionState {
+  frozen: boolean;
+  /** Unix seconds the freeze ends; null when not frozen or frozen until a reset. */
+  until: number | null;
+  window: { fills: number; notional: string; delta: AssetDecimals };
+}
+
+/** Result of `rfq.maker.get_limits` and `rfq.maker.set_limits`. */
+export interface MakerLimitsResult {
+  limits: MakerLimits;
+  /** The operator's ceiling: each field's effective limit is the stricter of the two. */
+  admin_limits: MakerLimits;
+  usage: MakerUsage;
+  protection: MakerProtectionState;
+}
+
+/** Result of `rfq.maker.check`: every check of respond passed; nothing was stored. */
+export interface CheckQuoteResult {
+  ok: true;
+  quote_id: string;
+  /** Canonical base64 of the 1,050-byte StrategyQuotePayload the exchange built from the params. */
+  payload: string;
+}
+
 /** Result of `rfq.subscribe` and `rfq.maker.subscribe`. */
 export interface SubscribeResult {
   channel: Channel;
@@ -269,7 +345,19 @@ export interface RfqNotification {
 export type MakerNotification =
   | { seq: number; event: 'created'; rfq: OpenRfq }
   | { seq: number; event: 'closed'; rfq: OpenRfq & { state: RfqState } }
-  | { seq: number; account_seq: number; event: 'accepted' | 'filled' | 'failed' | 'expired'; rfq: MakerQuoteEvent };
+  | { seq: number; account_seq: number; event: 'accepted' | 'filled' | 'failed' | 'expired'; rfq: MakerQuoteEvent }
+  | ProtectionNotification;
+
+/** `params.data` of the `protection` event on `rfq_maker`: the maker's protection tripped (docs/spec/design.md 15). */
+export interface ProtectionNotification {
+  seq: number;
+  account_seq: number;
+  event: 'protection';
+  tripped_at: number;
+  /** Unix seconds the freeze ends; null: until `rfq.maker.reset_protection`. */
+  until: number | null;
+  reason: string;
+}
 
 /**
  * `params.data` on channel `session` (no subscription): the connection's sign-in ended at its

@@ -32,6 +32,8 @@ export class FakeServer {
   /** Replay from one before `since` too (a server overlapping what was delivered: the client must drop it). */
   overlap = false;
   private readonly nonces = new Map<string, string>();
+  /** The maker's limits as `rfq.maker.set_limits` last set them (docs/spec/design.md 15). */
+  limits: Record<string, unknown> = {};
 
   private constructor(readonly wss: WebSocketServer) {
     wss.on('connection', (socket) => {
@@ -78,6 +80,15 @@ export class FakeServer {
   async stop(): Promise<void> {
     for (const c of this.connections) c.socket.terminate();
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+  }
+
+  private limitsResult(): Record<string, unknown> {
+    return {
+      limits: this.limits,
+      admin_limits: {},
+      usage: { open_quotes: 1, open_notional: '150', open_delta: { SOL: '0.5' }, open_vega: { SOL: '0.2' } },
+      protection: { frozen: false, until: null, window: { fills: 0, notional: '0', delta: {} } },
+    };
   }
 
   private async onFrame(conn: Conn, text: string): Promise<void> {
@@ -159,6 +170,23 @@ export class FakeServer {
         };
       case 'rfq.create':
         return ok({ rfq_id: '0'.repeat(32), client_ref: params.client_ref, state: 'pending', legs: params.legs });
+      // The desk (docs/spec/design.md 15).
+      case 'rfq.cancel':
+        if (params.rfq_id === 'f'.repeat(32)) return rfqFail(id, 'RFQ_NOT_FOUND', 'no such RFQ', { rfq_id: params.rfq_id });
+        return ok({ rfq_id: params.rfq_id, state: 'expired', cancelled_at: 1_795_000_000 });
+      case 'rfq.cancel_all':
+        return ok({ cancelled: ['a'.repeat(32), 'b'.repeat(32)] });
+      case 'rfq.maker.check':
+        if (params.maker_signature === 'bad') {
+          return rfqFail(id, 'RFQ_INVALID_SIGNATURE', 'maker_signature does not verify', { rfq_id: params.rfq_id, quote_id: 'ee'.repeat(32), payload: 'AAEC' });
+        }
+        return ok({ ok: true, quote_id: 'ee'.repeat(32), payload: 'AAEC' });
+      case 'rfq.maker.set_limits':
+        this.limits = params.limits;
+        return ok(this.limitsResult());
+      case 'rfq.maker.get_limits':
+      case 'rfq.maker.reset_protection':
+        return ok(this.limitsResult());
       case 'echo':
         await new Promise((r) => setTimeout(r, params?.delayMs ?? 0));
         return ok({ echo: params });
@@ -168,4 +196,9 @@ export class FakeServer {
         return fail(-32601, 'METHOD_NOT_FOUND', `method ${method} does not exist`);
     }
   }
+}
+
+/** An rfq.* failure as the gateway sends it: code 1200 with the typed data. */
+function rfqFail(id: unknown, error: string, message: string, extra: Record<string, unknown> = {}) {
+  return { jsonrpc: '2.0', id, error: { code: 1200, message, data: { error, message, operation_id: 'op-desk', retryable: false, ...extra } } };
 }

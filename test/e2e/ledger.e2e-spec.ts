@@ -293,10 +293,17 @@ describe('Ledger: accept, fill, positions, revert, settlement', () => {
       await refused(await taker.client.call('rfq.accept', acceptParams(taker.wallet, q, 'buy', { expiresAt: nowSeconds() - 2 })), 'RFQ_QUOTE_EXPIRED');
     });
 
-    it('then the accept goes through once; a repeat is RFQ_STATE_CONFLICT and changes nothing', async () => {
+    // docs/spec/design.md 15: the same accept again returns its result (a client that lost the answer retries); another is a conflict.
+    it('then the accept goes through once; a repeat returns its result, another accept is RFQ_STATE_CONFLICT; neither changes anything', async () => {
       await acceptAndFill(taker, q, 'buy');
       const after = await snapshot(taker.accountId, maker.accountId);
-      const reply = await taker.client.call('rfq.accept', acceptParams(taker.wallet, q, 'buy'));
+      expect(await taker.client.result('rfq.accept', acceptParams(taker.wallet, q, 'buy'))).toEqual({
+        rfq_id: q.rfqId,
+        quote_id: q.quoteId,
+        side: 'buy',
+        state: 'accepted',
+      });
+      const reply = await taker.client.call('rfq.accept', acceptParams(taker.wallet, q, 'buy', { expiresAt: q.terms.expires_at - 1 }));
       expectRfqError(reply, 'RFQ_STATE_CONFLICT');
       expect(reply.error.data).toMatchObject({ rfq_id: q.rfqId, quote_id: q.quoteId });
       expect(await snapshot(taker.accountId, maker.accountId)).toEqual(after);

@@ -106,6 +106,7 @@ describe('RFQ: create, quote, decline, list, subscribe', () => {
         decline_reason: null,
         failure: null,
         fill: null,
+        cancelled_at: null,
       });
       expect(Math.abs(rfq.created_at - now)).toBeLessThanOrEqual(1);
       const open = {

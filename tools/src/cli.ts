@@ -5,6 +5,8 @@
  *   npm run -s cli -- instruments --asset SOL
  *   npm run -s cli -- rfq create --leg SOL-29NOV25-150-C:10 --leg SOL-29NOV25-160-C:-10
  *   npm run -s cli -- accept <quote_id> --side buy
+ *   npm run -s cli -- rfq cancel <rfq_id>
+ *   npm run -s cli -- maker limits --max-open-quotes 10 --max-open-delta SOL:100
  */
 import {
   type Instrument,
@@ -34,6 +36,7 @@ import {
 } from './common';
 import { Session, TokenCache } from './session';
 import { journalLines, receiptStatus, walkJournal } from './verify';
+import { LIMIT_FLAGS, LIMIT_USAGE, cancelCommand, makerCommand } from './desk';
 import { balanceLines, cashText, fillLines, instrumentLines, positionLines, rfqLines, table } from './format';
 
 const USAGE = `usage: npm run -s cli -- <command> [flags]
@@ -45,11 +48,16 @@ commands
              [--wait SECONDS]                  waits for the quote (default 10, 0: do not wait)
   rfq list [--state STATE ...]                 your live RFQs, newest first
   rfq get <rfq_id>                             one RFQ, its quote (signature checked) and fill
+  rfq cancel <rfq_id>                          withdraw a pending or quoted RFQ (it ends expired)
+  rfq cancel-all                               withdraw every pending and quoted RFQ of yours
   accept <quote_id> --side buy|sell            accept one side of a quote, wait for filled or failed
              [--timeout SECONDS]               (default 60)
   positions [--status open|settled|all]        your net RFQ positions
   balances                                     your USDC balance
   fills                                        your fills, newest first, each receipt verified
+  maker limits [LIMIT FLAGS] [--replace]       a quoter's limits, usage and protection; with flags, sets
+                                               them over those held (--replace: only those given)
+  maker reset-protection                       lift a protection freeze that has no end
   verify-journal                               walks the server's whole receipt journal (no sign-in):
                                                prints the head, or the first broken link (exit 1)
 
@@ -59,7 +67,10 @@ flags
   --token JWT    session token to resume instead of signing in (env LEGWORK_TOKEN)
   --json         print the raw JSON results
   --no-cache     neither read nor write the session cache (~/.cache/legwork/sessions.json,
-                 env LEGWORK_SESSION_CACHE): the server allows 10 sign-ins per minute per address`;
+                 env LEGWORK_SESSION_CACHE): the server allows 10 sign-ins per minute per address
+
+limit flags (maker limits)
+${LIMIT_USAGE}`;
 
 const FLAGS = {
   url: 'string',
@@ -76,6 +87,8 @@ const FLAGS = {
   status: 'string',
   asset: 'string',
   expiry: 'string',
+  replace: 'boolean',
+  ...LIMIT_FLAGS,
 } as const;
 
 const STATES: readonly RfqState[] = RFQ_STATES;
@@ -199,6 +212,11 @@ async function rfqCommand(session: Session, flags: Flags, args: string[]): Promi
   const [sub, ...rest] = args;
   if (sub === 'create') return rfqCreate(session, flags, rest);
   if (sub === 'list') return rfqList(session, flags, rest);
+  if (sub === 'cancel' || sub === 'cancel-all') {
+    const out = await cancelCommand(await session.ws(), sub, rest);
+    print(flags, out.json, () => out.lines);
+    return out.code;
+  }
   if (sub === 'get') {
     if (rest.length !== 1) throw new UsageError('usage: rfq get <rfq_id>');
     const client = await session.ws();
@@ -207,7 +225,7 @@ async function rfqCommand(session: Session, flags: Flags, args: string[]): Promi
     print(flags, { ...rfq, quote_verified: ok ?? null }, () => rfqLines(rfq, ok));
     return 0;
   }
-  throw new UsageError(`unknown rfq command ${sub === undefined ? '(none)' : JSON.stringify(sub)}: create, list or get`);
+  throw new UsageError(`unknown rfq command ${sub === undefined ? '(none)' : JSON.stringify(sub)}: create, list, get, cancel or cancel-all`);
 }
 
 /** The taker's quoted RFQ holding this quote (full id, or an unambiguous prefix of 8+ characters). */
@@ -310,6 +328,11 @@ async function runCommand(session: Session, flags: Flags, command: string, args:
       return await rfqCommand(session, flags, args);
     case 'accept':
       return await accept(session, flags, args);
+    case 'maker': {
+      const out = await makerCommand(await session.ws(), flags, args);
+      print(flags, out.json, () => out.lines);
+      return out.code;
+    }
     case 'positions': {
       const status = setting(flags, 'status', null, 'open');
       if (status !== 'open' && status !== 'settled' && status !== 'all') throw new UsageError('--status is open, settled or all');

@@ -35,6 +35,7 @@ export function rfqLines(rfq: RfqView, verified?: boolean): string[] {
   if (rfq.fill)
     lines.push(`  fill   #${rfq.fill.fill_id}: ${rfq.fill.side} at ${rfq.fill.price}, taker fee ${rfq.fill.fee}${rfq.fill.reverted ? ' (REVERTED)' : ''}`);
   if (rfq.decline_reason) lines.push(`  declined: ${rfq.decline_reason}`);
+  if (rfq.cancelled_at !== null && rfq.cancelled_at !== undefined) lines.push(`  cancelled by you at ${clock(rfq.cancelled_at)} UTC`);
   if (rfq.failure) lines.push(`  failed: ${rfq.failure.error}: ${rfq.failure.message}`);
   return lines;
 }

@@ -2,12 +2,14 @@
  * `npm run maker`: the reference market maker as a process.
  *
  *   LEGWORK_URL=http://127.0.0.1:3000 LEGWORK_MAKER_SEED=<64 hex> npm run maker -- --spread-bps 150
+ *   npm run maker -- --max-open-quotes 10 --max-open-notional 1000000 --price-band-bps 500 --max-open-delta SOL:100
  *
  * Without a seed it generates a wallet, prints it (and the seed, to reuse it) and exits unless
  * the wallet already has a quoter account, which a fresh one never has.
  */
 import { formatRfq } from '@legwork/sdk';
 import { UsageError, generateKeypair, httpUrlOf, intSetting, keypairFromHex, logger, microSetting, parseArgs, reason, setting } from './common';
+import { LIMIT_FLAGS, LIMIT_USAGE, limitsFromFlags } from './desk';
 import { ReferenceMaker } from './maker/market-maker';
 import { DEFAULT_POLICY } from './maker/pricing';
 
@@ -23,6 +25,9 @@ const USAGE = `usage: npm run maker -- [flags]
   --verbose              also log RFQs closed by other makers
   --help
 
+limits, set at start with rfq.maker.set_limits over those the account has (quotes they refuse are logged):
+${LIMIT_USAGE}
+
 The wallet's account must exist with the quoter role (an admin creates it:
 POST /v1/admin/accounts { "wallet": "<wallet>", "roles": ["quoter"] }) and hold USDC to fund its side.`;
 
@@ -36,6 +41,7 @@ const FLAGS = {
   lifetime: 'string',
   verbose: 'boolean',
   help: 'boolean',
+  ...LIMIT_FLAGS,
 } as const;
 
 async function main(): Promise<number> {
@@ -61,6 +67,7 @@ async function main(): Promise<number> {
     keypair,
     log,
     verbose: flags.verbose === true,
+    limits: limitsFromFlags(flags) ?? undefined,
     policy: {
       spreadBps: intSetting('--spread-bps', setting(flags, 'spread-bps', 'LEGWORK_SPREAD_BPS'), DEFAULT_POLICY.spreadBps),
       minHalfSpread: microSetting('--min-spread', setting(flags, 'min-spread', 'LEGWORK_MIN_SPREAD'), DEFAULT_POLICY.minHalfSpread),

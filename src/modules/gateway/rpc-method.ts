@@ -19,6 +19,8 @@ export const RPC_METHODS = [
   'public/get_instruments',
   'rfq.create',
   'rfq.accept',
+  'rfq.cancel',
+  'rfq.cancel_all',
   'rfq.get',
   'rfq.list',
   'rfq.subscribe',

@@ -4,6 +4,7 @@ import { Clock } from '../../common/clock';
 import { RfqError, type RfqErrorExtras } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
 import type { RfqRecord, StoredQuote } from '../rfq/domain/rfq-record';
+import { LIVE_BOOK_SECONDS } from '../rfq/domain/rfq-state';
 import { RfqLookupService } from '../rfq/rfq-lookup.service';
 import { RfqTransitions } from '../rfq/rfq-transitions.service';
 import type { RfqCaller } from '../rfq/rfq.service';
@@ -11,6 +12,7 @@ import type { AcceptCommand } from './domain/accept-params';
 import type { AccountBook } from './domain/fill-check';
 import { type AcceptSide, type FundingRequirement, freeBalanceOf, fundingSides, toWireFunding } from './domain/funding';
 import { makerRequirement } from './domain/maker-funding';
+import { FillRepository } from './fill.repository';
 import { FillService } from './fill.service';
 import { LegPricingService, type PricedLeg } from './leg-pricing.service';
 import { PositionRepository } from './position.repository';
@@ -42,6 +44,7 @@ export class AcceptService {
     private readonly pricing: LegPricingService,
     private readonly positions: PositionRepository,
     private readonly fills: FillService,
+    private readonly acceptsStore: FillRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -53,8 +56,35 @@ export class AcceptService {
     try {
       return await this.acceptQuote(taker, rfq, rfq.quote, command);
     } catch (error) {
+      if (error instanceof RfqError) {
+        const earlier = await this.repeated(rfq, command);
+        if (earlier) return earlier;
+      }
       throw withIds(error, { rfqId: rfq.id, quoteId: rfq.quote.quoteId });
     }
+  }
+
+  /**
+   * The result of the accept that already succeeded on this RFQ when `command` repeats it exactly
+   * (docs/spec/design.md 15: same quote_id, side, expires_at and taker_signature) and the RFQ is still
+   * in the live book, whatever state it reached since; null otherwise. Asked when the accept
+   * cannot go through (the RFQ left quoted, or another copy of this accept moved it first, or the
+   * fill already changed the books it read), so a client that lost the answer can retry and gets
+   * the original one, and nothing runs twice: the move, its events and the fill job were the first
+   * accept's.
+   */
+  private async repeated(rfq: RfqRecord, command: AcceptCommand): Promise<AcceptResult | null> {
+    const accept = await this.acceptsStore.acceptOf(rfq.id);
+    if (!accept) return null;
+    const same =
+      accept.quoteId === command.quoteId &&
+      accept.side === command.side &&
+      accept.expiresAt === command.expiresAt &&
+      accept.takerSignature === command.takerSignature;
+    if (!same) return null;
+    const current = (await this.rfqs.findById(rfq.id)) ?? rfq;
+    if (current.endedAt !== null && current.endedAt <= this.clock.now() - LIVE_BOOK_SECONDS) return null;
+    return { rfq_id: rfq.id, quote_id: accept.quoteId, side: accept.side, state: 'accepted' };
   }
 
   private async acceptQuote(taker: RfqCaller, rfq: RfqRecord, quote: StoredQuote, command: AcceptCommand): Promise<AcceptResult> {
@@ -82,6 +112,7 @@ export class AcceptService {
     );
     if (!moved) {
       const current = await this.rfqs.findById(rfq.id);
+      if (current?.cancelledAt) throw new RfqError('RFQ_STATE_CONFLICT', `the taker cancelled the RFQ at ${current.cancelledAt}`);
       if (current?.state === 'expired' || (current?.state === 'quoted' && this.clock.nowMs() >= quote.expiresAt * 1000)) {
         throw new RfqError('RFQ_QUOTE_EXPIRED', `the quote expired at ${quote.expiresAt}`);
       }
@@ -95,6 +126,8 @@ export class AcceptService {
   /** The contract's checks of state and times, in its order, before the signature. */
   private checkTerms(rfq: RfqRecord, quote: StoredQuote, command: AcceptCommand, nowMs: number): void {
     const now = Math.floor(nowMs / 1000);
+    // A cancelled RFQ is expired, but by the taker's hand: its quote did not run out.
+    if (rfq.cancelledAt !== null) throw new RfqError('RFQ_STATE_CONFLICT', `the taker cancelled the RFQ at ${rfq.cancelledAt}`);
     // A quote is firm until its expires_at: at that instant it is expired (as for the expiry job).
     if (rfq.state === 'expired' || (rfq.state === 'quoted' && nowMs >= quote.expiresAt * 1000)) {
       throw new RfqError('RFQ_QUOTE_EXPIRED', `the quote expired at ${quote.expiresAt}`);

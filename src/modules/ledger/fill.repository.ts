@@ -148,6 +148,15 @@ const FILL_COLUMNS = 'id, rfq_id, quote_id, taker_account_id, maker_account_id, 
 export class FillRepository {
   constructor(private readonly db: Database) {}
 
+  /** The RFQ's accept as stored, or null when it was never accepted. */
+  async acceptOf(rfqId: string, sql: Sql = this.db): Promise<AcceptRecord | null> {
+    const row = await sql.one<AcceptRow>(
+      `SELECT rfq_id, quote_id, side, fee, max_fee, taker_signature, expires_at, accepted_at FROM accepts WHERE rfq_id = $1`,
+      [rfqId],
+    );
+    return row && toAccept(row);
+  }
+
   /**
    * The fill's first read, one round trip: locks the RFQ's row (its state), reads its accept (null
    * when it has none), share-locks its instruments (the symbols that have settled) and every index

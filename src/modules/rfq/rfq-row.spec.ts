@@ -32,6 +32,7 @@ const row: RfqRow = {
   filled_at: '1795000040',
   fill_reverted: false,
   ended_at: '1795000040',
+  cancelled_at: null,
 };
 
 describe('rfqs row → record', () => {
@@ -73,7 +74,11 @@ describe('rfqs row → record', () => {
       filled_at: null,
       ended_at: null,
     });
-    expect(pending).toMatchObject({ quote: null, fill: null, failure: null, acceptedSide: null, endedAt: null, declinedBy: null });
+    expect(pending).toMatchObject({ quote: null, fill: null, failure: null, acceptedSide: null, endedAt: null, declinedBy: null, cancelledAt: null });
+  });
+
+  it('a cancelled row carries the time of the cancel', () => {
+    expect(toRfqRecord({ ...row, state: 'expired', cancelled_at: '1795000050' })).toMatchObject({ state: 'expired', cancelledAt: 1795000050 });
   });
 
   it('a failed row carries its failure', () => {

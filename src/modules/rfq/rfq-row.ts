@@ -39,12 +39,13 @@ export interface RfqRow {
   filled_at: string | null;
   fill_reverted: boolean;
   ended_at: string | null;
+  cancelled_at: string | null;
 }
 
 export const RFQ_COLUMNS = `id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
   max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
-  fill_fee, filled_at, fill_reverted, ended_at`;
+  fill_fee, filled_at, fill_reverted, ended_at, cancelled_at`;
 
 const num = (v: string | null): number | null => (v === null ? null : Number(v));
 
@@ -91,6 +92,7 @@ export function toRfqRecord(row: RfqRow): RfqRecord {
             reverted: row.fill_reverted,
           },
     endedAt: num(row.ended_at),
+    cancelledAt: num(row.cancelled_at),
   };
 }
 

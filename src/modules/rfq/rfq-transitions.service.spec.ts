@@ -27,6 +27,7 @@ const base: RfqRecord = {
   failure: null,
   fill: null,
   endedAt: null,
+  cancelledAt: null,
 };
 const quote = {
   quoteId: 'ab'.repeat(32),

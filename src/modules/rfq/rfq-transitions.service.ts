@@ -86,6 +86,18 @@ export class RfqTransitions {
     return moves;
   }
 
+  /**
+   * The taker's cancel of its RFQ: pending or quoted → expired with `cancelled_at` (RfqRepository.cancel,
+   * one conditional statement), announced as an expiry is: the taker hears `expired`, quoters
+   * `closed` when it was pending, the maker holding the quote `expired` when it was quoted. null
+   * when it was in neither state (or not the taker's): nothing changed.
+   */
+  async cancel(accountId: number, rfqId: string): Promise<RfqRecord | null> {
+    const moved = await this.rfqs.cancel(accountId, rfqId, this.clock.now());
+    // Only a quoted RFQ holds a quote: that is the state it left.
+    return this.announced(moved, moved?.quote ? 'quoted' : 'pending');
+  }
+
   private timed(move: RfqMoveRequest): RfqMove {
     return { ...move, at: move.at ?? this.clock.now() };
   }

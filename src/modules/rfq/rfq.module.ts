@@ -6,6 +6,7 @@ import { AccountEventRepository } from './account-event.repository';
 import { AccountEventsService } from './account-events.service';
 import { EventRetention } from './event-retention.service';
 import { QuoteService } from './quote.service';
+import { RfqCancelService } from './rfq-cancel.service';
 import { RfqExpiry } from './rfq-expiry.service';
 import { RfqLookupService } from './rfq-lookup.service';
 import { RfqReadsService } from './rfq-reads.service';
@@ -17,7 +18,7 @@ import { RfqTransitions } from './rfq-transitions.service';
 
 /**
  * RFQs, quotes, makers' nonce high-water marks, the stored account events; create, respond,
- * decline, list, poll, subscribe and expiry. Owns the tables rfqs, rfq_events, maker_nonces
+ * decline, list, poll, subscribe, the taker's cancel and expiry. Owns the tables rfqs, rfq_events, maker_nonces
  * (RfqRepository), account_events and account_event_seqs (AccountEventRepository). Exports the
  * state mover, the reads and expiry for the ledger's accept, fill, revert and settlement.
  */
@@ -34,6 +35,7 @@ import { RfqTransitions } from './rfq-transitions.service';
     RfqTransitions,
     RfqExpiry,
     RfqService,
+    RfqCancelService,
     QuoteService,
     RfqRpc,
   ],

@@ -298,6 +298,32 @@ export class RfqRepository {
     return rows.map((row) => withAccountSeqs(toRfqRecord(row), row.account_seqs));
   }
 
+  /**
+   * The taker's cancel (docs/spec/design.md 15): its RFQ `rfqId`, if still pending or quoted, moves
+   * to expired with `cancelled_at` = `at`, with its event rows (`rfq_events` says `cancelled`), its
+   * open-RFQ slot given back and its account events, in one conditional statement: a respond or an
+   * accept that moved the row first leaves it alone, and one that comes after finds it expired.
+   * The moved record, or null when nothing moved (another account's RFQ never moves).
+   */
+  async cancel(accountId: number, rfqId: string, at: number, sql: Sql = this.db): Promise<RfqRecord | null> {
+    const row = await sql.one<MovedRow>(
+      `WITH moved AS (UPDATE rfqs SET state = 'expired', updated_at = $3, ended_at = $3, cancelled_at = $3
+                       WHERE id = $2 AND account_id = $1 AND state IN ('pending', 'quoted')
+                       RETURNING ${RFQ_COLUMNS}),
+            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, 'cancelled', 'expired', $3::bigint FROM moved),
+            freed AS (UPDATE accounts SET open_rfqs = open_rfqs - 1 WHERE id = (SELECT account_id FROM moved))${accountEventCtes('true', '$3::bigint')}
+       SELECT moved.*, ${ACCOUNT_SEQS_COLUMN} FROM moved`,
+      [accountId, rfqId, at],
+    );
+    return row && withAccountSeqs(toRfqRecord(row), row.account_seqs);
+  }
+
+  /** The ids of the taker's pending and quoted RFQs, oldest first (ids are time ordered). */
+  async openToCancel(accountId: number, sql: Sql = this.db): Promise<string[]> {
+    const rows = await sql.rows<{ id: string }>(`SELECT id FROM rfqs WHERE account_id = $1 AND state IN ('pending', 'quoted') ORDER BY id`, [accountId]);
+    return rows.map((r) => r.id);
+  }
+
   /** The maker's quote-nonce high-water mark (null: it never quoted). */
   async nonceHighWater(makerAccountId: number, sql: Sql = this.db): Promise<bigint | null> {
     const row = await sql.one<{ high_water: string }>(`SELECT high_water::text AS high_water FROM maker_nonces WHERE account_id = $1`, [makerAccountId]);

@@ -5,6 +5,7 @@ import type { CreateRfqCommand, DeclineCommand, ListRfqsQuery, PollQuery, Respon
 import type { Channel } from '../../common/broadcast/notifier';
 import { type EventSource, SinceOutOfRange } from '../gateway/event-stream';
 import { AccountEventsService } from './account-events.service';
+import { RfqCancelService } from './rfq-cancel.service';
 import { accountEventData } from './domain/account-event';
 import { QuoteService } from './quote.service';
 import { type RfqCaller, RfqService } from './rfq.service';
@@ -26,6 +27,7 @@ export class RfqRpc {
     private readonly rfqs: RfqService,
     private readonly quotes: QuoteService,
     private readonly events: AccountEventsService,
+    private readonly cancels: RfqCancelService,
   ) {}
 
   /** Subscribes the connection to `channel` through the account's event stream (docs/spec/design.md 13). */
@@ -52,6 +54,17 @@ export class RfqRpc {
   @RpcMethod('rfq.create', { kind: 'account', role: 'taker' }, RFQ_METHODS['rfq.create'])
   create(params: CreateRfqCommand, context: RpcContext) {
     return this.rfqs.create(rfqCaller(context), params);
+  }
+
+  // The taker's cancel (docs/spec/design.md 15).
+  @RpcMethod('rfq.cancel', { kind: 'account', role: 'taker' }, RFQ_METHODS['rfq.cancel'])
+  cancel(params: { rfqId: string }, context: RpcContext) {
+    return this.cancels.cancel(rfqCaller(context), params.rfqId);
+  }
+
+  @RpcMethod('rfq.cancel_all', { kind: 'account', role: 'taker' }, RFQ_METHODS['rfq.cancel_all'])
+  cancelAll(_params: Record<string, never>, context: RpcContext) {
+    return this.cancels.cancelAll(rfqCaller(context));
   }
 
   @RpcMethod('rfq.get', { kind: 'account' }, RFQ_METHODS['rfq.get'])

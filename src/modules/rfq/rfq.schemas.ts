@@ -93,6 +93,34 @@ const create = {
   errors: ['RFQ_PRECISION_UNSUPPORTED', 'RFQ_SIZE_INVALID', 'RFQ_INVALID_INSTRUMENT', 'RFQ_CANONICAL_MISMATCH', 'RFQ_OPEN_LIMIT'],
 } satisfies RpcDeclaration<unknown>;
 
+/** The taker's cancel (docs/spec/design.md 15). */
+const cancel = {
+  summary: "Withdraw one of the caller's pending or quoted RFQs (taker role)",
+  description:
+    "The RFQ moves to expired with cancelled_at set and its open-RFQ slot is freed; the taker hears expired, quoters closed (it was pending) or the quoting maker expired (it was quoted). Cancelling an RFQ already cancelled returns the same result; any other state is RFQ_STATE_CONFLICT; another account's or an unknown RFQ is RFQ_NOT_FOUND. A race with a respond or an accept is decided by one conditional move.",
+  params: object({ rfq_id: required(RFQ_ID) }),
+  result: {
+    type: 'object',
+    properties: { rfq_id: ref('RfqId'), state: { const: 'expired' }, cancelled_at: ref('UnixSeconds') },
+    required: ['rfq_id', 'state', 'cancelled_at'],
+    additionalProperties: false,
+  },
+  errors: ['RFQ_NOT_FOUND', 'RFQ_STATE_CONFLICT'],
+} satisfies RpcDeclaration<unknown>;
+
+const cancelAll = {
+  summary: 'Withdraw every pending and quoted RFQ of the caller (taker role)',
+  description: 'Each RFQ is cancelled as by rfq.cancel; those a respond or an accept did not take first are listed, oldest first.',
+  params: object({}),
+  result: {
+    type: 'object',
+    properties: { cancelled: { type: 'array', items: ref('RfqId') } },
+    required: ['cancelled'],
+    additionalProperties: false,
+  },
+  errors: [],
+} satisfies RpcDeclaration<unknown>;
+
 const get = {
   summary: "One of the caller's live-book RFQs",
   params: object({ rfq_id: required(RFQ_ID) }),
@@ -173,6 +201,8 @@ const decline = {
 /** The declarations of rfq.rpc.ts, by method. */
 export const RFQ_METHODS = {
   'rfq.create': create,
+  'rfq.cancel': cancel,
+  'rfq.cancel_all': cancelAll,
   'rfq.get': get,
   'rfq.list': list,
   'rfq.subscribe': {

@@ -9,6 +9,11 @@
  * in order, whatever was sent while away (docs/spec/design.md 13). Every fill's receipt is verified against
  * the exchange's published key. `created` is a broadcast, not replayed: the poll catches up.
  *
+ * The desk (docs/spec/design.md 15): limits given in the options are set at start through
+ * `rfq.maker.set_limits` (merged into what the server holds); a quote a limit refuses is logged
+ * as such; a signature the exchange refuses is sent again to `rfq.maker.check`, whose payload
+ * the maker diffs against its own bytes and logs, field by field.
+ *
  * Used by `npm run maker` (tools/src/maker.ts) and in-process by `npm run demo`.
  */
 import { EventEmitter } from 'node:events';
@@ -32,7 +37,9 @@ import {
   formatRfq,
   verifyReceipt,
 } from '@legwork/sdk';
-import { type LogLine, clock, describeLegs, logger, nowSeconds, reason, short, wsUrlOf } from '../common';
+import { type LogLine, clock, describeLegs, logger, nowSeconds, reason, short, utcDate, wsUrlOf } from '../common';
+import { LIMIT_REFUSALS, type LimitChanges, mergeLimits } from '../desk';
+import { payloadDiff } from './payload-diff';
 import { DEFAULT_POLICY, type Freshness, type PricingPolicy, priceRfq } from './pricing';
 
 export interface MakerOptions {
@@ -50,6 +57,18 @@ export interface MakerOptions {
   verbose?: boolean;
   /** Options of the SDK client (headers, timeouts, reconnect). */
   clientOptions?: LegworkClientOptions;
+  /** Limits set at start with `rfq.maker.set_limits`, over those the server holds (null removes one). */
+  limits?: LimitChanges;
+}
+
+/** A respond refused for its signature, and where the exchange's payload differs from ours (`rfq.maker.check`). */
+interface SignatureMismatch {
+  rfqId: string;
+  ourQuoteId: string;
+  /** The exchange's quote id, when its check gave one. */
+  exchangeQuoteId: string | null;
+  /** The payload fields whose bytes differ (empty: same bytes, so the key or the signature itself is at fault). */
+  fields: string[];
 }
 
 export interface QuoteRecord {
@@ -69,6 +88,12 @@ export interface MakerEvents {
   filled: [event: MakerQuoteEvent];
   failed: [event: MakerQuoteEvent];
   expired: [event: MakerQuoteEvent];
+  /** A quote refused by one of the maker's limits or its protection (RFQ_OPEN_LIMIT, RFQ_SIZE_INVALID, RFQ_PRICE_TOLERANCE). */
+  limited: [info: { rfqId: string; error: string; message: string }];
+  /** A quote refused for its signature, with what `rfq.maker.check` showed. */
+  signatureMismatch: [info: SignatureMismatch];
+  /** The maker's protection tripped: no new quote is taken until `until` (null: until a reset). */
+  protection: [info: { trippedAt: number; until: number | null; reason: string }];
   /** Answering an RFQ failed unexpectedly (logged too; the maker goes on with the next RFQ). */
   error: [error: Error];
 }
@@ -134,6 +159,7 @@ export class ReferenceMaker extends EventEmitter<MakerEvents> {
       client.on('disconnected', ({ code }) => {
         if (!this.stopped) this.log(`disconnected (${code}), reconnecting`);
       });
+      if (this.options.limits) await this.applyLimits(client, this.options.limits);
       const events = client.notifications('rfq_maker');
       await client.subscribeMaker();
       this.listening = this.listen(events);
@@ -146,6 +172,15 @@ export class ReferenceMaker extends EventEmitter<MakerEvents> {
       await this.stop();
       throw error;
     }
+  }
+
+  /** Sets the limits of the options over those the server holds, and logs what is now in force. */
+  private async applyLimits(client: LegworkClient, changes: LimitChanges): Promise<void> {
+    const current = await client.getMakerLimits();
+    const result = await client.setMakerLimits(mergeLimits(current.limits, changes));
+    this.log(
+      `limits set: ${JSON.stringify(result.limits)}${Object.keys(result.admin_limits).length ? `; operator's: ${JSON.stringify(result.admin_limits)}` : ''}`,
+    );
   }
 
   /** Stops listening and closes the connection (quotes already given stay firm until they expire). */
@@ -178,6 +213,12 @@ export class ReferenceMaker extends EventEmitter<MakerEvents> {
         case 'failed':
         case 'expired':
           this.onQuoteEvent(n.event, n.rfq);
+          break;
+        case 'protection':
+          this.log(
+            `PROTECTION tripped at ${clock(n.tripped_at)}: ${n.reason}; no new quote ${n.until === null ? 'until reset-protection' : `until ${utcDate(n.until)}`} (live quotes stay firm)`,
+          );
+          this.emit('protection', { trippedAt: n.tripped_at, until: n.until, reason: n.reason });
           break;
       }
     }
@@ -296,12 +337,48 @@ export class ReferenceMaker extends EventEmitter<MakerEvents> {
       );
       this.emit('quoted', record, rfq);
     } catch (error) {
+      if (error instanceof RfqError && error.error === 'RFQ_INVALID_SIGNATURE') await this.explainSignature(client, rfq, built);
       this.refused('respond', rfq, error);
+    }
+  }
+
+  /**
+   * After a signature refusal: the same params to `rfq.maker.check`, which answers with the
+   * payload the exchange built; the fields where it differs from ours are logged (a wrong service
+   * name, instrument terms or decimals show here). Never throws: the refusal is logged anyway.
+   */
+  private async explainSignature(client: LegworkClient, rfq: OpenRfq, built: ReturnType<typeof buildQuote>): Promise<void> {
+    const ours = built.quoteId;
+    try {
+      const checked = await client.checkQuote(built.params);
+      this.log(`check    rfq ${short(rfq.rfq_id)}: the exchange now accepts these params (quote ${short(checked.quote_id)}); the refusal did not repeat`);
+      return;
+    } catch (error) {
+      if (!(error instanceof RfqError)) {
+        this.log(`check    rfq ${short(rfq.rfq_id)} failed: ${reason(error)}`);
+        return;
+      }
+      if (error.error !== 'RFQ_INVALID_SIGNATURE' || !error.payload) {
+        this.log(`check    rfq ${short(rfq.rfq_id)}: ${error.error} (${error.message})`);
+        return;
+      }
+      const fields = payloadDiff(built.payload, Buffer.from(error.payload, 'base64'));
+      const info: SignatureMismatch = { rfqId: rfq.rfq_id, ourQuoteId: ours, exchangeQuoteId: error.quoteId ?? null, fields };
+      this.log(
+        `SIGNATURE refused on rfq ${short(rfq.rfq_id)}: our quote_id ${ours}, the exchange's ${info.exchangeQuoteId ?? '?'}; ` +
+          (fields.length ? `payload differs in ${fields.join(', ')}` : 'same payload bytes: the key or the signature encoding is at fault'),
+      );
+      this.emit('signatureMismatch', info);
     }
   }
 
   /** A refused respond or decline: expected when another maker was first or the RFQ ended. */
   private refused(what: string, rfq: OpenRfq, error: unknown): void {
+    if (what === 'respond' && error instanceof RfqError && LIMIT_REFUSALS.includes(error.error)) {
+      this.log(`limit    rfq ${short(rfq.rfq_id)}: quote refused by a limit: ${error.error} (${error.message})`);
+      this.emit('limited', { rfqId: rfq.rfq_id, error: error.error, message: error.message });
+      return;
+    }
     if (error instanceof RfqError && (!error.retryable || error.error === 'RFQ_RATE_LIMITED')) {
       this.log(`skipped  rfq ${short(rfq.rfq_id)}: ${what} refused with ${error.error} (${error.message})`);
       return;

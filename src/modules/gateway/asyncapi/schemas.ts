@@ -105,6 +105,7 @@ export const SCHEMAS = {
       decline_reason: nullable({ type: 'string', enum: [...DECLINE_REASONS] }),
       failure: nullable(ref('RfqFailure')),
       fill: nullable(ref('RfqFill')),
+      cancelled_at: { ...nullable(ref('UnixSeconds')), description: 'When the taker cancelled it (rfq.cancel; it is then expired), else null' },
     },
     undefined,
     { description: "The taker's view of an RFQ (design.md section 5)" },

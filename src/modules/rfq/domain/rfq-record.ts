@@ -73,6 +73,8 @@ export interface RfqRecord {
   fill: RfqFill | null;
   /** When it last entered filled, declined, expired or failed. */
   endedAt: number | null;
+  /** When the taker cancelled it (it is then `expired`); null otherwise. */
+  cancelledAt: number | null;
   /** The `account_seq` of the events this record's move stored, by channel (docs/spec/design.md 13); set by a move only. */
   accountSeqs?: Partial<Record<'rfq' | 'rfq_maker', number>>;
 }

@@ -24,6 +24,7 @@ const pending: RfqRecord = {
   failure: null,
   fill: null,
   endedAt: null,
+  cancelledAt: null,
 };
 
 const quoted: RfqRecord = {
@@ -62,6 +63,14 @@ describe('RFQ views (design.md section 5)', () => {
       decline_reason: null,
       failure: null,
       fill: null,
+      cancelled_at: null,
+    });
+  });
+
+  it('a cancelled RFQ is expired with the time of the cancel', () => {
+    expect(rfqView({ ...quoted, state: 'expired', endedAt: 1_795_000_010, cancelledAt: 1_795_000_010 })).toMatchObject({
+      state: 'expired',
+      cancelled_at: 1_795_000_010,
     });
   });
 

@@ -41,6 +41,8 @@ export interface RfqView {
   decline_reason: string | null;
   failure: { error: string; message: string } | null;
   fill: RfqFillView | null;
+  /** Unix seconds of the taker's rfq.cancel (the RFQ is then `expired`), else null (docs/spec/design.md 15). */
+  cancelled_at: number | null;
 }
 
 /** Items of rfq.maker.poll and `data.rfq` of `rfq_maker` created events: the taker stays anonymous. */
@@ -107,6 +109,7 @@ export function rfqView(rfq: RfqRecord): RfqView {
     decline_reason: rfq.declineReason,
     failure: rfq.failure ? { error: rfq.failure.error, message: rfq.failure.message } : null,
     fill: fillView(rfq),
+    cancelled_at: rfq.cancelledAt,
   };
 }
 

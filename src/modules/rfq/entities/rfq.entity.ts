@@ -21,6 +21,8 @@ const RFQ_EXPIRY_DEADLINE = `CASE WHEN state = 'quoted' THEN quote_expires_at EL
 @Check('rfqs_accepted_side_check', `accepted_side IN ('buy', 'sell')`)
 @Check('rfqs_check', 'num_nulls(quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at, maker_signature) IN (0, 9)')
 @Check('rfqs_check1', `state IN ('pending', 'declined', 'expired') OR quote_id IS NOT NULL`)
+// A taker's cancel ends an RFQ in `expired` (docs/spec/design.md 15): no other state carries it.
+@Check('rfqs_cancelled_at_check', `cancelled_at IS NULL OR state = 'expired'`)
 // `id DESC`: TypeORM's index metadata has no sort order, so these two are declared here but not
 // synchronized (the migrations create them; the schema test checks their definitions).
 @Index('rfqs_taker_list', { synchronize: false }) // (account_id, id DESC): rfq.list, newest first
@@ -126,6 +128,10 @@ export class RfqEntity {
 
   @Column(bigint('ended_at', { nullable: true }))
   endedAt!: bigint | null;
+
+  /** Unix seconds of the taker's rfq.cancel (migration 1763800000210); null when it was not cancelled. */
+  @Column(bigint('cancelled_at', { nullable: true }))
+  cancelledAt!: bigint | null;
 
   /** Generated (stored) from state, quote_expires_at and expires_at; never written. */
   @Column({ ...bigint('expiry_deadline', { nullable: true }), generatedType: 'STORED', asExpression: RFQ_EXPIRY_DEADLINE, insert: false, update: false })
