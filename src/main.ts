@@ -10,7 +10,7 @@ process.on('exit', flushLogs);
 function startLine(config: AppConfig, url: string): Record<string, unknown> {
   return {
     url,
-    mode: config.production ? 'production' : config.databaseUrl && config.redisUrl ? 'services' : 'embedded',
+    mode: config.production ? 'production' : config.databaseUrl || config.redisUrl ? 'services' : 'embedded',
     database: config.databaseUrl ? 'postgresql' : `embedded (${config.dataDir})`,
     jobs: config.redisUrl ? 'bullmq' : 'in-process',
     trust_proxy: config.trustProxy === 0 ? 'false: X-Forwarded-For ignored' : `${config.trustProxy} trusted proxies`,
