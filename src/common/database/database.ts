@@ -85,7 +85,7 @@ export class Database implements SqlPool {
     const { PGlite } = await import('@electric-sql/pglite');
     preparePrivateDataDir(config.dataDir);
     const db = await PGlite.create({ dataDir: config.dataDir });
-    // The files PGlite just created (a new database) get the directory's privacy too.
+    // The directory and its files, new or from an install before the rule, closed to other users.
     closeDataDirToOthers(config.dataDir);
     const connector = await EmbeddedConnector.create(db);
     // No host is reached: the driver's connection is the in-process pipe that `stream` returns.

@@ -112,9 +112,9 @@ const WRITABLE_BY_OTHERS = 0o022;
 const OPEN_TO_OTHERS = 0o077;
 
 /**
- * Makes DATA_DIR private before the embedded database opens it (docs/spec/design.md section 16):
- * created with mode 0700; refused when another user can write it (ConfigError naming DATA_DIR);
- * an existing directory of ours is closed to group and others, and so are the files in it.
+ * DATA_DIR before the embedded database opens it (docs/spec/design.md section 16): created with
+ * mode 0700; refused when another user can write it or owns it (ConfigError naming DATA_DIR).
+ * `closeDataDirToOthers` then closes what is in it.
  */
 export function preparePrivateDataDir(dataDir: string): void {
   const path = resolve(dataDir);
@@ -128,7 +128,6 @@ export function preparePrivateDataDir(dataDir: string): void {
   if (uid !== undefined && uid !== 0 && stat.uid !== uid) {
     throw new ConfigError('DATA_DIR', `${path} belongs to another user (uid ${stat.uid})`);
   }
-  closeToOthers(path);
 }
 
 /** chmod go-rwx on a tree of ours (symbolic links are not followed). */
@@ -139,6 +138,7 @@ function closeToOthers(path: string): void {
   if (stat.isDirectory()) for (const name of readdirSync(path)) closeToOthers(join(path, name));
 }
 
+/** An existing DATA_DIR of ours (from before the rule) and every file in it: closed to group and others. */
 export function closeDataDirToOthers(dataDir: string): void {
   closeToOthers(resolve(dataDir));
 }

@@ -51,7 +51,7 @@ export class SignInService {
     if (!signature || !this.verifier.verify(parseWallet(wallet), Buffer.from(params.message, 'utf8'), signature)) {
       throw new AppError('AUTH_INVALID_SIGNATURE', 'signature does not verify');
     }
-    const result = await this.session(wallet, await this.accounts.findByWallet(wallet));
+    const result = this.session(wallet, await this.accounts.findByWallet(wallet));
     signedInLine('signature', result, clientIp);
     return result;
   }
@@ -73,12 +73,12 @@ export class SignInService {
       throw new AppError('SESSION_INVALID', 'this session was issued for another account of the wallet (or none); sign in again');
     }
     if (account && (principal.issuedAt as number) <= account.sessionsRevokedAt) throw new AppError('SESSION_INVALID', 'session token has been revoked');
-    const result = await this.session(wallet, account, authTime);
+    const result = this.session(wallet, account, authTime);
     signedInLine('session_resume', result, clientIp);
     return result;
   }
 
-  private async session(wallet: string, account: Account, authTime?: number): Promise<SignInResult> {
+  private session(wallet: string, account: Account, authTime?: number): SignInResult {
     const accountId = account?.id ?? null;
     const roles = account?.roles ?? [];
     // Issued after the last revoke, even within its second (iat is whole seconds).
