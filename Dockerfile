@@ -16,6 +16,8 @@ RUN npm run build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
 WORKDIR /app
+# Production (docs/operations.md): start refuses it without DATABASE_URL and REDIS_URL, and, on
+# 0.0.0.0, without METRICS_TOKEN. DATA_DIR serves only a demo run with NODE_ENV=development.
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
@@ -23,7 +25,7 @@ COPY --from=build /app/dist ./dist
 COPY --from=build /app/packages/protocol/package.json ./packages/protocol/
 COPY --from=build /app/packages/protocol/dist ./packages/protocol/dist
 COPY package.json ./
-RUN mkdir -p /data && chown node:node /data
+RUN mkdir -p /data && chown node:node /data && chmod 700 /data
 USER node
 EXPOSE 3000
 STOPSIGNAL SIGTERM

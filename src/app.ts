@@ -3,6 +3,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from './app.module';
 import type { AppConfig } from './common/config/config';
+import { preparePrivateDataDir } from './common/database/embedded';
 import { HttpErrorFilter } from './common/http/http-error.filter';
 import { validationPipe } from './common/http/validation';
 import { logger } from './common/logging/logger';
@@ -37,6 +38,8 @@ const SLOW_REQUEST_MS = 1000;
 /** Builds the application (HTTP and /client on one Fastify server); the caller listens. */
 export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
   logger.setLevel(config.logLevel);
+  // Before Nest starts (an error inside its start exits the process): a DATA_DIR others can write is refused here.
+  if (!config.databaseUrl) preparePrivateDataDir(config.dataDir);
   let requestSeq = 0;
   const adapter = new FastifyAdapter({
     bodyLimit: MAX_BODY_BYTES,

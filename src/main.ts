@@ -1,34 +1,57 @@
 import 'reflect-metadata';
 import { createApp } from './app';
-import { ConfigError, loadConfig } from './common/config/config';
+import { type AppConfig, ConfigError, loadConfig } from './common/config/config';
 import { flushLogs, logger } from './common/logging/logger';
 
 // Log lines are written once per event-loop turn: the last ones go out at exit.
 process.on('exit', flushLogs);
 
+/** The start line (docs/spec/design.md section 16): where it listens, the mode, whom it trusts for client IPs, its limits. */
+function startLine(config: AppConfig, url: string): Record<string, unknown> {
+  return {
+    url,
+    mode: config.production ? 'production' : config.databaseUrl || config.redisUrl ? 'services' : 'embedded',
+    database: config.databaseUrl ? 'postgresql' : `embedded (${config.dataDir})`,
+    jobs: config.redisUrl ? 'bullmq' : 'in-process',
+    trust_proxy: config.trustProxy === 0 ? 'false: X-Forwarded-For ignored' : `${config.trustProxy} trusted proxies`,
+    metrics: config.metricsToken ? 'bearer token' : 'open (loopback only)',
+    limits: {
+      session_ttl_seconds: config.sessionTtlSeconds,
+      session_max_seconds: config.sessionMaxSeconds,
+      nonce_rate_per_minute: config.nonceRatePerMinute,
+      auth_rate_per_minute: config.authRatePerMinute,
+      max_connections_per_ip: config.maxConnectionsPerIp,
+      rfq_rate_per_second: config.rfqRatePerSecond,
+      rfq_rate_burst: config.rfqRateBurst,
+      max_open_rfqs: config.maxOpenRfqs,
+    },
+  };
+}
+
+/** A refused configuration (loadConfig, or DATA_DIR checked as the database opens): its message, exit 78. */
+function refuse(error: ConfigError): never {
+  process.stderr.write(`${error.message}\n`);
+  flushLogs();
+  process.exit(78);
+}
+
 async function main(): Promise<void> {
-  let config;
+  let config: AppConfig;
   try {
     config = loadConfig();
   } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(78);
-    }
+    if (error instanceof ConfigError) refuse(error);
     throw error;
   }
-  const app = await createApp(config);
+  let app: Awaited<ReturnType<typeof createApp>>;
+  try {
+    app = await createApp(config);
+  } catch (error) {
+    if (error instanceof ConfigError) refuse(error);
+    throw error;
+  }
   await app.listen(config.port, config.host);
-  logger.event(
-    'info',
-    'listening',
-    {
-      url: await app.getUrl(),
-      database: config.databaseUrl ? 'postgresql' : `embedded (${config.dataDir})`,
-      jobs: config.redisUrl ? 'bullmq' : 'in-process',
-    },
-    'Main',
-  );
+  logger.event('info', 'listening', startLine(config, await app.getUrl()), 'Main');
 
   let closing = false;
   const shutdown = async (signal: string) => {

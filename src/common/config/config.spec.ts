@@ -29,6 +29,8 @@ describe('loadConfig', () => {
       authRatePerMinute: 30,
       maxConnectionsPerIp: 50,
       metricsToken: null,
+      sessionMaxSeconds: 604800,
+      production: false,
     });
     expect(Buffer.byteLength(config.jwtSecret)).toBeGreaterThanOrEqual(32);
   });
@@ -52,6 +54,8 @@ describe('loadConfig', () => {
     [{ DATABASE_POOL_SIZE: '0' }, 'DATABASE_POOL_SIZE'],
     [{ EXCHANGE_SIGNING_KEY: 'ab' }, 'EXCHANGE_SIGNING_KEY'],
     [{ DATABASE_URL: 'postgres://localhost/x', JWT_SECRET: 'x'.repeat(32) }, 'EXCHANGE_SIGNING_KEY'],
+    [{ SESSION_MAX_SECONDS: '0' }, 'SESSION_MAX_SECONDS'],
+    [{ SESSION_MAX_SECONDS: '1.5' }, 'SESSION_MAX_SECONDS'],
   ])('refuses %j naming %s', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`\\b${variable}\\b`));
@@ -73,5 +77,30 @@ describe('loadConfig', () => {
     expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(0);
     expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
     expect(loadConfig({ TRUST_PROXY: '3' }).trustProxy).toBe(3);
+  });
+
+  const METRICS_TOKEN = 'm'.repeat(32);
+  const SERVICES = { DATABASE_URL: 'postgres://db/x', JWT_SECRET: 'x'.repeat(32), EXCHANGE_SIGNING_KEY: '11'.repeat(32), REDIS_URL: 'redis://r:6379' };
+
+  it('refuses the embedded database and in-process jobs under NODE_ENV=production, naming DATABASE_URL and REDIS_URL', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/\bDATABASE_URL\b.*NODE_ENV=production/);
+    expect(() => loadConfig({ NODE_ENV: 'production', ...SERVICES, REDIS_URL: '' })).toThrow(/\bREDIS_URL\b.*NODE_ENV=production/);
+    expect(loadConfig({ NODE_ENV: 'production', ...SERVICES }).production).toBe(true);
+    // Outside production the embedded default stays the default.
+    expect(loadConfig({ NODE_ENV: 'development' }).production).toBe(false);
+  });
+
+  it.each(['0.0.0.0', '::', '192.0.2.10', 'exchange.example'])('refuses HOST=%s without METRICS_TOKEN', (host) => {
+    expect(() => loadConfig({ HOST: host })).toThrow(ConfigError);
+    expect(() => loadConfig({ HOST: host })).toThrow(/\bMETRICS_TOKEN\b.*not a loopback address/);
+    expect(loadConfig({ HOST: host, METRICS_TOKEN }).host).toBe(host);
+  });
+
+  it.each(['127.0.0.1', '127.8.9.10', '::1', '[::1]', 'localhost', '::ffff:127.0.0.1'])('starts on loopback HOST=%s without METRICS_TOKEN', (host) => {
+    expect(loadConfig({ HOST: host }).metricsToken).toBeNull();
+  });
+
+  it('reads SESSION_MAX_SECONDS', () => {
+    expect(loadConfig({ SESSION_MAX_SECONDS: '3600' }).sessionMaxSeconds).toBe(3600);
   });
 });

@@ -17,6 +17,10 @@ export interface AppConfig {
   redisPrefix: string;
   jwtSecret: string;
   sessionTtlSeconds: number;
+  /** Absolute lifetime of a session from the wallet signature that began it; resume cannot pass it (docs/spec/design.md section 16). */
+  sessionMaxSeconds: number;
+  /** NODE_ENV=production: PostgreSQL and Redis are required (docs/spec/design.md section 16). */
+  production: boolean;
   adminToken: string | null;
   rfqEnabled: boolean;
   takerFeeBps: number;
@@ -107,18 +111,44 @@ function url(env: Env, name: string, protocols: string[]): string | null {
   return raw;
 }
 
+/** JWT_SECRET, or a random one per start in embedded mode (several instances must share it). */
+function jwtSecretOf(env: Env, databaseUrl: string | null): string {
+  const jwtSecret = present(env, 'JWT_SECRET');
+  if (jwtSecret !== undefined && Buffer.byteLength(jwtSecret) < 32) throw new ConfigError('JWT_SECRET', 'must be at least 32 bytes');
+  if (jwtSecret !== undefined) return jwtSecret;
+  if (databaseUrl) throw new ConfigError('JWT_SECRET', 'is required (at least 32 bytes) when DATABASE_URL is set');
+  return randomBytes(32).toString('hex');
+}
+
+/** 127.0.0.0/8, ::1 (also IPv4-mapped) and localhost: a bind address no other machine reaches. */
+function isLoopback(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^(::ffff:)?127(\.\d{1,3}){3}$/.test(h);
+}
+
+/**
+ * docs/spec/design.md section 16: production names its services (the embedded database and the
+ * in-process jobs serve one machine), and an exchange reachable from the network protects /metrics.
+ */
+function checkDeployment(env: Env, host: string, databaseUrl: string | null, redisUrl: string | null, metricsToken: string | null): void {
+  if (present(env, 'NODE_ENV') === 'production') {
+    if (!databaseUrl)
+      throw new ConfigError('DATABASE_URL', 'is required when NODE_ENV=production (the embedded database serves one machine: a laptop, a demo, tests)');
+    if (!redisUrl)
+      throw new ConfigError('REDIS_URL', 'is required when NODE_ENV=production (the in-process job runner and broadcaster serve one instance only)');
+  }
+  if (!isLoopback(host) && metricsToken === null) {
+    throw new ConfigError('METRICS_TOKEN', `is required when HOST (${host}) is not a loopback address: /metrics would be open to the network`);
+  }
+}
+
 export function loadConfig(env: Env = process.env): AppConfig {
   const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
   const serviceName = present(env, 'SERVICE_NAME') ?? 'Legwork';
   if (!/^[\x20-\x7e]{1,64}$/.test(serviceName) || serviceName.trim() !== serviceName) {
     throw new ConfigError('SERVICE_NAME', 'must be 1 to 64 printable ASCII characters without surrounding spaces');
   }
-  let jwtSecret = present(env, 'JWT_SECRET');
-  if (jwtSecret !== undefined && Buffer.byteLength(jwtSecret) < 32) throw new ConfigError('JWT_SECRET', 'must be at least 32 bytes');
-  if (jwtSecret === undefined) {
-    if (databaseUrl) throw new ConfigError('JWT_SECRET', 'is required (at least 32 bytes) when DATABASE_URL is set');
-    jwtSecret = randomBytes(32).toString('hex');
-  }
+  const jwtSecret = jwtSecretOf(env, databaseUrl);
   const adminToken = present(env, 'ADMIN_TOKEN') ?? null;
   if (adminToken !== null && adminToken.length < 32) throw new ConfigError('ADMIN_TOKEN', 'must be at least 32 characters');
   const logLevel = (present(env, 'LOG_LEVEL') ?? 'info') as LogLevel;
@@ -133,6 +163,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (signingKey === undefined && databaseUrl) throw new ConfigError('EXCHANGE_SIGNING_KEY', 'is required (64 hex characters) when DATABASE_URL is set');
   const metricsToken = present(env, 'METRICS_TOKEN') ?? null;
   if (metricsToken !== null && metricsToken.length < 32) throw new ConfigError('METRICS_TOKEN', 'must be at least 32 characters');
+  const redisUrl = url(env, 'REDIS_URL', ['redis:', 'rediss:']);
+  checkDeployment(env, host, databaseUrl, redisUrl, metricsToken);
 
   return {
     port: int(env, 'PORT', 3000, 0, 65535),
@@ -141,10 +173,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
     databaseUrl,
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     dataDir: present(env, 'DATA_DIR') ?? './.data',
-    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    redisUrl,
     redisPrefix,
     jwtSecret,
     sessionTtlSeconds: int(env, 'SESSION_TTL_SECONDS', 86400, 1, 366 * 86400),
+    sessionMaxSeconds: int(env, 'SESSION_MAX_SECONDS', 604800, 1, 3660 * 86400),
+    production: present(env, 'NODE_ENV') === 'production',
     adminToken,
     rfqEnabled: bool(env, 'RFQ_ENABLED', true),
     takerFeeBps: int(env, 'TAKER_FEE_BPS', 3, 0, 10000),

@@ -1,8 +1,9 @@
-import { mkdirSync } from 'node:fs';
+import type { Duplex } from 'node:stream';
 import { DataSource, type EntityManager } from 'typeorm';
 import { MIGRATIONS } from '../../../migrations';
 import type { AppConfig } from '../config/config';
 import { logger } from '../logging/logger';
+import { EmbeddedConnector, closeDataDirToOthers, preparePrivateDataDir } from './embedded';
 import { type Isolation, RunnerSql, type Sql, type SqlParams, type SqlPool, transactionSql } from './sql';
 
 /** The embedded database's pool: PGlite has one session for every connection. */
@@ -18,8 +19,9 @@ export type EntityClasses = ReadonlyArray<new () => object>;
 
 /**
  * The database port: PostgreSQL from DATABASE_URL, or embedded PostgreSQL (PGlite, persisted in
- * DATA_DIR) served over a local socket by pglite-socket. The same SQL runs on both. PGlite has one
- * session for every connection, so the embedded pool holds exactly one connection.
+ * DATA_DIR) reached through an in-process pipe (EmbeddedConnector: no socket, so nothing outside
+ * the process can connect). The same SQL runs on both. PGlite has one session for every
+ * connection, so the embedded pool holds exactly one connection.
  */
 export class Database implements SqlPool {
   private readonly pool: Sql;
@@ -81,25 +83,26 @@ export class Database implements SqlPool {
     }
     // Loaded only in embedded mode: PGlite is a large WebAssembly module.
     const { PGlite } = await import('@electric-sql/pglite');
-    const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
-    mkdirSync(config.dataDir, { recursive: true });
+    preparePrivateDataDir(config.dataDir);
     const db = await PGlite.create({ dataDir: config.dataDir });
-    const server = new PGLiteSocketServer({ db, port: 0, host: '127.0.0.1', maxConnections: 4 });
-    await server.start();
-    const dataSource = Database.dataSource(`postgres://postgres@${server.getServerConn()}/postgres`, EMBEDDED_POOL_SIZE, entities);
+    // The directory and its files, new or from an install before the rule, closed to other users.
+    closeDataDirToOthers(config.dataDir);
+    const connector = await EmbeddedConnector.create(db);
+    // No host is reached: the driver's connection is the in-process pipe that `stream` returns.
+    const dataSource = Database.dataSource('postgres://postgres@embedded/postgres', EMBEDDED_POOL_SIZE, entities, { stream: connector.stream });
+    const stop = async () => {
+      await connector.close();
+      await db.close();
+    };
     try {
       await dataSource.initialize();
       await Database.migrate(dataSource);
     } catch (error) {
-      await server.stop();
-      await db.close();
+      await stop();
       throw error;
     }
     logger.event('info', 'embedded database ready', { data_dir: config.dataDir }, 'Database');
-    return new Database(dataSource, true, async () => {
-      await server.stop();
-      await db.close();
-    });
+    return new Database(dataSource, true, stop);
   }
 
   /**
@@ -107,12 +110,12 @@ export class Database implements SqlPool {
    * (`synchronize` is never on); the entities declare it, and test/e2e/schema.e2e-spec.ts checks
    * that the two agree.
    */
-  static dataSource(url: string, poolSize: number, entities: EntityClasses = []): DataSource {
+  static dataSource(url: string, poolSize: number, entities: EntityClasses = [], driverOptions: { stream?: () => Duplex } = {}): DataSource {
     return new DataSource({
       type: 'postgres',
       url,
       poolSize,
-      extra: { max: poolSize, connectionTimeoutMillis: 10_000 },
+      extra: { max: poolSize, connectionTimeoutMillis: 10_000, ...driverOptions },
       entities: [...entities],
       migrations: MIGRATIONS,
       migrationsTableName: 'migrations',

@@ -13,6 +13,8 @@ interface SessionClaims {
   jti: string;
   iat: number;
   exp: number;
+  /** Unix seconds of the wallet signature that began the session (docs/spec/design.md section 16). */
+  auth_time?: number;
   iss: string;
   aud: string;
 }
@@ -72,17 +74,22 @@ export class SessionService {
   /**
    * `notBefore`: the token's `iat` is at least this (unix seconds): a token issued in the same
    * second as a revoke must not count as issued "at or before" it (docs/spec/design.md section 10).
+   * `authTime`: when the wallet signed (a resume keeps it; a sign-in is now): the token ends at
+   * `min(iat + SESSION_TTL_SECONDS, authTime + SESSION_MAX_SECONDS)` (section 16), so resuming
+   * slides a session only up to SESSION_MAX_SECONDS after its signature.
    */
-  issue(wallet: string, accountId: number | null, roles: Role[], notBefore = 0): string {
+  issue(wallet: string, accountId: number | null, roles: Role[], notBefore = 0, authTime?: number): string {
     const iat = Math.max(Math.floor(Date.now() / 1000), notBefore);
+    const auth = authTime ?? iat;
+    const exp = Math.min(iat + this.config.sessionTtlSeconds, auth + this.config.sessionMaxSeconds);
+    if (exp <= iat) throw new AppError('SESSION_INVALID', 'session has reached SESSION_MAX_SECONDS since its wallet signature; sign in again');
     return this.jwt.sign(
-      { account_id: accountId, roles, scope: scopeOf(roles), iat },
+      { account_id: accountId, roles, scope: scopeOf(roles), iat, exp, auth_time: auth },
       {
         algorithm: 'HS256',
         subject: wallet,
         issuer: this.config.serviceName,
         audience: this.config.serviceName,
-        expiresIn: this.config.sessionTtlSeconds,
         jwtid: randomUUID(),
       },
     );
@@ -115,12 +122,30 @@ export class SessionService {
   /**
    * The token's principal, or SESSION_INVALID. `remember: false` for a token presented once (a
    * session resume): it is verified but not kept in the cache of bearer tokens.
-   * Refused: bad, tampered, expired, other service, other alg.
+   * Refused: bad, tampered, expired (at its exp or SESSION_MAX_SECONDS after its auth_time), other service, other alg.
    */
   verify(token: unknown, options: { remember?: boolean } = {}): Principal {
     if (typeof token !== 'string' || token.length === 0 || token.length > 4096) throw new AppError('SESSION_INVALID', 'session token is invalid');
     const known = this.remembered(token);
     if (known) return known;
+    const { principal } = this.check(token);
+    if (options.remember === false) return principal;
+    if (this.verified.size >= VERIFIED_TOKENS_MAX) this.verified.delete(this.verified.keys().next().value as string);
+    this.verified.set(token, { principal, expiresAtMs: (principal.expiresAt as number) * 1000 });
+    return principal;
+  }
+
+  /**
+   * A token presented for `public/session_resume`: its principal (verified, not cached) and the
+   * `auth_time` the new token keeps. A token issued before tokens carried `auth_time` counts from
+   * its `iat`: its session still ends, SESSION_MAX_SECONDS after that.
+   */
+  resumable(token: unknown): { principal: Principal; authTime: number } {
+    if (typeof token !== 'string' || token.length === 0 || token.length > 4096) throw new AppError('SESSION_INVALID', 'session token is invalid');
+    return this.check(token);
+  }
+
+  private check(token: string): { principal: Principal; authTime: number } {
     let claims: SessionClaims;
     try {
       claims = this.jwt.verify<SessionClaims>(token, {
@@ -135,16 +160,17 @@ export class SessionService {
     const shapeOk =
       typeof claims.exp === 'number' &&
       typeof claims.iat === 'number' &&
+      (claims.auth_time === undefined || Number.isSafeInteger(claims.auth_time)) &&
       typeof claims.sub === 'string' &&
       (claims.account_id === null || Number.isSafeInteger(claims.account_id)) &&
       Array.isArray(claims.roles) &&
       claims.roles.every((r) => (ROLES as readonly string[]).includes(r)) &&
       typeof claims.scope === 'string';
     if (!shapeOk) throw new AppError('SESSION_INVALID', 'session token is invalid');
-    const principal = sessionPrincipal(claims.sub, claims.account_id, claims.roles, claims.scope, claims.iat, claims.exp);
-    if (options.remember === false) return principal;
-    if (this.verified.size >= VERIFIED_TOKENS_MAX) this.verified.delete(this.verified.keys().next().value as string);
-    this.verified.set(token, { principal, expiresAtMs: claims.exp * 1000 });
-    return principal;
+    const authTime = claims.auth_time ?? claims.iat;
+    // SESSION_MAX_SECONDS bounds a token's life even if it was issued under a longer one.
+    const end = Math.min(claims.exp, authTime + this.config.sessionMaxSeconds);
+    if (end * 1000 <= Date.now()) throw new AppError('SESSION_INVALID', 'session token has expired');
+    return { principal: sessionPrincipal(claims.sub, claims.account_id, claims.roles, claims.scope, claims.iat, end), authTime };
   }
 }

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Ed25519Verifier, decodeBase58Signature, parseWallet, signInMessage } from '@legwork/protocol';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { AppError } from '../../common/errors/app-error';
-import { AccountAccess } from '../accounts/account-access.service';
+import { logger } from '../../common/logging/logger';
 import { AccountsService } from '../accounts/accounts.service';
 import { AuthAttempts } from './auth-attempts.service';
 import type { Role } from './access';
@@ -17,6 +17,9 @@ export interface SignInResult {
   session_token: string;
 }
 
+/** The account of a wallet as AccountsService reads it. */
+type Account = Awaited<ReturnType<AccountsService['findByWallet']>>;
+
 const NONCE_LINE = /\nNonce: ([0-9a-f]{32})$/;
 
 /** Sign-in with a wallet signature (SIWS), and session resume. Same result over HTTP and WebSocket. */
@@ -28,7 +31,6 @@ export class SignInService {
     private readonly accounts: AccountsService,
     private readonly verifier: Ed25519Verifier,
     private readonly attempts: AuthAttempts,
-    private readonly access: AccountAccess,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -49,28 +51,43 @@ export class SignInService {
     if (!signature || !this.verifier.verify(parseWallet(wallet), Buffer.from(params.message, 'utf8'), signature)) {
       throw new AppError('AUTH_INVALID_SIGNATURE', 'signature does not verify');
     }
-    return this.session(wallet);
+    const result = this.session(wallet, await this.accounts.findByWallet(wallet));
+    signedInLine('signature', result, clientIp);
+    return result;
   }
 
   /**
-   * A new token for the wallet of a valid one, with account and roles re-read from the database.
-   * A token revoked (issued at or before its account's revoke) is SESSION_INVALID.
+   * A new token for the wallet of a valid one, with roles re-read from the database, keeping the
+   * session's `auth_time` (docs/spec/design.md section 16). SESSION_INVALID: a token past
+   * SESSION_MAX_SECONDS, a token revoked (issued at or before its account's revoke), and a token
+   * issued for a wallet without an account whose account exists now (it would slip past a
+   * revoke of that account: the wallet signs in again).
    */
   async resume(token: unknown, clientIp: string): Promise<SignInResult> {
     await this.attempts.admit(clientIp);
-    const principal = this.sessions.verify(token, { remember: false });
-    if (principal.accountId !== null && (await this.access.current(principal)) === 'revoked') {
-      throw new AppError('SESSION_INVALID', 'session token has been revoked');
+    const { principal, authTime } = this.sessions.resumable(token);
+    const wallet = principal.wallet as string;
+    // Read from the database, not the access cache: the revoke check at resume is the freshest there is.
+    const account = await this.accounts.findByWallet(wallet);
+    if ((account?.id ?? null) !== principal.accountId) {
+      throw new AppError('SESSION_INVALID', 'this session was issued for another account of the wallet (or none); sign in again');
     }
-    return this.session(principal.wallet as string);
+    if (account && (principal.issuedAt as number) <= account.sessionsRevokedAt) throw new AppError('SESSION_INVALID', 'session token has been revoked');
+    const result = this.session(wallet, account, authTime);
+    signedInLine('session_resume', result, clientIp);
+    return result;
   }
 
-  private async session(wallet: string): Promise<SignInResult> {
-    const account = await this.accounts.findByWallet(wallet);
+  private session(wallet: string, account: Account, authTime?: number): SignInResult {
     const accountId = account?.id ?? null;
     const roles = account?.roles ?? [];
     // Issued after the last revoke, even within its second (iat is whole seconds).
     const notBefore = account ? account.sessionsRevokedAt + 1 : 0;
-    return { wallet, account_id: accountId, roles, session_token: this.sessions.issue(wallet, accountId, roles, notBefore) };
+    return { wallet, account_id: accountId, roles, session_token: this.sessions.issue(wallet, accountId, roles, notBefore, authTime) };
   }
+}
+
+/** docs/spec/design.md section 16: every sign-in is logged with its actor (account and wallet). */
+function signedInLine(via: 'signature' | 'session_resume', result: SignInResult, clientIp: string): void {
+  logger.event('info', 'signed in', { via, account_id: result.account_id, wallet: result.wallet, client_ip: clientIp }, 'Auth');
 }
