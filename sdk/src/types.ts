@@ -87,8 +87,10 @@ export interface FillView {
   fee: string;
   filled_at: number;
   reverted: boolean;
-  /** The exchange's signed receipt, in `filled` events (verify with `verifyReceipt`). */
+  /** The exchange's signed receipt, in `filled` events (verify with `verifyReceipt`); the taker's copy carries `taker_salt`. */
   receipt?: Receipt;
+  /** The taker's view only: the salt (hex) of the taker's commitment in the receipts (`isTakerOf`, `takerProof`). */
+  taker_salt?: string;
 }
 
 /** The taker's view of an RFQ: result of `rfq.create`, `rfq.get`, items of `rfq.list`, `rfq` events. */
@@ -356,5 +358,7 @@ export interface RfqFillRow {
   reverted: boolean;
   receipt: Receipt | null;
   revert_receipt: Receipt | null;
+  /** The taker's rows only: the salt (hex) of the taker's commitment in both receipts. */
+  taker_salt?: string;
   [key: string]: unknown;
 }
