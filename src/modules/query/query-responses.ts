@@ -30,6 +30,17 @@ function objectSchema<T extends object>(properties: { [K in keyof T]-?: FieldSch
   return { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };
 }
 
+/** `schema` with `fields` declared (so the serializer writes them) but not required: fields only some readers get. */
+function withOptional(schema: JsonObjectSchema, fields: Record<string, FieldSchema>): JsonObjectSchema {
+  return { ...schema, properties: { ...schema.properties, ...fields } };
+}
+
+const TAKER_SALT: FieldSchema = {
+  type: 'string',
+  pattern: '^[0-9a-f]{64}$',
+  description: "The taker's salt (hex): the receipt's taker_commitment is SHA-256(\"LEGWORK_TAKER\" || salt || taker key). The taker's rows only",
+};
+
 const httpDecimal = (description: string): FieldSchema => ({ type: 'string', ...HTTP_DECIMAL(description) });
 const isoTime: FieldSchema = { type: 'string', ...ISO_TIME };
 
@@ -55,30 +66,36 @@ export const RFQ_POSITION_ROW = objectSchema<RfqPositionRow>({
   updated_at: isoTime,
 });
 
-/** A signed fill receipt (docs/spec/design.md 14; how to verify one: docs/receipts.md). */
-const RECEIPT = objectSchema<ReceiptView>({
-  journal_seq: { type: 'number' },
-  kind: { type: 'number', description: '0 fill, 1 revert' },
-  payload: { type: 'string', description: 'base64 of the 1,072-byte StrategyFillReceipt' },
-  hash: { type: 'string', description: 'hex SHA-256 of the payload' },
-  key_id: { type: 'string', description: 'the signing key, as in GET /v1/exchange/keys' },
-  signature: { type: 'string', description: 'base64 ed25519 signature of the payload' },
-});
+/** A signed fill receipt (docs/spec/design.md 14 and 16; how to verify one: docs/receipts.md); the taker's copy carries `taker_salt`. */
+const RECEIPT = withOptional(
+  objectSchema<Omit<ReceiptView, 'taker_salt'>>({
+    journal_seq: { type: 'number' },
+    kind: { type: 'number', description: '0 fill, 1 revert' },
+    payload: { type: 'string', description: 'base64 of the 1,072-byte StrategyFillReceipt' },
+    hash: { type: 'string', description: 'hex SHA-256 of the payload' },
+    key_id: { type: 'string', description: 'the signing key, as in GET /v1/exchange/keys' },
+    signature: { type: 'string', description: 'base64 ed25519 signature of the payload' },
+  }),
+  { taker_salt: TAKER_SALT },
+);
 
-export const RFQ_FILL_ROW = objectSchema<RfqFillRow>({
-  fill_id: { type: 'string' },
-  rfq_id: { type: 'string' },
-  quote_id: { type: 'string' },
-  role: { type: 'string', enum: ['taker', 'maker'] },
-  side: { type: 'string', enum: ['buy', 'sell'] },
-  legs: { type: 'array', items: objectSchema<RfqFillRow['legs'][number]>({ instrument: { type: 'string' }, quantity: httpDecimal('Leg quantity') }) },
-  price: httpDecimal('Package price'),
-  fee: httpDecimal('Taker fee (0 for the maker)'),
-  filled_at: { type: 'number', description: 'unix seconds' },
-  reverted: { type: 'boolean' },
-  receipt: RECEIPT,
-  revert_receipt: { ...RECEIPT, type: ['object', 'null'], description: "The revert's receipt (kind 1); null unless reverted" },
-});
+export const RFQ_FILL_ROW = withOptional(
+  objectSchema<Omit<RfqFillRow, 'taker_salt'>>({
+    fill_id: { type: 'string' },
+    rfq_id: { type: 'string' },
+    quote_id: { type: 'string' },
+    role: { type: 'string', enum: ['taker', 'maker'] },
+    side: { type: 'string', enum: ['buy', 'sell'] },
+    legs: { type: 'array', items: objectSchema<RfqFillRow['legs'][number]>({ instrument: { type: 'string' }, quantity: httpDecimal('Leg quantity') }) },
+    price: httpDecimal('Package price'),
+    fee: httpDecimal('Taker fee (0 for the maker)'),
+    filled_at: { type: 'number', description: 'unix seconds' },
+    reverted: { type: 'boolean' },
+    receipt: RECEIPT,
+    revert_receipt: { ...RECEIPT, type: ['object', 'null'], description: "The revert's receipt (kind 1); null unless reverted" },
+  }),
+  { taker_salt: TAKER_SALT },
+);
 
 /** `{ rows }`, or `{ rows, next_cursor }` when `cursor` (CursorRows, docs/spec/interface.md 2.2). */
 export function rowsSchema(row: JsonObjectSchema, cursor: boolean): object {

@@ -22,8 +22,10 @@ interface RfqFillView {
   fee: string;
   filled_at: number;
   reverted: boolean;
-  /** The fill's signed receipt: in `filled` events (docs/spec/design.md 14). */
+  /** The fill's signed receipt: in `filled` events (docs/spec/design.md 14); the taker's copy with `taker_salt`. */
   receipt?: Record<string, unknown>;
+  /** The taker's salt (hex) of its receipts (docs/spec/design.md 16): in the taker's view only, never the maker's. */
+  taker_salt?: string;
 }
 
 /** Result of rfq.create and rfq.get, items of rfq.list, `data.rfq` of `rfq` events (the taker's view). */
@@ -65,7 +67,11 @@ export function legsView(rfq: Pick<RfqRecord, 'legs'>): StoredLeg[] {
   return rfq.legs.map((leg) => ({ instrument: leg.instrument, quantity: formatRfq(leg.quantity) }));
 }
 
-function fillView(rfq: RfqRecord): RfqFillView | null {
+/**
+ * `forTaker`: the taker's view, which alone carries the salt that ties the receipt's commitment to
+ * its wallet (docs/spec/design.md 16); the maker's view of the same fill never does.
+ */
+function fillView(rfq: RfqRecord, forTaker: boolean): RfqFillView | null {
   if (!rfq.fill || !rfq.acceptedSide) return null;
   const f = rfq.fill;
   const view: RfqFillView = {
@@ -76,7 +82,9 @@ function fillView(rfq: RfqRecord): RfqFillView | null {
     filled_at: f.filledAt,
     reverted: f.reverted,
   };
-  if (f.receipt) view.receipt = f.receipt;
+  const salt = forTaker ? f.takerSalt : undefined;
+  if (f.receipt) view.receipt = salt ? { ...f.receipt, taker_salt: salt } : f.receipt;
+  if (salt) view.taker_salt = salt;
   return view;
 }
 
@@ -106,7 +114,7 @@ export function rfqView(rfq: RfqRecord): RfqView {
     accepted_side: rfq.acceptedSide,
     decline_reason: rfq.declineReason,
     failure: rfq.failure ? { error: rfq.failure.error, message: rfq.failure.message } : null,
-    fill: fillView(rfq),
+    fill: fillView(rfq, true),
   };
 }
 
@@ -128,5 +136,5 @@ export function closedRfqView(rfq: RfqRecord): OpenRfqView & { state: RfqState }
 /** null when the RFQ holds no quote. */
 export function makerQuoteEvent(rfq: RfqRecord): MakerQuoteEvent | null {
   if (!rfq.quote) return null;
-  return { rfq_id: rfq.id, quote_id: rfq.quote.quoteId, state: rfq.state, side: rfq.acceptedSide, fill: fillView(rfq) };
+  return { rfq_id: rfq.id, quote_id: rfq.quote.quoteId, state: rfq.state, side: rfq.acceptedSide, fill: fillView(rfq, false) };
 }
