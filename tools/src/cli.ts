@@ -49,7 +49,8 @@ commands
              [--timeout SECONDS]               (default 60)
   positions [--status open|settled|all]        your net RFQ positions
   balances                                     your USDC balance
-  fills                                        your fills, newest first, each receipt verified
+  fills                                        your fills, newest first, each receipt verified (as taker, with
+                                               LEGWORK_SEED: that it commits to your wallet; keep taker_salt)
   verify-journal                               walks the server's whole receipt journal (no sign-in):
                                                prints the head, or the first broken link (exit 1)
 
@@ -325,7 +326,7 @@ async function runCommand(session: Session, flags: Flags, command: string, args:
     case 'fills': {
       const { rows } = await session.http((http) => http.rfqFills());
       const { keys } = await new LegworkHttp(session.url).exchangeKeys();
-      const checked = rows.map((row) => ({ ...row, receipt_status: receiptStatus(row, keys) }));
+      const checked = rows.map((row) => ({ ...row, receipt_status: receiptStatus(row, keys, keypair?.wallet) }));
       print(flags, checked, () => fillLines(checked));
       return 0;
     }
