@@ -358,7 +358,7 @@ export interface RfqFillRow {
   reverted: boolean;
   receipt: Receipt | null;
   revert_receipt: Receipt | null;
-  /** The taker's rows only: the salt (hex) of the taker's commitment in both receipts. */
-  taker_salt?: string;
+  /** The taker's rows: the salt (hex) of the taker's commitment in both receipts; null on the maker's. */
+  taker_salt?: string | null;
   [key: string]: unknown;
 }

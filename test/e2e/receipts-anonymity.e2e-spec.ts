@@ -225,7 +225,7 @@ describe('Takers stay anonymous in receipts (version 2)', () => {
       );
       const makerRow = reads[0].rows.find((r: any) => r.rfq_id === rfqId);
       expect(makerRow).toMatchObject({ role: 'maker', receipt: { kind: 0 }, revert_receipt: { kind: 1 } });
-      expect(makerRow.taker_salt).toBeUndefined();
+      expect(makerRow.taker_salt).toBeNull();
       const journal = (await http.get('/v1/exchange/journal')).body;
 
       const seen = [...maker.client.texts, ...replay.texts, polled, ...reads, journal];

@@ -57,7 +57,7 @@ export function receiptStatus(row: RfqFillRow, keys: readonly ExchangeKeyInfo[],
   const fill = { ...row, filled_at: Number(row.filled_at), legs: row.legs };
   // The row's salt, where a copy of a receipt came without one.
   const copy = (receipt: Receipt): Receipt =>
-    receipt.taker_salt === undefined && row.taker_salt !== undefined ? { ...receipt, taker_salt: row.taker_salt } : receipt;
+    receipt.taker_salt === undefined && typeof row.taker_salt === 'string' ? { ...receipt, taker_salt: row.taker_salt } : receipt;
   const proven = taker === undefined ? '' : '; taker proven';
   try {
     verifyReceipt(copy(row.receipt), { keys, fill, taker });

@@ -35,11 +35,8 @@ function withOptional(schema: JsonObjectSchema, fields: Record<string, FieldSche
   return { ...schema, properties: { ...schema.properties, ...fields } };
 }
 
-const TAKER_SALT: FieldSchema = {
-  type: 'string',
-  pattern: '^[0-9a-f]{64}$',
-  description: "The taker's salt (hex): the receipt's taker_commitment is SHA-256(\"LEGWORK_TAKER\" || salt || taker key). The taker's rows only",
-};
+const TAKER_SALT_TEXT = 'The taker\'s salt (hex): the receipt\'s taker_commitment is SHA-256("LEGWORK_TAKER" || salt || taker key)';
+const TAKER_SALT: FieldSchema = { type: 'string', pattern: '^[0-9a-f]{64}$', description: `${TAKER_SALT_TEXT}; on the taker's copies only` };
 
 const httpDecimal = (description: string): FieldSchema => ({ type: 'string', ...HTTP_DECIMAL(description) });
 const isoTime: FieldSchema = { type: 'string', ...ISO_TIME };
@@ -79,23 +76,21 @@ const RECEIPT = withOptional(
   { taker_salt: TAKER_SALT },
 );
 
-export const RFQ_FILL_ROW = withOptional(
-  objectSchema<Omit<RfqFillRow, 'taker_salt'>>({
-    fill_id: { type: 'string' },
-    rfq_id: { type: 'string' },
-    quote_id: { type: 'string' },
-    role: { type: 'string', enum: ['taker', 'maker'] },
-    side: { type: 'string', enum: ['buy', 'sell'] },
-    legs: { type: 'array', items: objectSchema<RfqFillRow['legs'][number]>({ instrument: { type: 'string' }, quantity: httpDecimal('Leg quantity') }) },
-    price: httpDecimal('Package price'),
-    fee: httpDecimal('Taker fee (0 for the maker)'),
-    filled_at: { type: 'number', description: 'unix seconds' },
-    reverted: { type: 'boolean' },
-    receipt: RECEIPT,
-    revert_receipt: { ...RECEIPT, type: ['object', 'null'], description: "The revert's receipt (kind 1); null unless reverted" },
-  }),
-  { taker_salt: TAKER_SALT },
-);
+export const RFQ_FILL_ROW = objectSchema<RfqFillRow>({
+  fill_id: { type: 'string' },
+  rfq_id: { type: 'string' },
+  quote_id: { type: 'string' },
+  role: { type: 'string', enum: ['taker', 'maker'] },
+  side: { type: 'string', enum: ['buy', 'sell'] },
+  legs: { type: 'array', items: objectSchema<RfqFillRow['legs'][number]>({ instrument: { type: 'string' }, quantity: httpDecimal('Leg quantity') }) },
+  price: httpDecimal('Package price'),
+  fee: httpDecimal('Taker fee (0 for the maker)'),
+  filled_at: { type: 'number', description: 'unix seconds' },
+  reverted: { type: 'boolean' },
+  receipt: RECEIPT,
+  revert_receipt: { ...RECEIPT, type: ['object', 'null'], description: "The revert's receipt (kind 1); null unless reverted" },
+  taker_salt: { type: ['string', 'null'], description: `${TAKER_SALT_TEXT}; null on the maker's rows` },
+});
 
 /** `{ rows }`, or `{ rows, next_cursor }` when `cursor` (CursorRows, docs/spec/interface.md 2.2). */
 export function rowsSchema(row: JsonObjectSchema, cursor: boolean): object {
