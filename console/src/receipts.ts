@@ -36,7 +36,7 @@ const sha256 = async (bytes: Uint8Array) => hex(await crypto.subtle.digest('SHA-
  * `SHA-256("LEGWORK_TAKER" || salt || taker wallet key)` in hex: what a version 2 receipt holds
  * at offset 136 instead of the taker's key (docs/spec/design.md 16).
  */
-export async function takerCommitment(saltHex: string, wallet: string): Promise<string> {
+async function takerCommitment(saltHex: string, wallet: string): Promise<string> {
   if (!/^[0-9a-f]{64}$/.test(saltHex)) throw new Error('taker_salt is not 64 hex characters');
   const salt = Uint8Array.from(saltHex.match(/../g)!, (b) => parseInt(b, 16));
   const key = bs58.decode(wallet);
