@@ -89,8 +89,6 @@ export interface FillView {
   reverted: boolean;
   /** The exchange's signed receipt, in `filled` events (verify with `verifyReceipt`); the taker's copy carries `taker_salt`. */
   receipt?: Receipt;
-  /** The taker's view only: the salt (hex) of the taker's commitment in the receipts (`isTakerOf`, `takerProof`). */
-  taker_salt?: string;
 }
 
 /** The taker's view of an RFQ: result of `rfq.create`, `rfq.get`, items of `rfq.list`, `rfq` events. */
@@ -358,7 +356,5 @@ export interface RfqFillRow {
   reverted: boolean;
   receipt: Receipt | null;
   revert_receipt: Receipt | null;
-  /** The taker's rows: the salt (hex) of the taker's commitment in both receipts; null on the maker's. */
-  taker_salt?: string | null;
   [key: string]: unknown;
 }

@@ -130,7 +130,8 @@ describe('Takers stay anonymous in receipts (version 2)', () => {
     const rows = await fillsOf(app, taker.accountId);
     const old = rows.find((r) => r.rfq_id === q.rfqId);
     expect(decodeReceipt(Buffer.from(old.receipt.payload, 'base64'))).toMatchObject({ version: 1, taker: taker.wallet.address });
-    expect(old.taker_salt).toMatch(/^[0-9a-f]{64}$/);
+    expect(old.revert_receipt.taker_salt).toMatch(/^[0-9a-f]{64}$/);
+    expect(old.receipt.taker_salt).toBe(old.revert_receipt.taker_salt);
     for (const r of rows) {
       verifyReceipt(r.receipt, { keys: await keys(), fill: r, taker: taker.wallet.address });
       if (r.revert_receipt) verifyReceipt(r.revert_receipt, { keys: await keys(), fill: r, taker: taker.wallet.address });
@@ -159,7 +160,7 @@ describe('Takers stay anonymous in receipts (version 2)', () => {
       rfqId = q.rfqId;
       expect((await acceptAndFill(taker, q, 'buy')).state).toBe('filled');
       takerFilled = (await taker.client.next(on('rfq', 'filled', rfqId))).data.rfq.fill;
-      salt = takerFilled.taker_salt;
+      salt = takerFilled.receipt.taker_salt;
       await maker.client.next(on('rfq_maker', 'filled', rfqId));
       expect((await new Http(app.url).admin().post(`/v1/admin/rfq/${rfqId}/revert`, {})).status).toBe(200);
       await taker.client.next(on('rfq', 'failed', rfqId));
@@ -176,14 +177,13 @@ describe('Takers stay anonymous in receipts (version 2)', () => {
       expect(isTakerOf(takerFilled.receipt, taker.wallet.address)).toBe(true);
       expect(isTakerOf(takerFilled.receipt, maker.wallet.address)).toBe(false);
 
-      // The taker's own rows (its session, not an admin's): the salt on the row and on both receipts.
+      // The taker's own rows (its session, not an admin's): the salt on both receipts.
       const res = await as(taker, 'taker').get('/query/rfq-fills');
       expect(res.status).toBe(200);
       const mine = res.body.rows.find((r: any) => r.rfq_id === rfqId);
       expect(mine).toMatchObject({
         role: 'taker',
         reverted: true,
-        taker_salt: salt,
         receipt: { taker_salt: salt },
         revert_receipt: { kind: 1, taker_salt: salt },
       });
@@ -196,7 +196,6 @@ describe('Takers stay anonymous in receipts (version 2)', () => {
       clients.push(again);
       await again.result('rfq.subscribe', { since: 0 });
       const replayed = (await again.next(on('rfq', 'filled', rfqId))).data.rfq.fill;
-      expect(replayed.taker_salt).toBe(salt);
       expect(replayed.receipt).toEqual(takerFilled.receipt);
     });
 
@@ -206,7 +205,6 @@ describe('Takers stay anonymous in receipts (version 2)', () => {
       const live = maker.client.raw.filter((m) => m.method === 'subscription' && m.params?.data?.rfq?.rfq_id === rfqId);
       const filled = live.find((m) => m.params.data.event === 'filled').params.data.rfq.fill;
       expect(filled.receipt.taker_salt).toBeUndefined();
-      expect(filled.taker_salt).toBeUndefined();
       const { taker_salt: _, ...signed } = takerFilled.receipt;
       expect(filled.receipt).toEqual(signed);
       expect(decodeReceipt(Buffer.from(filled.receipt.payload, 'base64')).taker).toBeNull();
@@ -225,7 +223,7 @@ describe('Takers stay anonymous in receipts (version 2)', () => {
       );
       const makerRow = reads[0].rows.find((r: any) => r.rfq_id === rfqId);
       expect(makerRow).toMatchObject({ role: 'maker', receipt: { kind: 0 }, revert_receipt: { kind: 1 } });
-      expect(makerRow.taker_salt).toBeNull();
+      expect(JSON.stringify(makerRow)).not.toContain('taker_salt');
       const journal = (await http.get('/v1/exchange/journal')).body;
 
       const seen = [...maker.client.texts, ...replay.texts, polled, ...reads, journal];

@@ -79,7 +79,7 @@ export function fillLines(rows: RfqFillRow[]): string[] {
       r.reverted ? 'yes' : '',
       typeof r.receipt_status === 'string' ? r.receipt_status : '',
       // The taker's rows only: what proves, with the receipt, that the fill was this wallet's.
-      r.taker_salt ?? '',
+      r.receipt?.taker_salt ?? '',
     ]),
     [4, 5],
   );

@@ -1,4 +1,4 @@
-import { type ExchangeKeyInfo, type JournalCheck, type LegworkHttp, type Receipt, type RfqFillRow, verifyJournalSegment, verifyReceipt } from '@legwork/sdk';
+import { type ExchangeKeyInfo, type JournalCheck, type LegworkHttp, type RfqFillRow, verifyJournalSegment, verifyReceipt } from '@legwork/sdk';
 
 /**
  * The verification commands of the CLI (docs/spec/design.md 14 and 16, docs/receipts.md): a server's whole
@@ -48,22 +48,19 @@ export function journalLines(walk: JournalWalk): string[] {
 /**
  * Each fill's receipt (and revert receipt) checked against the fill row: 'verified' or why not.
  * With `wallet` (the CLI's own, from its seed), a taker row's receipts must also be that wallet's:
- * the commitment of a version 2 receipt recomputed from the row's `taker_salt`, or the key a
+ * the commitment of a version 2 receipt recomputed from its `taker_salt`, or the key a
  * version 1 receipt names (docs/spec/design.md 16, docs/receipts.md).
  */
 export function receiptStatus(row: RfqFillRow, keys: readonly ExchangeKeyInfo[], wallet?: string): string {
   if (!row.receipt) return 'no receipt';
   const taker = row.role === 'taker' && wallet !== undefined ? wallet : undefined;
   const fill = { ...row, filled_at: Number(row.filled_at), legs: row.legs };
-  // The row's salt, where a copy of a receipt came without one.
-  const copy = (receipt: Receipt): Receipt =>
-    receipt.taker_salt === undefined && typeof row.taker_salt === 'string' ? { ...receipt, taker_salt: row.taker_salt } : receipt;
   const proven = taker === undefined ? '' : '; taker proven';
   try {
-    verifyReceipt(copy(row.receipt), { keys, fill, taker });
+    verifyReceipt(row.receipt, { keys, fill, taker });
     if (row.reverted) {
       if (!row.revert_receipt) return 'fill verified; revert receipt missing';
-      verifyReceipt(copy(row.revert_receipt), { keys, fill, taker });
+      verifyReceipt(row.revert_receipt, { keys, fill, taker });
       return `verified #${row.receipt.journal_seq}, revert #${row.revert_receipt.journal_seq}${proven}`;
     }
     return `verified #${row.receipt.journal_seq}${proven}`;

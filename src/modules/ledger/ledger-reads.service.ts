@@ -22,14 +22,12 @@ export interface RfqFillRow {
   reverted: boolean;
   receipt: ReceiptView | null;
   revert_receipt: ReceiptView | null;
-  /**
-   * The taker's salt of the fill's receipts, hex (docs/spec/design.md 16): on the taker's rows; null on
-   * the maker's (and on a taker's version 1 fill never reverted, which has none).
-   */
-  taker_salt: string | null;
 }
 
-/** The taker's copy of a receipt carries the salt; the maker's is the receipt as signed. */
+/**
+ * The taker's copy of a receipt carries the salt (docs/spec/design.md 16); the maker's is the receipt as
+ * signed. A taker's version 1 fill never reverted has no salt: its receipt names the taker itself.
+ */
 function copyFor(receipt: ReceiptView | undefined, salt: string | undefined): ReceiptView | null {
   if (!receipt) return null;
   return salt ? { ...receipt, taker_salt: salt } : receipt;
@@ -70,7 +68,6 @@ export class LedgerReads {
         reverted: f.reverted,
         receipt: copyFor(receipts.get(f.fillId)?.fill, salt),
         revert_receipt: copyFor(receipts.get(f.fillId)?.revert, salt),
-        taker_salt: salt ?? null,
       };
     });
     return { rows, next: found.length > limit ? page[page.length - 1].fillId : null };

@@ -35,8 +35,11 @@ function withOptional(schema: JsonObjectSchema, fields: Record<string, FieldSche
   return { ...schema, properties: { ...schema.properties, ...fields } };
 }
 
-const TAKER_SALT_TEXT = 'The taker\'s salt (hex): the receipt\'s taker_commitment is SHA-256("LEGWORK_TAKER" || salt || taker key)';
-const TAKER_SALT: FieldSchema = { type: 'string', pattern: '^[0-9a-f]{64}$', description: `${TAKER_SALT_TEXT}; on the taker's copies only` };
+const TAKER_SALT: FieldSchema = {
+  type: 'string',
+  pattern: '^[0-9a-f]{64}$',
+  description: "The taker's salt (hex): the receipt's taker_commitment is SHA-256(\"LEGWORK_TAKER\" || salt || taker key); on the taker's copies only",
+};
 
 const httpDecimal = (description: string): FieldSchema => ({ type: 'string', ...HTTP_DECIMAL(description) });
 const isoTime: FieldSchema = { type: 'string', ...ISO_TIME };
@@ -89,7 +92,6 @@ export const RFQ_FILL_ROW = objectSchema<RfqFillRow>({
   reverted: { type: 'boolean' },
   receipt: RECEIPT,
   revert_receipt: { ...RECEIPT, type: ['object', 'null'], description: "The revert's receipt (kind 1); null unless reverted" },
-  taker_salt: { type: ['string', 'null'], description: `${TAKER_SALT_TEXT}; null on the maker's rows` },
 });
 
 /** `{ rows }`, or `{ rows, next_cursor }` when `cursor` (CursorRows, docs/spec/interface.md 2.2). */

@@ -78,7 +78,6 @@ export const SCHEMAS = {
       filled_at: ref('UnixSeconds'),
       reverted: { type: 'boolean' },
       receipt: ref('FillReceipt'),
-      taker_salt: ref('TakerSalt'),
     },
     ['fill_id', 'side', 'price', 'fee', 'filled_at', 'reverted'],
   ),

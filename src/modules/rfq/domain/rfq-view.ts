@@ -22,10 +22,11 @@ interface RfqFillView {
   fee: string;
   filled_at: number;
   reverted: boolean;
-  /** The fill's signed receipt: in `filled` events (docs/spec/design.md 14); the taker's copy with `taker_salt`. */
+  /**
+   * The fill's signed receipt: in `filled` events (docs/spec/design.md 14). The taker's copy carries
+   * `taker_salt` (section 16); the maker's never does.
+   */
   receipt?: Record<string, unknown>;
-  /** The taker's salt (hex) of its receipts (docs/spec/design.md 16): in the taker's view only, never the maker's. */
-  taker_salt?: string;
 }
 
 /** Result of rfq.create and rfq.get, items of rfq.list, `data.rfq` of `rfq` events (the taker's view). */
@@ -84,7 +85,6 @@ function fillView(rfq: RfqRecord, forTaker: boolean): RfqFillView | null {
   };
   const salt = forTaker ? f.takerSalt : undefined;
   if (f.receipt) view.receipt = salt ? { ...f.receipt, taker_salt: salt } : f.receipt;
-  if (salt) view.taker_salt = salt;
   return view;
 }
 
