@@ -11,6 +11,7 @@ import { LiveCollateral1763800000014 } from './1763800000014-LiveCollateral';
 import { ConsoleReads1763800000170 } from './1763800000170-ConsoleReads';
 import { EntityMetadata1763800000180 } from './1763800000180-EntityMetadata';
 import { AuditLog1763800000190 } from './1763800000190-AuditLog';
+import { TakerSalt1763800000200 } from './1763800000200-TakerSalt';
 import { RfqCancel1763800000210 } from './1763800000210-RfqCancel';
 
 /** Every migration, in order. The app runs the pending ones at start; `synchronize` is never on. */
@@ -28,5 +29,6 @@ export const MIGRATIONS = [
   ConsoleReads1763800000170,
   EntityMetadata1763800000180,
   AuditLog1763800000190,
+  TakerSalt1763800000200,
   RfqCancel1763800000210,
 ];

@@ -8,16 +8,18 @@ import {
   parseWallet,
   receiptHash,
   signingDomain,
+  takerCommitment,
   verifyEd25519,
 } from '@legwork/protocol';
 
-export { type DecodedReceipt, RECEIPT_SIZE, ReceiptError, decodeReceipt } from '@legwork/protocol';
+export { type DecodedReceipt, RECEIPT_SIZE, type ReceiptVersion, ReceiptError, decodeReceipt } from '@legwork/protocol';
 
 /**
- * Fill receipts and the journal (docs/spec/design.md section 14): verify a StrategyFillReceipt's signature
- * and layout and that it is the receipt of a given fill, and check a journal segment's links.
- * How and what it proves: docs/receipts.md. The layout (`decodeReceipt`) is `@legwork/protocol`'s,
- * beside the exchange's encoder.
+ * Fill receipts and the journal (docs/spec/design.md sections 14 and 16): verify a StrategyFillReceipt's
+ * signature and layout (version 2, and version 1 receipts already in a journal) and that it is the
+ * receipt of a given fill, prove and check who its taker was (the commitment of version 2), and
+ * check a journal segment's links. How and what it proves: docs/receipts.md. The layout
+ * (`decodeReceipt`) is `@legwork/protocol`'s, beside the exchange's encoder.
  */
 
 const ZERO_HASH = '0'.repeat(64);
@@ -30,6 +32,11 @@ export interface Receipt {
   hash: string;
   key_id: string;
   signature: string;
+  /**
+   * The taker's copies only: the salt (hex) of the taker's commitment at offset 136 of a version 2
+   * receipt. Keep it: with it, and only with it, the taker can show that the fill was its own.
+   */
+  taker_salt?: string;
 }
 
 /** A key of `GET /v1/exchange/keys`. */
@@ -69,6 +76,11 @@ export interface VerifyReceiptOptions {
   serviceName?: string;
   /** The fill the receipt must be of; its revert receipt when `kind` is 1. */
   fill?: FillToMatch;
+  /**
+   * The taker's wallet (base58) the receipt must be of: version 1, the key at offset 136; version 2,
+   * the commitment recomputed from `receipt.taker_salt` (refused without one).
+   */
+  taker?: string;
 }
 
 /**
@@ -90,6 +102,7 @@ export function verifyReceipt(receipt: Receipt, options: VerifyReceiptOptions): 
   if (decoded.journalSeq !== BigInt(receipt.journal_seq)) throw new ReceiptError("journal_seq differs from the payload's");
   if (decoded.kind !== receipt.kind) throw new ReceiptError("kind differs from the payload's");
   if (decoded.domain !== Buffer.from(signingDomain(options.serviceName)).toString('hex')) throw new ReceiptError('the receipt is for another service (domain)');
+  if (options.taker !== undefined && !isTakerOf(receipt, options.taker)) throw new ReceiptError(`the receipt's taker is not ${options.taker}`);
   const fill = options.fill;
   if (fill) {
     const differs = (field: string) => new ReceiptError(`${field} differs from the fill's`);
@@ -108,6 +121,48 @@ export function verifyReceipt(receipt: Receipt, options: VerifyReceiptOptions): 
     }
   }
   return decoded;
+}
+
+/** `SHA-256("LEGWORK_TAKER" || salt || taker key)` in hex: what a version 2 receipt holds at offset 136. */
+export function takerCommitmentOf(takerSalt: string, taker: string): string {
+  if (!/^[0-9a-f]{64}$/.test(takerSalt)) throw new ReceiptError('taker_salt is not 64 lowercase hex characters');
+  return takerCommitment(Buffer.from(takerSalt, 'hex'), parseWallet(taker)).toString('hex');
+}
+
+/**
+ * Whether `taker` (a wallet, base58) took the fill of this receipt: version 1 names the wallet;
+ * version 2 holds the commitment, recomputed from `takerSalt` (default: the receipt's own
+ * `taker_salt`, which only the taker's copy has). False, never a throw, for a wrong salt or none.
+ */
+export function isTakerOf(receipt: Receipt, taker: string, takerSalt: string | undefined = receipt.taker_salt): boolean {
+  const decoded = decodeReceipt(Buffer.from(receipt.payload, 'base64'));
+  if (decoded.version === 1) return decoded.taker === taker;
+  if (takerSalt === undefined || !/^[0-9a-f]{64}$/.test(takerSalt)) return false;
+  return takerCommitmentOf(takerSalt, taker) === decoded.takerCommitment;
+}
+
+/** What a taker shows to prove a fill was its own: the receipt, its wallet and the salt. */
+export interface TakerProof {
+  receipt: Receipt;
+  taker: string;
+  taker_salt: string;
+}
+
+/** The proof a taker hands over, from its copy of a receipt (which carries `taker_salt`). */
+export function takerProof(receipt: Receipt, taker: string): TakerProof {
+  if (receipt.taker_salt === undefined) throw new ReceiptError("this copy of the receipt has no taker_salt: only the taker's copy can prove it");
+  const proof = { receipt: { ...receipt }, taker, taker_salt: receipt.taker_salt };
+  if (!isTakerOf(proof.receipt, taker)) throw new ReceiptError(`the receipt's taker is not ${taker}`);
+  return proof;
+}
+
+/**
+ * Checks a taker's proof: the receipt verifies (signature, layout, `keys`) and its taker is the
+ * wallet shown, by the commitment and the salt shown (version 2) or the key it names (version 1).
+ * The decoded receipt; throws ReceiptError when it does not hold.
+ */
+export function verifyTakerProof(proof: TakerProof, options: Omit<VerifyReceiptOptions, 'taker'>): DecodedReceipt {
+  return verifyReceipt({ ...proof.receipt, taker_salt: proof.taker_salt }, { ...options, taker: proof.taker });
 }
 
 /** A row of `GET /v1/exchange/journal`. */

@@ -87,7 +87,7 @@ export interface FillView {
   fee: string;
   filled_at: number;
   reverted: boolean;
-  /** The exchange's signed receipt, in `filled` events (verify with `verifyReceipt`). */
+  /** The exchange's signed receipt, in `filled` events (verify with `verifyReceipt`); the taker's copy carries `taker_salt`. */
   receipt?: Receipt;
 }
 

@@ -1,7 +1,17 @@
 import assert from 'node:assert/strict';
 import { createHash, createPrivateKey, sign } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { type Receipt, ReceiptError, decodeReceipt, verifyJournalSegment, verifyReceipt } from '../src/index';
+import {
+  type Receipt,
+  ReceiptError,
+  decodeReceipt,
+  isTakerOf,
+  takerCommitmentOf,
+  takerProof,
+  verifyJournalSegment,
+  verifyReceipt,
+  verifyTakerProof,
+} from '../src/index';
 import { loadVector } from './vectors';
 
 const vectors = loadVector('receipts.json');
@@ -23,11 +33,61 @@ describe('receipts (vectors/receipts.json)', () => {
         keys,
         fill: { fill_id: i.fill_id, side: i.side, price: i.price, fee: i.fee, filled_at: i.at, rfq_id: i.rfq_id, quote_id: i.quote_id, legs: i.legs },
       });
-      assert.equal(decoded.taker, i.taker);
+      assert.equal(decoded.version, 2);
+      assert.equal(decoded.taker, null);
+      assert.equal(decoded.takerCommitment, i.taker_commitment);
       assert.equal(decoded.maker, i.maker);
       assert.equal(decoded.prevHash, i.prev_hash);
       assert.equal(decoded.legs.length, i.legs.length);
     }
+  });
+
+  it("proves the taker: the commitment recomputes from the taker's copy (its salt), a maker's copy proves nothing", () => {
+    for (const r of vectors.receipts) {
+      const i = r.input;
+      assert.equal(takerCommitmentOf(i.taker_salt, i.taker), i.taker_commitment);
+      const takers = { ...receiptOf(r), taker_salt: i.taker_salt };
+      assert.equal(isTakerOf(takers, i.taker), true);
+      assert.equal(isTakerOf(takers, i.maker), false);
+      verifyReceipt(takers, { keys, taker: i.taker });
+      assert.throws(() => verifyReceipt(takers, { keys, taker: i.maker }), /taker is not/);
+      // The maker's copy: no salt, so it ties the fill to no wallet.
+      assert.equal(isTakerOf(receiptOf(r), i.taker), false);
+      assert.throws(() => verifyReceipt(receiptOf(r), { keys, taker: i.taker }), /taker is not/);
+      assert.throws(() => takerProof(receiptOf(r), i.taker), /no taker_salt/);
+      // The proof a taker hands over, checked by anyone with the exchange's keys.
+      const proof = JSON.parse(JSON.stringify(takerProof(takers, i.taker)));
+      assert.equal(verifyTakerProof(proof, { keys }).takerCommitment, i.taker_commitment);
+      assert.throws(() => verifyTakerProof({ ...proof, taker_salt: 'ab'.repeat(32) }, { keys }), /taker is not/);
+    }
+    // A revert commits with its fill's salt: the same salt proves both.
+    const [fill, revert] = [vectors.receipts[1], vectors.receipts[2]];
+    assert.equal(isTakerOf(receiptOf(revert), revert.input.taker, fill.input.taker_salt), true);
+  });
+
+  it('verifies a version 1 receipt (vectors version_1), which names its taker', () => {
+    const v1 = vectors.version_1;
+    const first = vectors.receipts[0].input;
+    const receipt: Receipt = {
+      journal_seq: 1,
+      kind: 0,
+      payload: Buffer.from(v1.payload_hex, 'hex').toString('base64'),
+      hash: v1.hash,
+      key_id: v1.key_id,
+      signature: v1.signature,
+    };
+    const decoded = verifyReceipt(receipt, {
+      keys,
+      taker: first.taker,
+      fill: { fill_id: first.fill_id, side: first.side, price: first.price, fee: first.fee, filled_at: first.at, rfq_id: first.rfq_id, legs: first.legs },
+    });
+    assert.equal(decoded.version, 1);
+    assert.equal(decoded.taker, first.taker);
+    assert.equal(decoded.takerCommitment, null);
+    assert.equal(isTakerOf(receipt, first.maker), false);
+    const bytes = Buffer.from(v1.payload_hex, 'hex');
+    bytes[13] = 3;
+    assert.throws(() => decodeReceipt(bytes), /version 3/);
   });
 
   it('accepts the 8-place decimals of /query/rfq-fills rows', () => {

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Ed25519Verifier, encodeReceipt, keyIdOf, parseRfqSigned, parseWallet, signingDomain } from '@legwork/protocol';
+import { Ed25519Verifier, encodeReceipt, keyIdOf, parseRfqSigned, parseWallet, signingDomain, takerCommitment } from '@legwork/protocol';
 import { verifyJournalSegment, verifyReceipt } from '../../sdk/src/index';
 import { Database } from '../../src/common/database/database';
 import { parseSymbol } from '../../src/modules/instruments/domain/symbol';
@@ -79,8 +79,11 @@ describe('Fill receipts and the journal', () => {
       hash: expect.stringMatching(/^[0-9a-f]{64}$/),
       key_id: (await keys())[0].key_id,
       signature: expect.any(String),
+      taker_salt: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
-    expect(makerEvent.data.rfq.fill.receipt).toEqual(receipt);
+    // The maker's copy is the same signed receipt without the taker's salt (docs/spec/design.md 16).
+    const { taker_salt: salt, ...signed } = receipt;
+    expect(makerEvent.data.rfq.fill.receipt).toEqual(signed);
     expect(makerEvent.data.account_seq).toEqual(expect.any(Number));
 
     // Byte for byte: the payload a third party rebuilds from the fill and the journal.
@@ -95,7 +98,7 @@ describe('Fill receipts and the journal', () => {
       prevHash: Buffer.from(seg.rows[0].prev_hash, 'hex'),
       rfqId: q.rfqId,
       quoteId: q.quoteId,
-      taker: taker.wallet.publicKey,
+      takerCommitment: takerCommitment(Buffer.from(salt, 'hex'), taker.wallet.publicKey),
       maker: maker.wallet.publicKey,
       side: 'buy',
       price: parseRfqSigned(filled.fill.price),
@@ -114,8 +117,8 @@ describe('Fill receipts and the journal', () => {
     const key = parseWallet((await keys())[0].public_key);
     expect(new Ed25519Verifier().verify(key, expected, Buffer.from(receipt.signature, 'base64'))).toBe(true);
     // And the SDK's check, against the fill row as the query API gives it.
-    const decoded = verifyReceipt(row.receipt, { keys: await keys(), fill: row });
-    expect(decoded.taker).toBe(taker.wallet.address);
+    const decoded = verifyReceipt(row.receipt, { keys: await keys(), fill: row, taker: taker.wallet.address });
+    expect(decoded.takerCommitment).toBe(takerCommitment(Buffer.from(salt, 'hex'), taker.wallet.publicKey).toString('hex'));
   });
 
   it('64 concurrent fills and a revert leave one chain with no gap and no fork; verify-journal passes, then names the first broken link', async () => {

@@ -24,6 +24,7 @@ import {
   parseHttpDecimal,
   parseRfqSigned,
   signAccept,
+  takerCommitmentOf,
   verifyQuote,
   verifyReceipt,
 } from '../../sdk/src';
@@ -201,13 +202,20 @@ describe('SDK end to end: sign-in → create → respond → accept → filled �
       rfq: { rfq_id: rfq.rfq_id, quote_id: q.quote_id, state: 'filled', side: 'buy', fill: { fill_id: fill.fill_id, price: fill.price } },
     });
     // The event's fill carries the exchange's signed receipt; both sides verify it with the published key.
+    // It holds the taker's commitment (version 2), which the taker's copy proves with its salt; the
+    // maker's copy is the same receipt without the salt (docs/spec/design.md 16).
     const { receipt, ...fillView } = fill;
     const { keys } = await admin.exchangeKeys();
-    expect(verifyReceipt(receipt!, { keys, fill: { ...fill, rfq_id: rfq.rfq_id, quote_id: q.quote_id, legs: rfq.legs } })).toMatchObject({
-      taker: taker.keypair.wallet,
+    const fillToMatch = { ...fill, rfq_id: rfq.rfq_id, quote_id: q.quote_id, legs: rfq.legs };
+    expect(verifyReceipt(receipt!, { keys, fill: fillToMatch, taker: taker.keypair.wallet })).toMatchObject({
+      version: 2,
+      taker: null,
+      takerCommitment: takerCommitmentOf(receipt!.taker_salt!, taker.keypair.wallet),
       kind: 0,
     });
-    expect((makerFilled as { rfq: { fill?: { receipt?: unknown } } }).rfq.fill?.receipt).toEqual(receipt);
+    const { taker_salt: _salt, ...makersCopy } = receipt!;
+    expect((makerFilled as { rfq: { fill?: { receipt?: unknown } } }).rfq.fill?.receipt).toEqual(makersCopy);
+    verifyReceipt(makersCopy, { keys, fill: fillToMatch });
     expect((makerFilled as { account_seq?: number }).account_seq).toEqual(expect.any(Number));
     expect(await takerClient.getRfq(rfq.rfq_id)).toMatchObject({ state: 'filled', fill: fillView });
 

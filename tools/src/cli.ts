@@ -54,7 +54,8 @@ commands
              [--timeout SECONDS]               (default 60)
   positions [--status open|settled|all]        your net RFQ positions
   balances                                     your USDC balance
-  fills                                        your fills, newest first, each receipt verified
+  fills                                        your fills, newest first, each receipt verified (as taker, with
+                                               LEGWORK_SEED: that it commits to your wallet; keep taker_salt)
   maker limits [LIMIT FLAGS] [--replace]       a quoter's limits, usage and protection; with flags, sets
                                                them over those held (--replace: only those given)
   maker reset-protection                       lift a protection freeze that has no end
@@ -348,7 +349,7 @@ async function runCommand(session: Session, flags: Flags, command: string, args:
     case 'fills': {
       const { rows } = await session.http((http) => http.rfqFills());
       const { keys } = await new LegworkHttp(session.url).exchangeKeys();
-      const checked = rows.map((row) => ({ ...row, receipt_status: receiptStatus(row, keys) }));
+      const checked = rows.map((row) => ({ ...row, receipt_status: receiptStatus(row, keys, keypair?.wallet) }));
       print(flags, checked, () => fillLines(checked));
       return 0;
     }

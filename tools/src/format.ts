@@ -68,7 +68,7 @@ export function balanceLines(rows: BalanceRow[]): string[] {
 export function fillLines(rows: RfqFillRow[]): string[] {
   if (rows.length === 0) return ['(no fills)'];
   return table(
-    ['fill', 'rfq', 'role', 'side', 'price', 'fee', 'legs', 'reverted', 'receipt'],
+    ['fill', 'rfq', 'role', 'side', 'price', 'fee', 'legs', 'reverted', 'receipt', 'taker salt'],
     rows.map((r) => [
       String(r.fill_id),
       r.rfq_id,
@@ -79,6 +79,8 @@ export function fillLines(rows: RfqFillRow[]): string[] {
       describeLegs(r.legs.map((l) => ({ instrument: l.instrument, quantity: amount(l.quantity) }))),
       r.reverted ? 'yes' : '',
       typeof r.receipt_status === 'string' ? r.receipt_status : '',
+      // The taker's rows only: what proves, with the receipt, that the fill was this wallet's.
+      r.receipt?.taker_salt ?? '',
     ]),
     [4, 5],
   );

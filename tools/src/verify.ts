@@ -1,9 +1,12 @@
 import { type ExchangeKeyInfo, type JournalCheck, type LegworkHttp, type RfqFillRow, verifyJournalSegment, verifyReceipt } from '@legwork/sdk';
 
 /**
- * The verification commands of the CLI (docs/spec/design.md 14, docs/receipts.md): a server's whole journal,
- * and an account's fills against their receipts. Nothing here trusts the server beyond the keys
- * it publishes: links and signatures are checked on this side.
+ * The verification commands of the CLI (docs/spec/design.md 14 and 16, docs/receipts.md): a server's whole
+ * journal, and an account's fills against their receipts (version 2, and version 1 receipts
+ * signed before the taker's commitment). Nothing here trusts the server beyond the keys it
+ * publishes: links and signatures are checked on this side. The journal's rows are the chain only
+ * (hash, prev_hash), the same for both versions, so a journal that starts with version 1 receipts
+ * walks as one that does not.
  */
 
 export interface JournalWalk {
@@ -42,17 +45,25 @@ export function journalLines(walk: JournalWalk): string[] {
   return [`journal BROKEN at journal_seq ${walk.check.journal_seq}: ${walk.check.problem}`];
 }
 
-/** Each fill's receipt (and revert receipt) checked against the fill row: 'verified' or why not. */
-export function receiptStatus(row: RfqFillRow, keys: readonly ExchangeKeyInfo[]): string {
+/**
+ * Each fill's receipt (and revert receipt) checked against the fill row: 'verified' or why not.
+ * With `wallet` (the CLI's own, from its seed), a taker row's receipts must also be that wallet's:
+ * the commitment of a version 2 receipt recomputed from its `taker_salt`, or the key a
+ * version 1 receipt names (docs/spec/design.md 16, docs/receipts.md).
+ */
+export function receiptStatus(row: RfqFillRow, keys: readonly ExchangeKeyInfo[], wallet?: string): string {
   if (!row.receipt) return 'no receipt';
+  const taker = row.role === 'taker' && wallet !== undefined ? wallet : undefined;
+  const fill = { ...row, filled_at: Number(row.filled_at), legs: row.legs };
+  const proven = taker === undefined ? '' : '; taker proven';
   try {
-    verifyReceipt(row.receipt, { keys, fill: { ...row, filled_at: Number(row.filled_at), legs: row.legs } });
+    verifyReceipt(row.receipt, { keys, fill, taker });
     if (row.reverted) {
       if (!row.revert_receipt) return 'fill verified; revert receipt missing';
-      verifyReceipt(row.revert_receipt, { keys, fill: { ...row, filled_at: Number(row.filled_at), legs: row.legs } });
-      return `verified #${row.receipt.journal_seq}, revert #${row.revert_receipt.journal_seq}`;
+      verifyReceipt(row.revert_receipt, { keys, fill, taker });
+      return `verified #${row.receipt.journal_seq}, revert #${row.revert_receipt.journal_seq}${proven}`;
     }
-    return `verified #${row.receipt.journal_seq}`;
+    return `verified #${row.receipt.journal_seq}${proven}`;
   } catch (error) {
     return `NOT VERIFIED: ${(error as Error).message}`;
   }

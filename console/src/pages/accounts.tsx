@@ -36,14 +36,14 @@ let keys: Promise<ExchangeKey[]> | null = null;
 /** The exchange's published keys, read once per page load (rotation appends; a reload picks it up). */
 const exchangeKeys = () => (keys ??= call<{ keys: ExchangeKey[] }>('keys', { bearer: null }).then((k) => k.keys));
 
-/** A receipt checked here, in the browser (hash, signature, key, that it is this fill's). */
-function ReceiptCell({ receipt, fillId, kind }: { receipt: Receipt | null | undefined; fillId: string; kind: 0 | 1 }) {
+/** A receipt checked here, in the browser (hash, signature, key, that it is this fill's; on a taker row, this taker's). */
+function ReceiptCell({ receipt, fillId, kind, taker }: { receipt: Receipt | null | undefined; fillId: string; kind: 0 | 1; taker?: string }) {
   const [problem, setProblem] = useState<string | null | undefined>(undefined);
   useEffect(() => {
     if (!receipt) return;
     let live = true;
     exchangeKeys()
-      .then((k) => checkReceipt(receipt, k, fillId, kind))
+      .then((k) => checkReceipt(receipt, k, fillId, kind, taker))
       .then(
         (p) => live && setProblem(p),
         (e) => live && setProblem(describeError(e)),
@@ -51,7 +51,7 @@ function ReceiptCell({ receipt, fillId, kind }: { receipt: Receipt | null | unde
     return () => {
       live = false;
     };
-  }, [receipt?.hash]);
+  }, [receipt?.hash, taker]);
   if (!receipt) return <span class="muted">—</span>;
   const label = `#${receipt.journal_seq}`;
   if (problem === undefined) return <span>{label} …</span>;
@@ -322,11 +322,11 @@ function AccountDetail({
                 {f.reverted ? ' (reverted)' : ''}
               </td>
               <td>
-                <ReceiptCell receipt={f.receipt} fillId={f.fill_id} kind={0} />
+                <ReceiptCell receipt={f.receipt} fillId={f.fill_id} kind={0} taker={f.role === 'taker' ? a?.wallet : undefined} />
                 {f.revert_receipt && (
                   <>
                     {' '}
-                    revert <ReceiptCell receipt={f.revert_receipt} fillId={f.fill_id} kind={1} />
+                    revert <ReceiptCell receipt={f.revert_receipt} fillId={f.fill_id} kind={1} taker={f.role === 'taker' ? a?.wallet : undefined} />
                   </>
                 )}
               </td>

@@ -1,20 +1,33 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { hexBytes, putBytes, putI64, putSeconds } from './bytes';
 import { U64_MAX } from './decimal';
 import { MAX_LEGS, type PayloadLeg } from './quote-payload';
 import { encodeWallet } from './wallet';
 
 /**
- * StrategyFillReceipt (docs/spec/design.md section 14): the fixed 1,072 bytes the exchange signs for every
- * fill and every revert. Layout rules of section 9: little-endian, every byte not written and
+ * StrategyFillReceipt (docs/spec/design.md sections 14 and 16): the fixed 1,072 bytes the exchange signs for
+ * every fill and every revert. Layout rules of section 9: little-endian, every byte not written and
  * every unused leg slot zero; the leg slots are those of StrategyQuotePayload. The exchange
  * encodes it ({@link encodeReceipt}); a client decodes and checks it ({@link decodeReceipt}).
+ *
+ * Version 2 (what the exchange signs now) holds at offset 136 the taker's commitment
+ * ({@link takerCommitment}), so a maker reading the receipt of its quote's fill learns nothing
+ * about who took it (section 5); version 1 held the taker's wallet key there. Receipts of
+ * version 1 already in a journal stay valid: {@link decodeReceipt} reads both.
  */
 
 /** 0: a fill; 1: the revert of a fill. */
 export type ReceiptKind = 0 | 1;
 
+/** 1: offset 136 is the taker's wallet key (receipts signed before section 16); 2: the taker's commitment. */
+export type ReceiptVersion = 1 | 2;
+
+/** The version the exchange signs. */
+export const RECEIPT_VERSION: ReceiptVersion = 2;
+
 export interface ReceiptFields {
+  /** Default {@link RECEIPT_VERSION}. */
+  version?: ReceiptVersion;
   kind: ReceiptKind;
   /** signingDomain(SERVICE_NAME), 32 bytes. */
   domain: Uint8Array;
@@ -25,7 +38,10 @@ export interface ReceiptFields {
   rfqId: string;
   /** 64 lowercase hex characters. */
   quoteId: string;
-  taker: Uint8Array;
+  /** Version 2: the 32 bytes of {@link takerCommitment}. */
+  takerCommitment?: Uint8Array;
+  /** Version 1 only: the taker's wallet public key. */
+  taker?: Uint8Array;
   maker: Uint8Array;
   side: 'buy' | 'sell';
   /** Micro-units, i64: the accepted side's package price. */
@@ -40,9 +56,33 @@ export interface ReceiptFields {
 /** Size of a StrategyFillReceipt. */
 export const RECEIPT_SIZE = 1_072;
 const TAG = 'STRATEGY_FILL';
-const VERSION = 1;
 const LEGS_OFFSET = 240;
 const LEG_SLOT_SIZE = 64;
+const COMMITMENT_TAG = Buffer.from('LEGWORK_TAKER', 'ascii');
+/** Bytes of a taker salt. */
+export const TAKER_SALT_SIZE = 32;
+
+/** A fresh taker salt: 32 random bytes, drawn once per fill (its revert reuses it). */
+export function newTakerSalt(): Buffer {
+  return randomBytes(TAKER_SALT_SIZE);
+}
+
+/**
+ * `SHA-256(ASCII "LEGWORK_TAKER" || salt || taker wallet public key)`: what a version 2 receipt
+ * holds at offset 136. Only who knows the salt (the taker, and the exchange) can tie it to a wallet.
+ */
+export function takerCommitment(salt: Uint8Array, takerPublicKey: Uint8Array): Buffer {
+  if (salt?.length !== TAKER_SALT_SIZE) throw new Error(`taker_salt must be ${TAKER_SALT_SIZE} bytes, got ${salt?.length}`);
+  if (takerPublicKey?.length !== 32) throw new Error(`the taker's public key must be 32 bytes, got ${takerPublicKey?.length}`);
+  return createHash('sha256').update(COMMITMENT_TAG).update(salt).update(takerPublicKey).digest();
+}
+
+/** The 32 bytes at offset 136 for the receipt's version; throws naming the field that is missing. */
+function takerField(r: ReceiptFields, version: ReceiptVersion): Uint8Array {
+  const bytes = version === 1 ? r.taker : r.takerCommitment;
+  if (!bytes) throw new Error(version === 1 ? 'a version 1 receipt needs taker' : 'a version 2 receipt needs taker_commitment');
+  return bytes;
+}
 
 /** Encodes the 1,072-byte receipt; throws an Error naming a field off the layout. */
 export function encodeReceipt(r: ReceiptFields): Buffer {
@@ -50,9 +90,11 @@ export function encodeReceipt(r: ReceiptFields): Buffer {
   if (r.kind !== 0 && r.kind !== 1) throw new Error('kind must be 0 (fill) or 1 (revert)');
   if (r.journalSeq < 1n || r.journalSeq > U64_MAX) throw new Error('journal_seq is not a positive u64');
   if (r.fillId < 0n || r.fillId > U64_MAX) throw new Error('fill_id is not a u64');
+  const version = r.version ?? RECEIPT_VERSION;
+  if (version !== 1 && version !== 2) throw new Error('version must be 1 or 2');
   const out = Buffer.alloc(RECEIPT_SIZE);
   out.write(TAG, 0, 'ascii'); //                                  0..13
-  out[13] = VERSION;
+  out[13] = version;
   out[14] = r.kind;
   out[15] = r.legs.length;
   putBytes(out, 16, r.domain, 32, 'domain'); //                    16..48
@@ -60,7 +102,7 @@ export function encodeReceipt(r: ReceiptFields): Buffer {
   putBytes(out, 56, r.prevHash, 32, 'prev_hash'); //               56..88
   putBytes(out, 88, hexBytes(r.rfqId, 16, 'rfq_id'), 16, 'rfq_id');
   putBytes(out, 104, hexBytes(r.quoteId, 32, 'quote_id'), 32, 'quote_id');
-  putBytes(out, 136, r.taker, 32, 'taker');
+  putBytes(out, 136, takerField(r, version), 32, version === 1 ? 'taker' : 'taker_commitment');
   putBytes(out, 168, r.maker, 32, 'maker');
   out[200] = r.side === 'buy' ? 0 : 1; //                           201..208 zero
   putI64(out, 208, r.price, 'price');
@@ -90,13 +132,17 @@ export function keyIdOf(publicKey: Uint8Array): string {
 
 /** The fields of a decoded receipt (money in bigint micro-units). */
 export interface DecodedReceipt {
+  version: ReceiptVersion;
   kind: 0 | 1;
   domain: string;
   journalSeq: bigint;
   prevHash: string;
   rfqId: string;
   quoteId: string;
-  taker: string;
+  /** Version 2: the taker's commitment, 64 hex characters; null in version 1. */
+  takerCommitment: string | null;
+  /** Version 1: the taker's wallet (base58); null in version 2, where only the commitment is signed. */
+  taker: string | null;
   maker: string;
   side: 'buy' | 'sell';
   price: bigint;
@@ -118,7 +164,9 @@ export class ReceiptError extends Error {
 export function decodeReceipt(payload: Uint8Array): DecodedReceipt {
   const b = Buffer.from(payload);
   if (b.length !== RECEIPT_SIZE) throw new ReceiptError(`a receipt is ${RECEIPT_SIZE} bytes, got ${b.length}`);
-  if (b.toString('ascii', 0, 13) !== TAG || b[13] !== VERSION) throw new ReceiptError('not a version 1 STRATEGY_FILL receipt');
+  if (b.toString('ascii', 0, 13) !== TAG) throw new ReceiptError('not a STRATEGY_FILL receipt');
+  const version = b[13];
+  if (version !== 1 && version !== 2) throw new ReceiptError(`version ${version} is not a STRATEGY_FILL receipt version (1 or 2)`);
   const kind = b[14];
   const count = b[15];
   if (kind > 1) throw new ReceiptError(`kind ${kind} is neither fill (0) nor revert (1)`);
@@ -143,14 +191,17 @@ export function decodeReceipt(payload: Uint8Array): DecodedReceipt {
     }
     legs.push({ instrument: symbol, strike: slot.readBigUInt64LE(32), kind: slot[40] === 0 ? 'call' : 'put', quantity: slot.readBigInt64LE(48) });
   }
+  const atTaker = b.subarray(136, 168);
   return {
+    version,
     kind: kind as 0 | 1,
     domain: b.subarray(16, 48).toString('hex'),
     journalSeq: b.readBigUInt64LE(48),
     prevHash: b.subarray(56, 88).toString('hex'),
     rfqId: b.subarray(88, 104).toString('hex'),
     quoteId: b.subarray(104, 136).toString('hex'),
-    taker: encodeWallet(b.subarray(136, 168)),
+    takerCommitment: version === 2 ? atTaker.toString('hex') : null,
+    taker: version === 1 ? encodeWallet(atTaker) : null,
     maker: encodeWallet(b.subarray(168, 200)),
     side: b[200] === 0 ? 'buy' : 'sell',
     price: b.readBigInt64LE(208),

@@ -15,6 +15,7 @@ import {
   receiptHash,
   signEd25519,
   signingDomain,
+  takerCommitment,
 } from '../src';
 
 const vectors = loadVector('receipts.json');
@@ -22,13 +23,14 @@ const seed = Buffer.from(vectors.exchange_seed_hex, 'hex');
 
 function fields(input: any): ReceiptFields {
   return {
+    version: input.version,
     kind: input.kind,
     domain: signingDomain('Legwork'),
     journalSeq: BigInt(input.journal_seq),
     prevHash: Buffer.from(input.prev_hash, 'hex'),
     rfqId: input.rfq_id,
     quoteId: input.quote_id,
-    taker: parseWallet(input.taker),
+    takerCommitment: Buffer.from(input.taker_commitment, 'hex'),
     maker: parseWallet(input.maker),
     side: input.side,
     price: parseRfqSigned(input.price),
@@ -60,6 +62,18 @@ describe('StrategyFillReceipt (vectors/receipts.json)', () => {
     });
   });
 
+  it("holds at offset 136 the taker's commitment, SHA-256 of LEGWORK_TAKER, the fill's salt and the taker's key", () => {
+    for (const r of vectors.receipts) {
+      const commitment = takerCommitment(Buffer.from(r.input.taker_salt, 'hex'), parseWallet(r.input.taker));
+      expect(commitment.toString('hex')).toBe(r.input.taker_commitment);
+      expect(Buffer.from(r.payload_hex, 'hex').subarray(136, 168).equals(commitment)).toBe(true);
+      expect(r.payload_hex).not.toContain(Buffer.from(parseWallet(r.input.taker)).toString('hex'));
+    }
+    // The revert (journal_seq 3) reuses the salt of the fill it undoes (journal_seq 2).
+    expect(vectors.receipts[2].input.taker_salt).toBe(vectors.receipts[1].input.taker_salt);
+    expect(() => takerCommitment(Buffer.alloc(31), parseWallet(vectors.receipts[0].input.taker))).toThrow('taker_salt');
+  });
+
   it('chains: each prev_hash is the hash of the receipt before', () => {
     vectors.receipts.slice(1).forEach((r: any, i: number) => expect(r.input.prev_hash).toBe(vectors.receipts[i].hash));
   });
@@ -70,6 +84,36 @@ describe('StrategyFillReceipt (vectors/receipts.json)', () => {
     expect(() => encodeReceipt({ ...base, legs: [] })).toThrow('leg count');
     expect(() => encodeReceipt({ ...base, price: 1n << 63n })).toThrow('price');
     expect(() => encodeReceipt({ ...base, quoteId: 'xyz' })).toThrow('quote_id');
+    expect(() => encodeReceipt({ ...base, takerCommitment: undefined })).toThrow('taker_commitment');
+    expect(() => encodeReceipt({ ...base, version: 1 })).toThrow('taker');
+  });
+});
+
+describe('version 1 (vectors/receipts.json version_1): receipts already in a journal stay valid', () => {
+  const v1 = vectors.version_1;
+  const payload = Buffer.from(v1.payload_hex, 'hex');
+  const first = vectors.receipts[0].input;
+
+  it("decodes, with the taker's wallet at offset 136, and its hash and signature hold", () => {
+    const decoded = decodeReceipt(payload);
+    expect(decoded).toMatchObject({ version: 1, kind: 0, journalSeq: 1n, taker: first.taker, takerCommitment: null, maker: first.maker, side: 'buy' });
+    expect(receiptHash(payload).toString('hex')).toBe(v1.hash);
+    expect(keyIdOf(publicKeyFromSeed(seed))).toBe(v1.key_id);
+    expect(new Ed25519Verifier().verify(publicKeyFromSeed(seed), payload, Buffer.from(v1.signature, 'base64'))).toBe(true);
+  });
+
+  it('is what the version 1 layout encodes from the first fill of the vectors', () => {
+    const encoded = encodeReceipt({ ...fields(first), version: 1, takerCommitment: undefined, taker: parseWallet(first.taker) });
+    expect(encoded.toString('hex')).toBe(v1.payload_hex);
+    expect(Buffer.from(signEd25519(seed, encoded)).toString('base64')).toBe(v1.signature);
+  });
+
+  it('refuses a version that is neither 1 nor 2', () => {
+    for (const version of [0, 3]) {
+      const b = Buffer.from(payload);
+      b[13] = version;
+      expect(() => decodeReceipt(b)).toThrow(`version ${version}`);
+    }
   });
 });
 
@@ -85,7 +129,9 @@ describe('decodeReceipt: what a client reads back (vectors/receipts.json)', () =
         prevHash: i.prev_hash,
         rfqId: i.rfq_id,
         quoteId: i.quote_id,
-        taker: i.taker,
+        version: 2,
+        takerCommitment: i.taker_commitment,
+        taker: null,
         maker: i.maker,
         side: i.side,
       });

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { parseWallet } from '@legwork/protocol';
 import type { Sql } from '../../common/database/sql';
 import { parseSymbol } from '../instruments/domain/symbol';
-import { type ReceiptKind, encodeReceipt, receiptHash } from '@legwork/protocol';
+import { type ReceiptKind, encodeReceipt, receiptHash, takerCommitment } from '@legwork/protocol';
 import type { ReceiptView } from './domain/receipt';
 import { ExchangeKeyService } from './exchange-key.service';
 import { type FeeCredit, type JournalRow, JournalRepository } from './journal.repository';
@@ -14,6 +14,8 @@ export interface JournalEntry {
   rfqId: string;
   quoteId: string;
   takerAccountId: number;
+  /** The fill's salt (its revert reuses it): the receipt holds the taker's commitment, never its key. */
+  takerSalt: Buffer;
   makerWallet: string;
   side: 'buy' | 'sell';
   price: bigint;
@@ -49,7 +51,7 @@ export class JournalService {
       prevHash: Buffer.from(head.hash, 'hex'),
       rfqId: entry.rfqId,
       quoteId: entry.quoteId,
-      taker: parseWallet(head.takerWallet),
+      takerCommitment: takerCommitment(entry.takerSalt, parseWallet(head.takerWallet)),
       maker: parseWallet(entry.makerWallet),
       side: entry.side,
       price: entry.price,

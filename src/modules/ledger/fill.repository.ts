@@ -48,10 +48,16 @@ export interface FillRecord {
   fee: bigint;
   filledAt: number;
   reverted: boolean;
+  /** The fill's taker salt (docs/spec/design.md 16); null for a fill whose receipt is version 1. */
+  takerSalt: Buffer | null;
   legs: FillLegRecord[];
 }
 
-export type NewFill = Omit<FillRecord, 'fillId' | 'reverted' | 'legs'> & { legs: Array<Pick<FillLegRecord, 'instrument' | 'quantity' | 'premium' | 'mark'>> };
+export type NewFill = Omit<FillRecord, 'fillId' | 'reverted' | 'legs' | 'takerSalt'> & {
+  legs: Array<Pick<FillLegRecord, 'instrument' | 'quantity' | 'premium' | 'mark'>>;
+  /** The salt its receipt commits to the taker with (FillService draws it). */
+  takerSalt?: Buffer | null;
+};
 
 /** What the fill's first read locks and answers (FillRepository.lockForFill). */
 interface FillLocks {
@@ -86,6 +92,7 @@ type FillRow = {
   fee: string;
   filled_at: string;
   reverted: boolean;
+  taker_salt: Buffer | null;
 };
 
 type FillLegRow = {
@@ -123,6 +130,7 @@ const toFill = (row: FillRow, legs: FillLegRecord[]): FillRecord => ({
   fee: BigInt(row.fee),
   filledAt: Number(row.filled_at),
   reverted: row.reverted,
+  takerSalt: row.taker_salt === null ? null : Buffer.from(row.taker_salt),
   legs,
 });
 
@@ -137,7 +145,7 @@ const toFillLeg = (row: FillLegRow): FillLegRecord => ({
   mark: BigInt(row.mark),
 });
 
-const FILL_COLUMNS = 'id, rfq_id, quote_id, taker_account_id, maker_account_id, fee_account_id, side, price, fee, filled_at, reverted';
+const FILL_COLUMNS = 'id, rfq_id, quote_id, taker_account_id, maker_account_id, fee_account_id, side, price, fee, filled_at, reverted, taker_salt';
 
 /**
  * The fill ledger's history: `accepts` (read here; its row is written by the move quoted →
@@ -195,9 +203,9 @@ export class FillRepository {
       positions: Array<{ account_id: number; instrument: string; quantity: string | number }>;
     }>(
       `WITH fill AS (
-         INSERT INTO fills (rfq_id, quote_id, taker_account_id, maker_account_id, fee_account_id, side, price, fee, filled_at)
+         INSERT INTO fills (rfq_id, quote_id, taker_account_id, maker_account_id, fee_account_id, side, price, fee, filled_at, taker_salt)
          VALUES (${p.add(f.rfqId)}, ${p.add(f.quoteId)}, ${p.add(f.takerAccountId)}, ${p.add(f.makerAccountId)}, ${p.add(f.feeAccountId)}, ${p.add(f.side)},
-                 ${p.add(f.price.toString())}, ${p.add(f.fee.toString())}, ${p.add(f.filledAt)})
+                 ${p.add(f.price.toString())}, ${p.add(f.fee.toString())}, ${p.add(f.filledAt)}, ${p.add(f.takerSalt ?? null)})
          RETURNING id
        ), legs AS (
          INSERT INTO fill_legs (fill_id, leg_index, instrument, quantity, premium, mark)
@@ -225,9 +233,16 @@ export class FillRepository {
     return toFill(row, (await this.legsOf(sql, [row.id])).get(String(row.id)) ?? []);
   }
 
-  /** Marks the fill reverted; throws when it is already. */
-  async markReverted(sql: Sql, fillId: string, at: number): Promise<void> {
-    const updated = await sql.exec(`UPDATE fills SET reverted = true, reverted_at = $2 WHERE id = $1 AND NOT reverted`, [fillId, at]);
+  /**
+   * Marks the fill reverted; throws when it is already. A fill whose receipt is version 1 has no
+   * salt: it takes `takerSalt`, which its revert's (version 2) receipt commits with.
+   */
+  async markReverted(sql: Sql, fillId: string, at: number, takerSalt: Buffer | null = null): Promise<void> {
+    const updated = await sql.exec(`UPDATE fills SET reverted = true, reverted_at = $2, taker_salt = coalesce(taker_salt, $3) WHERE id = $1 AND NOT reverted`, [
+      fillId,
+      at,
+      takerSalt,
+    ]);
     if (updated !== 1) throw new Error(`fill ${fillId} is reverted already`);
   }
 

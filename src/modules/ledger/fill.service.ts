@@ -6,6 +6,7 @@ import { RfqError, type RfqErrorCode } from '../../common/errors/app-error';
 import { JobRunner } from '../../common/jobs/job-runner';
 import { QUEUES, jobIds } from '../../common/jobs/queues';
 import { logger } from '../../common/logging/logger';
+import { newTakerSalt } from '@legwork/protocol';
 import { AccountsService } from '../accounts/accounts.service';
 import type { ReceiptView } from '../journal/domain/receipt';
 import { JournalService } from '../journal/journal.service';
@@ -164,7 +165,9 @@ export class FillService implements OnModuleInit {
     const { rfq, quote, accept, now } = v;
     const taker = rfq.accountId;
     const maker = quote.makerAccountId;
-    const fillId = await this.writeFill(sql, v, decision);
+    // Drawn once per fill and stored with it; the revert's receipt commits with the same one (docs/spec/design.md 16).
+    const takerSalt = newTakerSalt();
+    const fillId = await this.writeFill(sql, v, decision, takerSalt);
     // The group summaries the next market-data update reprices from (collateral.sql.ts).
     await refreshLockGroups(sql, [taker, maker]);
     const moved = await this.transitions.moveWithin(sql, {
@@ -180,8 +183,10 @@ export class FillService implements OnModuleInit {
     // the journal head, credited and locked in one statement and held to COMMIT (docs/spec/design.md 14,
     // docs/receipts.md). Lock order: other accounts' rows in id order, then the fee account's, then
     // the head (revert.service.ts too).
-    const receipt = await this.appendReceipt(sql, v, decision, fillId);
-    moved.fill!.receipt = { ...receipt }; // the `filled` events carry it
+    const receipt = await this.appendReceipt(sql, v, decision, fillId, takerSalt);
+    // The `filled` events carry the receipt; only the taker's view adds the salt (rfq-view.ts).
+    moved.fill!.receipt = { ...receipt };
+    moved.fill!.takerSalt = takerSalt.toString('hex');
     logger.event(
       'info',
       'rfq filled',
@@ -192,7 +197,7 @@ export class FillService implements OnModuleInit {
   }
 
   /** The fill row with its legs, the positions and the two balances, in one statement: the fill's id. */
-  private writeFill(sql: Sql, v: FillView, decision: Extract<FillDecision, { ok: true }>): Promise<string> {
+  private writeFill(sql: Sql, v: FillView, decision: Extract<FillDecision, { ok: true }>, takerSalt: Buffer): Promise<string> {
     const { rfq, quote, accept, legs, now } = v;
     const taker = rfq.accountId;
     const maker = quote.makerAccountId;
@@ -214,6 +219,7 @@ export class FillService implements OnModuleInit {
         price: decision.cash.price,
         fee: decision.fee,
         filledAt: now,
+        takerSalt,
         legs: legs.map((l, i) => ({ instrument: l.instrument, quantity: l.quantity, premium: shares[i], mark: l.mark })),
       },
       [...positionWrites(taker, trades.taker), ...positionWrites(maker, trades.maker)],
@@ -225,7 +231,7 @@ export class FillService implements OnModuleInit {
   }
 
   /** The fill's receipt, appended to the journal (its head stays locked to COMMIT). */
-  private appendReceipt(sql: Sql, v: FillView, decision: Extract<FillDecision, { ok: true }>, fillId: string): Promise<ReceiptView> {
+  private appendReceipt(sql: Sql, v: FillView, decision: Extract<FillDecision, { ok: true }>, fillId: string, takerSalt: Buffer): Promise<ReceiptView> {
     const { rfq, quote, accept, legs, now } = v;
     return this.journal.append(
       sql,
@@ -235,6 +241,7 @@ export class FillService implements OnModuleInit {
         rfqId: rfq.id,
         quoteId: quote.quoteId,
         takerAccountId: rfq.accountId,
+        takerSalt,
         makerWallet: quote.makerWallet,
         side: accept.side,
         price: decision.cash.price,

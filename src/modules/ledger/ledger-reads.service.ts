@@ -24,6 +24,15 @@ export interface RfqFillRow {
   revert_receipt: ReceiptView | null;
 }
 
+/**
+ * The taker's copy of a receipt carries the salt (docs/spec/design.md 16); the maker's is the receipt as
+ * signed. A taker's version 1 fill never reverted has no salt: its receipt names the taker itself.
+ */
+function copyFor(receipt: ReceiptView | undefined, salt: string | undefined): ReceiptView | null {
+  if (!receipt) return null;
+  return salt ? { ...receipt, taker_salt: salt } : receipt;
+}
+
 /** The ledger's read models of the query API: RFQ positions and RFQ fills of one account. */
 @Injectable()
 export class LedgerReads {
@@ -45,6 +54,7 @@ export class LedgerReads {
     const receipts = await this.journal.receiptsOf(page.map((f) => f.fillId));
     const rows = page.map((f): RfqFillRow => {
       const role = f.takerAccountId === accountId ? 'taker' : 'maker';
+      const salt = role === 'taker' && f.takerSalt ? f.takerSalt.toString('hex') : undefined;
       return {
         fill_id: f.fillId,
         rfq_id: f.rfqId,
@@ -56,8 +66,8 @@ export class LedgerReads {
         fee: formatHttp(role === 'taker' ? f.fee : 0n),
         filled_at: f.filledAt,
         reverted: f.reverted,
-        receipt: receipts.get(f.fillId)?.fill ?? null,
-        revert_receipt: receipts.get(f.fillId)?.revert ?? null,
+        receipt: copyFor(receipts.get(f.fillId)?.fill, salt),
+        revert_receipt: copyFor(receipts.get(f.fillId)?.revert, salt),
       };
     });
     return { rows, next: found.length > limit ? page[page.length - 1].fillId : null };

@@ -4,6 +4,7 @@ import { Database } from '../../common/database/database';
 import type { Sql } from '../../common/database/sql';
 import { AppError } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
+import { newTakerSalt } from '@legwork/protocol';
 import { InstrumentsService } from '../instruments/instruments.service';
 import { JournalService } from '../journal/journal.service';
 import type { RfqRecord } from '../rfq/domain/rfq-record';
@@ -97,7 +98,10 @@ export class RevertService {
   /** The fill leaves the history; each position's quantity and average are what the remaining fills make. */
   private async undo(sql: Sql, rfq: RfqRecord, fill: FillRecord, decision: Extract<RevertDecision, { ok: true }>, now: number): Promise<RfqRecord> {
     const { takerAccountId: taker, makerAccountId: maker, feeAccountId } = fill;
-    await this.fillRows.markReverted(sql, fill.fillId, now);
+    // The fill's own salt, so the revert commits to the taker as its fill did; a fill signed as
+    // version 1 (no salt) gets one here, which its row keeps (docs/spec/design.md 16).
+    const takerSalt = fill.takerSalt ?? newTakerSalt();
+    await this.fillRows.markReverted(sql, fill.fillId, now, takerSalt);
     const deltas = positionDeltas(fill.legs, fill.side);
     const replayed = await this.fillRows.replayPositions(
       sql,
@@ -133,6 +137,7 @@ export class RevertService {
       rfqId: rfq.id,
       quoteId: fill.quoteId,
       takerAccountId: taker,
+      takerSalt,
       makerWallet: rfq.quote!.makerWallet,
       side: fill.side,
       price: fill.price,

@@ -56,6 +56,16 @@ describe('query response schemas (the serializer Fastify compiles from them)', (
     for (const body of [{ rows: [fill] }, { rows: [fill], next_cursor: '18446744073709551' }, { rows: [{ ...fill, revert_receipt: null }] }]) {
       expect(await written(rowsSchema(RFQ_FILL_ROW, true), body)).toBe(JSON.stringify(body));
     }
+    // The taker's row: its copies of the receipts carry the salt (docs/spec/design.md 16), and it is written.
+    const salt = 'ef'.repeat(32);
+    const takers = {
+      ...fill,
+      role: 'taker' as const,
+      receipt: { ...fill.receipt!, taker_salt: salt },
+      revert_receipt: { ...fill.revert_receipt!, taker_salt: salt },
+    };
+    const body = { rows: [takers, fill] };
+    expect(await written(rowsSchema(RFQ_FILL_ROW, true), body)).toBe(JSON.stringify(body));
   });
 
   it('writes balance rows exactly as JSON.stringify would', async () => {

@@ -30,6 +30,17 @@ function objectSchema<T extends object>(properties: { [K in keyof T]-?: FieldSch
   return { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };
 }
 
+/** `schema` with `fields` declared (so the serializer writes them) but not required: fields only some readers get. */
+function withOptional(schema: JsonObjectSchema, fields: Record<string, FieldSchema>): JsonObjectSchema {
+  return { ...schema, properties: { ...schema.properties, ...fields } };
+}
+
+const TAKER_SALT: FieldSchema = {
+  type: 'string',
+  pattern: '^[0-9a-f]{64}$',
+  description: "The taker's salt (hex): the receipt's taker_commitment is SHA-256(\"LEGWORK_TAKER\" || salt || taker key); on the taker's copies only",
+};
+
 const httpDecimal = (description: string): FieldSchema => ({ type: 'string', ...HTTP_DECIMAL(description) });
 const isoTime: FieldSchema = { type: 'string', ...ISO_TIME };
 
@@ -55,15 +66,18 @@ export const RFQ_POSITION_ROW = objectSchema<RfqPositionRow>({
   updated_at: isoTime,
 });
 
-/** A signed fill receipt (docs/spec/design.md 14; how to verify one: docs/receipts.md). */
-const RECEIPT = objectSchema<ReceiptView>({
-  journal_seq: { type: 'number' },
-  kind: { type: 'number', description: '0 fill, 1 revert' },
-  payload: { type: 'string', description: 'base64 of the 1,072-byte StrategyFillReceipt' },
-  hash: { type: 'string', description: 'hex SHA-256 of the payload' },
-  key_id: { type: 'string', description: 'the signing key, as in GET /v1/exchange/keys' },
-  signature: { type: 'string', description: 'base64 ed25519 signature of the payload' },
-});
+/** A signed fill receipt (docs/spec/design.md 14 and 16; how to verify one: docs/receipts.md); the taker's copy carries `taker_salt`. */
+const RECEIPT = withOptional(
+  objectSchema<Omit<ReceiptView, 'taker_salt'>>({
+    journal_seq: { type: 'number' },
+    kind: { type: 'number', description: '0 fill, 1 revert' },
+    payload: { type: 'string', description: 'base64 of the 1,072-byte StrategyFillReceipt' },
+    hash: { type: 'string', description: 'hex SHA-256 of the payload' },
+    key_id: { type: 'string', description: 'the signing key, as in GET /v1/exchange/keys' },
+    signature: { type: 'string', description: 'base64 ed25519 signature of the payload' },
+  }),
+  { taker_salt: TAKER_SALT },
+);
 
 export const RFQ_FILL_ROW = objectSchema<RfqFillRow>({
   fill_id: { type: 'string' },

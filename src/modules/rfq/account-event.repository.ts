@@ -40,11 +40,18 @@ export class AccountEventRepository {
    * journal's table, joined here rather than asked per event).
    */
   async range(accountId: number, after: number, upTo: number, limit: number, sql: Sql = this.db): Promise<StoredEvent[]> {
-    const rows = await sql.rows<{ account_seq: string; channel: AccountEventChannel; rfq: RfqRow; receipt: Record<string, unknown> | null }>(
+    const rows = await sql.rows<{
+      account_seq: string;
+      channel: AccountEventChannel;
+      rfq: RfqRow;
+      receipt: Record<string, unknown> | null;
+      taker_salt: string | null;
+    }>(
       `SELECT e.account_seq, e.channel, e.rfq,
               CASE WHEN e.event = 'filled' THEN (SELECT json_build_object('journal_seq', r.journal_seq, 'kind', r.kind, 'payload', encode(r.payload, 'base64'),
                                                    'hash', r.hash, 'key_id', r.key_id, 'signature', r.signature)
-                                                  FROM receipts r WHERE r.fill_id = (e.rfq->>'fill_id')::bigint AND r.kind = 0) END AS receipt
+                                                  FROM receipts r WHERE r.fill_id = (e.rfq->>'fill_id')::bigint AND r.kind = 0) END AS receipt,
+              CASE WHEN e.event = 'filled' THEN (SELECT encode(f.taker_salt, 'hex') FROM fills f WHERE f.id = (e.rfq->>'fill_id')::bigint) END AS taker_salt
          FROM account_events e
         WHERE e.account_id = $1 AND e.account_seq > $2 AND e.account_seq <= $3
         ORDER BY e.account_seq LIMIT $4`,
@@ -54,6 +61,8 @@ export class AccountEventRepository {
       const record = toRfqRecord(row.rfq);
       // base64 from PostgreSQL breaks lines every 76 characters.
       if (row.receipt && record.fill) record.fill.receipt = { ...row.receipt, payload: String(row.receipt.payload).replace(/\n/g, '') };
+      // The salt goes only into the taker's view (`rfq` channel): rfq-view.ts leaves it out of `rfq_maker`.
+      if (row.taker_salt && record.fill) record.fill.takerSalt = row.taker_salt;
       return { accountSeq: Number(row.account_seq), channel: row.channel, record };
     });
   }

@@ -81,14 +81,24 @@ export const SCHEMAS = {
     },
     ['fill_id', 'side', 'price', 'fee', 'filled_at', 'reverted'],
   ),
-  FillReceipt: object({
-    journal_seq: { type: 'integer', minimum: 1 },
-    kind: { type: 'integer', enum: [0, 1], description: '0 fill, 1 revert' },
-    payload: { type: 'string', contentEncoding: 'base64', description: 'the 1,072-byte StrategyFillReceipt (design.md 14)' },
-    hash: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of the payload' },
-    key_id: { type: 'string', pattern: '^[0-9a-f]{16}$', description: 'the signing key of GET /v1/exchange/keys' },
-    signature: { type: 'string', description: 'base64 ed25519 signature of the payload by the exchange key' },
-  }),
+  FillReceipt: object(
+    {
+      journal_seq: { type: 'integer', minimum: 1 },
+      kind: { type: 'integer', enum: [0, 1], description: '0 fill, 1 revert' },
+      payload: { type: 'string', contentEncoding: 'base64', description: 'the 1,072-byte StrategyFillReceipt (design.md 14)' },
+      hash: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of the payload' },
+      key_id: { type: 'string', pattern: '^[0-9a-f]{16}$', description: 'the signing key of GET /v1/exchange/keys' },
+      signature: { type: 'string', description: 'base64 ed25519 signature of the payload by the exchange key' },
+      taker_salt: ref('TakerSalt'),
+    },
+    ['journal_seq', 'kind', 'payload', 'hash', 'key_id', 'signature'],
+  ),
+  TakerSalt: {
+    type: 'string',
+    pattern: '^[0-9a-f]{64}$',
+    description:
+      "the taker's salt (design.md 16): taker_commitment = SHA-256(\"LEGWORK_TAKER\" || salt || taker key); the taker's copies only, never the maker's",
+  },
   RfqFailure: object({ error: { type: 'string', enum: [...RFQ_ERROR_CODES] }, message: { type: 'string' } }),
   RfqView: object(
     {

@@ -13,4 +13,6 @@ export interface ReceiptView {
   hash: string;
   key_id: string;
   signature: string;
+  /** The taker's salt, hex (docs/spec/design.md 16): in the taker's copies only, never the maker's. */
+  taker_salt?: string;
 }

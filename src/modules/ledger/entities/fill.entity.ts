@@ -8,6 +8,7 @@ import { bigint, bigintColumn } from '../../../common/database/columns';
 @Check('fills_fee_check', 'fee >= 0')
 @Check('fills_check', 'taker_account_id <> maker_account_id')
 @Check('fills_check1', 'reverted = (reverted_at IS NOT NULL)')
+@Check('fills_taker_salt_check', 'octet_length(taker_salt) = 32')
 // `id DESC`: TypeORM's index metadata has no sort order, so these two are declared here but not
 // synchronized (the migrations create them; the schema test checks their definitions).
 @Index('fills_taker', { synchronize: false }) // (taker_account_id, id DESC)
@@ -54,6 +55,14 @@ export class FillEntity {
 
   @Column({ name: 'reverted', type: 'boolean', default: false })
   reverted!: boolean;
+
+  /**
+   * 32 random bytes drawn with the fill (docs/spec/design.md 16): its receipts hold SHA-256("LEGWORK_TAKER"
+   * || salt || the taker's key), and only the taker's copies carry the salt. Null for a fill whose
+   * receipt is version 1 (signed before the column), until a revert draws one.
+   */
+  @Column({ name: 'taker_salt', type: 'bytea', nullable: true })
+  takerSalt!: Buffer | null;
 
   /** Unix seconds; set exactly when reverted. */
   @Column(bigint('reverted_at', { nullable: true }))

@@ -46,6 +46,8 @@ interface RfqFill {
   reverted: boolean;
   /** The exchange's signed receipt (docs/spec/design.md 14), where it was read with the fill: `filled` events. */
   receipt?: Record<string, unknown>;
+  /** The taker's salt of the receipt, hex (docs/spec/design.md 16): only the taker's view shows it. */
+  takerSalt?: string;
 }
 
 export interface RfqRecord {

@@ -130,6 +130,23 @@ describe('RFQ views (design.md section 5)', () => {
     expect(makerQuoteEvent({ ...quoted, state: 'accepted', acceptedSide: 'buy' })).toMatchObject({ state: 'accepted', side: 'buy', fill: null });
   });
 
+  it("the taker's copy of a fill's receipt carries the salt, the maker's never (design.md 16)", () => {
+    const receipt = { journal_seq: 3, kind: 0, payload: 'AAEC', hash: 'ab'.repeat(32), key_id: 'e667e8d6b484d58c', signature: 'c2ln' };
+    const salt = 'cd'.repeat(32);
+    const filled: RfqRecord = {
+      ...quoted,
+      state: 'filled',
+      acceptedSide: 'buy',
+      fill: { fillId: '42', price: 13_250_000n, fee: 4_500n, filledAt: 1_795_000_030, reverted: false, receipt, takerSalt: salt },
+    };
+    expect(rfqView(filled).fill?.receipt).toEqual({ ...receipt, taker_salt: salt });
+    const makers = makerQuoteEvent(filled)!;
+    expect(makers.fill?.receipt).toEqual(receipt);
+    expect(JSON.stringify(makers)).not.toContain(salt);
+    // Without a salt (a fill signed as version 1), both see the receipt as signed.
+    expect(rfqView({ ...filled, fill: { ...filled.fill!, takerSalt: undefined } }).fill?.receipt).toEqual(receipt);
+  });
+
   it('compares legs by canonical value in order', () => {
     expect(sameLegs(pending.legs, [...pending.legs])).toBe(true);
     expect(sameLegs(pending.legs, [...pending.legs].reverse())).toBe(false);

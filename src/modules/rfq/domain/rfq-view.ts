@@ -22,7 +22,10 @@ interface RfqFillView {
   fee: string;
   filled_at: number;
   reverted: boolean;
-  /** The fill's signed receipt: in `filled` events (docs/spec/design.md 14). */
+  /**
+   * The fill's signed receipt: in `filled` events (docs/spec/design.md 14). The taker's copy carries
+   * `taker_salt` (section 16); the maker's never does.
+   */
   receipt?: Record<string, unknown>;
 }
 
@@ -67,7 +70,11 @@ export function legsView(rfq: Pick<RfqRecord, 'legs'>): StoredLeg[] {
   return rfq.legs.map((leg) => ({ instrument: leg.instrument, quantity: formatRfq(leg.quantity) }));
 }
 
-function fillView(rfq: RfqRecord): RfqFillView | null {
+/**
+ * `forTaker`: the taker's view, which alone carries the salt that ties the receipt's commitment to
+ * its wallet (docs/spec/design.md 16); the maker's view of the same fill never does.
+ */
+function fillView(rfq: RfqRecord, forTaker: boolean): RfqFillView | null {
   if (!rfq.fill || !rfq.acceptedSide) return null;
   const f = rfq.fill;
   const view: RfqFillView = {
@@ -78,7 +85,8 @@ function fillView(rfq: RfqRecord): RfqFillView | null {
     filled_at: f.filledAt,
     reverted: f.reverted,
   };
-  if (f.receipt) view.receipt = f.receipt;
+  const salt = forTaker ? f.takerSalt : undefined;
+  if (f.receipt) view.receipt = salt ? { ...f.receipt, taker_salt: salt } : f.receipt;
   return view;
 }
 
@@ -108,7 +116,7 @@ export function rfqView(rfq: RfqRecord): RfqView {
     accepted_side: rfq.acceptedSide,
     decline_reason: rfq.declineReason,
     failure: rfq.failure ? { error: rfq.failure.error, message: rfq.failure.message } : null,
-    fill: fillView(rfq),
+    fill: fillView(rfq, true),
     cancelled_at: rfq.cancelledAt,
   };
 }
@@ -131,5 +139,5 @@ export function closedRfqView(rfq: RfqRecord): OpenRfqView & { state: RfqState }
 /** null when the RFQ holds no quote. */
 export function makerQuoteEvent(rfq: RfqRecord): MakerQuoteEvent | null {
   if (!rfq.quote) return null;
-  return { rfq_id: rfq.id, quote_id: rfq.quote.quoteId, state: rfq.state, side: rfq.acceptedSide, fill: fillView(rfq) };
+  return { rfq_id: rfq.id, quote_id: rfq.quote.quoteId, state: rfq.state, side: rfq.acceptedSide, fill: fillView(rfq, false) };
 }
