@@ -35,6 +35,9 @@ export interface AppConfig {
   authRatePerMinute: number;
   /** Open WebSocket connections per client IP. */
   maxConnectionsPerIp: number;
+  /** Token bucket per client IP over unauthenticated HTTP routes and the public/* reads (docs/spec/design.md section 16). */
+  publicRatePerSecond: number;
+  publicRateBurst: number;
   /** When set, /metrics requires `Authorization: Bearer <METRICS_TOKEN>`. */
   metricsToken: string | null;
   logLevel: LogLevel;
@@ -159,6 +162,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     nonceRatePerMinute: int(env, 'NONCE_RATE_PER_MINUTE', 10, 1, 1_000_000),
     trustProxy: trustedHops(env, 'TRUST_PROXY'),
     authRatePerMinute: int(env, 'AUTH_RATE_PER_MINUTE', 30, 1, 1_000_000),
+    publicRatePerSecond: int(env, 'PUBLIC_RATE_PER_SECOND', 20, 1, 1_000_000),
+    publicRateBurst: int(env, 'PUBLIC_RATE_BURST', 50, 1, 1_000_000),
     maxConnectionsPerIp: int(env, 'MAX_CONNECTIONS_PER_IP', 50, 1, 1_000_000),
     metricsToken,
     logLevel,
