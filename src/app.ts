@@ -37,6 +37,21 @@ const DOCS_HEADERS = {
 /** A successful read slower than this is logged (faster ones are only counted in /metrics). */
 const SLOW_REQUEST_MS = 1000;
 
+/**
+ * Before any route is registered: each one not declared with an authenticated access gets the
+ * public bucket (docs/spec/design.md section 16).
+ */
+function limitUnauthenticatedRoutes(app: NestFastifyApplication, config: AppConfig): void {
+  const authenticated = new Set(
+    controllerRoutes(app)
+      .filter((route) => route.access?.kind !== 'public')
+      .map((route) => `${route.method.toUpperCase()} ${route.path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1')}`),
+  );
+  const rule = { ratePerSecond: config.publicRatePerSecond, burst: config.publicRateBurst };
+  const fastify = app.getHttpAdapter().getInstance();
+  limitPublicRoutes(fastify, (method, url) => authenticated.has(`${method} ${url}`), app.get(PublicRateLimit), config.trustProxy, rule);
+}
+
 /** Builds the application (HTTP and /client on one Fastify server); the caller listens. */
 export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
   logger.setLevel(config.logLevel);
@@ -64,16 +79,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     void reply.header('x-request-id', request.id);
     done();
   });
-  // Before any route is registered: each unauthenticated one gets the public bucket (docs/spec/design.md section 16).
-  const authenticated = new Set(
-    controllerRoutes(app)
-      .filter((route) => route.access?.kind !== 'public')
-      .map((route) => `${route.method.toUpperCase()} ${route.path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1')}`),
-  );
-  limitPublicRoutes(fastify, (method, url) => authenticated.has(`${method} ${url}`), app.get(PublicRateLimit), config.trustProxy, {
-    ratePerSecond: config.publicRatePerSecond,
-    burst: config.publicRateBurst,
-  });
+  limitUnauthenticatedRoutes(app, config);
   fastify.addHook('onResponse', (request, reply, done) => {
     const ms = reply.elapsedTime;
     // The route pattern (`/v1/admin/accounts/:account_id`), never the raw URL: bounded label values.

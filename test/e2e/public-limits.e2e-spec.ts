@@ -104,7 +104,7 @@ describe('public reads share a per-IP token bucket; refusals say when to retry (
     const open = await Promise.all([1, 2].map(() => RpcClient.connect(app.wsUrl, { 'x-forwarded-for': wsIp })));
     const upgrade = await new Promise<{ status: number; retryAfter: string | undefined }>((resolve) => {
       const socket = new WebSocket(app.wsUrl, { headers: { 'x-forwarded-for': wsIp } });
-      socket.on('unexpected-response', (_req, res) => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] as string | undefined }));
+      socket.on('unexpected-response', (_req, res) => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] }));
       socket.on('open', () => resolve({ status: 101, retryAfter: undefined }));
     });
     expect(upgrade).toEqual({ status: 429, retryAfter: '1' });
@@ -182,7 +182,8 @@ describe('request ids (design.md section 16)', () => {
     await other?.destroy();
   }, 60_000);
 
-  const idOf = async (target: TestApp, path: string, headers: Record<string, string> = {}) => (await fetch(target.url + path, { headers })).headers.get('x-request-id');
+  const idOf = async (target: TestApp, path: string, headers: Record<string, string> = {}) =>
+    (await fetch(target.url + path, { headers })).headers.get('x-request-id');
 
   it('a well-formed X-Request-Id is echoed, on successes and failures alike', async () => {
     for (const id of ['a', 'abc.DEF-123_x', 'x'.repeat(64), '0123456789abcdef']) {

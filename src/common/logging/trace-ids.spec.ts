@@ -1,9 +1,11 @@
+import type * as TraceIds from './trace-ids';
+
 describe('trace ids', () => {
   /** A fresh copy of the module: what another process (another instance, or this one restarted) would load. */
   const loadProcess = () => {
-    let ids: typeof import('./trace-ids') | undefined;
+    let ids: typeof TraceIds | undefined;
     jest.isolateModules(() => {
-      ids = jest.requireActual<typeof import('./trace-ids')>('./trace-ids');
+      ids = jest.requireActual<typeof TraceIds>('./trace-ids');
     });
     return ids!;
   };

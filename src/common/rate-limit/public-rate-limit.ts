@@ -1,4 +1,4 @@
-import { RateLimiter } from './rate-limiter';
+import type { RateLimiter } from './rate-limiter';
 
 /** A lease asks the shared bucket for this many seconds of the rate at once (at least one token). */
 const LEASE_SECONDS = 0.05;

@@ -217,4 +217,3 @@ const DEFAULT_RETRY_MS = 1000;
 function callerFields(caller: CallerState, operationId: string): Record<string, unknown> {
   return { operation_id: operationId, connection_id: caller.connectionId, account_id: caller.principal?.accountId ?? null };
 }
-
