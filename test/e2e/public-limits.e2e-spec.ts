@@ -151,15 +151,14 @@ describe('public reads share a per-IP token bucket; refusals say when to retry (
     const second = await env.start();
     try {
       const ip = freshIp();
-      let admitted = 0;
-      for (let i = 0; i < 80; i++) if ((await get(i % 2 ? second : app, '/v1/instruments', ip)).status === 200) admitted++;
-      // 50 of the burst, and at most a few refilled at 20/s while the requests ran.
+      // Alternating instances: together they admit the burst and what refilled, no more.
+      const { admitted, most } = await admittedUntilRefused(async (i) => (await get(i % 2 ? second : app, '/v1/instruments', ip)).status === 200);
       expect(admitted).toBeGreaterThanOrEqual(50);
-      expect(admitted).toBeLessThan(60);
+      expect(admitted).toBeLessThanOrEqual(most);
     } finally {
       await second.close();
     }
-  });
+  }, 120_000);
 });
 
 /** docs/spec/design.md section 16: every request can be traced. */
