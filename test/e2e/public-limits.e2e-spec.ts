@@ -8,10 +8,22 @@ import { expectRfqError } from './rfq-support';
 /** The limits at their defaults (design.md section 0), except those a test needs lower to reach. */
 const LIMITS = { PUBLIC_RATE_PER_SECOND: '20', PUBLIC_RATE_BURST: '50', MAX_CONNECTIONS_PER_IP: '2', RFQ_RATE_PER_SECOND: '1', RFQ_RATE_BURST: '3' };
 
+interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+/** The whole answer, body read: a body left unread holds the server's response (and its close) until the client reads it. */
+async function answer(response: Promise<Response>): Promise<Answer> {
+  const res = await response;
+  return { status: res.status, headers: res.headers, text: await res.text() };
+}
+
 const get = (app: TestApp, path: string, ip: string, headers: Record<string, string> = {}) =>
-  fetch(app.url + path, { headers: { 'x-forwarded-for': ip, ...headers } });
+  answer(fetch(app.url + path, { headers: { 'x-forwarded-for': ip, ...headers } }));
 const post = (app: TestApp, path: string, ip: string, body: unknown) =>
-  fetch(app.url + path, { method: 'POST', headers: { 'x-forwarded-for': ip, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  answer(fetch(app.url + path, { method: 'POST', headers: { 'x-forwarded-for': ip, 'content-type': 'application/json' }, body: JSON.stringify(body) }));
 
 /** How many of `calls` (run in order until one is refused) are admitted: the burst plus what refilled meanwhile at `rate`/s. */
 async function admittedUntilRefused(calls: (i: number) => Promise<boolean>, rate = 20): Promise<{ admitted: number; most: number }> {
@@ -22,7 +34,7 @@ async function admittedUntilRefused(calls: (i: number) => Promise<boolean>, rate
 }
 
 /** Retry-After of a 429: whole seconds, at least 1 (design.md section 16). */
-function expectRetryAfter(res: Response): void {
+function expectRetryAfter(res: Answer): void {
   expect(res.status).toBe(429);
   expect(res.headers.get('retry-after')).toMatch(/^[1-9][0-9]*$/);
 }
@@ -43,7 +55,7 @@ describe('public reads share a per-IP token bucket; refusals say when to retry (
 
   it('HTTP: the 51st unauthenticated request of a burst is 429 with Retry-After; /health, /metrics, authenticated routes and other addresses are not limited', async () => {
     const ip = freshIp();
-    let refused: Response | null = null;
+    let refused: Answer | null = null;
     const { admitted, most } = await admittedUntilRefused(async (i) => {
       const res = await get(app, ['/v1/instruments', '/openapi.json', '/v1/exchange/keys'][i % 3], ip);
       if (res.status !== 200) refused = res;
@@ -52,7 +64,7 @@ describe('public reads share a per-IP token bucket; refusals say when to retry (
     expect(admitted).toBeGreaterThanOrEqual(50);
     expect(admitted).toBeLessThanOrEqual(most);
     expectRetryAfter(refused!);
-    expect(await refused!.json()).toEqual({ error: 'at most 20 public requests per second from one address (burst 50)' });
+    expect(JSON.parse(refused!.text)).toEqual({ error: 'at most 20 public requests per second from one address (burst 50)' });
     expect(refused!.headers.get('x-request-id')).toBeTruthy();
     expect((await get(app, '/health', ip)).status).toBe(200);
     expect((await get(app, '/health/live', ip)).status).toBe(200);
@@ -147,18 +159,22 @@ describe('public reads share a per-IP token bucket; refusals say when to retry (
     await taker.close();
   });
 
-  (process.env.REDIS_URL ? it : it.skip)('with Redis, the bucket holds across instances', async () => {
-    const second = await env.start();
-    try {
-      const ip = freshIp();
-      // Alternating instances: together they admit the burst and what refilled, no more.
-      const { admitted, most } = await admittedUntilRefused(async (i) => (await get(i % 2 ? second : app, '/v1/instruments', ip)).status === 200);
-      expect(admitted).toBeGreaterThanOrEqual(50);
-      expect(admitted).toBeLessThanOrEqual(most);
-    } finally {
-      await second.close();
-    }
-  }, 120_000);
+  (process.env.REDIS_URL ? it : it.skip)(
+    'with Redis, the bucket holds across instances',
+    async () => {
+      const second = await env.start();
+      try {
+        const ip = freshIp();
+        // Alternating instances: together they admit the burst and what refilled, no more.
+        const { admitted, most } = await admittedUntilRefused(async (i) => (await get(i % 2 ? second : app, '/v1/instruments', ip)).status === 200);
+        expect(admitted).toBeGreaterThanOrEqual(50);
+        expect(admitted).toBeLessThanOrEqual(most);
+      } finally {
+        await second.close();
+      }
+    },
+    120_000,
+  );
 });
 
 /** docs/spec/design.md section 16: every request can be traced. */
@@ -182,7 +198,7 @@ describe('request ids (design.md section 16)', () => {
   }, 60_000);
 
   const idOf = async (target: TestApp, path: string, headers: Record<string, string> = {}) =>
-    (await fetch(target.url + path, { headers })).headers.get('x-request-id');
+    (await answer(fetch(target.url + path, { headers }))).headers.get('x-request-id');
 
   it('a well-formed X-Request-Id is echoed, on successes and failures alike', async () => {
     for (const id of ['a', 'abc.DEF-123_x', 'x'.repeat(64), '0123456789abcdef']) {
@@ -217,8 +233,10 @@ describe('request ids (design.md section 16)', () => {
     });
     logger.setLevel('info');
     try {
-      await fetch(app.url + '/v1/auth/nonce', { method: 'POST', headers: { 'x-request-id': 'trace-me-1', 'content-type': 'application/json' }, body: '{}' });
-      await fetch(app.url + '/no-such-route', { headers: { 'x-request-id': 'trace-me-2' } });
+      await answer(
+        fetch(app.url + '/v1/auth/nonce', { method: 'POST', headers: { 'x-request-id': 'trace-me-1', 'content-type': 'application/json' }, body: '{}' }),
+      );
+      await answer(fetch(app.url + '/no-such-route', { headers: { 'x-request-id': 'trace-me-2' } }));
       const { accountId, wallet } = await createAccount(app, ['taker']);
       const { client } = await signInWs(app, wallet);
       const reply = await client.call('rfq.get', { rfq_id: '00000000-0000-4000-8000-000000000000' });
