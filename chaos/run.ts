@@ -93,6 +93,8 @@ async function main(): Promise<void> {
     RFQ_RATE_BURST: '1000',
     NONCE_RATE_PER_MINUTE: '10000',
     AUTH_RATE_PER_MINUTE: '10000',
+    PUBLIC_RATE_PER_SECOND: '10000',
+    PUBLIC_RATE_BURST: '10000',
   });
   const stopHandlers = async () => {
     await fleet.stopAll().catch(() => undefined);

@@ -5,10 +5,13 @@ import { AppModule } from './app.module';
 import type { AppConfig } from './common/config/config';
 import { preparePrivateDataDir } from './common/database/embedded';
 import { HttpErrorFilter } from './common/http/http-error.filter';
+import { limitPublicRoutes } from './common/http/public-limit.hook';
+import { requestIdOf } from './common/logging/trace-ids';
+import { PublicRateLimit } from './common/rate-limit/public-rate-limit';
 import { validationPipe } from './common/http/validation';
 import { logger } from './common/logging/logger';
 import { ApiDocuments } from './modules/docs/api-documents.service';
-import { buildOpenApiDocument } from './modules/docs/openapi';
+import { buildOpenApiDocument, controllerRoutes } from './modules/docs/openapi';
 import { JsonRpcWsAdapter } from './modules/gateway/ws-adapter';
 import { MetricsService } from './modules/health/metrics.service';
 import { serveConsole } from './modules/console/console-static';
@@ -35,17 +38,32 @@ const DOCS_HEADERS = {
 /** A successful read slower than this is logged (faster ones are only counted in /metrics). */
 const SLOW_REQUEST_MS = 1000;
 
+/**
+ * Before any route is registered: each one not declared with an authenticated access gets the
+ * public bucket (docs/spec/design.md section 16).
+ */
+function limitUnauthenticatedRoutes(app: NestFastifyApplication, config: AppConfig): void {
+  const authenticated = new Set(
+    controllerRoutes(app)
+      .filter((route) => route.access?.kind !== 'public')
+      .map((route) => `${route.method.toUpperCase()} ${route.path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1')}`),
+  );
+  const rule = { ratePerSecond: config.publicRatePerSecond, burst: config.publicRateBurst };
+  const fastify = app.getHttpAdapter().getInstance();
+  limitPublicRoutes(fastify, (method, url) => authenticated.has(`${method} ${url}`), app.get(PublicRateLimit), config.trustProxy, rule);
+}
+
 /** Builds the application (HTTP and /client on one Fastify server); the caller listens. */
 export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
   logger.setLevel(config.logLevel);
   // Before Nest starts (an error inside its start exits the process): a DATA_DIR others can write is refused here.
   if (!config.databaseUrl) preparePrivateDataDir(config.dataDir);
-  let requestSeq = 0;
   const adapter = new FastifyAdapter({
     bodyLimit: MAX_BODY_BYTES,
     // N trusted hops (proxy-addr reads a number as a hop count); the limits use common/http/client-ip.
     trustProxy: config.trustProxy > 0 ? (config.trustProxy as unknown as boolean) : false,
-    genReqId: () => `req-${process.pid}-${(++requestSeq).toString(36)}`,
+    // The client's X-Request-Id when well formed, else one unique across instances and restarts (docs/observability.md).
+    genReqId: (request: { headers: Record<string, string | string[] | undefined> }) => requestIdOf(request.headers['x-request-id']),
     logger: false,
     // No Nest middleware in this application: without @fastify/middie a request runs one hook fewer.
     skipMiddie: true,
@@ -61,8 +79,10 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   const metrics = app.get(MetricsService);
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.headers(request.url === '/docs' || request.url.startsWith('/docs/') || request.url.startsWith('/docs?') ? DOCS_HEADERS : SECURITY_HEADERS);
+    void reply.header('x-request-id', request.id);
     done();
   });
+  limitUnauthenticatedRoutes(app, config);
   fastify.addHook('onResponse', (request, reply, done) => {
     const ms = reply.elapsedTime;
     // The route pattern (`/v1/admin/accounts/:account_id`), never the raw URL: bounded label values.
@@ -73,7 +93,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
       logger.event(
         'info',
         'http',
-        { operation_id: request.id, method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(ms) },
+        { request_id: request.id, method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(ms) },
         'Http',
       );
     }

@@ -50,6 +50,9 @@ export class BenchEnv {
       ADMIN_TOKEN,
       LOG_LEVEL: 'info',
       TRUST_PROXY: 'true',
+      // Every load generator is one client IP: the public bucket would measure refusals (F2 is public/get_market_config).
+      PUBLIC_RATE_PER_SECOND: '1000000',
+      PUBLIC_RATE_BURST: '1000000',
       ...overrides,
       ...this.extra,
     };

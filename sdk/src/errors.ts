@@ -26,6 +26,15 @@ export class LegworkRpcError extends Error {
     const data = this.data as { error?: unknown } | undefined;
     return typeof data?.error === 'string' ? data.error : undefined;
   }
+
+  /**
+   * How long to wait before trying again, in milliseconds: `data.retry_after_ms` of a 1005
+   * RATE_LIMITED or an RFQ_RATE_LIMITED refusal (undefined for other failures).
+   */
+  get retryAfterMs(): number | undefined {
+    const wait = (this.data as { retry_after_ms?: unknown } | undefined)?.retry_after_ms;
+    return typeof wait === 'number' && Number.isFinite(wait) && wait >= 0 ? wait : undefined;
+  }
 }
 
 /** The typed data of an `rfq.*` failure (docs/spec/interface.md 7.2). */
@@ -39,6 +48,8 @@ export interface RfqErrorData {
   details?: unknown;
   /** RFQ_INVALID_SIGNATURE of `rfq.maker.check`: base64 of the payload the exchange built. */
   payload?: string;
+  /** RFQ_RATE_LIMITED: milliseconds until a call would be admitted. */
+  retry_after_ms?: number;
 }
 
 /** A failed `rfq.*` call: code 1200 with the typed RFQ error. */
@@ -86,6 +97,7 @@ export function rpcErrorFrom(error: { code?: unknown; message?: unknown; data?: 
         quote_id: data.quote_id,
         details: data.details,
         payload: typeof data.payload === 'string' ? data.payload : undefined,
+        ...(typeof data.retry_after_ms === 'number' ? { retry_after_ms: data.retry_after_ms } : {}),
       },
       method,
     );
@@ -102,10 +114,21 @@ export class HttpError extends Error {
     readonly error: string,
     /** The parsed body. */
     readonly body?: unknown,
+    /** A 429's `Retry-After`, in milliseconds: how long to wait before trying again. */
+    readonly retryAfterMs?: number,
   ) {
     super(`HTTP ${status}: ${error}`);
     this.name = 'HttpError';
   }
+}
+
+/** `Retry-After` in milliseconds: delay-seconds or an HTTP date; undefined when absent or unreadable. */
+export function retryAfterMsOf(header: string | null | undefined, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  const text = header.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
 /** A request that got no reply within its timeout (the server may still have run it). */

@@ -1,4 +1,4 @@
-import { HttpError } from './errors';
+import { HttpError, retryAfterMsOf } from './errors';
 import { type Keypair, messageToSign } from './keys';
 import type { ExchangeKeyInfo, JournalRow } from './receipts';
 import type { AuthResult, BalanceRow, CursorRows, Instrument, NonceResult, RfqFillRow, RfqPositionRow, Role } from './types';
@@ -72,7 +72,7 @@ export class LegworkHttp {
     }
     if (!response.ok) {
       const error = typeof (parsed as { error?: unknown })?.error === 'string' ? (parsed as { error: string }).error : text || response.statusText;
-      throw new HttpError(response.status, error, parsed);
+      throw new HttpError(response.status, error, parsed, retryAfterMsOf(response.headers?.get?.('retry-after')));
     }
     return parsed as T;
   }

@@ -33,6 +33,11 @@ describe('LegworkHttp against an in-test HTTP server', () => {
         res.end(JSON.stringify(value));
       };
       const path = new URL(req.url!, 'http://x').pathname;
+      if (path === '/v1/auth/nonce' && body.wallet === 'limited') {
+        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '7' });
+        res.end(JSON.stringify({ error: 'at most 10 nonce requests per minute' }));
+        return;
+      }
       if (path === '/v1/auth/nonce') {
         const nonce = '0123456789abcdef0123456789abcdef';
         nonces.set(body.wallet, nonce);
@@ -84,6 +89,13 @@ describe('LegworkHttp against an in-test HTTP server', () => {
     const http = new LegworkHttp(base, 'wrong');
     await assert.rejects(http.balances(), (e: unknown) => e instanceof HttpError && e.status === 401 && e.error === 'no or bad token');
     await assert.rejects(http.withToken('jwt-3').get('/query/rfq-positions', { after: '1' }), (e: unknown) => e instanceof HttpError && e.status === 400);
+  });
+
+  it("a 429's Retry-After is the HttpError's retryAfterMs", async () => {
+    const error = await new LegworkHttp(base).nonce('limited').catch((e: unknown) => e);
+    assert.ok(error instanceof HttpError);
+    assert.equal(error.status, 429);
+    assert.equal(error.retryAfterMs, 7000);
   });
 
   it('sends admin commands with the admin token', async () => {

@@ -10,6 +10,7 @@ import { BullMqJobRunner } from './jobs/bullmq-job-runner';
 import { InProcessJobRunner } from './jobs/in-process-job-runner';
 import { JobRunner } from './jobs/job-runner';
 import { logger } from './logging/logger';
+import { PublicRateLimit } from './rate-limit/public-rate-limit';
 import { InMemoryRateLimiter, RateLimiter, RedisRateLimiter } from './rate-limit/rate-limiter';
 import { quitRedis } from './redis/close';
 import { ShutdownState } from './shutdown-state';
@@ -83,8 +84,13 @@ function redisClient(url: string, purpose: string, options: { blocking?: boolean
       inject: [APP_CONFIG, REDIS],
       useFactory: (config: AppConfig, redis: Redis | null) => (redis ? new RedisRateLimiter(redis, config.redisPrefix) : new InMemoryRateLimiter()),
     },
+    {
+      provide: PublicRateLimit,
+      inject: [APP_CONFIG, RateLimiter],
+      useFactory: (config: AppConfig, limiter: RateLimiter) => new PublicRateLimit(limiter, config.publicRatePerSecond, config.publicRateBurst),
+    },
   ],
-  exports: [Clock, Notifier, ShutdownState, Database, REDIS, JobRunner, Broadcaster, ViewVersions, RateLimiter],
+  exports: [Clock, Notifier, ShutdownState, Database, REDIS, JobRunner, Broadcaster, ViewVersions, RateLimiter, PublicRateLimit],
 })
 export class InfrastructureModule implements BeforeApplicationShutdown, OnApplicationShutdown {
   /** The module with the app's entities (`common` imports no module: the app passes its list in). */

@@ -35,6 +35,9 @@ export class Environment {
       TRUST_PROXY: 'true',
       LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'error',
       REDIS_PREFIX: `legwork_${tag}`,
+      // The tests make many public reads from 127.0.0.1; the public bucket's own tests set it back to its defaults.
+      PUBLIC_RATE_PER_SECOND: '1000000',
+      PUBLIC_RATE_BURST: '1000000',
     };
     const environment = new Environment(env);
     const base = process.env.DATABASE_URL;

@@ -72,10 +72,11 @@ describe('abuse limits (design.md section 10)', () => {
     tcp.uncork();
     await all;
     for (let i = 0; i < 64; i++) expect(replies.get(1000 + i).result).toBeDefined();
+    // design.md section 16: a 1005 says when to retry.
     expect(replies.get(1064).error).toEqual({
       code: 1005,
       message: 'too many requests in flight',
-      data: { error: 'RATE_LIMITED', message: 'too many requests in flight' },
+      data: { error: 'RATE_LIMITED', message: 'too many requests in flight', retry_after_ms: 100 },
     });
     // The connection goes on.
     expect((await client.call('rfq.list', {})).result).toBeDefined();

@@ -48,6 +48,8 @@ describe('loadConfig', () => {
     [{ TRUST_PROXY: '-1' }, 'TRUST_PROXY'],
     [{ AUTH_RATE_PER_MINUTE: '0' }, 'AUTH_RATE_PER_MINUTE'],
     [{ MAX_CONNECTIONS_PER_IP: 'many' }, 'MAX_CONNECTIONS_PER_IP'],
+    [{ PUBLIC_RATE_PER_SECOND: '0' }, 'PUBLIC_RATE_PER_SECOND'],
+    [{ PUBLIC_RATE_BURST: 'lots' }, 'PUBLIC_RATE_BURST'],
     [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN'],
     [{ REDIS_URL: 'http://x' }, 'REDIS_URL'],
     [{ NONCE_RATE_PER_MINUTE: '-1' }, 'NONCE_RATE_PER_MINUTE'],

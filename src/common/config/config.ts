@@ -39,6 +39,9 @@ export interface AppConfig {
   authRatePerMinute: number;
   /** Open WebSocket connections per client IP. */
   maxConnectionsPerIp: number;
+  /** Token bucket per client IP over unauthenticated HTTP routes and the public/* reads (docs/spec/design.md section 16). */
+  publicRatePerSecond: number;
+  publicRateBurst: number;
   /** When set, /metrics requires `Authorization: Bearer <METRICS_TOKEN>`. */
   metricsToken: string | null;
   logLevel: LogLevel;
@@ -142,6 +145,19 @@ function checkDeployment(env: Env, host: string, databaseUrl: string | null, red
   }
 }
 
+/** The rate and connection limits (docs/spec/design.md sections 0, 10 and 16). */
+function abuseLimits(env: Env) {
+  return {
+    rfqRatePerSecond: int(env, 'RFQ_RATE_PER_SECOND', 50, 1, 1_000_000),
+    rfqRateBurst: int(env, 'RFQ_RATE_BURST', 100, 1, 1_000_000),
+    nonceRatePerMinute: int(env, 'NONCE_RATE_PER_MINUTE', 10, 1, 1_000_000),
+    authRatePerMinute: int(env, 'AUTH_RATE_PER_MINUTE', 30, 1, 1_000_000),
+    publicRatePerSecond: int(env, 'PUBLIC_RATE_PER_SECOND', 20, 1, 1_000_000),
+    publicRateBurst: int(env, 'PUBLIC_RATE_BURST', 50, 1, 1_000_000),
+    maxConnectionsPerIp: int(env, 'MAX_CONNECTIONS_PER_IP', 50, 1, 1_000_000),
+  };
+}
+
 export function loadConfig(env: Env = process.env): AppConfig {
   const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
   const serviceName = present(env, 'SERVICE_NAME') ?? 'Legwork';
@@ -187,13 +203,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
     marketDataMaxAgeSeconds: int(env, 'MARKET_DATA_MAX_AGE_SECONDS', 30, 1, 86400),
     rfqTtlSeconds: int(env, 'RFQ_TTL_SECONDS', 120, 1, 86400),
     maxOpenRfqs: int(env, 'MAX_OPEN_RFQS', 50, 1, 100000),
-    rfqRatePerSecond: int(env, 'RFQ_RATE_PER_SECOND', 50, 1, 1_000_000),
-    rfqRateBurst: int(env, 'RFQ_RATE_BURST', 100, 1, 1_000_000),
+    ...abuseLimits(env),
     lockUpsideBps: int(env, 'LOCK_UPSIDE_BPS', 10000, 0, 1_000_000),
-    nonceRatePerMinute: int(env, 'NONCE_RATE_PER_MINUTE', 10, 1, 1_000_000),
     trustProxy: trustedHops(env, 'TRUST_PROXY'),
-    authRatePerMinute: int(env, 'AUTH_RATE_PER_MINUTE', 30, 1, 1_000_000),
-    maxConnectionsPerIp: int(env, 'MAX_CONNECTIONS_PER_IP', 50, 1, 1_000_000),
     metricsToken,
     logLevel,
     exchangeSigningKey: signingKey === undefined ? null : Buffer.from(signingKey, 'hex'),

@@ -21,6 +21,8 @@ export class AppError extends Error {
   constructor(
     readonly code: AppErrorCode,
     message: string,
+    /** RATE_LIMITED: when to try again (Retry-After over HTTP, `retry_after_ms` over JSON-RPC). */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
     this.name = 'AppError';
@@ -75,6 +77,8 @@ export interface RfqErrorExtras {
   details?: unknown;
   /** Only for RFQ_INVALID_INSTRUMENT on a paused leg. */
   pausedLeg?: boolean;
+  /** RFQ_RATE_LIMITED: when to try again (`retry_after_ms`). */
+  retryAfterMs?: number;
 }
 
 export class RfqError extends Error {

@@ -4,6 +4,7 @@ import { AppError, RfqError } from '../errors/app-error';
 import { isDependencyDown } from '../errors/dependency';
 import { httpStatusOf } from '../errors/http-status';
 import { logger } from '../logging/logger';
+import { retryAfterSeconds } from './retry-after';
 
 /**
  * The one HTTP mapping of errors: every error body is `{ error }` (docs/spec/design.md section 8).
@@ -15,6 +16,8 @@ export class HttpErrorFilter implements ExceptionFilter {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     const request = host.switchToHttp().getRequest<FastifyRequest>();
     const { status, error } = this.describe(exception, request);
+    // Every 429 says when to try again (docs/spec/design.md section 16), with the wait the limiter gave when it gave one.
+    if (status === 429) void reply.header('retry-after', retryAfterSeconds(retryAfterOf(exception)));
     void reply.status(status).header('content-type', 'application/json; charset=utf-8').send({ error });
   }
 
@@ -41,4 +44,10 @@ export class HttpErrorFilter implements ExceptionFilter {
     logger.event('error', 'request failed', { request_id: request.id, error: String(exception), stack: (exception as Error)?.stack }, 'Http');
     return { status: 500, error: `internal error (request ${request.id})` };
   }
+}
+
+function retryAfterOf(exception: unknown): number | undefined {
+  if (exception instanceof AppError) return exception.retryAfterMs;
+  if (exception instanceof RfqError) return exception.extras.retryAfterMs;
+  return undefined;
 }

@@ -2,16 +2,27 @@ import type Redis from 'ioredis';
 
 /**
  * The rate-limit port: counters shared by every instance through Redis when it is configured,
- * else held in this process.
+ * else held in this process. A refusal says how long to wait (docs/spec/design.md section 16:
+ * every 429 carries Retry-After, every 1005 and RFQ_RATE_LIMITED `retry_after_ms`).
  */
 export abstract class RateLimiter {
   /**
-   * Sliding window: true when, counting this hit, `key` has had at most `limit` admitted hits in
-   * the last `windowMs` (refused hits do not count, so a client that waits gets back in).
+   * Sliding window: 0 when, counting this hit, `key` has had at most `limit` admitted hits in the
+   * last `windowMs` (refused hits do not count, so a client that waits gets back in); else the
+   * milliseconds (>= 1) until a hit would be admitted.
    */
-  abstract hit(key: string, limit: number, windowMs: number): Promise<boolean>;
-  /** Token bucket: true when a token was taken (refill `ratePerSecond`, capacity `burst`). */
-  abstract take(key: string, ratePerSecond: number, burst: number): Promise<boolean>;
+  abstract window(key: string, limit: number, windowMs: number): Promise<number>;
+  /**
+   * Token bucket (refill `ratePerSecond`, capacity `burst`): takes up to `want` tokens and answers
+   * how many it took (>= 1), or, when not one is there, minus the milliseconds until one is.
+   */
+  abstract lease(key: string, ratePerSecond: number, burst: number, want: number): Promise<number>;
+
+  /** One token of the bucket: 0 when taken, else the milliseconds (>= 1) until one is there. */
+  async bucket(key: string, ratePerSecond: number, burst: number): Promise<number> {
+    const taken = await this.lease(key, ratePerSecond, burst, 1);
+    return taken > 0 ? 0 : -taken;
+  }
 }
 
 export class InMemoryRateLimiter extends RateLimiter {
@@ -22,7 +33,7 @@ export class InMemoryRateLimiter extends RateLimiter {
     super();
   }
 
-  async hit(key: string, limit: number, windowMs: number): Promise<boolean> {
+  async window(key: string, limit: number, windowMs: number): Promise<number> {
     const now = this.now();
     let hits = this.windows.get(key);
     if (!hits) {
@@ -31,51 +42,67 @@ export class InMemoryRateLimiter extends RateLimiter {
       this.windows.set(key, hits);
     }
     while (hits.length > 0 && hits[0] <= now - windowMs) hits.shift();
-    if (hits.length >= limit) return false;
+    // The hit that frees a place is the one `limit` places before the end.
+    if (hits.length >= limit) return Math.max(1, hits[hits.length - limit] + windowMs - now);
     hits.push(now);
-    return true;
+    return 0;
   }
 
-  async take(key: string, ratePerSecond: number, burst: number): Promise<boolean> {
+  async lease(key: string, ratePerSecond: number, burst: number, want: number): Promise<number> {
     const now = this.now();
-    const bucket = this.buckets.get(key) ?? { tokens: burst, at: now };
-    bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) / 1000) * ratePerSecond);
-    bucket.at = now;
-    this.buckets.set(key, bucket);
-    if (bucket.tokens < 1) return false;
-    bucket.tokens -= 1;
-    return true;
+    let bucket = this.buckets.get(key);
+    if (!bucket) {
+      if (this.buckets.size > 100_000) this.pruneBuckets(now);
+      bucket = { tokens: burst, at: now };
+      this.buckets.set(key, bucket);
+    }
+    bucket.tokens = Math.min(burst, bucket.tokens + (Math.max(0, now - bucket.at) / 1000) * ratePerSecond);
+    bucket.at = Math.max(bucket.at, now);
+    const taken = Math.min(want, Math.floor(bucket.tokens));
+    if (taken < 1) return -Math.max(1, Math.ceil(((1 - bucket.tokens) / ratePerSecond) * 1000));
+    bucket.tokens -= taken;
+    return taken;
   }
 
   private prune(now: number, windowMs: number): void {
     for (const [key, hits] of this.windows) if (hits.length === 0 || hits[hits.length - 1] <= now - windowMs) this.windows.delete(key);
   }
+
+  /** Buckets untouched for a minute are full again (every bucket of the exchange refills within one). */
+  private pruneBuckets(now: number): void {
+    for (const [key, bucket] of this.buckets) if (bucket.at < now - 60_000) this.buckets.delete(key);
+  }
 }
 
-const HIT = `
+const WINDOW = `
 local now = tonumber(ARGV[1]); local window = tonumber(ARGV[2]); local limit = tonumber(ARGV[3])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
-if redis.call('ZCARD', KEYS[1]) >= limit then return 0 end
+local count = redis.call('ZCARD', KEYS[1])
+if count >= limit then
+  local freeing = redis.call('ZRANGE', KEYS[1], count - limit, count - limit, 'WITHSCORES')
+  return math.max(1, math.ceil(tonumber(freeing[2]) + window - now))
+end
 redis.call('ZADD', KEYS[1], now, ARGV[4])
 redis.call('PEXPIRE', KEYS[1], window)
-return 1`;
+return 0`;
 
-const TAKE = `
+const LEASE = `
 local tokens = tonumber(redis.call('HGET', KEYS[1], 't'))
 local at = tonumber(redis.call('HGET', KEYS[1], 'a'))
-local now = tonumber(ARGV[1]); local rate = tonumber(ARGV[2]); local burst = tonumber(ARGV[3])
+local now = tonumber(ARGV[1]); local rate = tonumber(ARGV[2]); local burst = tonumber(ARGV[3]); local want = tonumber(ARGV[4])
 if tokens == nil then tokens = burst; at = now end
-tokens = math.min(burst, tokens + (now - at) / 1000 * rate)
-local ok = 0
-if tokens >= 1 then tokens = tokens - 1; ok = 1 end
-redis.call('HSET', KEYS[1], 't', tostring(tokens), 'a', tostring(now))
+tokens = math.min(burst, tokens + math.max(0, now - at) / 1000 * rate)
+local taken = math.min(want, math.floor(tokens))
+local answer
+if taken >= 1 then tokens = tokens - taken; answer = taken else answer = -math.max(1, math.ceil((1 - tokens) / rate * 1000)) end
+redis.call('HSET', KEYS[1], 't', tostring(tokens), 'a', tostring(math.max(at, now)))
 redis.call('PEXPIRE', KEYS[1], math.ceil(burst / rate * 1000) + 1000)
-return ok`;
+return answer`;
 
 /** The scripts as commands of the connection: EVALSHA (the script's hash, not its text, per call). */
 type Scripted = Redis & {
-  legworkHit(key: string, now: number, windowMs: number, limit: number, member: string): Promise<number>;
-  legworkTake(key: string, now: number, ratePerSecond: number, burst: number): Promise<number>;
+  legworkWindow(key: string, now: number, windowMs: number, limit: number, member: string): Promise<number>;
+  legworkLease(key: string, now: number, ratePerSecond: number, burst: number, want: number): Promise<number>;
 };
 
 export class RedisRateLimiter extends RateLimiter {
@@ -86,18 +113,18 @@ export class RedisRateLimiter extends RateLimiter {
     private readonly prefix: string,
   ) {
     super();
-    if (!('legworkHit' in redis)) redis.defineCommand('legworkHit', { numberOfKeys: 1, lua: HIT });
-    if (!('legworkTake' in redis)) redis.defineCommand('legworkTake', { numberOfKeys: 1, lua: TAKE });
+    if (!('legworkWindow' in redis)) redis.defineCommand('legworkWindow', { numberOfKeys: 1, lua: WINDOW });
+    if (!('legworkLease' in redis)) redis.defineCommand('legworkLease', { numberOfKeys: 1, lua: LEASE });
     this.redis = redis as Scripted;
   }
 
-  async hit(key: string, limit: number, windowMs: number): Promise<boolean> {
+  window(key: string, limit: number, windowMs: number): Promise<number> {
     const member = `${Date.now()}-${Math.random().toString(36).slice(2)}`;
-    return (await this.redis.legworkHit(`${this.prefix}:rl:${key}`, Date.now(), windowMs, limit, member)) === 1;
+    return this.redis.legworkWindow(`${this.prefix}:rl:${key}`, Date.now(), windowMs, limit, member);
   }
 
-  async take(key: string, ratePerSecond: number, burst: number): Promise<boolean> {
+  lease(key: string, ratePerSecond: number, burst: number, want: number): Promise<number> {
     // Redis server time would be better across hosts; instances share one clock source (NTP) here.
-    return (await this.redis.legworkTake(`${this.prefix}:tb:${key}`, Date.now(), ratePerSecond, burst)) === 1;
+    return this.redis.legworkLease(`${this.prefix}:tb:${key}`, Date.now(), ratePerSecond, burst, want);
   }
 }

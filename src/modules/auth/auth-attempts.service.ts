@@ -15,7 +15,8 @@ const MAX_REFUSED = 10_000;
  */
 @Injectable()
 export class AuthAttempts {
-  private readonly refused = new Map<string, number>();
+  /** Refused addresses: refused here until `until`, told to come back at `retryAt` (ms). */
+  private readonly refused = new Map<string, { until: number; retryAt: number }>();
 
   constructor(
     private readonly limiter: RateLimiter,
@@ -24,18 +25,21 @@ export class AuthAttempts {
 
   /** Counts one attempt from `clientIp`, or RATE_LIMITED. */
   async admit(clientIp: string): Promise<void> {
-    const until = this.refused.get(clientIp);
-    if (until !== undefined) {
-      if (until > Date.now()) throw this.limited();
+    const refusal = this.refused.get(clientIp);
+    if (refusal !== undefined) {
+      const now = Date.now();
+      if (refusal.until > now) throw this.limited(refusal.retryAt - now);
       this.refused.delete(clientIp);
     }
-    if (await this.limiter.hit(`auth:${clientIp}`, this.config.authRatePerMinute, 60_000)) return;
+    const wait = await this.limiter.window(`auth:${clientIp}`, this.config.authRatePerMinute, 60_000);
+    if (wait === 0) return;
     if (this.refused.size >= MAX_REFUSED) this.refused.clear();
-    this.refused.set(clientIp, Date.now() + LOCAL_REFUSAL_MS);
-    throw this.limited();
+    const now = Date.now();
+    this.refused.set(clientIp, { until: now + Math.min(wait, LOCAL_REFUSAL_MS), retryAt: now + wait });
+    throw this.limited(wait);
   }
 
-  private limited(): AppError {
-    return withoutStack(() => new AppError('RATE_LIMITED', `at most ${this.config.authRatePerMinute} sign-in attempts per minute`));
+  private limited(retryAfterMs: number): AppError {
+    return withoutStack(() => new AppError('RATE_LIMITED', `at most ${this.config.authRatePerMinute} sign-in attempts per minute`, retryAfterMs));
   }
 }

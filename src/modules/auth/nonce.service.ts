@@ -46,9 +46,8 @@ export class NonceService implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   async issue(wallet: unknown, clientIp: string): Promise<NonceChallenge> {
-    if (!(await this.limiter.hit(`nonce:${clientIp}`, this.config.nonceRatePerMinute, 60_000))) {
-      throw withoutStack(() => new AppError('RATE_LIMITED', `at most ${this.config.nonceRatePerMinute} nonce requests per minute`));
-    }
+    const wait = await this.limiter.window(`nonce:${clientIp}`, this.config.nonceRatePerMinute, 60_000);
+    if (wait > 0) throw withoutStack(() => new AppError('RATE_LIMITED', `at most ${this.config.nonceRatePerMinute} nonce requests per minute`, wait));
     const walletText = parseWalletParam(wallet);
     const nonce = randomBytes(16).toString('hex');
     const now = this.clock.now();

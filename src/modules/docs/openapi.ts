@@ -38,7 +38,7 @@ const joinPath = (...parts: string[]) =>
     .join('/');
 
 /** Every route of every controller of the application, with its declared access (the same walk as the guard's test). */
-function controllerRoutes(app: INestApplication): ControllerRoute[] {
+export function controllerRoutes(app: INestApplication): ControllerRoute[] {
   const discovery = app.get(DiscoveryService);
   const scanner = app.get(MetadataScanner);
   const reflector = app.get(Reflector);

@@ -1,5 +1,6 @@
 import type { WebSocket } from 'ws';
 import type { Channel } from '../../common/broadcast/notifier';
+import { connectionIdOf, nextConnection } from '../../common/logging/trace-ids';
 import type { Lapse, Principal } from '../auth/access';
 import { type EventSource, EventStream, type StreamEvent } from './event-stream';
 import { frameText } from './json-rpc';
@@ -40,6 +41,8 @@ export class ClientConnection implements CallerState {
   private stream: EventStream | null = null;
   /** Requests received and not yet answered (MAX_IN_FLIGHT). */
   inFlight = 0;
+  /** This connection's number (its id on log lines is written from it only when a line is). */
+  private readonly number = nextConnection();
 
   constructor(
     readonly socket: WebSocket,
@@ -108,6 +111,10 @@ export class ClientConnection implements CallerState {
 
   subscribed(channel: Channel): boolean {
     return (this.channelBits & CHANNEL_BIT[channel]) !== 0;
+  }
+
+  get connectionId(): string {
+    return connectionIdOf(this.number);
   }
 
   get accountId(): number | null {

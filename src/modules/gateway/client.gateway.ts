@@ -28,6 +28,8 @@ const LAPSE_CHECK_MS = 500;
 /** The method whose access a channel's subscription needs (a role change drops what it no longer allows). */
 const SUBSCRIBE_METHOD = { rfq: 'rfq.subscribe', rfq_maker: 'rfq.maker.subscribe' } as const;
 const TOO_MANY_IN_FLIGHT = 'too many requests in flight';
+/** A place in flight frees as soon as one reply is out: the client may send again shortly. */
+const IN_FLIGHT_RETRY_MS = 100;
 
 const CONNECTION = Symbol('legwork.connection');
 type SocketWithConnection = WebSocket & { [CONNECTION]: ClientConnection };
@@ -236,7 +238,7 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
   /** 1005 at once for a request over MAX_IN_FLIGHT (its id echoed when readable). */
   private overloaded(value: unknown): RpcReply {
     const request = parseRequest(value);
-    return this.refused(isReply(request) ? request : failure(request.id, 'RATE_LIMITED', TOO_MANY_IN_FLIGHT));
+    return this.refused(isReply(request) ? request : failure(request.id, 'RATE_LIMITED', TOO_MANY_IN_FLIGHT, IN_FLIGHT_RETRY_MS));
   }
 
   /** A frame or request refused before any method ran (-32700, -32600): counted under method `invalid`. */

@@ -157,4 +157,60 @@ describe('EventStream', () => {
     await flush(); // read 3's failure is not an unhandled rejection
     expect(seqs()).toHaveLength(100);
   });
+
+  it('one replay per channel at a time: a subscribe with since while one runs is RFQ_STATE_CONFLICT; the other channel and a plain subscribe are not', async () => {
+    const store = new Store();
+    for (let i = 0; i < 50; i++) store.add(i % 2 ? 'rfq' : 'rfq_maker');
+    const { stream } = streamOf(store);
+    let open!: () => void;
+    store.gate = new Promise((r) => (open = r));
+    const first = stream.open('rfq', 0);
+    await flush();
+    await expect(stream.open('rfq', 0)).rejects.toMatchObject({ code: 'RFQ_STATE_CONFLICT' });
+    const maker = stream.open('rfq_maker', 10);
+    open();
+    expect(await first).toBe(50);
+    expect(await maker).toBe(50);
+    // Once the replay has answered, another may run.
+    expect(await stream.open('rfq', 40)).toBe(50);
+  });
+
+  it('a replay stops when its connection closes: no page is asked for after the close', async () => {
+    const store = new Store();
+    for (let i = 0; i < 20_000; i++) store.add();
+    const { stream, seqs } = streamOf(store);
+    let open!: () => void;
+    store.gate = new Promise((r) => (open = r));
+    const replay = stream.open('rfq', 0);
+    await flush();
+    expect(store.reads).toBe(2); // two pages read ahead, no more
+    stream.close();
+    open();
+    await replay;
+    await flush();
+    expect(store.reads).toBe(2);
+    expect(seqs()).toEqual([]);
+  });
+
+  it('pages hold at most 1,000 events, with at most two read ahead of the one being sent', async () => {
+    const store = new Store();
+    for (let i = 0; i < 10_000; i++) store.add();
+    let inFlight = 0;
+    let most = 0;
+    const range = store.range.bind(store);
+    store.range = async (after, upTo, limit) => {
+      most = Math.max(most, ++inFlight);
+      try {
+        expect(limit).toBeLessThanOrEqual(1000);
+        expect(upTo - after).toBeLessThanOrEqual(1000);
+        return await range(after, upTo, limit);
+      } finally {
+        inFlight -= 1;
+      }
+    };
+    const { stream, seqs } = streamOf(store);
+    await stream.open('rfq', 0);
+    expect(seqs()).toHaveLength(10_000);
+    expect(most).toBeLessThanOrEqual(2);
+  });
 });

@@ -1,4 +1,5 @@
 import type { Channel } from '../../common/broadcast/notifier';
+import { RfqError } from '../../common/errors/app-error';
 
 /** One stored or live account event: its number, its channel and its `params.data` (without `seq`). */
 export interface StreamEvent {
@@ -18,6 +19,7 @@ export interface EventSource {
 /** `since` is not a number the account's stored events can continue from. */
 export class SinceOutOfRange extends Error {}
 
+/** At most this many events a page (docs/spec/design.md section 16). */
 const PAGE = 1000;
 /**
  * A replay's first page is this small, and each next one FIRST_PAGE_GROWTH times the one before
@@ -25,7 +27,7 @@ const PAGE = 1000;
  */
 const FIRST_PAGE = 100;
 const FIRST_PAGE_GROWTH = 4;
-/** Pages of a replay read ahead of the one being sent (each holds a pooled connection while read). */
+/** Pages of a replay read ahead of the one being sent, at most (each holds a pooled connection while read). */
 const READ_AHEAD = 2;
 
 /**
@@ -46,6 +48,10 @@ export class EventStream {
   private busy = 0;
   private gapTimer: NodeJS.Timeout | null = null;
   private readonly channels = new Set<Channel>();
+  /** Channels whose replay (a subscribe with since) is running: one at a time each (docs/spec/design.md section 16). */
+  private readonly replaying = new Set<Channel>();
+  /** The connection closed: nothing more is read or sent. */
+  private closed = false;
 
   constructor(
     private readonly source: EventSource,
@@ -55,7 +61,7 @@ export class EventStream {
 
   /** A live event of the account (from any instance's broadcast). */
   live(event: StreamEvent): void {
-    if (this.cursor === null && this.busy === 0) return;
+    if (this.closed || (this.cursor === null && this.busy === 0)) return;
     if (this.cursor !== null && event.accountSeq <= this.cursor) return;
     this.held.set(event.accountSeq, event);
     if (this.busy === 0) this.release();
@@ -66,9 +72,15 @@ export class EventStream {
    * live ones. The latest account_seq at the time of the call.
    */
   async open(channel: Channel, since: number | null): Promise<number> {
+    // A second replay of the channel would read the same days again beside the first: refused, not queued.
+    if (since !== null && this.replaying.has(channel)) {
+      throw new RfqError('RFQ_STATE_CONFLICT', `a replay of channel ${channel} is running on this connection: subscribe with since again after its answer`);
+    }
+    if (since !== null) this.replaying.add(channel);
     this.busy += 1;
     try {
       const { latest, oldest } = await this.source.bounds();
+      if (this.closed) return latest;
       if (since !== null && since > latest) throw new SinceOutOfRange(`since ${since} is after the account's latest account_seq ${latest}`);
       // Everything after `since` must still be stored: the oldest stored number is at most since + 1.
       if (since !== null && since < latest && (oldest === null || oldest > since + 1)) {
@@ -85,7 +97,7 @@ export class EventStream {
         // The other channel joins a running stream: its own events up to the cursor, then live with the rest.
         const upTo = this.cursor;
         let after = since ?? upTo;
-        while (after < upTo) {
+        while (after < upTo && !this.closed) {
           const page = await this.source.range(after, upTo, PAGE);
           if (page.length === 0) break;
           for (const event of page) if (event.channel === channel) this.send(channel, event.data);
@@ -101,6 +113,7 @@ export class EventStream {
       }
       throw error;
     } finally {
+      if (since !== null) this.replaying.delete(channel);
       this.busy -= 1;
       if (this.busy === 0) this.release();
     }
@@ -118,7 +131,7 @@ export class EventStream {
     let requested = from;
     let size = Math.min(FIRST_PAGE, PAGE);
     const readNext = () => {
-      if (requested >= latest) return;
+      if (requested >= latest || this.closed) return;
       const upTo = Math.min(requested + size, latest);
       reads.push(this.source.range(requested, upTo, size));
       requested = upTo;
@@ -129,6 +142,8 @@ export class EventStream {
       let read: Promise<StreamEvent[]> | undefined;
       while ((read = reads.shift()) !== undefined) {
         const page = await read;
+        // The connection closed: the replay stops here, with no further page asked for.
+        if (this.closed) break;
         readNext();
         const at = this.cursor;
         for (const event of page) this.handle(event);
@@ -140,14 +155,16 @@ export class EventStream {
     }
   }
 
-  /** Stops the gap timer (the connection closed). */
+  /** The connection closed (or its sign-in ended): a running replay stops, the gap timer too. */
   close(): void {
+    this.closed = true;
+    this.held.clear();
     if (this.gapTimer) clearTimeout(this.gapTimer);
     this.gapTimer = null;
   }
 
   private handle(event: StreamEvent): void {
-    if (this.cursor === null || event.accountSeq !== this.cursor + 1) return;
+    if (this.closed || this.cursor === null || event.accountSeq !== this.cursor + 1) return;
     this.cursor = event.accountSeq;
     if (this.channels.has(event.channel)) this.send(event.channel, event.data);
   }
@@ -174,7 +191,7 @@ export class EventStream {
   }
 
   private async readGap(): Promise<void> {
-    if (this.busy > 0 || this.cursor === null || this.held.size === 0) return;
+    if (this.closed || this.busy > 0 || this.cursor === null || this.held.size === 0) return;
     const upTo = Math.min(...this.held.keys()) - 1;
     this.busy += 1;
     try {

@@ -75,8 +75,10 @@ export function success(id: RpcId, result: unknown): RpcReply {
   return { jsonrpc: '2.0', id, result };
 }
 
-export function failure(id: RpcId, name: RpcErrorName, message: string): RpcReply {
-  return { jsonrpc: '2.0', id, error: { code: RPC_CODES[name], message, data: { error: name, message } } };
+/** A non-RFQ failure; a RATE_LIMITED one says when to try again (`retry_after_ms`, docs/spec/design.md section 16). */
+export function failure(id: RpcId, name: RpcErrorName, message: string, retryAfterMs?: number): RpcReply {
+  const data = retryAfterMs === undefined ? { error: name, message } : { error: name, message, retry_after_ms: retryAfterMs };
+  return { jsonrpc: '2.0', id, error: { code: RPC_CODES[name], message, data } };
 }
 
 function isRpcId(value: unknown): value is RpcId {

@@ -4,6 +4,7 @@ import { ViewVersions } from '../../common/broadcast/view-versions';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { AppError, type AppErrorCode, RfqError, withoutStack } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
+import { PublicRateLimit } from '../../common/rate-limit/public-rate-limit';
 import { RateLimiter } from '../../common/rate-limit/rate-limiter';
 import { AccountAccess } from '../accounts/account-access.service';
 import { checkAccess, type Lapse, type Principal } from '../auth/access';
@@ -17,6 +18,8 @@ export interface CallerState extends RpcSession {
   /** The principal of the token the connection signed in with (its roles are the token's). */
   principal: Principal | null;
   clientIp: string;
+  /** The connection's id on log lines (docs/observability.md). */
+  readonly connectionId: string;
   /** The sign-in ended (token expired or revoked): the connection is as before sign-in. */
   lapse(reason: Lapse): void;
 }
@@ -30,6 +33,9 @@ const APP_TO_RPC: Partial<Record<AppErrorCode, RpcErrorName>> = {
   RATE_LIMITED: 'RATE_LIMITED',
 };
 
+/** The sign-in methods keep their own limits (nonces, attempts); every other public/* method takes from the public bucket. */
+const SIGN_IN: ReadonlySet<string> = new Set(['public/get_nonce', 'public/auth', 'public/session_resume']);
+
 /** rfq.* methods that only read (or subscribe): served even when the views are unconfirmed. */
 const RFQ_READS: ReadonlySet<string> = new Set(['rfq.get', 'rfq.list', 'rfq.subscribe', 'rfq.maker.poll', 'rfq.maker.subscribe']);
 
@@ -39,6 +45,7 @@ export function rfqFailure(id: RpcRequest['id'], error: RfqError, operationId: s
   if (error.extras.rfqId) data.rfq_id = error.extras.rfqId;
   if (error.extras.quoteId) data.quote_id = error.extras.quoteId;
   if (error.extras.details !== undefined) data.details = error.extras.details;
+  if (error.extras.retryAfterMs !== undefined) data.retry_after_ms = error.extras.retryAfterMs;
   return { jsonrpc: '2.0', id, error: { code: RPC_CODES.RFQ_ERROR, message: error.message, data } };
 }
 
@@ -62,6 +69,7 @@ export class RpcDispatcher {
     private readonly access: AccountAccess,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly views: ViewVersions,
+    private readonly publicLimit: PublicRateLimit,
   ) {}
 
   /**
@@ -83,11 +91,29 @@ export class RpcDispatcher {
   async dispatch(request: RpcRequest, caller: CallerState): Promise<RpcReply> {
     const started = performance.now();
     const method = this.registry.get(request.method);
-    const reply = method
-      ? await this.run(method, request, caller)
-      : failure(request.id, 'METHOD_NOT_FOUND', `method ${JSON.stringify(request.method).slice(0, 80)} does not exist`);
+    let reply: RpcReply;
+    if (!method) reply = failure(request.id, 'METHOD_NOT_FOUND', `method ${JSON.stringify(request.method).slice(0, 80)} does not exist`);
+    else if (method.access.kind === 'public' && !SIGN_IN.has(method.name)) reply = await this.runPublic(method, request, caller);
+    else reply = await this.run(method, request, caller);
     this.metrics.rpcCall(method?.name ?? 'unknown', rpcOutcome(reply), (performance.now() - started) / 1000);
     return reply;
+  }
+
+  /**
+   * A public read: the client IP's public bucket first (docs/spec/design.md section 16), answered at
+   * once when refused. No promise when this instance holds a token for the IP.
+   */
+  private runPublic(method: RegisteredMethod, request: RpcRequest, caller: CallerState): RpcReply | Promise<RpcReply> {
+    const admitted = this.publicLimit.admit(caller.clientIp);
+    if (admitted === 0) return this.run(method, request, caller);
+    if (typeof admitted === 'number') return this.publicRefusal(request, admitted);
+    return admitted.then((wait) => (wait === 0 ? this.run(method, request, caller) : this.publicRefusal(request, wait)));
+  }
+
+  /** The public bucket's refusal: 1005 with when to try again. */
+  private publicRefusal(request: RpcRequest, wait: number): RpcReply {
+    const { publicRatePerSecond: rate, publicRateBurst: burst } = this.config;
+    return failure(request.id, 'RATE_LIMITED', `at most ${rate} public requests per second from one address (burst ${burst})`, wait);
   }
 
   /**
@@ -115,7 +141,7 @@ export class RpcDispatcher {
       return success(request.id, result);
     } catch (error) {
       const operationId = randomUUID();
-      return isRfq ? this.rfqError(request, error, operationId) : this.appError(request, error, operationId);
+      return isRfq ? this.rfqError(request, error, operationId, caller) : this.appError(request, error, operationId, caller);
     }
   }
 
@@ -133,36 +159,61 @@ export class RpcDispatcher {
       throw new RfqError('RFQ_NOT_READY', 'this instance could not confirm its instrument and market data for 30 s; retry (another instance may serve you)');
     }
     const accountId = principal?.accountId;
-    if (accountId != null && !(await this.limiter.take(`rfq:${accountId}`, this.config.rfqRatePerSecond, this.config.rfqRateBurst))) {
+    if (accountId == null) return;
+    const wait = await this.limiter.bucket(`rfq:${accountId}`, this.config.rfqRatePerSecond, this.config.rfqRateBurst);
+    if (wait > 0) {
       throw withoutStack(
-        () => new RfqError('RFQ_RATE_LIMITED', `at most ${this.config.rfqRatePerSecond} rfq calls per second (burst ${this.config.rfqRateBurst})`),
+        () =>
+          new RfqError('RFQ_RATE_LIMITED', `at most ${this.config.rfqRatePerSecond} rfq calls per second (burst ${this.config.rfqRateBurst})`, {
+            retryAfterMs: wait,
+          }),
       );
     }
   }
 
-  private rfqError(request: RpcRequest, error: unknown, operationId: string): RpcReply {
+  private rfqError(request: RpcRequest, error: unknown, operationId: string, caller: CallerState): RpcReply {
     let rfqError: RfqError;
     if (error instanceof RfqError) rfqError = error;
     else if (error instanceof AppError && error.code === 'INVALID_PARAMS') rfqError = new RfqError('RFQ_VALUE_OUT_OF_RANGE', error.message);
     else {
       // A fault (database or Redis down, a bug): retryable, never a stack trace to the client.
-      this.logFault(request, error, operationId);
+      this.logFault(request, error, operationId, caller);
       rfqError = new RfqError('RFQ_NOT_READY', `internal error; quote operation_id ${operationId} to support`);
     }
-    logger.event('info', 'rpc failed', { operation_id: operationId, method: request.method, error: rfqError.code, retryable: rfqError.retryable }, 'Rpc');
+    logger.event(
+      'info',
+      'rpc failed',
+      { ...callerFields(caller, operationId), method: request.method, error: rfqError.code, retryable: rfqError.retryable },
+      'Rpc',
+    );
     return rfqFailure(request.id, rfqError, operationId);
   }
 
-  private appError(request: RpcRequest, error: unknown, operationId: string): RpcReply {
+  private appError(request: RpcRequest, error: unknown, operationId: string, caller: CallerState): RpcReply {
     const name = error instanceof AppError ? APP_TO_RPC[error.code] : undefined;
-    if (name && error instanceof AppError) return failure(request.id, name, error.message);
-    this.logFault(request, error, operationId);
+    if (name && error instanceof AppError) {
+      return failure(request.id, name, error.message, name === 'RATE_LIMITED' ? (error.retryAfterMs ?? DEFAULT_RETRY_MS) : undefined);
+    }
+    this.logFault(request, error, operationId, caller);
     const reply = failure(request.id, 'INTERNAL_ERROR', `internal error; quote operation_id ${operationId} to support`);
     (reply.error!.data as Record<string, unknown>).operation_id = operationId;
     return reply;
   }
 
-  private logFault(request: RpcRequest, error: unknown, operationId: string): void {
-    logger.event('error', 'rpc fault', { operation_id: operationId, method: request.method, error: String(error), stack: (error as Error)?.stack }, 'Rpc');
+  private logFault(request: RpcRequest, error: unknown, operationId: string, caller: CallerState): void {
+    logger.event(
+      'error',
+      'rpc fault',
+      { ...callerFields(caller, operationId), method: request.method, error: String(error), stack: (error as Error)?.stack },
+      'Rpc',
+    );
   }
+}
+
+/** A RATE_LIMITED refusal that does not know its wait says one second. */
+const DEFAULT_RETRY_MS = 1000;
+
+/** What every JSON-RPC log line says of its call: the operation, the connection, the account (docs/observability.md). */
+function callerFields(caller: CallerState, operationId: string): Record<string, unknown> {
+  return { operation_id: operationId, connection_id: caller.connectionId, account_id: caller.principal?.accountId ?? null };
 }

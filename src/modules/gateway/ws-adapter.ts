@@ -33,11 +33,12 @@ export class JsonRpcWsAdapter extends WsAdapter {
   override create(port: number, options?: Record<string, unknown>): unknown {
     return super.create(port, {
       ...options,
-      verifyClient: (info: { req: IncomingMessage }, done: (ok: boolean, code?: number, message?: string) => void) => {
+      verifyClient: (info: { req: IncomingMessage }, done: (ok: boolean, code?: number, message?: string, headers?: Record<string, string>) => void) => {
         if (!this.gateway) this.gateway = this.app.get(ClientGateway, { strict: false });
         const gateway = this.gateway!;
         if (gateway.admits(info.req)) done(true);
-        else done(false, 429, 'Too Many Requests');
+        // A place frees when one of the address's connections closes: no later time is known, so the least (section 16).
+        else done(false, 429, 'Too Many Requests', UPGRADE_REFUSED_HEADERS);
       },
     });
   }
@@ -48,6 +49,8 @@ export class JsonRpcWsAdapter extends WsAdapter {
     return server;
   }
 }
+
+const UPGRADE_REFUSED_HEADERS = { 'Retry-After': '1' };
 
 /** One listener shared by every socket (a closure each would cost memory per idle connection). */
 function onClientSocketError(error: Error): void {

@@ -2,7 +2,7 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '../auth/access';
 import { InstrumentListDto, ListInstrumentsQuery } from './dto/instruments.dto';
-import { type InstrumentRecord, instrumentRecord } from './instrument';
+import type { InstrumentRecord } from './instrument';
 import { InstrumentsService } from './instruments.service';
 
 /** GET /v1/instruments: the listed instruments, public (an addition: docs/decisions.md). */
@@ -15,8 +15,7 @@ export class InstrumentsController {
   @Public()
   @ApiOperation({ summary: 'Listed instruments (default: open ones of every asset)' })
   @ApiOkResponse({ type: InstrumentListDto })
-  list(@Query() query: ListInstrumentsQuery): { instruments: InstrumentRecord[] } {
-    const list = this.instruments.list({ asset: query.asset, expiry: query.expiry, includeSettled: query.include_settled === 'true' });
-    return { instruments: list.map(instrumentRecord) };
+  list(@Query() query: ListInstrumentsQuery): { instruments: readonly InstrumentRecord[] } {
+    return { instruments: this.instruments.records({ asset: query.asset, expiry: query.expiry, includeSettled: query.include_settled === 'true' }) };
   }
 }

@@ -11,7 +11,8 @@ import { QUEUES, jobIds } from '../../common/jobs/queues';
 import { logger } from '../../common/logging/logger';
 import { parseUnixSeconds } from './domain/inputs';
 import { type CreateInstrumentsInput, planListing } from './domain/listing';
-import { type Instrument, type InstrumentFilter, type Round, compareInstruments, inRound } from './instrument';
+import { type Instrument, type InstrumentFilter, type InstrumentRecord, type Round, inRound, instrumentRecord } from './instrument';
+import { InstrumentListing } from './instrument-listing';
 import { type InstrumentTerms, InstrumentRepository, type RoundSettlementState } from './instrument.repository';
 
 /** Broadcast topic: the instruments of a round changed in the database; every instance reloads them. */
@@ -52,6 +53,8 @@ function roundOf(payload: unknown): Round | null {
 @Injectable()
 export class InstrumentsService implements OnModuleInit, OnModuleDestroy {
   private view = new Map<string, Instrument>();
+  /** The view sorted and indexed for listings: built on the first listing after the view changed, not per call. */
+  private listing: InstrumentListing | null = null;
   private readonly sync: ViewSync<Round>;
 
   constructor(
@@ -79,16 +82,25 @@ export class InstrumentsService implements OnModuleInit, OnModuleDestroy {
     return this.view.get(symbol);
   }
 
-  /** Instruments of the view, ordered by asset, expiry, strike, kind (call before put). */
-  list(filter: InstrumentFilter = {}): Instrument[] {
-    const out: Instrument[] = [];
-    for (const i of this.view.values()) {
-      if (filter.asset !== undefined && i.asset !== filter.asset) continue;
-      if (filter.expiry !== undefined && i.expiry !== filter.expiry) continue;
-      if (!filter.includeSettled && i.settled) continue;
-      out.push(i);
-    }
-    return out.sort(compareInstruments);
+  /**
+   * Instruments of the view, ordered by asset, expiry, strike, kind (call before put). The lists
+   * are made once per change of the view and shared: a call costs what it returns, not a sort of
+   * every instrument ever listed (docs/spec/design.md section 16). Never change what it returns.
+   */
+  list(filter: InstrumentFilter = {}): readonly Instrument[] {
+    this.listing ??= new InstrumentListing(this.view.values());
+    return this.listing.list(filter);
+  }
+
+  /** The wire records of list(filter), shared like the list (the HTTP route sends them as they are). */
+  records(filter: InstrumentFilter = {}): readonly InstrumentRecord[] {
+    this.listing ??= new InstrumentListing(this.view.values());
+    return this.listing.records(filter);
+  }
+
+  /** The wire record of a listed instrument, made once per instrument of the view. */
+  record(instrument: Instrument): InstrumentRecord {
+    return this.listing?.record(instrument) ?? instrumentRecord(instrument);
   }
 
   /**
@@ -169,6 +181,7 @@ export class InstrumentsService implements OnModuleInit, OnModuleDestroy {
 
   private async load(round: Round | null): Promise<void> {
     const instruments = await this.repository.list(round);
+    this.listing = null;
     if (round === null) {
       this.view = new Map(instruments.map((i) => [i.symbol, i]));
       return;

@@ -10,7 +10,7 @@ import { MAX_LEGS, formatHttp, formatRfq, signingDomain } from '@legwork/protoco
 import { AppError, RfqError } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
 import { invalid } from '../instruments/domain/inputs';
-import { type InstrumentFilter, type InstrumentRecord, instrumentRecord } from '../instruments/instrument';
+import type { InstrumentFilter, InstrumentRecord } from '../instruments/instrument';
 import { InstrumentsService } from '../instruments/instruments.service';
 import { markPrice } from './domain/black76';
 import { type MarketDataInput, type MarketUpdate, type Stamped, isFresh, parseMarketUpdate } from './domain/market-update';
@@ -246,7 +246,7 @@ export class MarketDataService implements OnModuleInit, OnModuleDestroy {
     return this.instruments.list(filter).map((i) => {
       const mark = this.mark(i.symbol, nowSeconds);
       const iv = this.ivs.get(i.symbol);
-      return { ...instrumentRecord(i), mark_price: mark === null ? null : formatRfq(mark), iv: iv ? formatRfq(iv.value) : null };
+      return { ...this.instruments.record(i), mark_price: mark === null ? null : formatRfq(mark), iv: iv ? formatRfq(iv.value) : null };
     });
   }
 

@@ -209,7 +209,8 @@ export const RFQ_METHODS = {
     summary: "Subscribe this connection to the taker's RFQ events (channel rfq)",
     params: SUBSCRIBE_PARAMS,
     result: subscribed('rfq'),
-    errors: [],
+    // A subscribe with since while a replay of the channel runs on the connection (docs/spec/design.md section 16).
+    errors: ['RFQ_STATE_CONFLICT'],
   },
   'rfq.maker.poll': poll,
   'rfq.maker.respond': respond,
@@ -218,6 +219,7 @@ export const RFQ_METHODS = {
     summary: "Subscribe this connection to the quoters' RFQ events (channel rfq_maker)",
     params: SUBSCRIBE_PARAMS,
     result: subscribed('rfq_maker'),
-    errors: [],
+    // A subscribe with since while a replay of the channel runs on the connection (docs/spec/design.md section 16).
+    errors: ['RFQ_STATE_CONFLICT'],
   },
 } satisfies Partial<Record<RpcMethodName, RpcDeclaration<unknown>>>;

@@ -164,6 +164,7 @@ const DESCRIPTION = `JSON-RPC 2.0 over WebSocket at /client (same host and port 
 - The server pings every 20 s and closes a connection that missed two pongs; a connection with more than 1 MiB unsent is closed (slow consumer).
 - Sign in on the connection with public/get_nonce then public/auth (or public/session_resume); rfq.* methods act for that account.
 - Every rfq.* failure is code ${RPC_CODES.RFQ_ERROR} with the typed RFQ error in error.data (RfqErrorData). Other failures: ${RPC_ERROR_NAMES.map((n) => `${RPC_CODES[n]} ${n}`).join(', ')}, with error.data = { error, message }.
+- Limits: public/* reads other than sign-in share a token bucket per client IP with the unauthenticated HTTP routes; rfq.* calls a bucket per account. A refusal (1005 RATE_LIMITED, RFQ_RATE_LIMITED) carries retry_after_ms in error.data.
 - Notifications: { jsonrpc: "2.0", method: "subscription", params: { channel, data: { seq, event, rfq } } } on the channels rfq (rfq.subscribe) and rfq_maker (rfq.maker.subscribe, quoter role).`;
 
 type Messages = Record<string, JsonSchema>;
