@@ -23,6 +23,8 @@ function startLine(config: AppConfig, url: string): Record<string, unknown> {
       max_connections_per_ip: config.maxConnectionsPerIp,
       rfq_rate_per_second: config.rfqRatePerSecond,
       rfq_rate_burst: config.rfqRateBurst,
+      public_rate_per_second: config.publicRatePerSecond,
+      public_rate_burst: config.publicRateBurst,
       max_open_rfqs: config.maxOpenRfqs,
     },
   };
