@@ -26,3 +26,20 @@ done
 
 promtool check rules "${rules[@]}"
 promtool test rules "${tests[@]}"
+
+# The dashboard's queries are PromQL too: as recording rules (Grafana's variables replaced by what
+# they expand to), promtool parses each one.
+dashboard_rules=$(mktemp --suffix .yml)
+trap 'rm -f "$dashboard_rules"' EXIT
+node - deploy/grafana/legwork.json >"$dashboard_rules" <<'JS'
+const dashboard = JSON.parse(require('node:fs').readFileSync(process.argv[2], 'utf8'));
+const exprs = [];
+const walk = (panels = []) => panels.forEach((p) => ((p.targets ?? []).forEach((t) => t.expr && exprs.push(t.expr)), walk(p.panels)));
+walk(dashboard.panels);
+for (const a of dashboard.annotations?.list ?? []) if (a.expr) exprs.push(a.expr);
+const grafana = (e) => e.replace(/\$__rate_interval|\$__interval|\$__range/g, '5m').replace(/\$\{?\w+\}?/g, '.*');
+const rules = exprs.map((e, i) => ({ record: `legwork_dashboard:query${i}`, expr: grafana(e) }));
+console.log(JSON.stringify({ groups: [{ name: 'dashboard', rules }] }, null, 2));
+JS
+echo "deploy/grafana/legwork.json: $(grep -c '"record"' "$dashboard_rules") queries"
+promtool check rules "$dashboard_rules"
