@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { ViewVersions } from '../../common/broadcast/view-versions';
 import { withTimeout } from '../../common/database/database';
 import { JobRunner } from '../../common/jobs/job-runner';
 import { QUEUES } from '../../common/jobs/queues';
@@ -98,8 +99,19 @@ export class MetricsService {
   private readonly rpcSeries = new Map<string, { calls: Counter.Internal; duration: Histogram.Internal<'method'> }>();
   private readonly httpSeries = new Map<string, { requests: Counter.Internal; duration: Histogram.Internal<'method' | 'route'> }>();
 
-  constructor(jobs: JobRunner) {
+  /** `views` is always injected in the app; a unit test that builds this service alone may leave it out. */
+  constructor(jobs: JobRunner, views?: ViewVersions) {
     collectDefaultMetrics({ register: this.registry });
+    // The one signal that this instance refuses rfq.* writes because it cannot confirm a cached view
+    // (design.md section 11); RFQ_NOT_READY alone does not tell this cause from the others.
+    new Gauge({
+      name: 'legwork_stale_views',
+      help: 'Views of this instance not confirmed current for 30 s: while above 0, rfq.* writes answer RFQ_NOT_READY (read at scrape time)',
+      registers: [this.registry],
+      collect() {
+        this.set(views?.stale().length ?? 0);
+      },
+    });
     new Gauge({
       name: 'legwork_queue_depth',
       help: 'Jobs waiting, delayed or active per queue (read at scrape time)',
