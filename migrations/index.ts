@@ -10,6 +10,7 @@ import { ViewVersions1763800000012 } from './1763800000012-ViewVersions';
 import { LiveCollateral1763800000014 } from './1763800000014-LiveCollateral';
 import { ConsoleReads1763800000170 } from './1763800000170-ConsoleReads';
 import { EntityMetadata1763800000180 } from './1763800000180-EntityMetadata';
+import { MakerLimits1763800000220 } from './1763800000220-MakerLimits';
 
 /** Every migration, in order. The app runs the pending ones at start; `synchronize` is never on. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   LiveCollateral1763800000014,
   ConsoleReads1763800000170,
   EntityMetadata1763800000180,
+  MakerLimits1763800000220,
 ];

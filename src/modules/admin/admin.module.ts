@@ -7,10 +7,12 @@ import { LedgerModule } from '../ledger/ledger.module';
 import { LedgerAdminController } from './ledger-admin.controller';
 import { MarketDataModule } from '../market-data/market-data.module';
 import { MarketDataAdminController } from './market-data-admin.controller';
+import { MakerLimitsAdminController } from './maker-limits-admin.controller';
+import { RfqModule } from '../rfq/rfq.module';
 
 /** The /v1/admin/* routes: thin controllers over the owning modules' services. */
 @Module({
-  imports: [AccountsModule, InstrumentsModule, MarketDataModule, LedgerModule],
-  controllers: [AccountsAdminController, InstrumentsAdminController, MarketDataAdminController, LedgerAdminController],
+  imports: [AccountsModule, InstrumentsModule, MarketDataModule, LedgerModule, RfqModule],
+  controllers: [AccountsAdminController, InstrumentsAdminController, MarketDataAdminController, LedgerAdminController, MakerLimitsAdminController],
 })
 export class AdminModule {}
