@@ -51,9 +51,31 @@ export class MakerLimitsService {
     private readonly clock: Clock,
   ) {}
 
+  /**
+   * Makers this instance last saw with a limit on what is out: their responds are queued here in
+   * arrival order (see `inOrder`). A stale entry only orders; the database lock is what bounds.
+   */
+  private readonly bounded = new Set<number>();
+
   /** The maker's limits row without a lock (null: never had limits). */
-  find(accountId: number): Promise<MakerLimitsRow | null> {
-    return this.rows.find(accountId);
+  async find(accountId: number): Promise<MakerLimitsRow | null> {
+    const row = await this.rows.find(accountId);
+    this.remember(accountId, row);
+    return row;
+  }
+
+  /**
+   * Whether this maker's responds run one at a time on this instance, in the order they came: its
+   * quotes queue on its limits row anyway, and in arrival order their rising nonces do not refuse
+   * each other (a respond that reached the move after a higher nonce would be RFQ_STATE_CONFLICT).
+   */
+  inOrder(accountId: number): boolean {
+    return this.bounded.has(accountId);
+  }
+
+  private remember(accountId: number, row: MakerLimitsRow | null): void {
+    if (row && this.serialized(row)) this.bounded.add(accountId);
+    else this.bounded.delete(accountId);
   }
 
   /** The row locked to the caller's commit (respond under limits on what is out). */
@@ -112,7 +134,7 @@ export class MakerLimitsService {
 
   /** rfq.maker.set_limits (`limits`) or the admin PUT (`admin_limits`): replaces the document; live quotes stay firm. */
   async set(accountId: number, which: 'limits' | 'admin_limits', limits: MakerLimits): Promise<LimitsView> {
-    await this.rows.set(accountId, which, limitsDocument(limits), this.clock.now());
+    this.remember(accountId, await this.rows.set(accountId, which, limitsDocument(limits), this.clock.now()));
     logger.event('info', 'maker limits set', { account_id: accountId, which }, 'Rfq');
     return this.view(accountId);
   }

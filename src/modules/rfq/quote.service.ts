@@ -16,6 +16,7 @@ import type { RfqCaller } from './rfq.service';
 import { RfqRepository } from './rfq.repository';
 import type { MakerLimitsRow } from './maker-limits.repository';
 import { MakerLimitsService } from './maker-limits.service';
+import { KeyedQueue } from './keyed-queue';
 import { Database } from '../../common/database/database';
 
 /**
@@ -51,6 +52,8 @@ function rfqPayloadLegs(rfq: RfqRecord): PayloadLeg[] {
 @Injectable()
 export class QuoteService {
   private readonly domain: Buffer;
+  /** Responds of makers with limits on what is out, one at a time per maker on this instance, in arrival order. */
+  private readonly inOrder = new KeyedQueue<number>();
 
   constructor(
     private readonly store: RfqRepository,
@@ -74,7 +77,12 @@ export class QuoteService {
    * failing rolls both back: RFQ_STATE_CONFLICT, and the nonce is not consumed. A maker whose
    * limits bound what it has out is serialized on its limits row, in the move's transaction.
    */
-  async respond(maker: RfqCaller, command: RespondCommand): Promise<{ rfq_id: string; quote_id: string; state: 'quoted' }> {
+  respond(maker: RfqCaller, command: RespondCommand): Promise<{ rfq_id: string; quote_id: string; state: 'quoted' }> {
+    if (this.limits.inOrder(maker.accountId)) return this.inOrder.run(maker.accountId, () => this.respondNow(maker, command));
+    return this.respondNow(maker, command);
+  }
+
+  private async respondNow(maker: RfqCaller, command: RespondCommand): Promise<{ rfq_id: string; quote_id: string; state: 'quoted' }> {
     const checked = await this.checked(maker, command);
     const { rfq, quoteId: id, now } = checked;
     const move = { rfqId: rfq.id, from: 'pending' as const, to: 'quoted' as const, at: now, deadlineAfterMs: this.clock.nowMs() };
