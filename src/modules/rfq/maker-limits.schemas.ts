@@ -80,6 +80,6 @@ export const MAKER_LIMITS_METHODS = {
       required: ['ok', 'quote_id', 'payload'],
       additionalProperties: false,
     },
-    errors: [...RFQ_METHODS['rfq.maker.respond'].errors, 'RFQ_SIZE_INVALID', 'RFQ_PRICE_TOLERANCE', 'RFQ_OPEN_LIMIT'],
+    errors: RFQ_METHODS['rfq.maker.respond'].errors,
   },
 } satisfies Partial<Record<RpcMethodName, RpcDeclaration<unknown>>>;
