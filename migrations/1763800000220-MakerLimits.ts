@@ -3,8 +3,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * The desk's maker limits (docs/spec/design.md section 15): `maker_limits` (a maker's limits, the
  * operator's ceiling and the protection state, one row per account), `maker_fills` (the fills of a
- * protected maker's current window) and the index of a maker's live quotes, which respond under
- * limits and rfq.maker.get_limits read.
+ * protected maker's current window) and the index of a maker's live quotes (ids included: an
+ * index-only read), which respond under limits and rfq.maker.get_limits read.
  */
 export class MakerLimits1763800000220 implements MigrationInterface {
   name = 'MakerLimits1763800000220';
@@ -31,7 +31,7 @@ export class MakerLimits1763800000220 implements MigrationInterface {
       CONSTRAINT maker_fills_pkey PRIMARY KEY (account_id, rfq_id),
       CONSTRAINT maker_fills_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts (id)
     )`);
-    await q.query(`CREATE INDEX IF NOT EXISTS rfqs_maker_live ON rfqs (maker_account_id, quote_expires_at) WHERE state = 'quoted'`);
+    await q.query(`CREATE INDEX IF NOT EXISTS rfqs_maker_live ON rfqs (maker_account_id, quote_expires_at, id) WHERE state = 'quoted'`);
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -2,7 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '../../common/database/database';
 import type { Sql } from '../../common/database/sql';
 import type { LimitsDocument } from './domain/maker-limits';
-import type { FillWindow, OpenUsage } from './domain/quote-exposure';
+import type { FillWindow } from './domain/quote-exposure';
+import type { RfqLeg } from './domain/rfq-record';
+import { parseRfqSigned } from '@legwork/protocol';
 
 /** A maker's limits row: both documents as stored and the protection state. */
 export interface MakerLimitsRow {
@@ -13,15 +15,6 @@ export interface MakerLimitsRow {
   /** null with trippedAt set: frozen until reset. */
   frozenUntil: number | null;
   tripReason: string | null;
-}
-
-/** Per-contract greeks and index prices at the current marks, as the usage statement takes them (micro-units). */
-export interface MarksTable {
-  symbols: string[];
-  deltas: string[];
-  vegas: string[];
-  assets: string[];
-  indexes: string[];
 }
 
 type RawRow = { limits: LimitsDocument; admin_limits: LimitsDocument; tripped_at: string | null; frozen_until: string | null; trip_reason: string | null };
@@ -37,33 +30,9 @@ const toRow = (r: RawRow): MakerLimitsRow => ({
 });
 
 /**
- * A maker's live quotes (state quoted, quote not past its expires_at) summed per asset in one
- * statement on the index `rfqs_maker_live`: per quote, `sum |q|` times the asset's index, and
- * `sum q * delta` and `sum q * vega` with the greeks given per instrument (computed once per call);
- * each rounded toward zero to micro-units, then the absolute values summed. Quantities are decimal
- * text in the legs, the greeks and index micro-units, so each product is micro-units exactly.
- */
-const USAGE = `
-  WITH g AS (SELECT * FROM unnest($3::text[], $4::numeric[], $5::numeric[]) AS g(symbol, delta, vega)),
-       ix AS (SELECT * FROM unnest($6::text[], $7::numeric[]) AS ix(asset, price)),
-       q AS (
-         SELECT r.asset, sum(abs(l.quantity)) AS qty, sum(l.quantity * g.delta) AS delta, sum(l.quantity * g.vega) AS vega
-           FROM rfqs r
-          CROSS JOIN LATERAL jsonb_to_recordset(r.legs) AS l(instrument text, quantity numeric)
-           LEFT JOIN g ON g.symbol = l.instrument
-          WHERE r.maker_account_id = $1 AND r.state = 'quoted' AND r.quote_expires_at > $2
-          GROUP BY r.id, r.asset)
-  SELECT q.asset, count(*)::int AS quotes,
-         coalesce(sum(trunc(q.qty * ix.price)), 0)::text AS notional,
-         coalesce(sum(abs(trunc(q.delta))), 0)::text AS delta,
-         coalesce(sum(abs(trunc(q.vega))), 0)::text AS vega
-    FROM q LEFT JOIN ix ON ix.asset = q.asset
-   GROUP BY q.asset`;
-
-/**
  * `maker_limits` and `maker_fills` (docs/spec/design.md section 15): a maker's limits, the
- * operator's ceiling, the protection state and window; and the usage read of a maker's live quotes
- * in `rfqs` (this module's table).
+ * operator's ceiling, the protection state and window; and the reads of a maker's live quotes in
+ * `rfqs` (this module's table) that its usage is summed from.
  */
 @Injectable()
 export class MakerLimitsRepository {
@@ -92,25 +61,25 @@ export class MakerLimitsRepository {
     return toRow(row!);
   }
 
-  /** The maker's live quotes at the given marks, per asset (no row: no live quote). */
-  async usage(accountId: number, liveAfter: number, marks: MarksTable, sql: Sql = this.db): Promise<OpenUsage> {
-    const rows = await sql.rows<{ asset: string; quotes: number; notional: string; delta: string; vega: string }>(USAGE, [
+  /**
+   * The ids of the maker's live quotes (state quoted, quote_expires_at after `liveAfter`): an
+   * index-only read of `rfqs_maker_live` (maker_account_id, quote_expires_at, id).
+   */
+  async liveQuoteIds(accountId: number, liveAfter: number, sql: Sql = this.db): Promise<string[]> {
+    const rows = await sql.rows<{ id: string }>(`SELECT id FROM rfqs WHERE maker_account_id = $1 AND state = 'quoted' AND quote_expires_at > $2`, [
       accountId,
       liveAfter,
-      marks.symbols,
-      marks.deltas,
-      marks.vegas,
-      marks.assets,
-      marks.indexes,
     ]);
-    const usage: OpenUsage = { openQuotes: 0, openNotional: 0n, openDelta: {}, openVega: {} };
-    for (const r of rows) {
-      usage.openQuotes += r.quotes;
-      usage.openNotional += BigInt(r.notional);
-      usage.openDelta[r.asset] = BigInt(r.delta);
-      usage.openVega[r.asset] = BigInt(r.vega);
-    }
-    return usage;
+    return rows.map((r) => r.id);
+  }
+
+  /** The legs of these RFQs (they never change once created), by id. */
+  async legsOf(ids: readonly string[], sql: Sql = this.db): Promise<Array<{ id: string; asset: string; legs: RfqLeg[] }>> {
+    const rows = await sql.rows<{ id: string; asset: string; legs: Array<{ instrument: string; quantity: string }> }>(
+      `SELECT id, asset, legs FROM rfqs WHERE id = ANY($1::char(32)[])`,
+      [ids],
+    );
+    return rows.map((r) => ({ id: r.id, asset: r.asset, legs: r.legs.map((l) => ({ instrument: l.instrument, quantity: parseRfqSigned(l.quantity) })) }));
   }
 
   /**

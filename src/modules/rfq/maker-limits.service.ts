@@ -12,7 +12,8 @@ import { type ProtectionTrip, protectionEventData } from './domain/account-event
 import { type MakerLimits, boundsOpenQuotes, effectiveLimits, limitsDocument, needsMarks, parseLimits } from './domain/maker-limits';
 import { type FillWindow, type OpenUsage, type QuoteExposure, checkOpenLimits, checkQuoteLimits, protectionTrip, quoteExposure } from './domain/quote-exposure';
 import type { RfqRecord } from './domain/rfq-record';
-import { type MakerLimitsRow, MakerLimitsRepository, type MarksTable } from './maker-limits.repository';
+import { type MakerLimitsRow, MakerLimitsRepository } from './maker-limits.repository';
+import { type QuoteLegs, type UsageMarks, openUsage, quoteLegs } from './domain/open-usage';
 
 /** rfq.maker.get_limits (and the admin GET without `account_id`). */
 export interface LimitsView {
@@ -29,6 +30,9 @@ function isFrozen(row: MakerLimitsRow | null, nowMs: number): boolean {
   return row?.trippedAt != null && (row.frozenUntil === null || row.frozenUntil * 1000 > nowMs);
 }
 
+/** Legs kept in memory at most (about 200 bytes each). */
+const LEGS_KEPT = 200_000;
+
 /** The unix second a quote must expire after to be live at `nowMs` (its expires_at is still ahead). */
 const liveAfter = (nowMs: number) => Math.floor(nowMs / 1000);
 
@@ -39,8 +43,10 @@ const liveAfter = (nowMs: number) => Math.floor(nowMs / 1000);
  */
 @Injectable()
 export class MakerLimitsService {
-  /** The last greeks table and its statement form (the table is reused for a second). */
-  private marks$: { greeks: unknown; table: MarksTable } | null = null;
+  /** The last greeks table and its form for the sums (the table is reused for a second). */
+  private marks$: { greeks: unknown; marks: UsageMarks } | null = null;
+  /** The legs of live quotes seen, by RFQ id (they never change). */
+  private readonly legs = new Map<string, QuoteLegs>();
 
   constructor(
     private readonly db: Database,
@@ -218,24 +224,34 @@ export class MakerLimitsService {
   }
 
   /** The maker's live quotes at the current marks (latest data, fresh or not; a leg without data counts zero). */
-  private usage(accountId: number, nowMs: number, sql: Sql = this.db): Promise<OpenUsage> {
-    return this.rows.usage(accountId, liveAfter(nowMs), this.marksTable(Math.floor(nowMs / 1000)), sql);
+  private async usage(accountId: number, nowMs: number, sql: Sql = this.db): Promise<OpenUsage> {
+    const ids = await this.rows.liveQuoteIds(accountId, liveAfter(nowMs), sql);
+    const missing = ids.filter((id) => !this.legs.has(id));
+    if (missing.length > 0) {
+      // Bounded: a quote's legs are read again after a clear, never wrong.
+      if (this.legs.size + missing.length > LEGS_KEPT) this.legs.clear();
+      for (const q of await this.rows.legsOf(missing, sql)) this.legs.set(q.id, quoteLegs(q.asset, q.legs));
+    }
+    return openUsage(
+      ids.map((id) => this.legs.get(id)!),
+      this.marks(Math.floor(nowMs / 1000)),
+    );
   }
 
-  private marksTable(now: number): MarksTable {
+  /** The greeks table as the sums take it, built once per table (a second, or until the data changes). */
+  private marks(now: number): UsageMarks {
     const greeks = this.market.greeksAt(now);
-    if (this.marks$?.greeks === greeks) return this.marks$.table;
-    const table: MarksTable = { symbols: [], deltas: [], vegas: [], assets: [], indexes: [] };
+    if (this.marks$?.greeks === greeks) return this.marks$.marks;
+    const marks: UsageMarks = { delta: new Map(), vega: new Map(), maxGreek: 0, index: new Map() };
     for (const [symbol, g] of greeks) {
-      table.symbols.push(symbol);
-      table.deltas.push(g.delta.toString());
-      table.vegas.push(g.vega.toString());
+      const delta = Number(g.delta);
+      const vega = Number(g.vega);
+      marks.delta.set(symbol, delta);
+      marks.vega.set(symbol, vega);
+      marks.maxGreek = Math.max(marks.maxGreek, Math.abs(delta), Math.abs(vega));
     }
-    for (const q of this.market.indexPrices()) {
-      table.assets.push(q.asset);
-      table.indexes.push(q.price.toString());
-    }
-    this.marks$ = { greeks, table };
-    return table;
+    for (const q of this.market.indexPrices()) marks.index.set(q.asset, q.price);
+    this.marks$ = { greeks, marks };
+    return marks;
   }
 }
