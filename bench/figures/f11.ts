@@ -59,7 +59,18 @@ async function liveQuotes(ctx: Context, taker: Trader, maker: Trader, round: Rou
        SELECT md5('f11-' || $9 || g)::char(32), $1, gen_random_uuid()::text, $3::jsonb, $4, $5, 'quoted', $6, $6, $6 + 120, $6 + 3600,
               encode(sha256(('f11-' || $9 || g)::bytea), 'hex'), $2, $7, 1000000 + g, 1000000, 2000000, $6, $6 + 3000, $8
          FROM generate_series(1, $10) AS g`,
-      [taker.accountId, maker.accountId, JSON.stringify(legs), round.asset, round.expiry, now, maker.wallet, 'A'.repeat(86) + '==', randomBytes(6).toString('hex'), count],
+      [
+        taker.accountId,
+        maker.accountId,
+        JSON.stringify(legs),
+        round.asset,
+        round.expiry,
+        now,
+        maker.wallet,
+        'A'.repeat(86) + '==',
+        randomBytes(6).toString('hex'),
+        count,
+      ],
     );
   } finally {
     await db.end();
@@ -93,8 +104,15 @@ export async function runF11(ctx: Context): Promise<FigureResult[]> {
         () => respondSamples(ex, taker, plain, round, legs, n),
         () => respondSamples(ex, taker, limited, round, legs, n),
       );
-      a.push({ legwork: percentile(x.legwork, 50), baseline: percentile(x.baseline, 50), legworkP99: percentile(x.legwork, 99), baselineP99: percentile(x.baseline, 99) });
-      ctx.log(`F11a round ${r + 1}: respond p50 ${a[r].legwork.toFixed(2)} ms with limits vs ${a[r].baseline.toFixed(2)} ms without (p99 ${a[r].legworkP99.toFixed(2)} vs ${a[r].baselineP99.toFixed(2)})`);
+      a.push({
+        legwork: percentile(x.legwork, 50),
+        baseline: percentile(x.baseline, 50),
+        legworkP99: percentile(x.legwork, 99),
+        baselineP99: percentile(x.baseline, 99),
+      });
+      ctx.log(
+        `F11a round ${r + 1}: respond p50 ${a[r].legwork.toFixed(2)} ms with limits vs ${a[r].baseline.toFixed(2)} ms without (p99 ${a[r].legworkP99.toFixed(2)} vs ${a[r].baselineP99.toFixed(2)})`,
+      );
     }
     await profiled(ctx, server, 'F11a', () => respondSamples(ex, taker, limited, round, legs, n));
 
@@ -110,8 +128,15 @@ export async function runF11(ctx: Context): Promise<FigureResult[]> {
         () => callSamples(idle, n),
         () => callSamples(loaded, n),
       );
-      b.push({ legwork: percentile(x.legwork, 99), baseline: percentile(x.baseline, 99), legworkP50: percentile(x.legwork, 50), baselineP50: percentile(x.baseline, 50) });
-      ctx.log(`F11b round ${r + 1}: get_limits p99 ${b[r].legwork.toFixed(2)} ms with ${live} live quotes vs ${b[r].baseline.toFixed(2)} ms with none (p50 ${b[r].legworkP50.toFixed(2)} vs ${b[r].baselineP50.toFixed(2)})`);
+      b.push({
+        legwork: percentile(x.legwork, 99),
+        baseline: percentile(x.baseline, 99),
+        legworkP50: percentile(x.legwork, 50),
+        baselineP50: percentile(x.baseline, 50),
+      });
+      ctx.log(
+        `F11b round ${r + 1}: get_limits p99 ${b[r].legwork.toFixed(2)} ms with ${live} live quotes vs ${b[r].baseline.toFixed(2)} ms with none (p50 ${b[r].legworkP50.toFixed(2)} vs ${b[r].baselineP50.toFixed(2)})`,
+      );
     }
     await profiled(ctx, server, 'F11b', () => callSamples(loaded, n));
 
