@@ -56,9 +56,10 @@ async function liveQuotes(ctx: Context, taker: Trader, maker: Trader, round: Rou
     await db.query(
       `INSERT INTO rfqs (id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at, max_quote_expires_at,
                          quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at, maker_signature)
-       SELECT md5('f11-' || $9 || g)::char(32), $1, gen_random_uuid()::text, $3::jsonb, $4, $5, 'quoted', $6, $6, $6 + 120, $6 + 3600,
-              encode(sha256(('f11-' || $9 || g)::bytea), 'hex'), $2, $7, 1000000 + g, 1000000, 2000000, $6, $6 + 3000, $8
-         FROM generate_series(1, $10) AS g`,
+       SELECT md5('f11-' || $9::text || g)::char(32), $1::bigint, gen_random_uuid()::text, $3::jsonb, $4::text, $5::bigint, 'quoted', $6::bigint, $6::bigint,
+              $6::bigint + 120, $6::bigint + 3600, encode(sha256(('f11-' || $9::text || g)::bytea), 'hex'), $2::bigint, $7::text, 1000000 + g, 1000000, 2000000,
+              $6::bigint, $6::bigint + 3000, $8::text
+         FROM generate_series(1, $10::int) AS g`,
       [
         taker.accountId,
         maker.accountId,
@@ -78,7 +79,7 @@ async function liveQuotes(ctx: Context, taker: Trader, maker: Trader, round: Rou
 }
 
 export async function runF11(ctx: Context): Promise<FigureResult[]> {
-  const env = ctx.env.appEnv({ RFQ_RATE_PER_SECOND: '1000000', RFQ_RATE_BURST: '1000000', MAX_OPEN_RFQS: '1000000', MARKET_DATA_MAX_AGE_SECONDS: '86400' });
+  const env = ctx.env.appEnv({ RFQ_RATE_PER_SECOND: '1000000', RFQ_RATE_BURST: '1000000', MAX_OPEN_RFQS: '100000', MARKET_DATA_MAX_AGE_SECONDS: '86400' });
   const server = await ServerProcess.start('legwork-f11', 'legwork', env, { logFile: join(ctx.logDir, 'f11-legwork.log'), nodeArgs: ctx.legworkNodeArgs });
   try {
     const ex = new Exchange(`http://127.0.0.1:${server.port}`, `ws://127.0.0.1:${server.port}/client`, env);

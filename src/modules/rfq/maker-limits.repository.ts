@@ -66,11 +66,12 @@ export class MakerLimitsRepository {
    * index-only read of `rfqs_maker_live` (maker_account_id, quote_expires_at, id).
    */
   async liveQuoteIds(accountId: number, liveAfter: number, sql: Sql = this.db): Promise<string[]> {
-    const rows = await sql.rows<{ id: string }>(`SELECT id FROM rfqs WHERE maker_account_id = $1 AND state = 'quoted' AND quote_expires_at > $2`, [
-      accountId,
-      liveAfter,
-    ]);
-    return rows.map((r) => r.id);
+    // One row of comma-joined ids: thousands of one-column rows cost the driver more than the read.
+    const row = await sql.one<{ ids: string | null }>(
+      `SELECT string_agg(id, ',') AS ids FROM rfqs WHERE maker_account_id = $1 AND state = 'quoted' AND quote_expires_at > $2`,
+      [accountId, liveAfter],
+    );
+    return row?.ids ? row.ids.split(',') : [];
   }
 
   /** The legs of these RFQs (they never change once created), by id. */

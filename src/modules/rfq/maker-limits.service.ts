@@ -113,6 +113,11 @@ export class MakerLimitsService {
     if (boundsOpenQuotes(limits)) checkOpenLimits(limits, await this.usage(accountId, nowMs, sql), exposure, rfq.id);
   }
 
+  /** A quote just taken: its legs are kept, so the next usage read of its maker need not read them. */
+  quoted(rfq: RfqRecord): void {
+    if (this.legs.size < LEGS_KEPT) this.legs.set(rfq.id, quoteLegs(rfq.asset, rfq.legs));
+  }
+
   /** rfq.maker.get_limits: the documents, the usage at the current marks, the protection state. */
   async view(accountId: number): Promise<LimitsView> {
     const nowMs = this.clock.nowMs();
@@ -242,12 +247,11 @@ export class MakerLimitsService {
   private marks(now: number): UsageMarks {
     const greeks = this.market.greeksAt(now);
     if (this.marks$?.greeks === greeks) return this.marks$.marks;
-    const marks: UsageMarks = { delta: new Map(), vega: new Map(), maxGreek: 0, index: new Map() };
+    const marks: UsageMarks = { greeks: new Map(), maxGreek: 0, index: new Map() };
     for (const [symbol, g] of greeks) {
       const delta = Number(g.delta);
       const vega = Number(g.vega);
-      marks.delta.set(symbol, delta);
-      marks.vega.set(symbol, vega);
+      marks.greeks.set(symbol, { delta, vega, deltaBig: g.delta, vegaBig: g.vega });
       marks.maxGreek = Math.max(marks.maxGreek, Math.abs(delta), Math.abs(vega));
     }
     for (const q of this.market.indexPrices()) marks.index.set(q.asset, q.price);

@@ -119,6 +119,7 @@ export class QuoteService {
       throw error;
     }
     if (!moved) throw conflict(NOT_PENDING);
+    if (checked.limits) this.limits.quoted(rfq);
 
     logger.event('info', 'rfq quoted', { rfq_id: rfq.id, quote_id: id, maker_account_id: maker.accountId }, 'Rfq');
     await this.expiry.schedule(command.expiresAt);

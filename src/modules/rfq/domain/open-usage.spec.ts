@@ -47,8 +47,7 @@ describe('openUsage', () => {
           .map((instrument) => ({ instrument, quantity: (BigInt(Math.floor(rnd() * 20_000_000)) - 10_000_000n || 1n) * scale })),
       }));
       const marks = {
-        delta: new Map(Object.entries(greeks).map(([s, g]) => [s, Number(g.delta)])),
-        vega: new Map(Object.entries(greeks).map(([s, g]) => [s, Number(g.vega)])),
+        greeks: new Map(Object.entries(greeks).map(([s, g]) => [s, { delta: Number(g.delta), vega: Number(g.vega), deltaBig: g.delta, vegaBig: g.vega }])),
         maxGreek: Math.max(...Object.values(greeks).flatMap((g) => [Math.abs(Number(g.delta)), Number(g.vega)])),
         index: new Map(Object.entries(index)),
       };
@@ -58,5 +57,27 @@ describe('openUsage', () => {
       );
       expect(got).toEqual(reference(quotes, greeks, index));
     }
+  });
+
+  it('sums 5,000 two-leg quotes in well under a millisecond or two', () => {
+    const quotes = Array.from({ length: 5000 }, (_, i) =>
+      quoteLegs('SOL', [
+        { instrument: 'A', quantity: BigInt(i + 1) * 1000n },
+        { instrument: 'B', quantity: -M },
+      ]),
+    );
+    const marks = {
+      greeks: new Map([
+        ['A', { delta: 545_649, vega: 17_043_543, deltaBig: 545_649n, vegaBig: 17_043_543n }],
+        ['B', { delta: 400_000, vega: 16_000_000, deltaBig: 400_000n, vegaBig: 16_000_000n }],
+      ]),
+      maxGreek: 17_043_543,
+      index: new Map([['SOL', 150n * M]]),
+    };
+    for (let i = 0; i < 20; i++) openUsage(quotes, marks);
+    const started = process.hrtime.bigint();
+    for (let i = 0; i < 20; i++) openUsage(quotes, marks);
+    const ms = Number(process.hrtime.bigint() - started) / 20 / 1e6;
+    process.stdout.write(`openUsage: ${ms.toFixed(3)} ms for 5,000 quotes\n`);
   });
 });

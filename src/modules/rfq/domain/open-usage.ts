@@ -23,8 +23,8 @@ export interface QuoteLegs {
 
 /** Per-contract greeks and index prices at the current marks. */
 export interface UsageMarks {
-  delta: Map<string, number>;
-  vega: Map<string, number>;
+  /** symbol → micro-units per contract, as numbers and as bigints */
+  greeks: Map<string, { delta: number; vega: number; deltaBig: bigint; vegaBig: bigint }>;
   /** The largest |delta| or |vega| of the table. */
   maxGreek: number;
   index: Map<string, bigint>;
@@ -43,36 +43,78 @@ export function quoteLegs(asset: string, legs: readonly RfqLeg[]): QuoteLegs {
 const toMicro = (x: number) => (x - (x % MICRO_N)) / MICRO_N;
 const absBig = (x: bigint) => (x < 0n ? -x : x);
 
-/** sum q_i * greek_i of one quote toward zero, micro-units, absolute (a missing greek counts zero). */
-function greekSum(q: QuoteLegs, greek: Map<string, number>, exact: boolean): number | bigint {
-  if (exact) {
-    let s = 0;
-    for (let i = 0; i < q.symbols.length; i++) s += q.quantities[i] * (greek.get(q.symbols[i]) ?? 0);
-    return Math.abs(toMicro(s));
+/** One asset's sums: in doubles while they stay exact, the rest in bigint. */
+class AssetSums {
+  readonly indexN: number;
+  notional = 0;
+  notionalBig = 0n;
+  delta = 0;
+  deltaBig = 0n;
+  vega = 0;
+  vegaBig = 0n;
+
+  constructor(readonly index: bigint) {
+    this.indexN = Number(index);
   }
-  let s = 0n;
-  for (let i = 0; i < q.symbols.length; i++) s += q.big[i] * BigInt(greek.get(q.symbols[i]) ?? 0);
-  return absBig(s / MICRO);
+
+  add(q: QuoteLegs, marks: UsageMarks): void {
+    const product = q.absSum * this.indexN;
+    if (product <= SAFE) this.addNotional(toMicro(product));
+    else this.notionalBig += (BigInt(q.absSum) * this.index) / MICRO;
+    if (q.absSum * marks.maxGreek <= SAFE) {
+      let d = 0;
+      let v = 0;
+      for (let i = 0; i < q.symbols.length; i++) {
+        const g = marks.greeks.get(q.symbols[i]);
+        if (g === undefined) continue;
+        d += q.quantities[i] * g.delta;
+        v += q.quantities[i] * g.vega;
+      }
+      this.addGreeks(Math.abs(toMicro(d)), Math.abs(toMicro(v)));
+      return;
+    }
+    let d = 0n;
+    let v = 0n;
+    for (let i = 0; i < q.symbols.length; i++) {
+      const g = marks.greeks.get(q.symbols[i]);
+      if (g === undefined) continue;
+      d += q.big[i] * g.deltaBig;
+      v += q.big[i] * g.vegaBig;
+    }
+    this.deltaBig += absBig(d / MICRO);
+    this.vegaBig += absBig(v / MICRO);
+  }
+
+  private addNotional(x: number): void {
+    if (this.notional + x <= SAFE) this.notional += x;
+    else this.notionalBig += BigInt(x);
+  }
+
+  private addGreeks(d: number, v: number): void {
+    if (this.delta + d <= SAFE) this.delta += d;
+    else this.deltaBig += BigInt(d);
+    if (this.vega + v <= SAFE) this.vega += v;
+    else this.vegaBig += BigInt(v);
+  }
 }
 
 export function openUsage(quotes: readonly QuoteLegs[], marks: UsageMarks): OpenUsage {
-  let notional = 0n;
-  const delta = new Map<string, { n: number; b: bigint }>();
-  const vega = new Map<string, { n: number; b: bigint }>();
-  const add = (map: Map<string, { n: number; b: bigint }>, asset: string, value: number | bigint) => {
-    const sum = map.get(asset) ?? { n: 0, b: 0n };
-    if (typeof value === 'number' && sum.n + value <= SAFE) sum.n += value;
-    else sum.b += BigInt(value);
-    map.set(asset, sum);
-  };
+  const sums = new Map<string, AssetSums>();
   for (const q of quotes) {
-    const index = marks.index.get(q.asset) ?? 0n;
-    notional += (BigInt(q.absSum) * index) / MICRO;
-    const exact = q.absSum * marks.maxGreek <= SAFE;
-    add(delta, q.asset, greekSum(q, marks.delta, exact));
-    add(vega, q.asset, greekSum(q, marks.vega, exact));
+    let s = sums.get(q.asset);
+    if (s === undefined) {
+      s = new AssetSums(marks.index.get(q.asset) ?? 0n);
+      sums.set(q.asset, s);
+    }
+    s.add(q, marks);
   }
-  const total = (map: Map<string, { n: number; b: bigint }>) =>
-    Object.fromEntries([...map].sort(([a], [b]) => (a < b ? -1 : 1)).map(([asset, s]) => [asset, BigInt(s.n) + s.b]));
-  return { openQuotes: quotes.length, openNotional: notional, openDelta: total(delta), openVega: total(vega) };
+  const assets = [...sums.keys()].sort();
+  const usage: OpenUsage = { openQuotes: quotes.length, openNotional: 0n, openDelta: {}, openVega: {} };
+  for (const asset of assets) {
+    const s = sums.get(asset)!;
+    usage.openNotional += BigInt(s.notional) + s.notionalBig;
+    usage.openDelta[asset] = BigInt(s.delta) + s.deltaBig;
+    usage.openVega[asset] = BigInt(s.vega) + s.vegaBig;
+  }
+  return usage;
 }
