@@ -13,6 +13,7 @@ import { runF5 } from './figures/f5';
 import { runF8 } from './figures/f8';
 import { runF9 } from './figures/f9';
 import { runF10 } from './figures/f10';
+import { runF11 } from './figures/f11';
 import { curvesMarkdown, runCurves } from './figures/curves';
 import { writeFileSync } from 'node:fs';
 
@@ -46,6 +47,14 @@ const FIGURES: Array<{ ids: string[]; run: (ctx: Context) => Promise<FigureResul
   { ids: ['F8'], run: runF8, titles: [['F8', 'reprice after one index update, 10,000 accounts', 'one set-based UPDATE of the same rows', '<= 2.0']] },
   { ids: ['F9'], run: runF9, titles: [['F9', 'replay of 10,000 stored events, events/s', 'bare ws server, same frames', '>= 0.50']] },
   { ids: ['F10'], run: runF10, titles: [['F10', 'one created broadcast to 1,000 quoter connections, p99', 'bare ws server, same frame', '<= 1.5']] },
+  {
+    ids: ['F11', 'F11a', 'F11b'],
+    run: runF11,
+    titles: [
+      ['F11a', 'rfq.maker.respond with maker limits, p50', 'the same respond without limits', '<= 1.15'],
+      ['F11b', 'rfq.maker.get_limits with 5,000 live quotes, p99', 'the same call with none', 'p99 <= 5 ms'],
+    ],
+  },
 ];
 
 process.on('unhandledRejection', (error) => process.stderr.write(`unhandled rejection (ignored): ${String((error as Error)?.stack ?? error)}\n`));

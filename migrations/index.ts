@@ -13,6 +13,7 @@ import { EntityMetadata1763800000180 } from './1763800000180-EntityMetadata';
 import { AuditLog1763800000190 } from './1763800000190-AuditLog';
 import { TakerSalt1763800000200 } from './1763800000200-TakerSalt';
 import { RfqCancel1763800000210 } from './1763800000210-RfqCancel';
+import { MakerLimits1763800000220 } from './1763800000220-MakerLimits';
 
 /** Every migration, in order. The app runs the pending ones at start; `synchronize` is never on. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   AuditLog1763800000190,
   TakerSalt1763800000200,
   RfqCancel1763800000210,
+  MakerLimits1763800000220,
 ];

@@ -21,6 +21,8 @@ import { IndexPriceEntity } from './modules/market-data/entities/index-price.ent
 import { InstrumentIvEntity } from './modules/market-data/entities/instrument-iv.entity';
 import { AccountEventSeqEntity } from './modules/rfq/entities/account-event-seq.entity';
 import { AccountEventEntity } from './modules/rfq/entities/account-event.entity';
+import { MakerFillEntity } from './modules/rfq/entities/maker-fill.entity';
+import { MakerLimitEntity } from './modules/rfq/entities/maker-limit.entity';
 import { MakerNonceEntity } from './modules/rfq/entities/maker-nonce.entity';
 import { RfqEventEntity } from './modules/rfq/entities/rfq-event.entity';
 import { RfqEntity } from './modules/rfq/entities/rfq.entity';
@@ -47,6 +49,8 @@ export const ENTITIES: EntityClasses = [
   RfqEntity,
   RfqEventEntity,
   MakerNonceEntity,
+  MakerLimitEntity,
+  MakerFillEntity,
   AccountEventEntity,
   AccountEventSeqEntity,
   // ledger

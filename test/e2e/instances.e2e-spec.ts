@@ -103,6 +103,36 @@ const enabled = !!process.env.DATABASE_URL && hasBinaries();
     await waitFor(async () => (await db.query(`SELECT state FROM rfqs WHERE id = $1`, [out.rfqId])).rows[0].state === 'filled', 5000, 'filled');
   }, 30_000);
 
+  it('holds a maker limit across two instances: of 24 concurrent responds through both, no more than max_open_quotes are quoted', async () => {
+    const limited = await FleetTrader.create(adminOf(a), ['quoter'], '1000');
+    await limited.connect(a);
+    const onB = await onInstance(b, limited);
+    try {
+      await limited.result('rfq.maker.set_limits', { limits: { max_open_quotes: 6 } });
+      const rfqs = [];
+      for (let i = 0; i < 24; i++) rfqs.push(await taker.result('rfq.create', { client_ref: randomUUID(), legs: [{ instrument: call, quantity: '1' }] }));
+      const quotes = rfqs.map((rfq) => quoteFor(limited, rfq, expiry));
+      const replies = await Promise.all(quotes.map((q, i) => (i % 2 === 0 ? limited : onB).call('rfq.maker.respond', q.params, 15_000)));
+      const taken = replies.filter((r) => r.result);
+      const limitedOut = replies.filter((r) => r.error?.data?.error === 'RFQ_OPEN_LIMIT');
+      // Each instance runs its own responds in order; across the two, a respond that reaches the move
+      // after a higher nonce was taken is RFQ_STATE_CONFLICT (the nonce rule), taking no slot.
+      const reordered = replies.filter((r) => r.error?.data?.error === 'RFQ_STATE_CONFLICT');
+      expect(taken.length + limitedOut.length + reordered.length).toBe(24);
+      for (const r of limitedOut) expect(r.error.data.message).toContain('max_open_quotes 6: open quotes would reach 7');
+      const live = await db.query(`SELECT count(*)::int AS n FROM rfqs WHERE maker_account_id = $1 AND state = 'quoted'`, [limited.accountId]);
+      expect(live.rows[0].n).toBe(taken.length);
+      expect(taken.length).toBeLessThanOrEqual(6);
+      if (limitedOut.length > 0) expect(taken.length).toBe(6);
+      const view = await onB.result('rfq.maker.get_limits', {});
+      expect(view.usage.open_quotes).toBe(taken.length);
+      process.stdout.write(`two instances: ${taken.length} quoted, ${limitedOut.length} RFQ_OPEN_LIMIT, ${reordered.length} nonce conflicts\n`);
+    } finally {
+      await onB.disconnect();
+      await limited.disconnect();
+    }
+  }, 60_000);
+
   it('refuses on another instance, within 1 s, a round paused through one', async () => {
     const onB = await onInstance(b);
     const started = Date.now();

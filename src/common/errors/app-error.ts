@@ -75,6 +75,8 @@ export interface RfqErrorExtras {
   rfqId?: string;
   quoteId?: string;
   details?: unknown;
+  /** RFQ_INVALID_SIGNATURE of respond and check: canonical base64 of the quote payload the exchange built. */
+  payload?: string;
   /** Only for RFQ_INVALID_INSTRUMENT on a paused leg. */
   pausedLeg?: boolean;
   /** RFQ_RATE_LIMITED: when to try again (`retry_after_ms`). */

@@ -8,13 +8,22 @@ import { LedgerModule } from '../ledger/ledger.module';
 import { LedgerAdminController } from './ledger-admin.controller';
 import { MarketDataModule } from '../market-data/market-data.module';
 import { MarketDataAdminController } from './market-data-admin.controller';
+import { MakerLimitsAdminController } from './maker-limits-admin.controller';
+import { RfqModule } from '../rfq/rfq.module';
 
 /**
  * The /v1/admin/* routes: thin controllers over the owning modules' services. Every controller with
  * an admin command carries `@UseInterceptors(AuditTrail)` (the audit log, docs/spec/design.md 16).
  */
 @Module({
-  imports: [AccountsModule, InstrumentsModule, MarketDataModule, LedgerModule],
-  controllers: [AccountsAdminController, InstrumentsAdminController, MarketDataAdminController, LedgerAdminController, AuditAdminController],
+  imports: [AccountsModule, InstrumentsModule, MarketDataModule, LedgerModule, RfqModule],
+  controllers: [
+    AccountsAdminController,
+    InstrumentsAdminController,
+    MarketDataAdminController,
+    LedgerAdminController,
+    AuditAdminController,
+    MakerLimitsAdminController,
+  ],
 })
 export class AdminModule {}

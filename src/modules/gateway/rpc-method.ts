@@ -28,6 +28,10 @@ export const RPC_METHODS = [
   'rfq.maker.respond',
   'rfq.maker.decline',
   'rfq.maker.subscribe',
+  'rfq.maker.set_limits',
+  'rfq.maker.get_limits',
+  'rfq.maker.reset_protection',
+  'rfq.maker.check',
 ] as const;
 export type RpcMethodName = (typeof RPC_METHODS)[number];
 

@@ -12,6 +12,7 @@ import type { ReceiptView } from '../journal/domain/receipt';
 import { JournalService } from '../journal/journal.service';
 import type { RfqRecord, StoredQuote } from '../rfq/domain/rfq-record';
 import type { RfqState } from '../rfq/domain/rfq-state';
+import { MakerLimitsService } from '../rfq/maker-limits.service';
 import { RfqLookupService } from '../rfq/rfq-lookup.service';
 import { RfqTransitions } from '../rfq/rfq-transitions.service';
 import { BalanceRepository } from './balance.repository';
@@ -68,6 +69,7 @@ export class FillService implements OnModuleInit {
     private readonly jobs: JobRunner,
     private readonly clock: Clock,
     private readonly journal: JournalService,
+    private readonly makerLimits: MakerLimitsService,
   ) {}
 
   onModuleInit(): void {
@@ -113,6 +115,8 @@ export class FillService implements OnModuleInit {
     const legs = this.pricing.pricedLegs(rfq.legs, now);
     const announcement = await this.db.tx((sql) => this.fillWithin(sql, rfq, legs, now));
     if (announcement) await this.transitions.announce(announcement.moved, announcement.from, announcement.seconds);
+    // Maker protection after fills (docs/spec/design.md section 15): one keyed read unless the maker has protection set.
+    if (announcement?.moved.state === 'filled') await this.makerLimits.afterFill(announcement.moved);
   }
 
   /** The fill's transaction: its locks, its checks on the frozen view, then its writes or its failure. */

@@ -13,6 +13,7 @@ import { invalid } from '../instruments/domain/inputs';
 import type { InstrumentFilter, InstrumentRecord } from '../instruments/instrument';
 import { InstrumentsService } from '../instruments/instruments.service';
 import { markPrice } from './domain/black76';
+import { type Greeks, greeks } from './domain/greeks';
 import { type MarketDataInput, type MarketUpdate, type Stamped, isFresh, parseMarketUpdate } from './domain/market-update';
 import { type IndexPriceAge, MarketDataRepository } from './market-data.repository';
 
@@ -90,6 +91,8 @@ export class MarketDataService implements OnModuleInit, OnModuleDestroy {
   private ivs = new Map<string, Stamped>();
   /** marketConfig(), built once per change of the index prices. */
   private config$: MarketConfig | null = null;
+  /** greeksAt(), kept for the second it was computed in until the data changes. */
+  private greeks$: { at: number; table: ReadonlyMap<string, Greeks> } | null = null;
   private readonly sync: ViewSync<string>;
   /** Hex of SHA-256(SERVICE_NAME): fixed for the process, computed once. */
   private readonly quoteDomainHex: string;
@@ -218,6 +221,28 @@ export class MarketDataService implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
+   * Delta and vega per contract (docs/spec/design.md section 15) of every unsettled instrument with
+   * an index and an IV, fresh or not, at `nowSeconds`: each computed once, and the table reused by
+   * every caller within the same second until the data changes (the makers' limits read it per
+   * respond and per rfq.maker.get_limits).
+   */
+  greeksAt(nowSeconds: number): ReadonlyMap<string, Greeks> {
+    if (this.greeks$?.at === nowSeconds) return this.greeks$.table;
+    const table = new Map<string, Greeks>();
+    for (const [symbol, iv] of this.ivs) {
+      const instrument = this.instruments.get(symbol);
+      const index = instrument && !instrument.settled ? this.indexes.get(instrument.asset) : undefined;
+      if (!instrument || !index) continue;
+      table.set(
+        symbol,
+        greeks({ index: index.value, strike: instrument.strike, kind: instrument.kind, iv: iv.value, secondsToExpiry: instrument.expiry - nowSeconds }),
+      );
+    }
+    this.greeks$ = { at: nowSeconds, table };
+    return table;
+  }
+
+  /**
    * Index and marks of the legs, or RFQ_NOT_READY (retryable) when any leg's instrument, index or
    * IV is missing or older than MARKET_DATA_MAX_AGE_SECONDS. The message does not say which.
    */
@@ -287,6 +312,7 @@ export class MarketDataService implements OnModuleInit, OnModuleDestroy {
     const ivs = await this.repository.ivs(asset === null ? null : await this.instruments.symbolsOf(asset, false));
     // Applied in one synchronous step; rows are never deleted, so setting them is the whole change.
     this.config$ = null;
+    this.greeks$ = null;
     if (asset === null) {
       this.indexes = indexes;
       this.ivs = ivs;

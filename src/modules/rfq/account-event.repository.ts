@@ -1,15 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../common/database/database';
 import type { Sql } from '../../common/database/sql';
-import type { AccountEventChannel } from './domain/account-event';
+import type { AccountEventChannel, ProtectionTrip } from './domain/account-event';
 import type { RfqRecord } from './domain/rfq-record';
 import { type RfqRow, toRfqRecord } from './rfq-row';
 
-export interface StoredEvent {
-  accountSeq: number;
-  channel: AccountEventChannel;
-  record: RfqRecord;
-}
+/** A stored event: an RFQ move (its record as moved), or a maker's protection trip (`protection`: its data). */
+export type StoredEvent =
+  | { accountSeq: number; channel: AccountEventChannel; record: RfqRecord; protection?: undefined }
+  | { accountSeq: number; channel: 'rfq_maker'; record: null; protection: ProtectionTrip };
 
 /**
  * The stored account events (`account_events`, `account_event_seqs`, docs/spec/design.md 13): reads and
@@ -43,11 +42,12 @@ export class AccountEventRepository {
     const rows = await sql.rows<{
       account_seq: string;
       channel: AccountEventChannel;
+      event: string;
       rfq: RfqRow;
       receipt: Record<string, unknown> | null;
       taker_salt: string | null;
     }>(
-      `SELECT e.account_seq, e.channel, e.rfq,
+      `SELECT e.account_seq, e.channel, e.event, e.rfq,
               CASE WHEN e.event = 'filled' THEN (SELECT json_build_object('journal_seq', r.journal_seq, 'kind', r.kind, 'payload', encode(r.payload, 'base64'),
                                                    'hash', r.hash, 'key_id', r.key_id, 'signature', r.signature)
                                                   FROM receipts r WHERE r.fill_id = (e.rfq->>'fill_id')::bigint AND r.kind = 0) END AS receipt,
@@ -57,7 +57,9 @@ export class AccountEventRepository {
         ORDER BY e.account_seq LIMIT $4`,
       [accountId, after, upTo, limit],
     );
-    return rows.map((row) => {
+    return rows.map((row): StoredEvent => {
+      if (row.event === 'protection')
+        return { accountSeq: Number(row.account_seq), channel: 'rfq_maker', record: null, protection: row.rfq as unknown as ProtectionTrip };
       const record = toRfqRecord(row.rfq);
       // base64 from PostgreSQL breaks lines every 76 characters.
       if (row.receipt && record.fill) record.fill.receipt = { ...row.receipt, payload: String(row.receipt.payload).replace(/\n/g, '') };
@@ -65,6 +67,23 @@ export class AccountEventRepository {
       if (row.taker_salt && record.fill) record.fill.takerSalt = row.taker_salt;
       return { accountSeq: Number(row.account_seq), channel: row.channel, record };
     });
+  }
+
+  /**
+   * Stores a maker's protection trip as its next `rfq_maker` event (the data in the `rfq` column),
+   * numbered like the moves' events: the account's counter row is upserted and stays locked to
+   * the caller's commit. The event's account_seq.
+   */
+  async appendProtection(sql: Sql, accountId: number, trip: ProtectionTrip): Promise<number> {
+    const row = await sql.one<{ account_seq: string }>(
+      `WITH seq AS (
+         INSERT INTO account_event_seqs AS s (account_id, last_seq) VALUES ($1, 1)
+         ON CONFLICT (account_id) DO UPDATE SET last_seq = s.last_seq + 1 RETURNING last_seq)
+       INSERT INTO account_events (account_id, account_seq, channel, event, rfq, at)
+       SELECT $1, last_seq, 'rfq_maker', 'protection', $2::jsonb, $3 FROM seq RETURNING account_seq`,
+      [accountId, JSON.stringify(trip), trip.tripped_at],
+    );
+    return Number(row!.account_seq);
   }
 
   /** Deletes up to `limit` events stored before `before` (unix seconds); how many. */

@@ -14,12 +14,27 @@ import { RfqExpiry } from './rfq-expiry.service';
 import { MoveRefused, RfqTransitions } from './rfq-transitions.service';
 import type { RfqCaller } from './rfq.service';
 import { RfqRepository } from './rfq.repository';
+import type { MakerLimitsRow } from './maker-limits.repository';
+import { MakerLimitsService } from './maker-limits.service';
+import { KeyedQueue } from './keyed-queue';
+import { Database } from '../../common/database/database';
 
 /**
  * The one conflict message of respond and decline: a maker must not learn the outcome (quoted,
  * declined, expired, filled...) of an RFQ it did not quote (docs/spec/design.md section 10).
  */
 const NOT_PENDING = 'the RFQ is no longer open for quotes';
+
+const nonceConflict = (nonce: bigint) => `quote_nonce ${nonce} is at or below this maker's high-water mark`;
+
+/** A quote past respond's checks up to the limits: the RFQ, the payload the exchange built, its id, and the maker's limits row. */
+interface CheckedQuote {
+  rfq: RfqRecord;
+  now: number;
+  payload: Buffer;
+  quoteId: string;
+  limits: MakerLimitsRow | null;
+}
 
 /**
  * The quote payload's legs from the RFQ's own terms (its symbols were checked at rfq.create), so
@@ -37,6 +52,8 @@ function rfqPayloadLegs(rfq: RfqRecord): PayloadLeg[] {
 @Injectable()
 export class QuoteService {
   private readonly domain: Buffer;
+  /** Responds of makers with limits on what is out, one at a time per maker on this instance, in arrival order. */
+  private readonly inOrder = new KeyedQueue<number>();
 
   constructor(
     private readonly store: RfqRepository,
@@ -45,6 +62,8 @@ export class QuoteService {
     private readonly verifier: Ed25519Verifier,
     private readonly expiry: RfqExpiry,
     private readonly clock: Clock,
+    private readonly limits: MakerLimitsService,
+    private readonly db: Database,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.domain = signingDomain(config.serviceName);
@@ -53,11 +72,79 @@ export class QuoteService {
   /**
    * The checks in the order of docs/spec/design.md section 5, after schema and role: the RFQ exists, is not
    * the caller's, is pending; the quote's values and times; the signature over the 1,050-byte
-   * payload rebuilt here; its legs still tradable; then one transaction moves
-   * pending → quoted and raises the maker's nonce high-water mark. Either failing rolls both
-   * back: RFQ_STATE_CONFLICT, and the nonce is not consumed.
+   * payload rebuilt here; its legs still tradable; the maker's limits (section 15); then one
+   * transaction moves pending → quoted and raises the maker's nonce high-water mark. Either
+   * failing rolls both back: RFQ_STATE_CONFLICT, and the nonce is not consumed. A maker whose
+   * limits bound what it has out is serialized on its limits row, in the move's transaction.
    */
-  async respond(maker: RfqCaller, command: RespondCommand): Promise<{ rfq_id: string; quote_id: string; state: 'quoted' }> {
+  respond(maker: RfqCaller, command: RespondCommand): Promise<{ rfq_id: string; quote_id: string; state: 'quoted' }> {
+    if (this.limits.inOrder(maker.accountId)) return this.inOrder.run(maker.accountId, () => this.respondNow(maker, command));
+    return this.respondNow(maker, command);
+  }
+
+  private async respondNow(maker: RfqCaller, command: RespondCommand): Promise<{ rfq_id: string; quote_id: string; state: 'quoted' }> {
+    const checked = await this.checked(maker, command);
+    const { rfq, quoteId: id, now } = checked;
+    const move = { rfqId: rfq.id, from: 'pending' as const, to: 'quoted' as const, at: now, deadlineAfterMs: this.clock.nowMs() };
+    const quote = {
+      quoteId: id,
+      makerAccountId: maker.accountId,
+      makerWallet: maker.wallet,
+      quoteNonce: command.quoteNonce,
+      bid: command.bid,
+      ask: command.ask,
+      issuedAt: command.issuedAt,
+      expiresAt: command.expiresAt,
+      makerSignature: command.makerSignature,
+    };
+    const conflict = (message: string) => new RfqError('RFQ_STATE_CONFLICT', message, { rfqId: rfq.id });
+
+    // One statement: the first-wins move (only while the RFQ is within its deadline) and the nonce
+    // high-water mark, refused together when the nonce does not rise.
+    let moved: RfqRecord | null;
+    try {
+      if (checked.limits && this.limits.serialized(checked.limits)) {
+        moved = await this.db.tx(async (sql) => {
+          const locked = await this.limits.lock(sql, maker.accountId);
+          await this.limits.checkQuote(sql, maker.accountId, locked, rfq, command, this.clock.nowMs());
+          return this.transitions.moveToQuotedWithin(sql, move, quote);
+        });
+        if (moved) await this.transitions.announce(moved, 'pending');
+      } else {
+        await this.limits.checkQuote(this.db, maker.accountId, checked.limits, rfq, command, this.clock.nowMs());
+        moved = await this.transitions.moveToQuoted(move, quote);
+      }
+    } catch (error) {
+      if (error instanceof MoveRefused) throw conflict(nonceConflict(command.quoteNonce));
+      throw error;
+    }
+    if (!moved) throw conflict(NOT_PENDING);
+    if (checked.limits) this.limits.quoted(rfq);
+
+    logger.event('info', 'rfq quoted', { rfq_id: rfq.id, quote_id: id, maker_account_id: maker.accountId }, 'Rfq');
+    await this.expiry.schedule(command.expiresAt);
+    return { rfq_id: rfq.id, quote_id: id, state: 'quoted' };
+  }
+
+  /**
+   * rfq.maker.check (docs/spec/design.md section 15): every check respond runs, in its order and
+   * through the same code, against the current state, the limits and the nonce high-water mark
+   * included; nothing is stored, moved or consumed.
+   */
+  async check(maker: RfqCaller, command: RespondCommand): Promise<{ ok: true; quote_id: string; payload: string }> {
+    const { rfq, quoteId: id, payload, limits } = await this.checked(maker, command);
+    await this.limits.checkQuote(this.db, maker.accountId, limits, rfq, command, this.clock.nowMs());
+    const highWater = await this.store.nonceHighWater(maker.accountId);
+    if (highWater !== null && command.quoteNonce <= highWater) throw new RfqError('RFQ_STATE_CONFLICT', nonceConflict(command.quoteNonce), { rfqId: rfq.id });
+    return { ok: true, quote_id: id, payload: payload.toString('base64') };
+  }
+
+  /**
+   * Respond's checks up to the limits: the RFQ, the quote's terms, the signature over the payload
+   * rebuilt here (a refusal carries the payload and its quote_id, so a maker can diff its bytes),
+   * the legs; and the maker's limits row (read, not locked).
+   */
+  private async checked(maker: RfqCaller, command: RespondCommand): Promise<CheckedQuote> {
     const rfq = await this.pendingRfqFor(maker, command.rfqId);
     const now = this.clock.now();
     checkQuoteTerms(command, rfq.maxQuoteExpiresAt, now, rfq.id);
@@ -76,43 +163,16 @@ export class QuoteService {
       expiry: rfq.expiry,
       legs: rfqPayloadLegs(rfq),
     });
+    const id = quoteId(payload);
+    const refused = (message: string) => new RfqError('RFQ_INVALID_SIGNATURE', message, { rfqId: rfq.id, quoteId: id, payload: payload.toString('base64') });
     const signature = decodeCanonicalBase64Signature(command.makerSignature);
-    if (!signature) throw new RfqError('RFQ_INVALID_SIGNATURE', 'maker_signature must be canonical base64 of 64 bytes', { rfqId: rfq.id });
+    if (!signature) throw refused('maker_signature must be canonical base64 of 64 bytes');
     if (!this.verifier.verify(makerKey, payload, signature)) {
-      throw new RfqError('RFQ_INVALID_SIGNATURE', "maker_signature does not verify over this RFQ's quote payload with the caller's wallet", { rfqId: rfq.id });
+      throw refused("maker_signature does not verify over this RFQ's quote payload with the caller's wallet");
     }
     // Legs tradable right after the signature, as accept does (docs/spec/design.md section 5).
     resolveLegs(rfq.legs, (symbol) => this.instruments.get(symbol), now);
-    const id = quoteId(payload);
-    const conflict = (message: string) => new RfqError('RFQ_STATE_CONFLICT', message, { rfqId: rfq.id });
-
-    // One statement: the first-wins move (only while the RFQ is within its deadline) and the nonce
-    // high-water mark, refused together when the nonce does not rise.
-    let moved: RfqRecord | null;
-    try {
-      moved = await this.transitions.moveToQuoted(
-        { rfqId: rfq.id, from: 'pending', to: 'quoted', at: now, deadlineAfterMs: this.clock.nowMs() },
-        {
-          quoteId: id,
-          makerAccountId: maker.accountId,
-          makerWallet: maker.wallet,
-          quoteNonce: command.quoteNonce,
-          bid: command.bid,
-          ask: command.ask,
-          issuedAt: command.issuedAt,
-          expiresAt: command.expiresAt,
-          makerSignature: command.makerSignature,
-        },
-      );
-    } catch (error) {
-      if (error instanceof MoveRefused) throw conflict(`quote_nonce ${command.quoteNonce} is at or below this maker's high-water mark`);
-      throw error;
-    }
-    if (!moved) throw conflict(NOT_PENDING);
-
-    logger.event('info', 'rfq quoted', { rfq_id: rfq.id, quote_id: id, maker_account_id: maker.accountId }, 'Rfq');
-    await this.expiry.schedule(command.expiresAt);
-    return { rfq_id: rfq.id, quote_id: id, state: 'quoted' };
+    return { rfq, now, payload, quoteId: id, limits: await this.limits.find(maker.accountId) };
   }
 
   async decline(maker: RfqCaller, command: DeclineCommand): Promise<{ rfq_id: string; state: 'declined'; decline_reason: DeclineReason }> {

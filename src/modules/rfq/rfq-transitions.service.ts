@@ -68,6 +68,14 @@ export class RfqTransitions {
     return this.announced(await this.rfqs.moveToQuoted(this.db, this.timed(move), quote), move.from);
   }
 
+  /**
+   * pending → quoted inside a transaction the caller holds (respond under a maker's limits, with
+   * its limits row locked). The caller must call `announce(moved, 'pending')` after its commit.
+   */
+  moveToQuotedWithin(sql: Sql, move: RfqMoveRequest, quote: StoredQuote): Promise<RfqRecord | null> {
+    return this.rfqs.moveToQuoted(sql, this.timed(move), quote);
+  }
+
   /** quoted → accepted with its accept row (the side and the frozen max_fee) in the same statement, and announced. */
   async moveToAccepted(move: RfqMoveRequest, accept: AcceptRow): Promise<RfqRecord | null> {
     return this.announced(await this.rfqs.moveToAccepted(this.db, this.timed(move), accept), move.from);

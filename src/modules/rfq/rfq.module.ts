@@ -2,9 +2,13 @@ import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
 import { AuthModule } from '../auth/auth.module';
 import { InstrumentsModule } from '../instruments/instruments.module';
+import { MarketDataModule } from '../market-data/market-data.module';
 import { AccountEventRepository } from './account-event.repository';
 import { AccountEventsService } from './account-events.service';
 import { EventRetention } from './event-retention.service';
+import { MakerLimitsRepository } from './maker-limits.repository';
+import { MakerLimitsRpc } from './maker-limits.rpc';
+import { MakerLimitsService } from './maker-limits.service';
 import { QuoteService } from './quote.service';
 import { RfqCancelService } from './rfq-cancel.service';
 import { RfqExpiry } from './rfq-expiry.service';
@@ -19,11 +23,12 @@ import { RfqTransitions } from './rfq-transitions.service';
 /**
  * RFQs, quotes, makers' nonce high-water marks, the stored account events; create, respond,
  * decline, list, poll, subscribe, the taker's cancel and expiry. Owns the tables rfqs, rfq_events, maker_nonces
- * (RfqRepository), account_events and account_event_seqs (AccountEventRepository). Exports the
+ * (RfqRepository), account_events and account_event_seqs (AccountEventRepository), and the
+ * makers' limits: maker_limits and maker_fills (MakerLimitsRepository). Exports the
  * state mover, the reads and expiry for the ledger's accept, fill, revert and settlement.
  */
 @Module({
-  imports: [AccountsModule, InstrumentsModule, AuthModule],
+  imports: [AccountsModule, InstrumentsModule, AuthModule, MarketDataModule],
   providers: [
     RfqRepository,
     RfqReadsRepository,
@@ -38,7 +43,10 @@ import { RfqTransitions } from './rfq-transitions.service';
     RfqCancelService,
     QuoteService,
     RfqRpc,
+    MakerLimitsRepository,
+    MakerLimitsService,
+    MakerLimitsRpc,
   ],
-  exports: [AccountEventsService, RfqLookupService, RfqReadsService, RfqTransitions, RfqExpiry, RfqService],
+  exports: [MakerLimitsService, AccountEventsService, RfqLookupService, RfqReadsService, RfqTransitions, RfqExpiry, RfqService],
 })
 export class RfqModule {}

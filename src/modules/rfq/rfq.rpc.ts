@@ -6,7 +6,7 @@ import type { Channel } from '../../common/broadcast/notifier';
 import { type EventSource, SinceOutOfRange } from '../gateway/event-stream';
 import { AccountEventsService } from './account-events.service';
 import { RfqCancelService } from './rfq-cancel.service';
-import { accountEventData } from './domain/account-event';
+import { accountEventData, protectionEventData } from './domain/account-event';
 import { QuoteService } from './quote.service';
 import { type RfqCaller, RfqService } from './rfq.service';
 import { RFQ_METHODS } from './rfq.schemas';
@@ -14,7 +14,7 @@ import { RFQ_METHODS } from './rfq.schemas';
 type SubscribeParams = ParamsOf<(typeof RFQ_METHODS)['rfq.subscribe']>;
 
 /** The signed-in account of an `account`-access rfq.* method (the dispatcher enforced the access already). */
-function rfqCaller(context: RpcContext): RfqCaller {
+export function rfqCaller(context: RpcContext): RfqCaller {
   const principal = context.principal;
   if (!principal || principal.accountId === null || !principal.wallet) throw new RfqError('RFQ_WRONG_ROLE', 'sign in with an account first');
   return { accountId: principal.accountId, wallet: principal.wallet };
@@ -39,7 +39,9 @@ export class RfqRpc {
         (await this.events.range(accountId, after, upTo, limit)).map((e) => ({
           accountSeq: e.accountSeq,
           channel: e.channel,
-          data: accountEventData(e.channel, e.record, e.accountSeq) ?? { event: e.record.state, account_seq: e.accountSeq },
+          data: e.record
+            ? (accountEventData(e.channel, e.record, e.accountSeq) ?? { event: e.record.state, account_seq: e.accountSeq })
+            : protectionEventData(e.protection, e.accountSeq),
         })),
     };
     try {

@@ -180,7 +180,18 @@ const respond = {
     required: ['rfq_id', 'quote_id', 'state'],
     additionalProperties: false,
   },
-  errors: ['RFQ_NOT_FOUND', 'RFQ_STATE_CONFLICT', 'RFQ_PRECISION_UNSUPPORTED', 'RFQ_QUOTE_EXPIRED', 'RFQ_INVALID_SIGNATURE', 'RFQ_INVALID_INSTRUMENT'],
+  errors: [
+    'RFQ_NOT_FOUND',
+    'RFQ_STATE_CONFLICT',
+    'RFQ_PRECISION_UNSUPPORTED',
+    'RFQ_QUOTE_EXPIRED',
+    'RFQ_INVALID_SIGNATURE',
+    'RFQ_INVALID_INSTRUMENT',
+    // The maker's limits (docs/spec/design.md section 15).
+    'RFQ_SIZE_INVALID',
+    'RFQ_PRICE_TOLERANCE',
+    'RFQ_OPEN_LIMIT',
+  ],
 } satisfies RpcDeclaration<unknown>;
 
 const decline = {

@@ -154,6 +154,14 @@ const NOTIFICATIONS: Record<'rfq' | 'rfq_maker' | 'session', Record<string, Json
         eventData({ type: 'string', enum: ['accepted', 'filled', 'failed', 'expired'] }, { rfq: ref('MakerQuoteEvent') }, true),
       ),
     },
+    rfq_maker_protection: {
+      name: 'rfq_maker protection',
+      title: 'Maker protection tripped',
+      summary:
+        'To the maker whose fills in its protection window exceeded a threshold (design.md section 15): new quotes are refused (RFQ_OPEN_LIMIT) until `until`, or until rfq.maker.reset_protection when null; live quotes stay firm',
+      contentType: 'application/json',
+      payload: notification('rfq_maker', eventData({ const: 'protection' }, { protection: ref('MakerProtectionTrip') }, true)),
+    },
   },
 };
 

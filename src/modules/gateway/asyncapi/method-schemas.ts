@@ -1,6 +1,7 @@
 import { AUTH_METHODS } from '../../auth/auth.schemas';
 import { ACCEPT_METHOD } from '../../ledger/accept.schemas';
 import { MARKET_METHODS } from '../../market-data/market.schemas';
+import { MAKER_LIMITS_METHODS } from '../../rfq/maker-limits.schemas';
 import { RFQ_METHODS } from '../../rfq/rfq.schemas';
 import type { RpcDeclaration, RpcMethodName } from '../rpc-method';
 
@@ -14,5 +15,6 @@ export const METHOD_SCHEMAS: Record<RpcMethodName, RpcDeclaration<unknown>> = {
   ...AUTH_METHODS,
   ...MARKET_METHODS,
   ...RFQ_METHODS,
+  ...MAKER_LIMITS_METHODS,
   'rfq.accept': ACCEPT_METHOD,
 };

@@ -26,6 +26,69 @@ const UNIX_SECONDS: JsonSchema = { type: 'integer', format: 'int64', minimum: 0,
 /** The non-RFQ failure names of docs/spec/design.md section 4 (everything of RPC_CODES but the 1200 RFQ code). */
 export const RPC_ERROR_NAMES = (Object.keys(RPC_CODES) as Array<keyof typeof RPC_CODES>).filter((name) => name !== 'RFQ_ERROR');
 
+/** A per-asset map of RfqDecimal (keys: assets). `properties` is empty: every key is an asset. */
+const assetDecimals = (description: string): JsonSchema => ({
+  type: 'object',
+  properties: {},
+  required: [],
+  propertyNames: { pattern: ASSET_PATTERN.source },
+  additionalProperties: ref('RfqDecimal'),
+  description,
+});
+
+/** The maker desk (docs/spec/design.md section 15): limits, protection, usage. */
+const MAKER_LIMITS_SCHEMAS = {
+  AssetDecimals: assetDecimals('asset → RfqDecimal'),
+  MakerProtection: object(
+    {
+      window_seconds: { type: 'integer', minimum: 1 },
+      max_fills: { type: 'integer', minimum: 0 },
+      max_fill_notional: ref('RfqDecimal'),
+      max_fill_delta: ref('AssetDecimals'),
+      frozen_seconds: { type: 'integer', minimum: 0, description: '0: frozen until rfq.maker.reset_protection' },
+    },
+    ['window_seconds', 'frozen_seconds'],
+    { description: 'Maker protection after fills: the maker is frozen when the fills of the last window_seconds exceed a threshold' },
+  ),
+  MakerLimits: object(
+    {
+      max_open_quotes: { type: 'integer', minimum: 0, description: '0 is the kill switch' },
+      max_open_notional: ref('RfqDecimal'),
+      max_quote_notional: ref('RfqDecimal'),
+      max_open_delta: ref('AssetDecimals'),
+      max_open_vega: ref('AssetDecimals'),
+      price_band_bps: { type: 'integer', minimum: 0 },
+      protection: ref('MakerProtection'),
+    },
+    [],
+    { description: 'Every field optional (absent = no limit)' },
+  ),
+  MakerLimitsView: object(
+    {
+      limits: { ...ref('MakerLimits'), description: "The maker's own limits" },
+      admin_limits: { ...ref('MakerLimits'), description: "The operator's ceiling; the stricter of the two applies per field" },
+      usage: object({
+        open_quotes: { type: 'integer', minimum: 0 },
+        open_notional: ref('RfqDecimal'),
+        open_delta: assetDecimals('Per asset: the sum of |delta| of the live quotes'),
+        open_vega: assetDecimals('Per asset: the sum of |vega| of the live quotes'),
+      }),
+      protection: object({
+        frozen: { type: 'boolean' },
+        until: { type: ['integer', 'null'], description: 'Unix seconds; null while frozen: until rfq.maker.reset_protection' },
+        window: object({ fills: { type: 'integer', minimum: 0 }, notional: ref('RfqDecimal'), delta: assetDecimals('Per asset: the sum of |delta| filled') }),
+      }),
+    },
+    undefined,
+    { description: 'Limits, ceiling, usage of the live quotes at the current marks, and protection state (rfq.maker.get_limits)' },
+  ),
+  MakerProtectionTrip: object({
+    tripped_at: UNIX_SECONDS,
+    until: { type: ['integer', 'null'], description: 'Unix seconds; null: until rfq.maker.reset_protection' },
+    reason: { type: 'string', description: 'The threshold exceeded and the value reached' },
+  }),
+} satisfies Record<string, JsonSchema>;
+
 export const SCHEMAS = {
   RpcId: { description: 'JSON-RPC request id, echoed in the response', type: ['string', 'integer', 'null'] },
   UnixSeconds: UNIX_SECONDS,
@@ -239,10 +302,17 @@ export const SCHEMAS = {
       quote_id: ref('QuoteId'),
       details: { ...ref('RfqTakerFunding'), description: 'Present for RFQ_TAKER_UNFUNDED' },
       retry_after_ms: { type: 'integer', minimum: 1, description: 'Present for RFQ_RATE_LIMITED: milliseconds until a call would be admitted' },
+      payload: {
+        type: 'string',
+        contentEncoding: 'base64',
+        description:
+          'RFQ_INVALID_SIGNATURE of rfq.maker.respond and rfq.maker.check: the 1,050-byte StrategyQuotePayload the exchange built (quote_id is its SHA-256)',
+      },
     },
     ['error', 'message', 'operation_id', 'retryable'],
     { description: 'error.data of every rfq.* failure (interface.md 7.2)' },
   ),
+  ...MAKER_LIMITS_SCHEMAS,
   RpcErrorData: object(
     {
       error: { type: 'string', enum: RPC_ERROR_NAMES },

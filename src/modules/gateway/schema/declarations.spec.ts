@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { AuthRpc } from '../../auth/auth.rpc';
 import { AcceptRpc } from '../../ledger/accept.rpc';
 import { MarketRpc } from '../../market-data/market.rpc';
+import { MakerLimitsRpc } from '../../rfq/maker-limits.rpc';
 import { RfqRpc } from '../../rfq/rfq.rpc';
 import { RFQ_STATES } from '../../rfq/domain/rfq-state';
 import { RFQ_STATES as SDK_RFQ_STATES } from '../../../../sdk/src/enums';
@@ -34,7 +35,7 @@ function namedNodes(node: Node<unknown>, found: Array<[string, Node<unknown>]> =
 
 describe('JSON-RPC method declarations', () => {
   it('every @RpcMethod of the application is registered with its declaration, and /asyncapi.json describes it', () => {
-    const registry = registryOf(AuthRpc, MarketRpc, RfqRpc, AcceptRpc);
+    const registry = registryOf(AuthRpc, MarketRpc, RfqRpc, AcceptRpc, MakerLimitsRpc);
     const registered = registry.all().map((m) => m.name);
     expect([...registered].sort()).toEqual([...RPC_METHODS].sort());
     const document = buildAsyncApiDocument({ version: '0.1.0', served: registry.all() }) as {

@@ -7,6 +7,21 @@ export const EVENT_RETENTION_SECONDS = 7 * 86400;
 /** The subscription channels whose events are stored and numbered per account. */
 export type AccountEventChannel = 'rfq' | 'rfq_maker';
 
+/** A maker's protection trip (docs/spec/design.md section 15): the `protection` of its `rfq_maker` event. */
+export interface ProtectionTrip {
+  /** Unix seconds. */
+  tripped_at: number;
+  /** Unix seconds; null: frozen until rfq.maker.reset_protection. */
+  until: number | null;
+  /** The threshold exceeded and the value reached. */
+  reason: string;
+}
+
+/** `params.data` (without `seq`) of a protection trip: the same live and in a replay. */
+export function protectionEventData(trip: ProtectionTrip, accountSeq: number): Record<string, unknown> {
+  return { event: 'protection', protection: trip, account_seq: accountSeq };
+}
+
 /** Does the maker holding the quote hear a move from `from` to `to`? (docs/spec/design.md 5, Events) */
 export function makerHears(from: string, to: string): boolean {
   return from !== 'pending' && ['accepted', 'filled', 'failed', 'expired'].includes(to);

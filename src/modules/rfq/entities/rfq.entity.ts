@@ -31,6 +31,8 @@ const RFQ_EXPIRY_DEADLINE = `CASE WHEN state = 'quoted' THEN quote_expires_at EL
 @Index('rfqs_pending', ['id'], { where: `state = 'pending'` })
 @Index('rfqs_expiry_due', ['expiryDeadline'], { where: `state IN ('pending', 'quoted')` })
 @Index('rfqs_fill_due', ['updatedAt'], { where: `state IN ('accepted', 'submitting')` })
+// A maker's live quotes, read index-only (rfq.maker.get_limits and respond under limits, docs/spec/design.md section 15).
+@Index('rfqs_maker_live', ['makerAccountId', 'quoteExpiresAt', 'id'], { where: `state = 'quoted'` })
 export class RfqEntity {
   /** 32 hex characters, time ordered; byte order ("C") so that cursors compare as the ids sort. */
   @PrimaryColumn({ name: 'id', type: 'char', length: 32, collation: 'C', primaryKeyConstraintName: 'rfqs_pkey' })

@@ -1,0 +1,141 @@
+import { Injectable } from '@nestjs/common';
+import { Database } from '../../common/database/database';
+import type { Sql } from '../../common/database/sql';
+import type { LimitsDocument } from './domain/maker-limits';
+import type { FillWindow } from './domain/quote-exposure';
+import type { RfqLeg } from './domain/rfq-record';
+import { parseRfqSigned } from '@legwork/protocol';
+
+/** A maker's limits row: both documents as stored and the protection state. */
+export interface MakerLimitsRow {
+  limits: LimitsDocument;
+  adminLimits: LimitsDocument;
+  /** Unix seconds of the last trip; null: not tripped since the last reset. */
+  trippedAt: number | null;
+  /** null with trippedAt set: frozen until reset. */
+  frozenUntil: number | null;
+  tripReason: string | null;
+}
+
+type RawRow = { limits: LimitsDocument; admin_limits: LimitsDocument; tripped_at: string | null; frozen_until: string | null; trip_reason: string | null };
+
+const COLUMNS = 'limits, admin_limits, tripped_at, frozen_until, trip_reason';
+
+const toRow = (r: RawRow): MakerLimitsRow => ({
+  limits: r.limits,
+  adminLimits: r.admin_limits,
+  trippedAt: r.tripped_at === null ? null : Number(r.tripped_at),
+  frozenUntil: r.frozen_until === null ? null : Number(r.frozen_until),
+  tripReason: r.trip_reason,
+});
+
+/**
+ * `maker_limits` and `maker_fills` (docs/spec/design.md section 15): a maker's limits, the
+ * operator's ceiling, the protection state and window; and the reads of a maker's live quotes in
+ * `rfqs` (this module's table) that its usage is summed from.
+ */
+@Injectable()
+export class MakerLimitsRepository {
+  constructor(private readonly db: Database) {}
+
+  async find(accountId: number, sql: Sql = this.db): Promise<MakerLimitsRow | null> {
+    const row = await sql.one<RawRow>(`SELECT ${COLUMNS} FROM maker_limits WHERE account_id = $1`, [accountId]);
+    return row && toRow(row);
+  }
+
+  /** The row locked to the caller's commit: one maker's responds under limits, and its fills' protection, queue on it. */
+  async lock(sql: Sql, accountId: number): Promise<MakerLimitsRow | null> {
+    const row = await sql.one<RawRow>(`SELECT ${COLUMNS} FROM maker_limits WHERE account_id = $1 FOR UPDATE`, [accountId]);
+    return row && toRow(row);
+  }
+
+  /** Replaces the maker's own document (`which` = limits) or the operator's (`admin_limits`), creating the row. */
+  async set(accountId: number, which: 'limits' | 'admin_limits', document: LimitsDocument, at: number): Promise<MakerLimitsRow> {
+    const other = which === 'limits' ? 'admin_limits' : 'limits';
+    const row = await this.db.one<RawRow>(
+      `INSERT INTO maker_limits (account_id, ${which}, ${other}, updated_at) VALUES ($1, $2::jsonb, '{}'::jsonb, $3)
+       ON CONFLICT (account_id) DO UPDATE SET ${which} = EXCLUDED.${which}, updated_at = EXCLUDED.updated_at
+       RETURNING ${COLUMNS}`,
+      [accountId, JSON.stringify(document), at],
+    );
+    return toRow(row!);
+  }
+
+  /**
+   * The ids of the maker's live quotes (state quoted, quote_expires_at after `liveAfter`): an
+   * index-only read of `rfqs_maker_live` (maker_account_id, quote_expires_at, id).
+   */
+  async liveQuoteIds(accountId: number, liveAfter: number, sql: Sql = this.db): Promise<string[]> {
+    // One row of comma-joined ids: thousands of one-column rows cost the driver more than the read.
+    const row = await sql.one<{ ids: string | null }>(
+      `SELECT string_agg(id, ',') AS ids FROM rfqs WHERE maker_account_id = $1 AND state = 'quoted' AND quote_expires_at > $2`,
+      [accountId, liveAfter],
+    );
+    return row?.ids ? row.ids.split(',') : [];
+  }
+
+  /** The legs of these RFQs (they never change once created), by id. */
+  async legsOf(ids: readonly string[], sql: Sql = this.db): Promise<Array<{ id: string; asset: string; legs: RfqLeg[] }>> {
+    const rows = await sql.rows<{ id: string; asset: string; legs: Array<{ instrument: string; quantity: string }> }>(
+      `SELECT id, asset, legs FROM rfqs WHERE id = ANY($1::char(32)[])`,
+      [ids],
+    );
+    return rows.map((r) => ({ id: r.id, asset: r.asset, legs: r.legs.map((l) => ({ instrument: l.instrument, quantity: parseRfqSigned(l.quantity) })) }));
+  }
+
+  /**
+   * Adds a fill to the maker's protection window (once per RFQ), drops the fills at or before
+   * `windowStart`, and answers the window's sums.
+   */
+  async addFill(
+    sql: Sql,
+    accountId: number,
+    fill: { rfqId: string; filledAt: number; asset: string; notional: bigint; delta: bigint },
+    windowStart: number,
+  ): Promise<FillWindow> {
+    await sql.exec(
+      `INSERT INTO maker_fills (account_id, rfq_id, filled_at, asset, notional, delta) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (account_id, rfq_id) DO NOTHING`,
+      [accountId, fill.rfqId, fill.filledAt, fill.asset, fill.notional.toString(), fill.delta.toString()],
+    );
+    await sql.exec(`DELETE FROM maker_fills WHERE account_id = $1 AND filled_at <= $2`, [accountId, windowStart]);
+    return this.window(accountId, sql);
+  }
+
+  /** The sums of the fills in the maker's protection window. */
+  async window(accountId: number, sql: Sql = this.db): Promise<FillWindow> {
+    const rows = await sql.rows<{ asset: string; fills: number; notional: string; delta: string }>(
+      `SELECT asset, count(*)::int AS fills, sum(notional)::text AS notional, sum(delta)::text AS delta FROM maker_fills WHERE account_id = $1 GROUP BY asset`,
+      [accountId],
+    );
+    const window: FillWindow = { fills: 0, notional: 0n, delta: {} };
+    for (const r of rows) {
+      window.fills += r.fills;
+      window.notional += BigInt(r.notional);
+      window.delta[r.asset] = BigInt(r.delta);
+    }
+    return window;
+  }
+
+  /** A trip: the maker is frozen from `at` (until `until`, or until reset when null), and a new window starts. */
+  async trip(sql: Sql, accountId: number, at: number, until: number | null, reason: string): Promise<void> {
+    await sql.exec(`UPDATE maker_limits SET tripped_at = $2, frozen_until = $3, trip_reason = $4, updated_at = $2 WHERE account_id = $1`, [
+      accountId,
+      at,
+      until,
+      reason,
+    ]);
+    await sql.exec(`DELETE FROM maker_fills WHERE account_id = $1`, [accountId]);
+  }
+
+  /** rfq.maker.reset_protection: not frozen any more; the window starts anew. Whether a row was there. */
+  async reset(accountId: number, at: number): Promise<boolean> {
+    return this.db.tx(async (sql) => {
+      const n = await sql.exec(`UPDATE maker_limits SET tripped_at = NULL, frozen_until = NULL, trip_reason = NULL, updated_at = $2 WHERE account_id = $1`, [
+        accountId,
+        at,
+      ]);
+      await sql.exec(`DELETE FROM maker_fills WHERE account_id = $1`, [accountId]);
+      return n > 0;
+    });
+  }
+}

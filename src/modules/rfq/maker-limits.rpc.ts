@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import { RfqError } from '../../common/errors/app-error';
+import { RpcMethod, type RpcContext } from '../gateway/rpc-method';
+import { LimitsInvalid, parseLimits } from './domain/maker-limits';
+import type { RespondCommand } from './domain/rfq-params';
+import { MakerLimitsService } from './maker-limits.service';
+import { MAKER_LIMITS_METHODS } from './maker-limits.schemas';
+import { QuoteService } from './quote.service';
+import { rfqCaller } from './rfq.rpc';
+
+/** The limits document of rfq.maker.set_limits, or the RFQ error naming the field. */
+function limitsParam(value: unknown) {
+  try {
+    return parseLimits(value);
+  } catch (error) {
+    if (error instanceof LimitsInvalid) throw new RfqError(error.precision ? 'RFQ_PRECISION_UNSUPPORTED' : 'RFQ_VALUE_OUT_OF_RANGE', error.message);
+    throw error;
+  }
+}
+
+/** The maker desk methods (docs/spec/design.md section 15): limits, protection, and check. */
+@Injectable()
+export class MakerLimitsRpc {
+  constructor(
+    private readonly limits: MakerLimitsService,
+    private readonly quotes: QuoteService,
+  ) {}
+
+  @RpcMethod('rfq.maker.set_limits', { kind: 'account', role: 'quoter' }, MAKER_LIMITS_METHODS['rfq.maker.set_limits'])
+  setLimits(params: { limits: unknown }, context: RpcContext) {
+    return this.limits.set(rfqCaller(context).accountId, 'limits', limitsParam(params.limits));
+  }
+
+  @RpcMethod('rfq.maker.get_limits', { kind: 'account', role: 'quoter' }, MAKER_LIMITS_METHODS['rfq.maker.get_limits'])
+  getLimits(_params: object, context: RpcContext) {
+    return this.limits.view(rfqCaller(context).accountId);
+  }
+
+  @RpcMethod('rfq.maker.reset_protection', { kind: 'account', role: 'quoter' }, MAKER_LIMITS_METHODS['rfq.maker.reset_protection'])
+  resetProtection(_params: object, context: RpcContext) {
+    return this.limits.resetProtection(rfqCaller(context).accountId);
+  }
+
+  @RpcMethod('rfq.maker.check', { kind: 'account', role: 'quoter' }, MAKER_LIMITS_METHODS['rfq.maker.check'])
+  check(params: RespondCommand, context: RpcContext) {
+    return this.quotes.check(rfqCaller(context), params);
+  }
+}

@@ -1,0 +1,261 @@
+import { Injectable } from '@nestjs/common';
+import { formatRfq } from '@legwork/protocol';
+import { Notifier } from '../../common/broadcast/notifier';
+import { Clock } from '../../common/clock';
+import { Database } from '../../common/database/database';
+import type { Sql } from '../../common/database/sql';
+import { RfqError } from '../../common/errors/app-error';
+import { logger } from '../../common/logging/logger';
+import { MarketDataService } from '../market-data/market-data.service';
+import { AccountEventRepository } from './account-event.repository';
+import { type ProtectionTrip, protectionEventData } from './domain/account-event';
+import { type MakerLimits, boundsOpenQuotes, effectiveLimits, limitsDocument, needsMarks, parseLimits } from './domain/maker-limits';
+import { type FillWindow, type OpenUsage, type QuoteExposure, checkOpenLimits, checkQuoteLimits, protectionTrip, quoteExposure } from './domain/quote-exposure';
+import type { RfqRecord } from './domain/rfq-record';
+import { type MakerLimitsRow, MakerLimitsRepository } from './maker-limits.repository';
+import { type QuoteLegs, type UsageMarks, openUsage, quoteLegs } from './domain/open-usage';
+
+/** rfq.maker.get_limits (and the admin GET without `account_id`). */
+export interface LimitsView {
+  limits: Record<string, unknown>;
+  admin_limits: Record<string, unknown>;
+  usage: { open_quotes: number; open_notional: string; open_delta: Record<string, string>; open_vega: Record<string, string> };
+  protection: { frozen: boolean; until: number | null; window: { fills: number; notional: string; delta: Record<string, string> } };
+}
+
+const formatMap = (map: Record<string, bigint>) => Object.fromEntries(Object.entries(map).map(([asset, v]) => [asset, formatRfq(v)]));
+
+/** Frozen at `nowMs`: tripped, and either until reset (no end) or before its end. */
+function isFrozen(row: MakerLimitsRow | null, nowMs: number): boolean {
+  return row?.trippedAt != null && (row.frozenUntil === null || row.frozenUntil * 1000 > nowMs);
+}
+
+/** Legs kept in memory at most (about 200 bytes each). */
+const LEGS_KEPT = 200_000;
+
+/** The unix second a quote must expire after to be live at `nowMs` (its expires_at is still ahead). */
+const liveAfter = (nowMs: number) => Math.floor(nowMs / 1000);
+
+/**
+ * A maker's limits on its firm quotes and its protection after fills (docs/spec/design.md section
+ * 15): the limits documents, the usage of its live quotes at the current marks, the checks a new
+ * quote passes before it is taken, and the protection trip after a fill.
+ */
+@Injectable()
+export class MakerLimitsService {
+  /** The last greeks table and its form for the sums (the table is reused for a second). */
+  private marks$: { greeks: unknown; marks: UsageMarks } | null = null;
+  /** The legs of live quotes seen, by RFQ id (they never change). */
+  private readonly legs = new Map<string, QuoteLegs>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly rows: MakerLimitsRepository,
+    private readonly events: AccountEventRepository,
+    private readonly market: MarketDataService,
+    private readonly notifier: Notifier,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Makers this instance last saw with a limit on what is out: their responds are queued here in
+   * arrival order (see `inOrder`). A stale entry only orders; the database lock is what bounds.
+   */
+  private readonly bounded = new Set<number>();
+
+  /** The maker's limits row without a lock (null: never had limits). */
+  async find(accountId: number): Promise<MakerLimitsRow | null> {
+    const row = await this.rows.find(accountId);
+    this.remember(accountId, row);
+    return row;
+  }
+
+  /**
+   * Whether this maker's responds run one at a time on this instance, in the order they came: its
+   * quotes queue on its limits row anyway, and in arrival order their rising nonces do not refuse
+   * each other (a respond that reached the move after a higher nonce would be RFQ_STATE_CONFLICT).
+   */
+  inOrder(accountId: number): boolean {
+    return this.bounded.has(accountId);
+  }
+
+  private remember(accountId: number, row: MakerLimitsRow | null): void {
+    if (row && this.serialized(row)) this.bounded.add(accountId);
+    else this.bounded.delete(accountId);
+  }
+
+  /** The row locked to the caller's commit (respond under limits on what is out). */
+  lock(sql: Sql, accountId: number): Promise<MakerLimitsRow | null> {
+    return this.rows.lock(sql, accountId);
+  }
+
+  /** Does a respond under this row need the maker's lock (limits on what is already out)? */
+  serialized(row: MakerLimitsRow): boolean {
+    return boundsOpenQuotes(this.effective(row));
+  }
+
+  /**
+   * The limit checks of a new quote (docs/spec/design.md section 15), after the signature and the
+   * legs: max_quote_notional, price_band_bps, the protection freeze, then count, notional, delta
+   * and vega of what is out after adding it. `sql`: the caller's transaction holding the row's
+   * lock when the limits bound what is out.
+   */
+  async checkQuote(sql: Sql, accountId: number, row: MakerLimitsRow | null, rfq: RfqRecord, quote: { bid: bigint; ask: bigint }, nowMs: number): Promise<void> {
+    if (!row) return;
+    const limits = this.effective(row);
+    const now = Math.floor(nowMs / 1000);
+    const exposure = needsMarks(limits) ? this.exposure(rfq, now) : quoteExposure(rfq.asset, []);
+    checkQuoteLimits(limits, exposure, quote, rfq.id);
+    if (isFrozen(row, nowMs)) {
+      const until = row.frozenUntil === null ? 'until rfq.maker.reset_protection' : `until ${row.frozenUntil}`;
+      throw new RfqError('RFQ_OPEN_LIMIT', `maker protection: frozen ${until} (${row.tripReason ?? 'tripped'})`, { rfqId: rfq.id });
+    }
+    if (boundsOpenQuotes(limits)) checkOpenLimits(limits, await this.usage(accountId, nowMs, sql), exposure, rfq.id);
+  }
+
+  /** A quote just taken: its legs are kept, so the next usage read of its maker need not read them. */
+  quoted(rfq: RfqRecord): void {
+    if (this.legs.size < LEGS_KEPT) this.legs.set(rfq.id, quoteLegs(rfq.asset, rfq.legs));
+  }
+
+  /** rfq.maker.get_limits: the documents, the usage at the current marks, the protection state. */
+  async view(accountId: number): Promise<LimitsView> {
+    const nowMs = this.clock.nowMs();
+    const row = await this.rows.find(accountId);
+    const usage = await this.usage(accountId, nowMs);
+    const window: FillWindow =
+      row?.limits.protection || row?.adminLimits.protection ? await this.rows.window(accountId) : { fills: 0, notional: 0n, delta: {} };
+    const frozen = isFrozen(row, nowMs);
+    return {
+      limits: row?.limits ?? {},
+      admin_limits: row?.adminLimits ?? {},
+      usage: {
+        open_quotes: usage.openQuotes,
+        open_notional: formatRfq(usage.openNotional),
+        open_delta: formatMap(usage.openDelta),
+        open_vega: formatMap(usage.openVega),
+      },
+      protection: {
+        frozen,
+        until: frozen ? row!.frozenUntil : null,
+        window: { fills: window.fills, notional: formatRfq(window.notional), delta: formatMap(window.delta) },
+      },
+    };
+  }
+
+  /** rfq.maker.set_limits (`limits`) or the admin PUT (`admin_limits`): replaces the document; live quotes stay firm. */
+  async set(accountId: number, which: 'limits' | 'admin_limits', limits: MakerLimits): Promise<LimitsView> {
+    this.remember(accountId, await this.rows.set(accountId, which, limitsDocument(limits), this.clock.now()));
+    logger.event('info', 'maker limits set', { account_id: accountId, which }, 'Rfq');
+    return this.view(accountId);
+  }
+
+  /** rfq.maker.reset_protection: the freeze ends and a new window starts. */
+  async resetProtection(accountId: number): Promise<LimitsView> {
+    await this.rows.reset(accountId, this.clock.now());
+    return this.view(accountId);
+  }
+
+  /**
+   * After a fill of a maker's quote (the fill committed): for a maker with protection set, adds the
+   * fill to its window and, when the window exceeds a threshold, freezes it, starts a new window and
+   * tells it with an `rfq_maker` event `protection` (stored with its account_seq, so it replays).
+   * Never throws: the fill stands whatever happens here (logged).
+   */
+  async afterFill(rfq: RfqRecord): Promise<void> {
+    const maker = rfq.quote?.makerAccountId;
+    if (maker === undefined || rfq.fill === null) return;
+    try {
+      // One keyed read for a maker without protection: the fill pays nothing more.
+      const row = await this.rows.find(maker);
+      if (!row || !this.effective(row).protection) return;
+      const trip = await this.db.tx((sql) => this.protect(sql, maker, rfq));
+      if (trip) await this.notifier.notify({ channel: 'rfq_maker', accountId: maker, data: protectionEventData(trip.trip, trip.accountSeq) });
+    } catch (error) {
+      logger.event('error', 'maker protection not updated after a fill', { rfq_id: rfq.id, maker_account_id: maker, error: String(error) }, 'Rfq');
+    }
+  }
+
+  private async protect(sql: Sql, maker: number, rfq: RfqRecord): Promise<{ trip: ProtectionTrip; accountSeq: number } | null> {
+    const row = await this.rows.lock(sql, maker);
+    const protection = row && this.effective(row).protection;
+    if (!protection) return null;
+    const now = rfq.fill!.filledAt;
+    const exposure = this.exposureAtLatest(rfq, now);
+    const abs = exposure.delta < 0n ? -exposure.delta : exposure.delta;
+    const window = await this.rows.addFill(
+      sql,
+      maker,
+      { rfqId: rfq.id, filledAt: now, asset: rfq.asset, notional: exposure.notional, delta: abs },
+      now - protection.windowSeconds,
+    );
+    const reason = protectionTrip(protection, window);
+    if (!reason || isFrozen(row, this.clock.nowMs())) return null;
+    const trip: ProtectionTrip = { tripped_at: now, until: protection.frozenSeconds === 0 ? null : now + protection.frozenSeconds, reason };
+    await this.rows.trip(sql, maker, now, trip.until, reason);
+    const accountSeq = await this.events.appendProtection(sql, maker, trip);
+    logger.event('warn', 'maker protection tripped', { maker_account_id: maker, rfq_id: rfq.id, reason, until: trip.until }, 'Rfq');
+    return { trip, accountSeq };
+  }
+
+  private effective(row: MakerLimitsRow): MakerLimits {
+    return effectiveLimits(parseLimits(row.limits), parseLimits(row.adminLimits));
+  }
+
+  /** The quote's legs at fresh marks (RFQ_NOT_READY otherwise) with their greeks. */
+  private exposure(rfq: RfqRecord, now: number): QuoteExposure {
+    const fresh = this.market.requireFresh(
+      rfq.legs.map((l) => l.instrument),
+      now,
+    );
+    const greeks = this.market.greeksAt(now);
+    return quoteExposure(
+      rfq.asset,
+      rfq.legs.map((l) => {
+        const g = greeks.get(l.instrument);
+        return { quantity: l.quantity, index: fresh.index.get(rfq.asset)!, mark: fresh.marks.get(l.instrument)!, delta: g?.delta ?? 0n, vega: g?.vega ?? 0n };
+      }),
+    );
+  }
+
+  /** A filled quote's notional and delta at the latest data, fresh or not (a leg without data counts zero). */
+  private exposureAtLatest(rfq: RfqRecord, now: number): QuoteExposure {
+    const greeks = this.market.greeksAt(now);
+    const index = this.market.index(rfq.asset)?.price ?? 0n;
+    return quoteExposure(
+      rfq.asset,
+      rfq.legs.map((l) => ({ quantity: l.quantity, index, mark: 0n, delta: greeks.get(l.instrument)?.delta ?? 0n, vega: 0n })),
+    );
+  }
+
+  /** The maker's live quotes at the current marks (latest data, fresh or not; a leg without data counts zero). */
+  private async usage(accountId: number, nowMs: number, sql: Sql = this.db): Promise<OpenUsage> {
+    const ids = await this.rows.liveQuoteIds(accountId, liveAfter(nowMs), sql);
+    const missing = ids.filter((id) => !this.legs.has(id));
+    if (missing.length > 0) {
+      // Bounded: a quote's legs are read again after a clear, never wrong.
+      if (this.legs.size + missing.length > LEGS_KEPT) this.legs.clear();
+      for (const q of await this.rows.legsOf(missing, sql)) this.legs.set(q.id, quoteLegs(q.asset, q.legs));
+    }
+    return openUsage(
+      ids.map((id) => this.legs.get(id)!),
+      this.marks(Math.floor(nowMs / 1000)),
+    );
+  }
+
+  /** The greeks table as the sums take it, built once per table (a second, or until the data changes). */
+  private marks(now: number): UsageMarks {
+    const greeks = this.market.greeksAt(now);
+    if (this.marks$?.greeks === greeks) return this.marks$.marks;
+    const marks: UsageMarks = { greeks: new Map(), maxGreek: 0, index: new Map() };
+    for (const [symbol, g] of greeks) {
+      const delta = Number(g.delta);
+      const vega = Number(g.vega);
+      marks.greeks.set(symbol, { delta, vega, deltaBig: g.delta, vegaBig: g.vega });
+      marks.maxGreek = Math.max(marks.maxGreek, Math.abs(delta), Math.abs(vega));
+    }
+    for (const q of this.market.indexPrices()) marks.index.set(q.asset, q.price);
+    this.marks$ = { greeks, marks };
+    return marks;
+  }
+}
