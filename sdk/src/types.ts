@@ -353,6 +353,11 @@ export interface ProtectionNotification {
   seq: number;
   account_seq: number;
   event: 'protection';
+  protection: ProtectionTrip;
+}
+
+/** What tripped the maker's protection, and until when it refuses new quotes. */
+export interface ProtectionTrip {
   tripped_at: number;
   /** Unix seconds the freeze ends; null: until `rfq.maker.reset_protection`. */
   until: number | null;

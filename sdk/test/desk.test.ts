@@ -86,16 +86,14 @@ describe('LegworkClient: cancel, limits, protection and check', () => {
     server.notify(server.current, 'rfq_maker', {
       account_seq: 3,
       event: 'protection',
-      tripped_at: 1_795_000_100,
-      until: 1_795_000_160,
-      reason: 'max_fills 3 reached',
+      protection: { tripped_at: 1_795_000_100, until: 1_795_000_160, reason: 'max_fills 3 reached' },
     });
     const { value } = await events.next();
     const n = value as MakerNotification;
     assert.equal(n.event, 'protection');
     if (n.event !== 'protection') return;
-    assert.equal(n.until, 1_795_000_160);
-    assert.equal(n.reason, 'max_fills 3 reached');
+    assert.equal(n.protection.until, 1_795_000_160);
+    assert.equal(n.protection.reason, 'max_fills 3 reached');
     assert.equal(n.account_seq, 3);
     await events.return?.();
   });

@@ -270,7 +270,11 @@ describe('the reference maker and the desk (against a fake exchange)', () => {
 
   it('logs and emits a protection event', async () => {
     const tripped = new Promise<any>((resolve) => maker.once('protection', resolve));
-    exchange.notify('rfq_maker', { account_seq: 1, event: 'protection', tripped_at: 1_795_000_100, until: null, reason: 'max_fills 3 exceeded' });
+    exchange.notify('rfq_maker', {
+      account_seq: 1,
+      event: 'protection',
+      protection: { tripped_at: 1_795_000_100, until: null, reason: 'max_fills 3 exceeded' },
+    });
     assert.deepEqual(await tripped, { trippedAt: 1_795_000_100, until: null, reason: 'max_fills 3 exceeded' });
     assert.ok(
       lines.some((l) => /PROTECTION tripped .* max_fills 3 exceeded; no new quote until reset-protection/.test(l)),

@@ -1,9 +1,10 @@
-import { Body, Controller, Get, Put } from '@nestjs/common';
+import { Body, Controller, Get, Put, UseInterceptors } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorResponse } from '../../common/http/error-response.dto';
 import { AccountIdParam } from '../accounts/account-id';
 import { AccountsService } from '../accounts/accounts.service';
+import { AuditTrail } from '../audit/audit-trail.interceptor';
 import { AdminAccess } from '../auth/access';
 import { LimitsInvalid, parseLimits } from '../rfq/domain/maker-limits';
 import { type LimitsView, MakerLimitsService } from '../rfq/maker-limits.service';
@@ -21,6 +22,7 @@ type AdminLimitsView = LimitsView & { account_id: number };
 /** The operator's ceiling over a maker's limits (docs/spec/design.md section 15): the console's Maker limits page. */
 @ApiTags('admin')
 @Controller('v1/admin/accounts')
+@UseInterceptors(AuditTrail)
 export class MakerLimitsAdminController {
   constructor(
     private readonly accounts: AccountsService,

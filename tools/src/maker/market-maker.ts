@@ -214,12 +214,14 @@ export class ReferenceMaker extends EventEmitter<MakerEvents> {
         case 'expired':
           this.onQuoteEvent(n.event, n.rfq);
           break;
-        case 'protection':
+        case 'protection': {
+          const trip = n.protection;
           this.log(
-            `PROTECTION tripped at ${clock(n.tripped_at)}: ${n.reason}; no new quote ${n.until === null ? 'until reset-protection' : `until ${utcDate(n.until)}`} (live quotes stay firm)`,
+            `PROTECTION tripped at ${clock(trip.tripped_at)}: ${trip.reason}; no new quote ${trip.until === null ? 'until reset-protection' : `until ${utcDate(trip.until)}`} (live quotes stay firm)`,
           );
-          this.emit('protection', { trippedAt: n.tripped_at, until: n.until, reason: n.reason });
+          this.emit('protection', { trippedAt: trip.tripped_at, until: trip.until, reason: trip.reason });
           break;
+        }
       }
     }
   }
