@@ -5,6 +5,7 @@ WebSocket client with sign-in, reconnection and exactly-once event replay, an HT
 client for the query API, and maker and taker helpers. See README.md.
 """
 
+from .client import BatchOutcome, LegworkClient, ReconnectPolicy, Subscription
 from .decimals import (
     I64_MAX,
     MICRO,
@@ -21,6 +22,7 @@ from .decimals import (
     rfq_decimal,
     to_micro,
 )
+from .desk import DECLINE_REASONS, Maker, QuoteNotVerified, ReceiptVerifier, SentQuote, Taker, limits_to_wire, normalize_legs, payload_diff, wait_for_event
 from .errors import (
     RFQ_ERROR_CODE,
     DecimalError,
@@ -34,6 +36,7 @@ from .errors import (
     RfqError,
     WalletError,
 )
+from .http import LegworkHttp
 from .instruments import SymbolParts, format_symbol, parse_symbol
 from .payloads import (
     ACCEPT_PAYLOAD_SIZE,
@@ -77,6 +80,21 @@ from .wallet import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "BatchOutcome",
+    "DECLINE_REASONS",
+    "LegworkClient",
+    "LegworkHttp",
+    "Maker",
+    "QuoteNotVerified",
+    "ReceiptVerifier",
+    "ReconnectPolicy",
+    "SentQuote",
+    "Subscription",
+    "Taker",
+    "limits_to_wire",
+    "normalize_legs",
+    "payload_diff",
+    "wait_for_event",
     "ACCEPT_PAYLOAD_SIZE",
     "BuiltQuote",
     "DEFAULT_SERVICE_NAME",
