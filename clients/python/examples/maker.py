@@ -37,6 +37,7 @@ from legwork import (
     RfqError,
     parse_rfq_decimal,
     payload_diff,
+    rfq_decimal,
 )
 
 MICRO = Decimal("0.000001")
@@ -205,7 +206,7 @@ class ReferenceMaker:
         ours = self.quotes.get(e["rfq_id"])
         fill = e.get("fill") or {}
         if event == "accepted":
-            price = "?" if ours is None or side is None else (f"our ask {ours[1]}" if side == "buy" else f"our bid {ours[0]}")
+            price = "?" if ours is None or side is None else (f"our ask {rfq_decimal(ours[1])}" if side == "buy" else f"our bid {rfq_decimal(ours[0])}")
             log(f"accepted rfq {short(e['rfq_id'])} quote {short(e['quote_id'])}: {taker} at {price}")
         elif event == "filled":
             log(f"filled   rfq {short(e['rfq_id'])}: {taker} at {fill.get('price')} (fill {fill.get('fill_id')}, taker fee {fill.get('fee')}); {self.receipt_text(e)}")

@@ -11,7 +11,7 @@ from typing import Any, Mapping
 
 import httpx
 
-from .errors import HttpError
+from .errors import HttpError, LegworkConnectionError
 from .signin import DEFAULT_SERVICE_NAME, message_to_sign
 from .wallet import Keypair
 
@@ -62,10 +62,14 @@ class LegworkHttp:
         """One request: JSON body in, JSON body out.
 
         :raises HttpError: on a non-2xx status (``retry_after`` from ``Retry-After`` on a 429)
+        :raises LegworkConnectionError: no answer (connection refused, reset, timed out)
         """
         headers = {"authorization": f"Bearer {self.token}"} if self.token else {}
         params = {k: _query_value(v) for k, v in (query or {}).items() if v is not None}
-        response = await self._client.request(method, path, params=params, json=body, headers=headers)
+        try:
+            response = await self._client.request(method, path, params=params, json=body, headers=headers)
+        except httpx.TransportError as failure:
+            raise LegworkConnectionError(f"{method} {self.base_url}{path}: {failure or type(failure).__name__}") from failure
         try:
             parsed: Any = response.json() if response.content else None
         except ValueError:
