@@ -75,6 +75,16 @@ def _pg(sql: str, base: str) -> None:
     subprocess.run(["node", "-e", script], cwd=ROOT, check=True, env={**os.environ, "PG_BASE": base, "PG_SQL": sql})
 
 
+def _redis_drop(prefix: str, url: str) -> None:
+    """Deletes the run's keys (SCAN + DEL under its own prefix, never anything else)."""
+    script = (
+        "const Redis=require('ioredis');(async()=>{const r=new Redis(process.env.R_URL);let c='0';"
+        "do{const [n,k]=await r.scan(c,'MATCH',process.env.R_PREFIX+'*','COUNT',1000);c=n;if(k.length)await r.del(...k)}while(c!=='0');"
+        "r.disconnect()})().catch(e=>{console.error(e.message);process.exit(1)})"
+    )
+    subprocess.run(["node", "-e", script], cwd=ROOT, check=True, env={**os.environ, "R_URL": url, "R_PREFIX": prefix + ":"})
+
+
 class Exchange:
     """One exchange process (restartable on the same port and data) and its admin API."""
 
@@ -116,6 +126,8 @@ class Exchange:
         if os.environ.get("REDIS_URL"):
             self.env["REDIS_URL"] = os.environ["REDIS_URL"]
             self.env["REDIS_PREFIX"] = tag
+            redis_url = os.environ["REDIS_URL"]
+            self._cleanups.append(lambda: _redis_drop(tag, redis_url))
             self.mode += "+redis"
 
     def start(self, timeout: float = 90) -> None:
