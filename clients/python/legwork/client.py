@@ -564,6 +564,8 @@ class LegworkClient:
                 open_timeout=self.connect_timeout,
                 ping_interval=self.heartbeat or None,
                 ping_timeout=self.heartbeat or None,
+                # A peer that misses its pong is cut at once, not after a polite closing handshake.
+                close_timeout=1,
                 max_size=None,
                 compression=None,
                 extra_headers=self.extra_headers or None,
