@@ -139,12 +139,20 @@ async def test_restart_mid_stream_every_event_once(exchange: Exchange, market: M
     taker.client.on("reconnected", lambda attempt, session: reconnected.set())
     try:
         events = await taker.subscribe()
+        maker_events = await maker.subscribe()
+        maker_seen: list[dict[str, Any]] = []
 
         async def collect() -> None:
             async for n in events:
                 seen.append(n)
 
+        async def collect_maker() -> None:
+            async for n in maker_events:
+                if "account_seq" in n:  # created and closed are broadcasts, not replayed
+                    maker_seen.append(n)
+
         collector = asyncio.create_task(collect())
+        maker_collector = asyncio.create_task(collect_maker())
         await maker.refresh()
         strikes = ["140", "145", "150", "155", "160"]
         rfqs = [await taker.create([(market.symbol(s), "1")]) for s in strikes]
@@ -164,8 +172,14 @@ async def test_restart_mid_stream_every_event_once(exchange: Exchange, market: M
         quoted = (await taker.client.get_rfq(rfqs[3]["rfq_id"]))
         await taker.accept(quoted, "sell")
         await wait_until(lambda: any(n["event"] in ("filled", "failed") for n in seen), 30)
+        await wait_until(lambda: any(n["event"] in ("filled", "failed") for n in maker_seen), 30)
         await asyncio.sleep(0.5)  # anything duplicated would arrive now
         collector.cancel()
+        maker_collector.cancel()
+        # The maker's own client came back too, and heard its quote's accept and fill once each.
+        assert [(n["rfq"]["rfq_id"], n["event"]) for n in maker_seen] == [(rfqs[3]["rfq_id"], "accepted"), (rfqs[3]["rfq_id"], "filled")]
+        maker_seqs = [n["account_seq"] for n in maker_seen]
+        assert maker_seqs == sorted(set(maker_seqs)), maker_seqs
 
         seqs = [n["account_seq"] for n in seen]
         assert seqs == list(range(seqs[0], seqs[0] + len(seqs))), seqs
@@ -174,7 +188,6 @@ async def test_restart_mid_stream_every_event_once(exchange: Exchange, market: M
         expected = [(r["rfq_id"], "quoted") for r in rfqs[:4]] + [(rfqs[4]["rfq_id"], "declined")]
         expected += [(rfqs[3]["rfq_id"], e) for e in ("accepted", "submitting", "filled")]
         assert kinds == expected, kinds
-        await wait_until(lambda: maker.client.connected, 10)  # the maker's own client came back too
     finally:
         await taker.client.close()
         await maker.client.close()

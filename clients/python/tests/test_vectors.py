@@ -367,3 +367,25 @@ def encode_b64(payload: bytes) -> str:
     import base64
 
     return base64.b64encode(payload).decode()
+
+
+def test_limits_to_wire_and_payload_diff() -> None:
+    from legwork import limits_to_wire, payload_diff
+
+    wire = limits_to_wire(
+        {"max_open_quotes": 0, "max_open_notional": Decimal("100000.50"), "max_open_delta": {"SOL": "50"}, "price_band_bps": 25, "max_quote_notional": None}
+    )
+    assert wire == {"max_open_quotes": 0, "max_open_notional": "100000.5", "max_open_delta": {"SOL": "50"}, "price_band_bps": 25}
+    protection = limits_to_wire({"protection": {"window_seconds": 60, "max_fills": 3, "max_fill_notional": 7, "frozen_seconds": 0}})
+    assert protection == {"protection": {"window_seconds": 60, "max_fills": 3, "max_fill_notional": "7", "frozen_seconds": 0}}
+    with pytest.raises(ValueError):
+        limits_to_wire({"max_open_quotes": -1})
+    with pytest.raises(DecimalError):
+        limits_to_wire({"max_open_notional": 1.5})
+    case = PAYLOADS["cases"][1]
+    ours = bytes.fromhex(case["quote_payload_hex"])
+    theirs = bytearray(ours)
+    theirs[104] ^= 1  # bid
+    theirs[218 + 64 + 48] ^= 1  # legs[1].quantity
+    assert [d.split(" (")[0] for d in payload_diff(ours, bytes(theirs))] == ["bid", "legs[1].quantity"]
+    assert payload_diff(ours, encode_b64(ours)) == []
