@@ -316,9 +316,11 @@ class ReceiptVerifier:
     async def load(cls, http: LegworkHttp) -> ReceiptVerifier:
         return cls(await http.exchange_keys(), http.service_name)
 
-    def verify(self, receipt: Mapping[str, Any], *, fill: Mapping[str, Any] | None = None, taker: str | None = None) -> DecodedReceipt:
+    def verify(
+        self, receipt: Mapping[str, Any], *, fill: Mapping[str, Any] | None = None, taker: str | None = None, taker_salt: str | None = None
+    ) -> DecodedReceipt:
         """See :func:`~legwork.receipts.verify_receipt`."""
-        return verify_receipt(receipt, self.keys, service_name=self.service_name, fill=fill, taker=taker)
+        return verify_receipt(receipt, self.keys, service_name=self.service_name, fill=fill, taker=taker, taker_salt=taker_salt)
 
     def verify_fill_row(self, row: Mapping[str, Any], *, taker: str | None = None) -> DecodedReceipt:
         """A ``/query/rfq-fills`` row: its receipt (and revert receipt) are this fill's."""

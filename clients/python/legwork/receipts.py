@@ -260,6 +260,7 @@ def verify_receipt(
     service_name: str = DEFAULT_SERVICE_NAME,
     fill: Mapping[str, Any] | None = None,
     taker: str | None = None,
+    taker_salt: str | None = None,
 ) -> DecodedReceipt:
     """Verifies a receipt as the exchange sends it (``{ journal_seq, kind, payload, hash, key_id, signature }``).
 
@@ -268,8 +269,9 @@ def verify_receipt(
     ``journal_seq`` and ``kind`` are the payload's and the domain is the service's.
     With ``fill`` (an ``rfq.fill`` of an event, or a ``/query/rfq-fills`` row, with
     ``rfq_id``/``quote_id``/``legs`` when known), that it is that fill's receipt;
-    with ``taker`` (a wallet), that this wallet was the taker, using the fill's
-    ``taker_salt`` for a version 2 receipt.
+    with ``taker`` (a wallet), that this wallet was the taker: for a version 2
+    receipt with the salt given, else the receipt's own ``taker_salt``, else the
+    fill's (only the taker's copies carry it).
 
     :returns: the decoded receipt
     :raises ReceiptError: naming the first mismatch
@@ -298,7 +300,7 @@ def verify_receipt(
     if fill is not None:
         _check_fill(decoded, fill)
     if taker is not None:
-        salt = fill.get("taker_salt") if fill is not None else None
+        salt = taker_salt or receipt.get("taker_salt") or (fill.get("taker_salt") if fill is not None else None)
         verify_taker(decoded, taker, salt if isinstance(salt, str) else None)
     return decoded
 
