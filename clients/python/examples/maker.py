@@ -41,6 +41,8 @@ from legwork import (
 )
 
 MICRO = Decimal("0.000001")
+# What respond answers when one of the desk's own limits (or its protection) refuses a quote.
+LIMIT_ERRORS = ("RFQ_OPEN_LIMIT", "RFQ_PRICE_TOLERANCE", "RFQ_SIZE_INVALID")
 
 
 def log(line: str) -> None:
@@ -151,7 +153,10 @@ class ReferenceMaker:
         async with LegworkHttp(self.url) as http:
             self.verifier = await ReceiptVerifier.load(http)
         if self.limits:
-            applied = await self.maker.set_limits(self.limits)
+            held = dict((await self.maker.get_limits()).get("limits") or {})
+            protection = {**(held.get("protection") or {}), **self.limits.get("protection", {})}
+            merged = {**held, **self.limits, **({"protection": protection} if protection else {})}
+            applied = await self.maker.set_limits(merged)
             log(f"limits set: {applied.get('limits')}")
         self.client.on("reconnected", self.on_reconnected)
         self.client.on("gap", self.on_gap)
@@ -190,7 +195,15 @@ class ReferenceMaker:
 
     async def listen(self) -> None:
         async for n in self.events:
-            event, rfq = n["event"], n["rfq"]
+            event = n.get("event")
+            if event == "protection":
+                trip = n.get("protection") or {}
+                until = trip.get("until")
+                log(f"protection tripped at {clock(int(trip.get('tripped_at') or 0))}: {trip.get('reason')}; frozen {'until ' + clock(int(until)) if until else 'until reset_protection'}")
+                continue
+            rfq = n.get("rfq")
+            if not isinstance(rfq, dict):
+                continue
             if event == "created":
                 self.enqueue(rfq)
             elif event == "closed":
@@ -232,7 +245,9 @@ class ReferenceMaker:
             try:
                 await self.answer(rfq)
             except RfqError as error:
-                if error.retryable and error.error != "RFQ_RATE_LIMITED":
+                if error.error in LIMIT_ERRORS:
+                    log(f"limit    rfq {short(rfq['rfq_id'])}: not quoted, {error.error} ({error.message})")
+                elif error.retryable and error.error != "RFQ_RATE_LIMITED":
                     log(f"error on rfq {short(rfq['rfq_id'])}: {error.error} ({error.message}, operation {error.operation_id})")
                 else:
                     log(f"skipped  rfq {short(rfq['rfq_id'])}: refused with {error.error} ({error.message})")
@@ -282,6 +297,33 @@ class ReferenceMaker:
             log(f"check: the exchange's payload differs from ours in {', '.join(diff) if diff else 'nothing (the key or signature is wrong)'}")
 
 
+def asset_value(text: str) -> tuple[str, Decimal]:
+    asset, _, value = text.partition(":")
+    if not asset or not value:
+        raise argparse.ArgumentTypeError(f"expected ASSET:DECIMAL (e.g. SOL:100), got {text!r}")
+    return asset, Decimal(value)
+
+
+def limits_of(args: argparse.Namespace) -> dict[str, Any]:
+    """The limits the flags name (the protection fields under ``protection``)."""
+    limits: dict[str, Any] = {}
+    for field in ("max_open_quotes", "max_open_notional", "max_quote_notional", "price_band_bps"):
+        if getattr(args, field) is not None:
+            limits[field] = getattr(args, field)
+    for field in ("max_open_delta", "max_open_vega"):
+        if getattr(args, field):
+            limits[field] = dict(getattr(args, field))
+    protection: dict[str, Any] = {}
+    for flag, field in (("protect_window", "window_seconds"), ("protect_max_fills", "max_fills"), ("protect_max_notional", "max_fill_notional"), ("protect_frozen", "frozen_seconds")):
+        if getattr(args, flag) is not None:
+            protection[field] = getattr(args, flag)
+    if args.protect_max_delta:
+        protection["max_fill_delta"] = dict(args.protect_max_delta)
+    if protection:
+        limits["protection"] = protection
+    return limits
+
+
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="maker.py", description="The reference market maker, in Python.")
     env = os.environ.get
@@ -292,10 +334,18 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     p.add_argument("--max-legs", type=int, default=int(env("LEGWORK_MAX_LEGS", "13")), help="decline more legs (size_limit)")
     p.add_argument("--max-size", type=Decimal, default=Decimal(env("LEGWORK_MAX_SIZE", "1000")), help="decline a leg with |quantity| above it")
     p.add_argument("--lifetime", type=int, default=int(env("LEGWORK_QUOTE_LIFETIME", "30")), help="quote lifetime in seconds")
-    p.add_argument("--max-open-quotes", type=int, help="limit: live quotes at once (0: the kill switch)")
-    p.add_argument("--max-open-notional", type=Decimal, help="limit: notional of all live quotes")
-    p.add_argument("--max-quote-notional", type=Decimal, help="limit: notional of one quote")
-    p.add_argument("--price-band-bps", type=int, help="limit: fat-finger band around the mark")
+    limits = p.add_argument_group("limits, set at start over those the account holds (rfq.maker.set_limits)")
+    limits.add_argument("--max-open-quotes", type=int, help="live quotes at most (0: the kill switch, no new quote)")
+    limits.add_argument("--max-open-notional", type=Decimal, help="sum of the live quotes' notionals at most (USDC)")
+    limits.add_argument("--max-quote-notional", type=Decimal, help="one quote's notional at most (USDC)")
+    limits.add_argument("--max-open-delta", type=asset_value, action="append", metavar="ASSET:D", help="|delta| summed over live quotes, per asset (repeatable)")
+    limits.add_argument("--max-open-vega", type=asset_value, action="append", metavar="ASSET:V", help="|vega| summed over live quotes, per asset (repeatable)")
+    limits.add_argument("--price-band-bps", type=int, help="refuse a quote further than this from the mark (bps of its notional)")
+    limits.add_argument("--protect-window", type=int, metavar="SECONDS", help="protection: count the fills of the last SECONDS")
+    limits.add_argument("--protect-max-fills", type=int, help="protection: freeze after more fills than this in the window")
+    limits.add_argument("--protect-max-notional", type=Decimal, help="protection: ... or more notional")
+    limits.add_argument("--protect-max-delta", type=asset_value, action="append", metavar="ASSET:D", help="protection: ... or more |delta| per asset")
+    limits.add_argument("--protect-frozen", type=int, metavar="SECONDS", help="protection: frozen this long (0: until reset_protection)")
     p.add_argument("--verbose", action="store_true", help="also log RFQs closed by other makers")
     return p.parse_args(argv)
 
@@ -309,9 +359,7 @@ async def main(argv: Sequence[str]) -> int:
         log(f"no seed given: generated wallet {keypair.wallet}")
         log(f"seed (keep it to reuse this wallet): LEGWORK_MAKER_SEED={keypair.seed.hex()}")
     policy = Policy(args.spread_bps, args.min_spread, args.max_legs, args.max_size, args.lifetime)
-    limit_fields = ("max_open_quotes", "max_open_notional", "max_quote_notional", "price_band_bps")
-    limits = {k: getattr(args, k) for k in limit_fields if getattr(args, k) is not None}
-    maker = ReferenceMaker(args.url, keypair, policy, limits, args.verbose)
+    maker = ReferenceMaker(args.url, keypair, policy, limits_of(args), args.verbose)
     log(f"connecting to {args.url}")
     await maker.start()
     stop = asyncio.Event()

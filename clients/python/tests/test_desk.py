@@ -9,6 +9,7 @@ while the exchange answers METHOD_NOT_FOUND for its method):
 from __future__ import annotations
 
 import base64
+import os
 from decimal import Decimal
 from typing import Any, Awaitable, TypeVar
 
@@ -141,6 +142,31 @@ async def test_limits_kill_switch_and_protection(exchange: Exchange, market: Mar
         assert sent.result["state"] == "quoted"
         reset = await served(maker.reset_protection(), "rfq.maker.reset_protection", "d-limits")
         assert isinstance(reset, dict)
+    finally:
+        await taker.client.close()
+        await maker.client.close()
+
+
+async def test_reference_maker_sets_its_limits_from_flags(exchange: Exchange, market: Market) -> None:
+    import sys
+
+    from .test_cross import PYTHON_DIR, Process
+
+    taker, maker = await desks(exchange)
+    try:
+        await require(maker.client, "rfq.maker.get_limits", {}, "d-limits")
+        env = {**os.environ, "LEGWORK_URL": exchange.url, "LEGWORK_MAKER_SEED": maker.keypair.seed.hex(), "PYTHONPATH": str(PYTHON_DIR)}
+        args = ["--max-open-quotes", "0", "--max-open-delta", "SOL:100", "--protect-window", "60", "--protect-max-fills", "5", "--protect-frozen", "0"]
+        process = Process([sys.executable, "clients/python/examples/maker.py", *args], env)
+        try:
+            process.wait_for(r"maker  signed in as account", 30)
+            held = (await maker.get_limits())["limits"]
+            assert held["max_open_quotes"] == 0 and held["max_open_delta"] == {"SOL": "100"}
+            assert held["protection"]["window_seconds"] == 60 and held["protection"]["max_fills"] == 5
+            rfq = await taker.create([(market.symbol("150"), "1")])
+            process.wait_for(rf"limit    rfq {rfq['rfq_id'][:8]}…: not quoted, RFQ_OPEN_LIMIT", 15)  # the kill switch
+        finally:
+            process.stop()
     finally:
         await taker.client.close()
         await maker.client.close()
