@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import itertools
 import json
+import logging
 import random
 import uuid
 from dataclasses import dataclass
@@ -26,6 +27,8 @@ import websockets.exceptions
 from .errors import LegworkConnectionError, LegworkError, LegworkRpcError, RequestTimeout, rpc_error_from
 from .signin import DEFAULT_SERVICE_NAME, message_to_sign
 from .wallet import Keypair
+
+_log = logging.getLogger("legwork")
 
 JsonObject = dict[str, Any]
 Listener = Callable[..., Union[None, Awaitable[None]]]
@@ -280,12 +283,22 @@ class LegworkClient:
             self._listeners[event].remove(listener)
 
     def _emit(self, event: str, *args: Any) -> None:
+        # A listener's failure is logged, never raised into the connection's reader.
         for listener in list(self._listeners[event]):
-            result = listener(*args)
+            try:
+                result = listener(*args)
+            except Exception:
+                _log.exception("listener of %s failed", event)
+                continue
             if asyncio.iscoroutine(result):
                 task = asyncio.ensure_future(result)
                 self._tasks.add(task)
-                task.add_done_callback(self._tasks.discard)
+                task.add_done_callback(self._listener_done)
+
+    def _listener_done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            _log.error("listener failed", exc_info=task.exception())
 
     # JSON-RPC
 

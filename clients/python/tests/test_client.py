@@ -184,3 +184,16 @@ async def test_in_flight_request_fails_on_a_lost_connection_and_close_ends_strea
         await events.next(1)
     with pytest.raises(LegworkConnectionError):
         await client.call("public/a", {})
+
+
+async def test_a_failing_listener_does_not_break_the_connection(fake: FakeExchange) -> None:
+    async with await LegworkClient.open(url(fake), reconnect=False) as client:
+        def broken(channel: str, data: dict[str, Any]) -> None:
+            raise RuntimeError("application bug")
+
+        client.on("notification", broken)
+        events = client.notifications("rfq")
+        await client.subscribe_rfq()
+        await fake.publish("quoted")
+        assert (await events.next(2))["event"] == "quoted"
+        assert await client.call("public/a", {}) == {"echo": "public/a"}
