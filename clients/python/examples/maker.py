@@ -1,0 +1,380 @@
+#!/usr/bin/env python3
+"""The reference market maker in Python (the counterpart of ``npm run maker``).
+
+    LEGWORK_URL=http://127.0.0.1:3000 LEGWORK_MAKER_SEED=<64 hex> \\
+        PYTHONPATH=clients/python python3 clients/python/examples/maker.py --spread-bps 150
+
+Signs in with its wallet (the account must exist with the quoter role and hold USDC),
+listens on ``rfq_maker``, catches up with ``rfq.maker.poll`` at start, after a
+reconnection and after a notification gap, prices every RFQ around the exchange's own
+marks and answers with a signed two-sided quote or a decline. One RFQ at a time, so
+quote nonces reach the exchange in increasing order. Its own quote events (accepted,
+filled, failed, expired) are replayed after a reconnection, each seen once; every
+fill's receipt is verified against the exchange's published key. One log line per event.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import signal
+import sys
+import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
+from typing import Any, Mapping, Sequence
+
+from legwork import (
+    DECLINE_REASONS,
+    Keypair,
+    LegworkClient,
+    LegworkHttp,
+    Maker,
+    ReceiptError,
+    ReceiptVerifier,
+    RfqError,
+    parse_rfq_decimal,
+    payload_diff,
+    rfq_decimal,
+)
+
+MICRO = Decimal("0.000001")
+# What respond answers when one of the desk's own limits (or its protection) refuses a quote.
+LIMIT_ERRORS = ("RFQ_OPEN_LIMIT", "RFQ_PRICE_TOLERANCE", "RFQ_SIZE_INVALID")
+
+
+def log(line: str) -> None:
+    print(f"{datetime.now(timezone.utc).strftime('%H:%M:%S.%f')[:12]} maker  {line}", flush=True)
+
+
+def short(value: str) -> str:
+    return f"{value[:8]}…" if len(value) > 9 else value
+
+
+def clock(unix: int) -> str:
+    return datetime.fromtimestamp(unix, timezone.utc).strftime("%H:%M:%S")
+
+
+def describe_legs(legs: Sequence[Mapping[str, Any]]) -> str:
+    return ", ".join(f"{leg['instrument']}:{leg['quantity']}" for leg in legs)
+
+
+@dataclass(frozen=True)
+class Policy:
+    spread_bps: int = 200
+    """Full width of the quote as a fraction of |mid|, in basis points."""
+    min_half_spread: Decimal = Decimal("0.01")
+    max_legs: int = 13
+    max_leg_size: Decimal = Decimal("1000")
+    quote_lifetime: int = 30
+    near_expiry_seconds: int = 600
+
+
+@dataclass(frozen=True)
+class Decision:
+    action: str
+    reason: str = ""
+    detail: str = ""
+    mid: Decimal = Decimal(0)
+    bid: Decimal = Decimal(0)
+    ask: Decimal = Decimal(0)
+    expires_at: int = 0
+
+
+def price_rfq(rfq: Mapping[str, Any], instruments: Mapping[str, Mapping[str, Any]], market: Mapping[str, Any], now: int, policy: Policy) -> Decision:
+    """The pricing of the TypeScript reference maker: mid = Σ quantity × mark; quote mid ∓ max(|mid| × bps / 20000, min half);
+    bid rounds down and ask up to the micro-unit, so bid <= ask and the width is never below the one configured."""
+    legs = rfq["legs"]
+    if len(legs) > policy.max_legs:
+        return Decision("decline", "size_limit", f"{len(legs)} legs, at most {policy.max_legs}")
+    records = []
+    for leg in legs:
+        record = instruments.get(leg["instrument"])
+        if record is None:
+            return Decision("decline", "unlisted_instrument", f"{leg['instrument']} is not listed")
+        if record.get("settled") or record.get("paused"):
+            return Decision("decline", "unlisted_instrument", f"{leg['instrument']} is {'settled' if record.get('settled') else 'paused'}")
+        records.append(record)
+    expiry = min(int(r["expiry"]) for r in records)
+    if expiry - now < policy.near_expiry_seconds:
+        return Decision("decline", "near_expiry", f"the legs expire in {expiry - now} s")
+    expires_at = min(now + policy.quote_lifetime, int(rfq["max_quote_expires_at"]))
+    if expires_at <= now:
+        return Decision("decline", "near_expiry", "no quote lifetime left before max_quote_expires_at")
+    quantities = [parse_rfq_decimal(leg["quantity"]) for leg in legs]
+    for leg, q in zip(legs, quantities):
+        if abs(q) > policy.max_leg_size:
+            return Decision("decline", "size_limit", f"{leg['instrument']}: |{leg['quantity']}| over the limit")
+    marks = []
+    for record in records:
+        if record.get("mark_price") is None:
+            return Decision("decline", "stale_data", f"no fresh mark for {record['symbol']}")
+        marks.append(parse_rfq_decimal(record["mark_price"]))
+    asset = records[0]["asset"]
+    index = next((a for a in market.get("assets", []) if a.get("asset") == asset), None)
+    updated = index.get("index_updated_at") if index else None
+    max_age = int(market.get("rfq", {}).get("market_data_max_age_seconds", 30))
+    if updated is None:
+        return Decision("decline", "stale_data", f"no index price for {asset}")
+    if now - int(updated) > max_age:
+        return Decision("decline", "stale_data", f"the {asset} index is {now - int(updated)} s old (max {max_age} s)")
+    mid = sum((q * m for q, m in zip(quantities, marks)), Decimal(0))
+    half = max(abs(mid) * policy.spread_bps / Decimal(20000), policy.min_half_spread)
+    bid = (mid - half).quantize(MICRO, rounding=ROUND_FLOOR)
+    ask = (mid + half).quantize(MICRO, rounding=ROUND_CEILING)
+    return Decision("quote", mid=mid.quantize(MICRO), bid=bid, ask=ask, expires_at=expires_at)
+
+
+class ReferenceMaker:
+    def __init__(self, url: str, keypair: Keypair, policy: Policy, limits: dict[str, Any], verbose: bool) -> None:
+        self.url = url
+        self.keypair = keypair
+        self.policy = policy
+        self.limits = limits
+        self.verbose = verbose
+        self.client = LegworkClient(url.rstrip("/").replace("http", "ws", 1) + "/client")
+        self.maker = Maker(self.client, keypair, quote_lifetime=policy.quote_lifetime)
+        self.verifier: ReceiptVerifier | None = None
+        self.queue: asyncio.Queue[Mapping[str, Any]] = asyncio.Queue()
+        self.seen: dict[str, float] = {}
+        self.quotes: dict[str, tuple[Decimal, Decimal]] = {}
+        self.refreshed_at = 0.0
+
+    async def start(self) -> None:
+        await self.client.connect()
+        session = await self.client.sign_in(self.keypair)
+        if session.get("account_id") is None:
+            raise SystemExit(f"wallet {self.keypair.wallet} has no account: an admin creates it with POST /v1/admin/accounts {{ wallet, roles: [\"quoter\"] }}")
+        if "quoter" not in session.get("roles", []):
+            raise SystemExit(f"account {session['account_id']} lacks the quoter role (roles: {', '.join(session.get('roles', [])) or 'none'})")
+        await self.refresh()
+        async with LegworkHttp(self.url) as http:
+            self.verifier = await ReceiptVerifier.load(http)
+        if self.limits:
+            held = dict((await self.maker.get_limits()).get("limits") or {})
+            protection = {**(held.get("protection") or {}), **self.limits.get("protection", {})}
+            merged = {**held, **self.limits, **({"protection": protection} if protection else {})}
+            applied = await self.maker.set_limits(merged)
+            log(f"limits set: {applied.get('limits')}")
+        self.client.on("reconnected", self.on_reconnected)
+        self.client.on("gap", self.on_gap)
+        self.client.on("disconnected", lambda code, reason: log(f"disconnected ({code}), reconnecting"))
+        self.events = await self.maker.subscribe()
+        log(
+            f"signed in as account {session['account_id']} (wallet {session['wallet']}), spread {self.policy.spread_bps} bps, "
+            f"quotes live {self.policy.quote_lifetime} s"
+        )
+        await self.catch_up()
+
+    def on_reconnected(self, attempt: int, session: Any) -> None:
+        log(f"reconnected: quote events replayed after account_seq {self.client.last_delivered('rfq_maker')}; catching up with rfq.maker.poll")
+        asyncio.ensure_future(self.catch_up())
+
+    def on_gap(self, info: Mapping[str, Any]) -> None:
+        log(f"missed {info['missed']} notification(s): catching up with rfq.maker.poll")
+        asyncio.ensure_future(self.catch_up())
+
+    async def catch_up(self) -> None:
+        try:
+            for rfq in await self.maker.pending():
+                self.enqueue(rfq)
+        except Exception as error:  # noqa: BLE001 - logged; the next event or reconnection catches up again
+            log(f"catch-up failed: {error}")
+
+    def enqueue(self, rfq: Mapping[str, Any]) -> None:
+        if rfq["rfq_id"] in self.seen:
+            return
+        self.seen[rfq["rfq_id"]] = time.time()
+        self.queue.put_nowait(rfq)
+
+    async def refresh(self) -> None:
+        await self.maker.refresh()
+        self.refreshed_at = time.monotonic()
+
+    async def listen(self) -> None:
+        async for n in self.events:
+            event = n.get("event")
+            if event == "protection":
+                trip = n.get("protection") or {}
+                until = trip.get("until")
+                log(f"protection tripped at {clock(int(trip.get('tripped_at') or 0))}: {trip.get('reason')}; frozen {'until ' + clock(int(until)) if until else 'until reset_protection'}")
+                continue
+            rfq = n.get("rfq")
+            if not isinstance(rfq, dict):
+                continue
+            if event == "created":
+                self.enqueue(rfq)
+            elif event == "closed":
+                self.seen[rfq["rfq_id"]] = time.time()
+                if self.verbose:
+                    log(f"closed   rfq {short(rfq['rfq_id'])} → {rfq.get('state')} (not ours)")
+            elif event in ("accepted", "filled", "failed", "expired"):
+                self.on_quote_event(event, rfq)
+
+    def on_quote_event(self, event: str, e: Mapping[str, Any]) -> None:
+        side = e.get("side")
+        taker = f"taker {'buys' if side == 'buy' else 'sells'}" if side else ""
+        ours = self.quotes.get(e["rfq_id"])
+        fill = e.get("fill") or {}
+        if event == "accepted":
+            price = "?" if ours is None or side is None else (f"our ask {rfq_decimal(ours[1])}" if side == "buy" else f"our bid {rfq_decimal(ours[0])}")
+            log(f"accepted rfq {short(e['rfq_id'])} quote {short(e['quote_id'])}: {taker} at {price}")
+        elif event == "filled":
+            log(f"filled   rfq {short(e['rfq_id'])}: {taker} at {fill.get('price')} (fill {fill.get('fill_id')}, taker fee {fill.get('fee')}); {self.receipt_text(e)}")
+        elif event == "failed":
+            log(f"failed   rfq {short(e['rfq_id'])} quote {short(e['quote_id'])}{' (fill reverted)' if fill.get('reverted') else ''}")
+        else:
+            log(f"expired  rfq {short(e['rfq_id'])}: our quote {short(e['quote_id'])} was not accepted in time")
+
+    def receipt_text(self, e: Mapping[str, Any]) -> str:
+        fill = e.get("fill") or {}
+        receipt = fill.get("receipt")
+        if not receipt or self.verifier is None:
+            return "no receipt"
+        try:
+            decoded = self.verifier.verify(receipt, fill={**fill, "rfq_id": e["rfq_id"], "quote_id": e["quote_id"], "role": "maker"})
+            return f"receipt #{receipt['journal_seq']} (v{decoded.version}) verified"
+        except ReceiptError as error:
+            return f"receipt NOT VERIFIED: {error}"
+
+    async def work(self) -> None:
+        while True:
+            rfq = await self.queue.get()
+            try:
+                await self.answer(rfq)
+            except RfqError as error:
+                if error.error in LIMIT_ERRORS:
+                    log(f"limit    rfq {short(rfq['rfq_id'])}: not quoted, {error.error} ({error.message})")
+                elif error.retryable and error.error != "RFQ_RATE_LIMITED":
+                    log(f"error on rfq {short(rfq['rfq_id'])}: {error.error} ({error.message}, operation {error.operation_id})")
+                else:
+                    log(f"skipped  rfq {short(rfq['rfq_id'])}: refused with {error.error} ({error.message})")
+            except Exception as error:  # noqa: BLE001 - one RFQ's trouble never stops the maker
+                log(f"error on rfq {short(rfq['rfq_id'])}: {type(error).__name__}: {error}")
+
+    async def answer(self, rfq: Mapping[str, Any]) -> None:
+        now = int(time.time())
+        if int(rfq["expires_at"]) <= now:
+            return
+        refreshed = False
+        if any(leg["instrument"] not in self.maker.instruments for leg in rfq["legs"]) or time.monotonic() - self.refreshed_at > 1:
+            await self.refresh()
+            refreshed = True
+        decision = price_rfq(rfq, self.maker.instruments, self.maker.market_config, int(time.time()), self.policy)
+        if decision.action == "decline" and decision.reason in ("stale_data", "unlisted_instrument") and not refreshed:
+            await self.refresh()  # the cached view may be a moment too old: look again before declining
+            decision = price_rfq(rfq, self.maker.instruments, self.maker.market_config, int(time.time()), self.policy)
+        if decision.action == "decline":
+            assert decision.reason in DECLINE_REASONS
+            await self.maker.decline(rfq["rfq_id"], decision.reason)
+            log(f"decline  rfq {short(rfq['rfq_id'])} [{describe_legs(rfq['legs'])}]: {decision.reason} ({decision.detail})")
+            return
+        built = await self.maker.build(rfq, decision.bid, decision.ask, expires_at=decision.expires_at)
+        try:
+            result = await self.client.respond(built.params)
+        except RfqError as error:
+            if error.error == "RFQ_INVALID_SIGNATURE":
+                await self.explain_signature(built.params, built.payload)
+            raise
+        self.quotes[rfq["rfq_id"]] = (decision.bid, decision.ask)
+        log(
+            f"quote    rfq {short(rfq['rfq_id'])} [{describe_legs(rfq['legs'])}] mid {decision.mid.normalize():f}: "
+            f"bid {built.params['bid']} / ask {built.params['ask']} until {clock(decision.expires_at)} (quote {result['quote_id']}, nonce {built.params['quote_nonce']})"
+        )
+
+    async def explain_signature(self, params: Mapping[str, Any], payload: bytes) -> None:
+        """After RFQ_INVALID_SIGNATURE: ask the exchange for the bytes it built (rfq.maker.check) and name the fields that differ."""
+        try:
+            await self.client.check(params)
+            log("check: the exchange now takes these params (nothing differs)")
+        except RfqError as error:
+            if error.payload is None:
+                log(f"check: {error.error} ({error.message})")
+                return
+            diff = payload_diff(payload, error.payload)
+            log(f"check: the exchange's payload differs from ours in {', '.join(diff) if diff else 'nothing (the key or signature is wrong)'}")
+
+
+def asset_value(text: str) -> tuple[str, Decimal]:
+    asset, _, value = text.partition(":")
+    if not asset or not value:
+        raise argparse.ArgumentTypeError(f"expected ASSET:DECIMAL (e.g. SOL:100), got {text!r}")
+    return asset, Decimal(value)
+
+
+def limits_of(args: argparse.Namespace) -> dict[str, Any]:
+    """The limits the flags name (the protection fields under ``protection``)."""
+    limits: dict[str, Any] = {}
+    for field in ("max_open_quotes", "max_open_notional", "max_quote_notional", "price_band_bps"):
+        if getattr(args, field) is not None:
+            limits[field] = getattr(args, field)
+    for field in ("max_open_delta", "max_open_vega"):
+        if getattr(args, field):
+            limits[field] = dict(getattr(args, field))
+    protection: dict[str, Any] = {}
+    for flag, field in (("protect_window", "window_seconds"), ("protect_max_fills", "max_fills"), ("protect_max_notional", "max_fill_notional"), ("protect_frozen", "frozen_seconds")):
+        if getattr(args, flag) is not None:
+            protection[field] = getattr(args, flag)
+    if args.protect_max_delta:
+        protection["max_fill_delta"] = dict(args.protect_max_delta)
+    if protection:
+        limits["protection"] = protection
+    return limits
+
+
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="maker.py", description="The reference market maker, in Python.")
+    env = os.environ.get
+    p.add_argument("--url", default=env("LEGWORK_URL", "http://127.0.0.1:3000"), help="exchange base URL (env LEGWORK_URL)")
+    p.add_argument("--seed", default=env("LEGWORK_MAKER_SEED") or env("LEGWORK_SEED"), help="maker wallet seed, 64 hex (env LEGWORK_MAKER_SEED)")
+    p.add_argument("--spread-bps", type=int, default=int(env("LEGWORK_SPREAD_BPS", "200")), help="quote width in bps of |mid| (default 200)")
+    p.add_argument("--min-spread", type=Decimal, default=Decimal(env("LEGWORK_MIN_SPREAD", "0.01")), help="smallest half width in USDC")
+    p.add_argument("--max-legs", type=int, default=int(env("LEGWORK_MAX_LEGS", "13")), help="decline more legs (size_limit)")
+    p.add_argument("--max-size", type=Decimal, default=Decimal(env("LEGWORK_MAX_SIZE", "1000")), help="decline a leg with |quantity| above it")
+    p.add_argument("--lifetime", type=int, default=int(env("LEGWORK_QUOTE_LIFETIME", "30")), help="quote lifetime in seconds")
+    limits = p.add_argument_group("limits, set at start over those the account holds (rfq.maker.set_limits)")
+    limits.add_argument("--max-open-quotes", type=int, help="live quotes at most (0: the kill switch, no new quote)")
+    limits.add_argument("--max-open-notional", type=Decimal, help="sum of the live quotes' notionals at most (USDC)")
+    limits.add_argument("--max-quote-notional", type=Decimal, help="one quote's notional at most (USDC)")
+    limits.add_argument("--max-open-delta", type=asset_value, action="append", metavar="ASSET:D", help="|delta| summed over live quotes, per asset (repeatable)")
+    limits.add_argument("--max-open-vega", type=asset_value, action="append", metavar="ASSET:V", help="|vega| summed over live quotes, per asset (repeatable)")
+    limits.add_argument("--price-band-bps", type=int, help="refuse a quote further than this from the mark (bps of its notional)")
+    limits.add_argument("--protect-window", type=int, metavar="SECONDS", help="protection: count the fills of the last SECONDS")
+    limits.add_argument("--protect-max-fills", type=int, help="protection: freeze after more fills than this in the window")
+    limits.add_argument("--protect-max-notional", type=Decimal, help="protection: ... or more notional")
+    limits.add_argument("--protect-max-delta", type=asset_value, action="append", metavar="ASSET:D", help="protection: ... or more |delta| per asset")
+    limits.add_argument("--protect-frozen", type=int, metavar="SECONDS", help="protection: frozen this long (0: until reset_protection)")
+    p.add_argument("--verbose", action="store_true", help="also log RFQs closed by other makers")
+    return p.parse_args(argv)
+
+
+async def main(argv: Sequence[str]) -> int:
+    args = parse_args(argv)
+    if args.seed:
+        keypair = Keypair.from_hex(args.seed)
+    else:
+        keypair = Keypair.generate()
+        log(f"no seed given: generated wallet {keypair.wallet}")
+        log(f"seed (keep it to reuse this wallet): LEGWORK_MAKER_SEED={keypair.seed.hex()}")
+    policy = Policy(args.spread_bps, args.min_spread, args.max_legs, args.max_size, args.lifetime)
+    maker = ReferenceMaker(args.url, keypair, policy, limits_of(args), args.verbose)
+    log(f"connecting to {args.url}")
+    await maker.start()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    tasks = [asyncio.create_task(maker.listen()), asyncio.create_task(maker.work())]
+    await stop.wait()
+    log("stopping (quotes given stay firm until they expire)")
+    await maker.client.close()
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main(sys.argv[1:])))
