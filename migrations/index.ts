@@ -12,6 +12,7 @@ import { ConsoleReads1763800000170 } from './1763800000170-ConsoleReads';
 import { EntityMetadata1763800000180 } from './1763800000180-EntityMetadata';
 import { AuditLog1763800000190 } from './1763800000190-AuditLog';
 import { RfqCancel1763800000210 } from './1763800000210-RfqCancel';
+import { RfqHistory1763800000250 } from './1763800000250-RfqHistory';
 
 /** Every migration, in order. The app runs the pending ones at start; `synchronize` is never on. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   EntityMetadata1763800000180,
   AuditLog1763800000190,
   RfqCancel1763800000210,
+  RfqHistory1763800000250,
 ];

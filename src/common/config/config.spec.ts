@@ -29,6 +29,7 @@ describe('loadConfig', () => {
       authRatePerMinute: 30,
       maxConnectionsPerIp: 50,
       metricsToken: null,
+      rfqHistoryDays: 30,
     });
     expect(Buffer.byteLength(config.jwtSecret)).toBeGreaterThanOrEqual(32);
   });
@@ -51,6 +52,10 @@ describe('loadConfig', () => {
     [{ NONCE_RATE_PER_MINUTE: '-1' }, 'NONCE_RATE_PER_MINUTE'],
     [{ DATABASE_POOL_SIZE: '0' }, 'DATABASE_POOL_SIZE'],
     [{ EXCHANGE_SIGNING_KEY: 'ab' }, 'EXCHANGE_SIGNING_KEY'],
+    [{ RFQ_HISTORY_DAYS: 'a month' }, 'RFQ_HISTORY_DAYS'],
+    [{ RFQ_HISTORY_DAYS: '0' }, 'RFQ_HISTORY_DAYS'],
+    [{ RFQ_HISTORY_DAYS: '-1' }, 'RFQ_HISTORY_DAYS'],
+    [{ RFQ_HISTORY_DAYS: '1e3' }, 'RFQ_HISTORY_DAYS'],
     [{ DATABASE_URL: 'postgres://localhost/x', JWT_SECRET: 'x'.repeat(32) }, 'EXCHANGE_SIGNING_KEY'],
   ])('refuses %j naming %s', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
@@ -73,5 +78,10 @@ describe('loadConfig', () => {
     expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(0);
     expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
     expect(loadConfig({ TRUST_PROXY: '3' }).trustProxy).toBe(3);
+  });
+
+  it('reads RFQ_HISTORY_DAYS as a decimal number of days', () => {
+    expect(loadConfig({ RFQ_HISTORY_DAYS: '365' }).rfqHistoryDays).toBe(365);
+    expect(loadConfig({ RFQ_HISTORY_DAYS: '0.0001' }).rfqHistoryDays).toBe(0.0001);
   });
 });

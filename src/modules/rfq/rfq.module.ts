@@ -8,6 +8,8 @@ import { EventRetention } from './event-retention.service';
 import { QuoteService } from './quote.service';
 import { RfqCancelService } from './rfq-cancel.service';
 import { RfqExpiry } from './rfq-expiry.service';
+import { RfqHistoryRepository } from './rfq-history.repository';
+import { RfqHistory } from './rfq-history.service';
 import { RfqLookupService } from './rfq-lookup.service';
 import { RfqReadsService } from './rfq-reads.service';
 import { RfqReadsRepository } from './rfq.reads.repository';
@@ -31,6 +33,8 @@ import { RfqTransitions } from './rfq-transitions.service';
     AccountEventRepository,
     AccountEventsService,
     EventRetention,
+    RfqHistoryRepository,
+    RfqHistory,
     RfqLookupService,
     RfqTransitions,
     RfqExpiry,
