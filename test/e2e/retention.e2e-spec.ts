@@ -17,6 +17,10 @@ import { acceptAndFill, fillsOf, marketData, nowSeconds, pair, quoted, sleep, wa
 const HISTORY_SECONDS = 4;
 /** Ended RFQs inserted at once for the second instance's sweep. */
 const BACKLOG = 50_000;
+/** Seconds from the backlog's insertion to its falling due: time for the baseline. */
+const BACKLOG_DUE_IN = 60;
+/** Backlog RFQs inserted per statement (with their events and accepts). */
+const BACKLOG_CHUNK = 5_000;
 /** Lifecycles measured without the sweep (and as many as fit while it runs). */
 const SAMPLES = 300;
 
@@ -146,33 +150,38 @@ describe('RFQ history retention', () => {
       await taker.client.result('rfq.cancel', { rfq_id: rfq.rfq_id });
       return performance.now() - started;
     };
+    // A backlog, set-based, that falls due BACKLOG_DUE_IN seconds from now (a day after it ended):
+    // declined and expired RFQs, and failed accepts (an accept row, no fill), each with two events.
+    const endedAt = nowSeconds() - 86_400 + BACKLOG_DUE_IN;
+    for (let lo = 1; lo <= BACKLOG; lo += BACKLOG_CHUNK) {
+      await db().exec(
+        `WITH b AS (SELECT g, 'b' || lpad(to_hex(g), 31, '0') AS id, CASE g % 3 WHEN 0 THEN 'declined' WHEN 1 THEN 'expired' ELSE 'failed' END AS state,
+                           CASE WHEN g % 3 = 2 THEN 'e' || lpad(to_hex(g), 63, '0') END AS quote_id, $3::bigint + g % 5 AS ended_at
+                      FROM generate_series($4::int, $5::int) g),
+              rfq AS (INSERT INTO rfqs (id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at, max_quote_expires_at,
+                                        quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at, maker_signature, ended_at)
+                      SELECT id, $1, 'backlog-' || g, '[]'::jsonb, 'SOL', $2, state, $3, $3, $3 + 60, $3 + 60,
+                             quote_id, CASE WHEN quote_id IS NOT NULL THEN $1::bigint END, CASE WHEN quote_id IS NOT NULL THEN 'w' END,
+                             CASE WHEN quote_id IS NOT NULL THEN g::numeric END, CASE WHEN quote_id IS NOT NULL THEN 1 END, CASE WHEN quote_id IS NOT NULL THEN 2 END,
+                             CASE WHEN quote_id IS NOT NULL THEN $3::bigint END, CASE WHEN quote_id IS NOT NULL THEN $3::bigint + 60 END,
+                             CASE WHEN quote_id IS NOT NULL THEN 's' END, ended_at
+                        FROM b),
+              events AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, e, e, ended_at FROM b, unnest(ARRAY['created', 'ended']) e)
+         INSERT INTO accepts (rfq_id, quote_id, side, fee, max_fee, taker_signature, expires_at, accepted_at)
+         SELECT id, quote_id, 'buy', 0, 0, 's', ended_at, ended_at FROM b WHERE quote_id IS NOT NULL`,
+        [taker.accountId, sol.expiry, endedAt, lo, Math.min(BACKLOG, lo + BACKLOG_CHUNK - 1)],
+      );
+    }
+    // The trading path before the backlog is due: the sweep finds nothing.
     for (let i = 0; i < 30; i++) await lifecycle(); // warm-up
     const without: number[] = [];
     for (let i = 0; i < SAMPLES; i++) without.push(await lifecycle());
 
-    // A backlog ended two days ago, set-based: declined and expired RFQs, and failed accepts
-    // (an accept row, no fill), each with two events.
-    const endedAt = nowSeconds() - 2 * 86_400;
-    await db().exec(
-      `INSERT INTO rfqs (id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at, max_quote_expires_at,
-                         quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at, maker_signature, ended_at)
-       SELECT 'b' || lpad(to_hex(g), 31, '0'), $1, 'backlog-' || g, '[]'::jsonb, 'SOL', $2,
-              CASE g % 3 WHEN 0 THEN 'declined' WHEN 1 THEN 'expired' ELSE 'failed' END, $3, $3, $3 + 60, $3 + 60,
-              q.id, q.maker, q.wallet, q.nonce, q.bid, q.ask, q.at, q.at + 60, q.sig, $3 + (g % 5)
-         FROM generate_series(1, $4::int) g
-         LEFT JOIN LATERAL (SELECT 'e' || lpad(to_hex(g), 63, '0') AS id, $1::bigint AS maker, 'w' AS wallet, g::numeric AS nonce, 1::bigint AS bid,
-                                   2::bigint AS ask, $3::bigint AS at, 's' AS sig WHERE g % 3 = 2) q ON true`,
-      [taker.accountId, sol.expiry, endedAt, BACKLOG],
-    );
-    await db().exec(
-      `INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, s, s, ended_at FROM rfqs, unnest(ARRAY['created', 'ended']) s WHERE id LIKE 'b%'`,
-    );
-    await db().exec(
-      `INSERT INTO accepts (rfq_id, quote_id, side, fee, max_fee, taker_signature, expires_at, accepted_at)
-       SELECT id, quote_id, 'buy', 0, 0, 's', ended_at, ended_at FROM rfqs WHERE id LIKE 'b%' AND state = 'failed'`,
-    );
     const history = app.app.get(RfqHistory);
-    expect((await history.growth()).lagSeconds).toBeGreaterThan(86_000);
+    expect((await history.growth()).lagSeconds).toBe(0);
+    expect(nowSeconds()).toBeLessThan(endedAt + 86_400); // the baseline ran before anything was due
+    while (nowSeconds() <= endedAt + 4 + 86_400) await sleep(200);
+    expect((await history.growth()).lagSeconds).toBeGreaterThan(0);
 
     // The trading path while the sweep drains the backlog.
     let sweeping = true;

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '../../common/database/database';
 
 /** An ended RFQ whose history is due: `kept` when it has a fill (its row stays, its rfq_events go). */
-export interface DueRfq {
+interface DueRfq {
   id: string;
   kept: boolean;
 }

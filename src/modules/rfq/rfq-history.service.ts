@@ -14,7 +14,7 @@ const MIN_PERIOD_MS = 10_000;
 const EMBEDDED_ANALYZE_MS = 3_600_000;
 
 /** What one pass did. */
-export interface HistoryPass {
+interface HistoryPass {
   deleted: number;
   kept: number;
   events: number;
@@ -37,7 +37,8 @@ export interface HistoryPass {
 @Injectable()
 export class RfqHistory implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly periodic: PeriodicSweep;
-  private batchRows = 1_000;
+  // Starts small and grows while statements stay quick: the first statements of a backlog find out what the database affords.
+  private batchRows = 200;
   private analyzedAt = 0;
 
   constructor(

@@ -21,7 +21,8 @@ import { RfqTransitions } from './rfq-transitions.service';
 /**
  * RFQs, quotes, makers' nonce high-water marks, the stored account events; create, respond,
  * decline, list, poll, subscribe, the taker's cancel and expiry. Owns the tables rfqs, rfq_events, maker_nonces
- * (RfqRepository), account_events and account_event_seqs (AccountEventRepository). Exports the
+ * (RfqRepository), account_events and account_event_seqs (AccountEventRepository); the history
+ * sweep (RfqHistory) deletes what is past retention. Exports the
  * state mover, the reads and expiry for the ledger's accept, fill, revert and settlement.
  */
 @Module({
