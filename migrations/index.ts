@@ -14,6 +14,7 @@ import { AuditLog1763800000190 } from './1763800000190-AuditLog';
 import { TakerSalt1763800000200 } from './1763800000200-TakerSalt';
 import { RfqCancel1763800000210 } from './1763800000210-RfqCancel';
 import { MakerLimits1763800000220 } from './1763800000220-MakerLimits';
+import { RfqHistory1763800000250 } from './1763800000250-RfqHistory';
 
 /** Every migration, in order. The app runs the pending ones at start; `synchronize` is never on. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   TakerSalt1763800000200,
   RfqCancel1763800000210,
   MakerLimits1763800000220,
+  RfqHistory1763800000250,
 ];

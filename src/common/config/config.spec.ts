@@ -31,6 +31,7 @@ describe('loadConfig', () => {
       metricsToken: null,
       sessionMaxSeconds: 604800,
       production: false,
+      rfqHistoryDays: 30,
     });
     expect(Buffer.byteLength(config.jwtSecret)).toBeGreaterThanOrEqual(32);
   });
@@ -55,6 +56,10 @@ describe('loadConfig', () => {
     [{ NONCE_RATE_PER_MINUTE: '-1' }, 'NONCE_RATE_PER_MINUTE'],
     [{ DATABASE_POOL_SIZE: '0' }, 'DATABASE_POOL_SIZE'],
     [{ EXCHANGE_SIGNING_KEY: 'ab' }, 'EXCHANGE_SIGNING_KEY'],
+    [{ RFQ_HISTORY_DAYS: 'a month' }, 'RFQ_HISTORY_DAYS'],
+    [{ RFQ_HISTORY_DAYS: '0' }, 'RFQ_HISTORY_DAYS'],
+    [{ RFQ_HISTORY_DAYS: '-1' }, 'RFQ_HISTORY_DAYS'],
+    [{ RFQ_HISTORY_DAYS: '1e3' }, 'RFQ_HISTORY_DAYS'],
     [{ DATABASE_URL: 'postgres://localhost/x', JWT_SECRET: 'x'.repeat(32) }, 'EXCHANGE_SIGNING_KEY'],
     [{ SESSION_MAX_SECONDS: '0' }, 'SESSION_MAX_SECONDS'],
     [{ SESSION_MAX_SECONDS: '1.5' }, 'SESSION_MAX_SECONDS'],
@@ -104,5 +109,10 @@ describe('loadConfig', () => {
 
   it('reads SESSION_MAX_SECONDS', () => {
     expect(loadConfig({ SESSION_MAX_SECONDS: '3600' }).sessionMaxSeconds).toBe(3600);
+  });
+
+  it('reads RFQ_HISTORY_DAYS as a decimal number of days', () => {
+    expect(loadConfig({ RFQ_HISTORY_DAYS: '365' }).rfqHistoryDays).toBe(365);
+    expect(loadConfig({ RFQ_HISTORY_DAYS: '0.0001' }).rfqHistoryDays).toBe(0.0001);
   });
 });

@@ -52,6 +52,8 @@ export interface AppConfig {
   exchangeSigningKey: Buffer | null;
   /** Period of the expiry / stuck-fill / settlement sweep, milliseconds (at most 5 s by design; 2 s so a dead instance's work moves within 10 s: docs/spec/design.md section 11). */
   sweepIntervalMs: number;
+  /** Days (a decimal: a test uses seconds) an ended RFQ's history is kept: RFQ_HISTORY_DAYS (docs/spec/design.md 17). */
+  rfqHistoryDays: number;
   /** Period of the server's WebSocket pings, milliseconds (20 s by design). */
   wsPingIntervalMs: number;
 }
@@ -93,6 +95,16 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(name, `must be true or false, got ${JSON.stringify(raw)}`);
 }
 
+/** A decimal number (`30`, `0.5`, `0.0001`) within [min, max] (RFQ_HISTORY_DAYS: at least a second, at most a century). */
+function decimal(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = present(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^(0|[1-9][0-9]*)(\.[0-9]+)?$/.test(raw)) throw new ConfigError(name, `must be a decimal number, got ${JSON.stringify(raw)}`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${raw}`);
+  return value;
+}
+
 /** `false`/`0`: no proxy; `true`: one; a number N: N trusted proxies in front. */
 function trustedHops(env: Env, name: string): number {
   const raw = present(env, name);
@@ -121,6 +133,11 @@ function jwtSecretOf(env: Env, databaseUrl: string | null): string {
   if (jwtSecret !== undefined) return jwtSecret;
   if (databaseUrl) throw new ConfigError('JWT_SECRET', 'is required (at least 32 bytes) when DATABASE_URL is set');
   return randomBytes(32).toString('hex');
+}
+
+/** HOST, loopback by default: the embedded default serves one machine. */
+function hostOf(env: Env): string {
+  return present(env, 'HOST') ?? '127.0.0.1';
 }
 
 /** 127.0.0.0/8, ::1 (also IPv4-mapped) and localhost: a bind address no other machine reaches. */
@@ -171,7 +188,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
   const redisPrefix = present(env, 'REDIS_PREFIX') ?? 'legwork';
   if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(redisPrefix)) throw new ConfigError('REDIS_PREFIX', 'must be 1 to 64 of A-Z a-z 0-9 _ . : -');
-  const host = present(env, 'HOST') ?? '127.0.0.1';
   const signingKey = present(env, 'EXCHANGE_SIGNING_KEY');
   if (signingKey !== undefined && !/^[0-9a-fA-F]{64}$/.test(signingKey))
     throw new ConfigError('EXCHANGE_SIGNING_KEY', 'must be 64 hex characters (a 32-byte ed25519 seed)');
@@ -180,11 +196,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const metricsToken = present(env, 'METRICS_TOKEN') ?? null;
   if (metricsToken !== null && metricsToken.length < 32) throw new ConfigError('METRICS_TOKEN', 'must be at least 32 characters');
   const redisUrl = url(env, 'REDIS_URL', ['redis:', 'rediss:']);
-  checkDeployment(env, host, databaseUrl, redisUrl, metricsToken);
+  checkDeployment(env, hostOf(env), databaseUrl, redisUrl, metricsToken);
 
   return {
     port: int(env, 'PORT', 3000, 0, 65535),
-    host,
+    host: hostOf(env),
     serviceName,
     databaseUrl,
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
@@ -211,6 +227,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     exchangeSigningKey: signingKey === undefined ? null : Buffer.from(signingKey, 'hex'),
     sweepIntervalMs: int(env, 'SWEEP_INTERVAL_MS', 2000, 100, 600_000),
     wsPingIntervalMs: int(env, 'WS_PING_INTERVAL_MS', 20000, 50, 600_000),
+    rfqHistoryDays: decimal(env, 'RFQ_HISTORY_DAYS', 30, 1 / 86400, 36_500),
   };
 }
 

@@ -12,6 +12,9 @@ const REQUEST_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 /** Seconds, from 100 ms to 1 h: how long an RFQ waits for a quote or for its fill. */
 const LIFECYCLE_BUCKETS = [0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600, 1800, 3600];
 
+/** How long one read of the history gauges serves scrapes: they cost a catalog read and two index probes. */
+const GROWTH_CACHE_MS = 5_000;
+
 /** Labelled series kept for reuse per metric (the label values are bounded; this is a safety cap). */
 const SERIES_CACHE_MAX = 10_000;
 
@@ -221,6 +224,47 @@ export class MetricsService {
       async collect() {
         const value = await shared();
         if (value) this.set(Number(value.deficit) / 1e6);
+      },
+    });
+  }
+
+  /**
+   * The growth gauges (docs/spec/design.md 17), read at scrape time from `read`, at most once per
+   * GROWTH_CACHE_MS: `legwork_table_rows{table}`, the planner's estimate of each growing table's
+   * rows, and `legwork_retention_lag_seconds`, how long the oldest row past its retention has been
+   * past it (0 when the sweeps keep up). A failed read leaves the last values.
+   */
+  growthSource(read: () => Promise<{ rows: Record<string, number>; lagSeconds: number }>): void {
+    let cached: { at: number; value: Promise<{ rows: Record<string, number>; lagSeconds: number } | null> } | null = null;
+    const shared = () => {
+      const now = Date.now();
+      if (!cached || now - cached.at >= GROWTH_CACHE_MS) {
+        const value = withTimeout(read(), 1000).catch((error) => {
+          logger.event('warn', 'growth gauges unavailable', { error: String(error) }, 'Metrics');
+          cached = null;
+          return null;
+        });
+        cached = { at: now, value };
+      }
+      return cached.value;
+    };
+    new Gauge({
+      name: 'legwork_table_rows',
+      help: "Rows of each table that grows with history: the planner's estimate (pg_class.reltuples), read at scrape time",
+      labelNames: ['table'] as const,
+      registers: [this.registry],
+      async collect() {
+        const value = await shared();
+        if (value) for (const [table, rows] of Object.entries(value.rows)) this.set({ table: safeLabel(table) }, rows);
+      },
+    });
+    new Gauge({
+      name: 'legwork_retention_lag_seconds',
+      help: 'Seconds the oldest row past its retention (RFQ history, account events) has been past it; 0 when the sweeps keep up',
+      registers: [this.registry],
+      async collect() {
+        const value = await shared();
+        if (value) this.set(value.lagSeconds);
       },
     });
   }

@@ -12,6 +12,8 @@ import { MakerLimitsService } from './maker-limits.service';
 import { QuoteService } from './quote.service';
 import { RfqCancelService } from './rfq-cancel.service';
 import { RfqExpiry } from './rfq-expiry.service';
+import { RfqHistoryRepository } from './rfq-history.repository';
+import { RfqHistory } from './rfq-history.service';
 import { RfqLookupService } from './rfq-lookup.service';
 import { RfqReadsService } from './rfq-reads.service';
 import { RfqReadsRepository } from './rfq.reads.repository';
@@ -24,7 +26,8 @@ import { RfqTransitions } from './rfq-transitions.service';
  * RFQs, quotes, makers' nonce high-water marks, the stored account events; create, respond,
  * decline, list, poll, subscribe, the taker's cancel and expiry. Owns the tables rfqs, rfq_events, maker_nonces
  * (RfqRepository), account_events and account_event_seqs (AccountEventRepository), and the
- * makers' limits: maker_limits and maker_fills (MakerLimitsRepository). Exports the
+ * makers' limits: maker_limits and maker_fills (MakerLimitsRepository); the history sweep
+ * (RfqHistory) deletes what is past retention. Exports the
  * state mover, the reads and expiry for the ledger's accept, fill, revert and settlement.
  */
 @Module({
@@ -36,6 +39,8 @@ import { RfqTransitions } from './rfq-transitions.service';
     AccountEventRepository,
     AccountEventsService,
     EventRetention,
+    RfqHistoryRepository,
+    RfqHistory,
     RfqLookupService,
     RfqTransitions,
     RfqExpiry,

@@ -33,6 +33,10 @@ const RFQ_EXPIRY_DEADLINE = `CASE WHEN state = 'quoted' THEN quote_expires_at EL
 @Index('rfqs_fill_due', ['updatedAt'], { where: `state IN ('accepted', 'submitting')` })
 // A maker's live quotes, read index-only (rfq.maker.get_limits and respond under limits, docs/spec/design.md section 15).
 @Index('rfqs_maker_live', ['makerAccountId', 'quoteExpiresAt', 'id'], { where: `state = 'quoted'` })
+// The history sweep (docs/spec/design.md 17): ended RFQs whose history is still to go, oldest end first.
+// An RFQ leaves it when deleted (no fill) or when its rfq_events are (a fill's, marked by
+// events_pruned_at); a later revert moves ended_at and puts it back.
+@Index('rfqs_history_due', ['endedAt', 'id'], { where: `ended_at IS NOT NULL AND events_pruned_at IS DISTINCT FROM ended_at` })
 export class RfqEntity {
   /** 32 hex characters, time ordered; byte order ("C") so that cursors compare as the ids sort. */
   @PrimaryColumn({ name: 'id', type: 'char', length: 32, collation: 'C', primaryKeyConstraintName: 'rfqs_pkey' })
@@ -134,6 +138,13 @@ export class RfqEntity {
   /** Unix seconds of the taker's rfq.cancel (migration 1763800000210); null when it was not cancelled. */
   @Column(bigint('cancelled_at', { nullable: true }))
   cancelledAt!: bigint | null;
+
+  /**
+   * The ended_at whose rfq_events the history sweep deleted, for an RFQ kept for its fill
+   * (migration 1763800000250); null until then.
+   */
+  @Column(bigint('events_pruned_at', { nullable: true }))
+  eventsPrunedAt!: bigint | null;
 
   /** Generated (stored) from state, quote_expires_at and expires_at; never written. */
   @Column({ ...bigint('expiry_deadline', { nullable: true }), generatedType: 'STORED', asExpression: RFQ_EXPIRY_DEADLINE, insert: false, update: false })

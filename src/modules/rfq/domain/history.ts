@@ -1,0 +1,48 @@
+/**
+ * A year of history (docs/spec/design.md 17): when an ended RFQ's history is due, how late the
+ * sweep is, and how large its next statement may be. Pure: time is a parameter.
+ */
+
+/** Rows one statement of the history sweep may touch at most (design 17). */
+export const MAX_BATCH_ROWS = 5_000;
+/** The smallest statement the sweep shrinks to: progress even on a slow embedded database. */
+export const MIN_BATCH_ROWS = 50;
+/**
+ * A statement that took longer than this halves the next one; one under a quarter of it doubles
+ * the next (up to MAX_BATCH_ROWS). Far under the 100 ms a trading statement may wait on the sweep,
+ * which on the embedded database (one session) is every statement's wait.
+ */
+const TARGET_STATEMENT_MS = 25;
+
+/** RFQ_HISTORY_DAYS as whole seconds, at least one. */
+export function historySeconds(days: number): number {
+  return Math.max(1, Math.round(days * 86_400));
+}
+
+/** An ended RFQ's history is due when `ended_at < cutoff`: it ended RFQ_HISTORY_DAYS ago or more. */
+export function historyCutoff(now: number, days: number): number {
+  return now - historySeconds(days);
+}
+
+/** One kind of row and its retention: the time its clock starts from (`ended_at`, `at`) for the oldest row, null when there is none. */
+export interface Oldest {
+  at: number | null;
+  keepSeconds: number;
+}
+
+/**
+ * `legwork_retention_lag_seconds`: how long the oldest row past its retention has been past it,
+ * over every kind of row; 0 when the sweep keeps up (or there is nothing).
+ */
+export function retentionLag(now: number, oldest: readonly Oldest[]): number {
+  let lag = 0;
+  for (const o of oldest) if (o.at !== null) lag = Math.max(lag, now - o.keepSeconds - o.at);
+  return lag;
+}
+
+/** The size of the sweep's next statement after one of `rows` rows took `ms` milliseconds. */
+export function nextBatchRows(rows: number, ms: number): number {
+  if (ms > TARGET_STATEMENT_MS) return Math.max(MIN_BATCH_ROWS, Math.floor(rows / 2));
+  if (ms < TARGET_STATEMENT_MS / 4) return Math.min(MAX_BATCH_ROWS, rows * 2);
+  return Math.min(MAX_BATCH_ROWS, Math.max(MIN_BATCH_ROWS, rows));
+}
