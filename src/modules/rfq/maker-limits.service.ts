@@ -12,7 +12,7 @@ import { type ProtectionTrip, protectionEventData } from './domain/account-event
 import { type MakerLimits, boundsOpenQuotes, effectiveLimits, limitsDocument, needsMarks, parseLimits } from './domain/maker-limits';
 import { type FillWindow, type OpenUsage, type QuoteExposure, checkOpenLimits, checkQuoteLimits, protectionTrip, quoteExposure } from './domain/quote-exposure';
 import type { RfqRecord } from './domain/rfq-record';
-import { type MakerLimitsRow, MakerLimitsRepository } from './maker-limits.repository';
+import { type MakerLimitsRow, MakerLimitsRepository, type QuotesVersion, quotesVersion } from './maker-limits.repository';
 import { type QuoteLegs, type UsageMarks, openUsage, quoteLegs } from './domain/open-usage';
 
 /** rfq.maker.get_limits (and the admin GET without `account_id`). */
@@ -29,6 +29,19 @@ const formatMap = (map: Record<string, bigint>) => Object.fromEntries(Object.ent
 function isFrozen(row: MakerLimitsRow | null, nowMs: number): boolean {
   return row?.trippedAt != null && (row.frozenUntil === null || row.frozenUntil * 1000 > nowMs);
 }
+
+/** A maker's quotes as this instance last read them: id → quote_expires_at, exact at `version` for any time from `after`. */
+interface KnownQuotes {
+  version: QuotesVersion;
+  after: number;
+  quotes: Map<string, number>;
+}
+
+/** What checkLocked saw: the maker and the version of its quotes (null: no check on what is out). */
+export type SeenQuotes = { accountId: number; version: QuotesVersion } | null;
+
+/** Makers whose quotes are kept at most (the rest are read again, never wrong). */
+const KNOWN_MAKERS = 10_000;
 
 /** Legs kept in memory at most (about 200 bytes each). */
 const LEGS_KEPT = 200_000;
@@ -47,6 +60,8 @@ export class MakerLimitsService {
   private marks$: { greeks: unknown; marks: UsageMarks } | null = null;
   /** The legs of live quotes seen, by RFQ id (they never change). */
   private readonly legs = new Map<string, QuoteLegs>();
+  /** Each maker's quotes as last read here, kept exact by the version of its quotes. */
+  private readonly known = new Map<number, KnownQuotes>();
 
   constructor(
     private readonly db: Database,
@@ -97,11 +112,41 @@ export class MakerLimitsService {
   /**
    * The limit checks of a new quote (docs/spec/design.md section 15), after the signature and the
    * legs: max_quote_notional, price_band_bps, the protection freeze, then count, notional, delta
-   * and vega of what is out after adding it. `sql`: the caller's transaction holding the row's
-   * lock when the limits bound what is out.
+   * and vega of what is out after adding it, read from the database (`sql`).
    */
   async checkQuote(sql: Sql, accountId: number, row: MakerLimitsRow | null, rfq: RfqRecord, quote: { bid: bigint; ask: bigint }, nowMs: number): Promise<void> {
-    if (!row) return;
+    const checked = this.checkOne(row, rfq, quote, nowMs);
+    if (checked && boundsOpenQuotes(checked.limits)) checkOpenLimits(checked.limits, await this.usage(accountId, nowMs, sql), checked.exposure, rfq.id);
+  }
+
+  /**
+   * checkQuote for a respond whose transaction (`sql`) holds the maker's limits row locked; it also
+   * locks the maker's high-water row, so the quotes it saw are exactly those out until it commits.
+   * Answers what `quoted` needs.
+   */
+  async checkLocked(
+    sql: Sql,
+    accountId: number,
+    row: MakerLimitsRow | null,
+    rfq: RfqRecord,
+    quote: { bid: bigint; ask: bigint },
+    nowMs: number,
+  ): Promise<SeenQuotes> {
+    const checked = this.checkOne(row, rfq, quote, nowMs);
+    if (!checked || !boundsOpenQuotes(checked.limits)) return null;
+    const live = await this.liveIds(sql, accountId, nowMs, true);
+    checkOpenLimits(checked.limits, await this.usageOf(live.ids, nowMs, sql), checked.exposure, rfq.id);
+    return { accountId, version: live.version };
+  }
+
+  /** max_quote_notional, price_band_bps and the freeze; the limits and the quote's exposure for the rest (null: no limits row). */
+  private checkOne(
+    row: MakerLimitsRow | null,
+    rfq: RfqRecord,
+    quote: { bid: bigint; ask: bigint },
+    nowMs: number,
+  ): { limits: MakerLimits; exposure: QuoteExposure } | null {
+    if (!row) return null;
     const limits = this.effective(row);
     const now = Math.floor(nowMs / 1000);
     const exposure = needsMarks(limits) ? this.exposure(rfq, now) : quoteExposure(rfq.asset, []);
@@ -110,12 +155,47 @@ export class MakerLimitsService {
       const until = row.frozenUntil === null ? 'until rfq.maker.reset_protection' : `until ${row.frozenUntil}`;
       throw new RfqError('RFQ_OPEN_LIMIT', `maker protection: frozen ${until} (${row.tripReason ?? 'tripped'})`, { rfqId: rfq.id });
     }
-    if (boundsOpenQuotes(limits)) checkOpenLimits(limits, await this.usage(accountId, nowMs, sql), exposure, rfq.id);
+    return { limits, exposure };
   }
 
-  /** A quote just taken: its legs are kept, so the next usage read of its maker need not read them. */
-  quoted(rfq: RfqRecord): void {
+  /**
+   * A quote just taken (committed): its legs are kept, so the next usage read of its maker need not
+   * read them. After checkLocked (the high-water row was locked, so no other quote of the maker
+   * came in between), it joins the maker's known quotes, whose version moves to its nonce.
+   */
+  quoted(rfq: RfqRecord, seen: SeenQuotes = null, nonce?: bigint, expiresAt?: number): void {
     if (this.legs.size < LEGS_KEPT) this.legs.set(rfq.id, quoteLegs(rfq.asset, rfq.legs));
+    const known = seen?.version.locked ? this.known.get(seen.accountId) : undefined;
+    if (!known || known.version.key !== seen!.version.key || nonce === undefined || expiresAt === undefined) return;
+    known.quotes.set(rfq.id, expiresAt);
+    known.version = quotesVersion(nonce, seen!.version.lastSeq, false);
+  }
+
+  /**
+   * The ids of the maker's live quotes at `nowMs`: those known here while the version of its
+   * quotes is the one they were read at (every change to them moves it, in the change's own
+   * transaction), else read in `sql` after the version, and kept.
+   */
+  private async liveIds(sql: Sql, accountId: number, nowMs: number, lock: boolean): Promise<{ ids: string[]; version: QuotesVersion }> {
+    const version = await this.rows.quotesVersion(sql, accountId, lock);
+    const after = liveAfter(nowMs);
+    const known = this.known.get(accountId);
+    if (known && known.version.key === version.key && after >= known.after) return { ids: this.liveKnown(known, after), version };
+    const live = await this.rows.liveQuotes(accountId, after, sql);
+    if (!known && this.known.size >= KNOWN_MAKERS) this.known.clear();
+    this.known.set(accountId, { version, after, quotes: new Map(live.map((q) => [q.id, q.expiresAt])) });
+    return { ids: live.map((q) => q.id), version };
+  }
+
+  /** The known quotes still live after `after` (the others are dropped). */
+  private liveKnown(known: KnownQuotes, after: number): string[] {
+    known.after = after;
+    const ids: string[] = [];
+    for (const [id, expiresAt] of known.quotes) {
+      if (expiresAt > after) ids.push(id);
+      else known.quotes.delete(id);
+    }
+    return ids;
   }
 
   /** rfq.maker.get_limits: the documents, the usage at the current marks, the protection state. */
@@ -230,7 +310,11 @@ export class MakerLimitsService {
 
   /** The maker's live quotes at the current marks (latest data, fresh or not; a leg without data counts zero). */
   private async usage(accountId: number, nowMs: number, sql: Sql = this.db): Promise<OpenUsage> {
-    const ids = await this.rows.liveQuoteIds(accountId, liveAfter(nowMs), sql);
+    return this.usageOf((await this.liveIds(sql, accountId, nowMs, false)).ids, nowMs, sql);
+  }
+
+  /** The usage of these quotes at the current marks; legs not kept here are read. */
+  private async usageOf(ids: readonly string[], nowMs: number, sql: Sql): Promise<OpenUsage> {
     const missing = ids.filter((id) => !this.legs.has(id));
     if (missing.length > 0) {
       // Bounded: a quote's legs are read again after a clear, never wrong.
