@@ -64,6 +64,22 @@ export class MakerLimitsRepository {
     return row && toRow(row);
   }
 
+  /**
+   * The row locked (as `lock`) with, in the same statement, the maker's high-water row locked and
+   * the version of its quotes (see quotesVersion); a locked row reads its latest committed
+   * version, the `account_seq` counter may read older (a version that matches nothing later).
+   * Null version: the maker never quoted, nothing but the limits row is locked.
+   */
+  async lockWithVersion(sql: Sql, accountId: number): Promise<{ row: MakerLimitsRow | null; version: QuotesVersion | null }> {
+    const r = await sql.one<RawRow & { high_water: string; last_seq: string | null }>(
+      `SELECT ${COLUMNS}, n.high_water::text AS high_water, (SELECT last_seq::text FROM account_event_seqs WHERE account_id = $1) AS last_seq
+         FROM maker_limits m JOIN maker_nonces n ON n.account_id = m.account_id WHERE m.account_id = $1 FOR UPDATE OF m, n`,
+      [accountId],
+    );
+    if (r) return { row: toRow(r), version: quotesVersion(BigInt(r.high_water), r.last_seq, true) };
+    return { row: await this.lock(sql, accountId), version: null };
+  }
+
   /** Replaces the maker's own document (`which` = limits) or the operator's (`admin_limits`), creating the row. */
   async set(accountId: number, which: 'limits' | 'admin_limits', document: LimitsDocument, at: number): Promise<MakerLimitsRow> {
     const other = which === 'limits' ? 'admin_limits' : 'limits';

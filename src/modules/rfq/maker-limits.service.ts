@@ -35,10 +35,29 @@ interface KnownQuotes {
   version: QuotesVersion;
   after: number;
   quotes: Map<string, number>;
+  /** Their usage at version `key`, live after `after`, at `marks`. */
+  sums?: { key: string; after: number; marks: UsageMarks; usage: OpenUsage };
+}
+
+/** Two usages together (each a sum over its quotes, so the sum over both). */
+function addUsage(a: OpenUsage, b: OpenUsage): OpenUsage {
+  const add = (x: Record<string, bigint>, y: Record<string, bigint>) => {
+    const assets = [...new Set([...Object.keys(x), ...Object.keys(y)])].sort();
+    return Object.fromEntries(assets.map((asset) => [asset, (x[asset] ?? 0n) + (y[asset] ?? 0n)]));
+  };
+  return {
+    openQuotes: a.openQuotes + b.openQuotes,
+    openNotional: a.openNotional + b.openNotional,
+    openDelta: add(a.openDelta, b.openDelta),
+    openVega: add(a.openVega, b.openVega),
+  };
 }
 
 /** What checkLocked saw: the maker and the version of its quotes (null: no check on what is out). */
 export type SeenQuotes = { accountId: number; version: QuotesVersion } | null;
+
+/** A limits row locked for a respond, and the version of the maker's quotes read with it (null: not read). */
+type LockedLimits = { row: MakerLimitsRow | null; version: QuotesVersion | null };
 
 /** Makers whose quotes are kept at most (the rest are read again, never wrong). */
 const KNOWN_MAKERS = 10_000;
@@ -99,9 +118,9 @@ export class MakerLimitsService {
     else this.bounded.delete(accountId);
   }
 
-  /** The row locked to the caller's commit (respond under limits on what is out). */
-  lock(sql: Sql, accountId: number): Promise<MakerLimitsRow | null> {
-    return this.rows.lock(sql, accountId);
+  /** The row locked to the caller's commit, with the maker's high-water row (respond under limits on what is out). */
+  lock(sql: Sql, accountId: number): Promise<LockedLimits> {
+    return this.rows.lockWithVersion(sql, accountId);
   }
 
   /** Does a respond under this row need the maker's lock (limits on what is already out)? */
@@ -122,21 +141,29 @@ export class MakerLimitsService {
   /**
    * checkQuote for a respond whose transaction (`sql`) holds the maker's limits row locked; it also
    * locks the maker's high-water row, so the quotes it saw are exactly those out until it commits.
-   * Answers what `quoted` needs.
    */
   async checkLocked(
     sql: Sql,
     accountId: number,
-    row: MakerLimitsRow | null,
+    locked: LockedLimits,
     rfq: RfqRecord,
     quote: { bid: bigint; ask: bigint },
     nowMs: number,
   ): Promise<SeenQuotes> {
-    const checked = this.checkOne(row, rfq, quote, nowMs);
+    const checked = this.checkOne(locked.row, rfq, quote, nowMs);
     if (!checked || !boundsOpenQuotes(checked.limits)) return null;
-    const live = await this.liveIds(sql, accountId, nowMs, true);
-    checkOpenLimits(checked.limits, await this.usageOf(live.ids, nowMs, sql), checked.exposure, rfq.id);
-    return { accountId, version: live.version };
+    const live = await this.liveUsage(sql, accountId, nowMs, true, locked.version ?? undefined);
+    try {
+      checkOpenLimits(checked.limits, live.usage, checked.exposure, rfq.id);
+      return { accountId, version: live.version };
+    } catch (error) {
+      if (!(error instanceof RfqError && error.code === 'RFQ_OPEN_LIMIT') || !locked.version) throw error;
+    }
+    // The version read with the lock may hold an older account_seq (quotes gone since are then
+    // still counted): a refusal is decided on the version read now.
+    const fresh = await this.liveUsage(sql, accountId, nowMs, true);
+    checkOpenLimits(checked.limits, fresh.usage, checked.exposure, rfq.id);
+    return { accountId, version: fresh.version };
   }
 
   /** max_quote_notional, price_band_bps and the freeze; the limits and the quote's exposure for the rest (null: no limits row). */
@@ -169,6 +196,11 @@ export class MakerLimitsService {
     if (!known || known.version.key !== seen!.version.key || nonce === undefined || expiresAt === undefined) return;
     known.quotes.set(rfq.id, expiresAt);
     known.version = quotesVersion(nonce, seen!.version.lastSeq, false);
+    const kept = known.sums;
+    known.sums =
+      kept?.key === seen!.version.key
+        ? { ...kept, key: known.version.key, usage: addUsage(kept.usage, openUsage([quoteLegs(rfq.asset, rfq.legs)], kept.marks)) }
+        : undefined;
   }
 
   /**
@@ -176,8 +208,8 @@ export class MakerLimitsService {
    * quotes is the one they were read at (every change to them moves it, in the change's own
    * transaction), else read in `sql` after the version, and kept.
    */
-  private async liveIds(sql: Sql, accountId: number, nowMs: number, lock: boolean): Promise<{ ids: string[]; version: QuotesVersion }> {
-    const version = await this.rows.quotesVersion(sql, accountId, lock);
+  private async liveIds(sql: Sql, accountId: number, nowMs: number, lock: boolean, read?: QuotesVersion): Promise<{ ids: string[]; version: QuotesVersion }> {
+    const version = read ?? (await this.rows.quotesVersion(sql, accountId, lock));
     const after = liveAfter(nowMs);
     const known = this.known.get(accountId);
     if (known && known.version.key === version.key && after >= known.after) return { ids: this.liveKnown(known, after), version };
@@ -310,7 +342,30 @@ export class MakerLimitsService {
 
   /** The maker's live quotes at the current marks (latest data, fresh or not; a leg without data counts zero). */
   private async usage(accountId: number, nowMs: number, sql: Sql = this.db): Promise<OpenUsage> {
-    return this.usageOf((await this.liveIds(sql, accountId, nowMs, false)).ids, nowMs, sql);
+    return (await this.liveUsage(sql, accountId, nowMs, false)).usage;
+  }
+
+  /**
+   * The usage of the maker's live quotes and their version: the sums kept with its known quotes
+   * while the version, the second and the marks are those they were summed at (the same inputs,
+   * the same sums), else summed and kept.
+   */
+  private async liveUsage(
+    sql: Sql,
+    accountId: number,
+    nowMs: number,
+    lock: boolean,
+    read?: QuotesVersion,
+  ): Promise<{ usage: OpenUsage; version: QuotesVersion }> {
+    const live = await this.liveIds(sql, accountId, nowMs, lock, read);
+    const after = liveAfter(nowMs);
+    const marks = this.marks(Math.floor(nowMs / 1000));
+    const known = this.known.get(accountId);
+    const kept = known?.sums;
+    if (kept && kept.key === live.version.key && kept.after === after && kept.marks === marks) return { usage: kept.usage, version: live.version };
+    const usage = await this.usageOf(live.ids, nowMs, sql);
+    if (known && known.version.key === live.version.key) known.sums = { key: live.version.key, after, marks, usage };
+    return { usage, version: live.version };
   }
 
   /** The usage of these quotes at the current marks; legs not kept here are read. */
