@@ -133,6 +133,40 @@ const enabled = !!process.env.DATABASE_URL && hasBinaries();
     }
   }, 60_000);
 
+  it("answers a maker's get_limits on either instance as the database has it, after quotes taken through both and one accepted", async () => {
+    const limited = await FleetTrader.create(adminOf(a), ['quoter'], '1000000');
+    await limited.connect(a);
+    const onB = await onInstance(b, limited);
+    const live = async () =>
+      (
+        await db.query(`SELECT count(*)::int AS n FROM rfqs WHERE maker_account_id = $1 AND state = 'quoted' AND quote_expires_at > $2`, [
+          limited.accountId,
+          Math.floor(Date.now() / 1000),
+        ])
+      ).rows[0].n;
+    const openOn = async (m: FleetTrader) => (await m.result('rfq.maker.get_limits', {})).usage.open_quotes;
+    try {
+      await limited.result('rfq.maker.set_limits', { limits: { max_open_quotes: 10 } });
+      const taken = [];
+      for (let i = 0; i < 3; i++) {
+        const rfq = await taker.result('rfq.create', { client_ref: randomUUID(), legs: [{ instrument: call, quantity: '1' }] });
+        const quote = quoteFor(limited, rfq, expiry);
+        await (i % 2 === 0 ? limited : onB).result('rfq.maker.respond', quote.params);
+        taken.push({ rfq, quote });
+        // Both instances answer every step: each keeps what it read, and must see the other's quote.
+        expect([await openOn(limited), await openOn(onB)]).toEqual([i + 1, i + 1]);
+      }
+      // The accept goes through A; B read three quotes before and must not answer three now.
+      const accepted = await taker.result('rfq.accept', acceptFor(taker, taken[1].rfq.rfq_id, taken[1].quote, 'buy'));
+      expect(accepted.state).toBe('accepted');
+      expect(await live()).toBe(2);
+      expect([await openOn(onB), await openOn(limited)]).toEqual([2, 2]);
+    } finally {
+      await onB.disconnect();
+      await limited.disconnect();
+    }
+  }, 60_000);
+
   it('refuses on another instance, within 1 s, a round paused through one', async () => {
     const onB = await onInstance(b);
     const started = Date.now();

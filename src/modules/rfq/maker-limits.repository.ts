@@ -19,6 +19,21 @@ export interface MakerLimitsRow {
 
 type RawRow = { limits: LimitsDocument; admin_limits: LimitsDocument; tripped_at: string | null; frozen_until: string | null; trip_reason: string | null };
 
+/** See MakerLimitsRepository.quotesVersion; `key` compares two versions. */
+export interface QuotesVersion {
+  highWater: bigint | null;
+  lastSeq: string | null;
+  locked: boolean;
+  key: string;
+}
+
+export const quotesVersion = (highWater: bigint | null, lastSeq: string | null, locked: boolean): QuotesVersion => ({
+  highWater,
+  lastSeq,
+  locked,
+  key: `${highWater ?? ''}:${lastSeq ?? ''}`,
+});
+
 const COLUMNS = 'limits, admin_limits, tripped_at, frozen_until, trip_reason';
 
 const toRow = (r: RawRow): MakerLimitsRow => ({
@@ -49,6 +64,22 @@ export class MakerLimitsRepository {
     return row && toRow(row);
   }
 
+  /**
+   * The row locked (as `lock`) with, in the same statement, the maker's high-water row locked and
+   * the version of its quotes (see quotesVersion); a locked row reads its latest committed
+   * version, the `account_seq` counter may read older (a version that matches nothing later).
+   * Null version: the maker never quoted, nothing but the limits row is locked.
+   */
+  async lockWithVersion(sql: Sql, accountId: number): Promise<{ row: MakerLimitsRow | null; version: QuotesVersion | null }> {
+    const r = await sql.one<RawRow & { high_water: string; last_seq: string | null }>(
+      `SELECT ${COLUMNS}, n.high_water::text AS high_water, (SELECT last_seq::text FROM account_event_seqs WHERE account_id = $1) AS last_seq
+         FROM maker_limits m JOIN maker_nonces n ON n.account_id = m.account_id WHERE m.account_id = $1 FOR UPDATE OF m, n`,
+      [accountId],
+    );
+    if (r) return { row: toRow(r), version: quotesVersion(BigInt(r.high_water), r.last_seq, true) };
+    return { row: await this.lock(sql, accountId), version: null };
+  }
+
   /** Replaces the maker's own document (`which` = limits) or the operator's (`admin_limits`), creating the row. */
   async set(accountId: number, which: 'limits' | 'admin_limits', document: LimitsDocument, at: number): Promise<MakerLimitsRow> {
     const other = which === 'limits' ? 'admin_limits' : 'limits';
@@ -62,16 +93,44 @@ export class MakerLimitsRepository {
   }
 
   /**
-   * The ids of the maker's live quotes (state quoted, quote_expires_at after `liveAfter`): an
-   * index-only read of `rfqs_maker_live` (maker_account_id, quote_expires_at, id).
+   * The maker's live quotes (state quoted, quote_expires_at after `liveAfter`) with their expiry:
+   * an index-only read of `rfqs_maker_live` (maker_account_id, quote_expires_at, id).
    */
-  async liveQuoteIds(accountId: number, liveAfter: number, sql: Sql = this.db): Promise<string[]> {
-    // One row of comma-joined ids: thousands of one-column rows cost the driver more than the read.
-    const row = await sql.one<{ ids: string | null }>(
-      `SELECT string_agg(id, ',') AS ids FROM rfqs WHERE maker_account_id = $1 AND state = 'quoted' AND quote_expires_at > $2`,
+  async liveQuotes(accountId: number, liveAfter: number, sql: Sql = this.db): Promise<Array<{ id: string; expiresAt: number }>> {
+    // One row of comma-joined pairs: thousands of one-column rows cost the driver more than the read.
+    const row = await sql.one<{ quotes: string | null }>(
+      `SELECT string_agg(id || ':' || quote_expires_at, ',') AS quotes FROM rfqs WHERE maker_account_id = $1 AND state = 'quoted' AND quote_expires_at > $2`,
       [accountId, liveAfter],
     );
-    return row?.ids ? row.ids.split(',') : [];
+    if (!row?.quotes) return [];
+    return row.quotes.split(',').map((pair) => {
+      const at = pair.indexOf(':');
+      return { id: pair.slice(0, at), expiresAt: Number(pair.slice(at + 1)) };
+    });
+  }
+
+  /**
+   * The version of the maker's set of quotes: its nonce high-water mark, which every quote it takes
+   * raises in its move, and its `account_seq` counter, which every move of its quotes out of
+   * quoted (accepted, expired) raises in the move's own statement. `lock`: the high-water row is
+   * locked to the caller's commit (no quote of the maker commits meanwhile); without a row
+   * (never quoted) nothing is locked and `locked` is false.
+   */
+  async quotesVersion(sql: Sql, accountId: number, lock: boolean): Promise<QuotesVersion> {
+    const seq = `(SELECT last_seq::text FROM account_event_seqs WHERE account_id = $1) AS last_seq`;
+    const row = lock
+      ? await sql.one<{ high_water: string; last_seq: string | null }>(
+          `SELECT n.high_water::text AS high_water, ${seq} FROM maker_nonces n WHERE n.account_id = $1 FOR UPDATE`,
+          [accountId],
+        )
+      : null;
+    const read =
+      row ??
+      (await sql.one<{ high_water: string | null; last_seq: string | null }>(
+        `SELECT (SELECT high_water::text FROM maker_nonces WHERE account_id = $1) AS high_water, ${seq}`,
+        [accountId],
+      ))!;
+    return quotesVersion(read.high_water === null ? null : BigInt(read.high_water), read.last_seq, row !== null);
   }
 
   /** The legs of these RFQs (they never change once created), by id. */

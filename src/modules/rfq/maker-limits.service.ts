@@ -12,7 +12,7 @@ import { type ProtectionTrip, protectionEventData } from './domain/account-event
 import { type MakerLimits, boundsOpenQuotes, effectiveLimits, limitsDocument, needsMarks, parseLimits } from './domain/maker-limits';
 import { type FillWindow, type OpenUsage, type QuoteExposure, checkOpenLimits, checkQuoteLimits, protectionTrip, quoteExposure } from './domain/quote-exposure';
 import type { RfqRecord } from './domain/rfq-record';
-import { type MakerLimitsRow, MakerLimitsRepository } from './maker-limits.repository';
+import { type MakerLimitsRow, MakerLimitsRepository, type QuotesVersion, quotesVersion } from './maker-limits.repository';
 import { type QuoteLegs, type UsageMarks, openUsage, quoteLegs } from './domain/open-usage';
 
 /** rfq.maker.get_limits (and the admin GET without `account_id`). */
@@ -29,6 +29,38 @@ const formatMap = (map: Record<string, bigint>) => Object.fromEntries(Object.ent
 function isFrozen(row: MakerLimitsRow | null, nowMs: number): boolean {
   return row?.trippedAt != null && (row.frozenUntil === null || row.frozenUntil * 1000 > nowMs);
 }
+
+/** A maker's quotes as this instance last read them: id → quote_expires_at, exact at `version` for any time from `after`. */
+interface KnownQuotes {
+  version: QuotesVersion;
+  after: number;
+  quotes: Map<string, number>;
+  /** Their usage at version `key`, live after `after`, at `marks`. */
+  sums?: { key: string; after: number; marks: UsageMarks; usage: OpenUsage };
+}
+
+/** Two usages together (each a sum over its quotes, so the sum over both). */
+function addUsage(a: OpenUsage, b: OpenUsage): OpenUsage {
+  const add = (x: Record<string, bigint>, y: Record<string, bigint>) => {
+    const assets = [...new Set([...Object.keys(x), ...Object.keys(y)])].sort();
+    return Object.fromEntries(assets.map((asset) => [asset, (x[asset] ?? 0n) + (y[asset] ?? 0n)]));
+  };
+  return {
+    openQuotes: a.openQuotes + b.openQuotes,
+    openNotional: a.openNotional + b.openNotional,
+    openDelta: add(a.openDelta, b.openDelta),
+    openVega: add(a.openVega, b.openVega),
+  };
+}
+
+/** What checkLocked saw: the maker and the version of its quotes (null: no check on what is out). */
+export type SeenQuotes = { accountId: number; version: QuotesVersion } | null;
+
+/** A limits row locked for a respond, and the version of the maker's quotes read with it (null: not read). */
+type LockedLimits = { row: MakerLimitsRow | null; version: QuotesVersion | null };
+
+/** Makers whose quotes are kept at most (the rest are read again, never wrong). */
+const KNOWN_MAKERS = 10_000;
 
 /** Legs kept in memory at most (about 200 bytes each). */
 const LEGS_KEPT = 200_000;
@@ -47,6 +79,8 @@ export class MakerLimitsService {
   private marks$: { greeks: unknown; marks: UsageMarks } | null = null;
   /** The legs of live quotes seen, by RFQ id (they never change). */
   private readonly legs = new Map<string, QuoteLegs>();
+  /** Each maker's quotes as last read here, kept exact by the version of its quotes. */
+  private readonly known = new Map<number, KnownQuotes>();
 
   constructor(
     private readonly db: Database,
@@ -84,9 +118,9 @@ export class MakerLimitsService {
     else this.bounded.delete(accountId);
   }
 
-  /** The row locked to the caller's commit (respond under limits on what is out). */
-  lock(sql: Sql, accountId: number): Promise<MakerLimitsRow | null> {
-    return this.rows.lock(sql, accountId);
+  /** The row locked to the caller's commit, with the maker's high-water row (respond under limits on what is out). */
+  lock(sql: Sql, accountId: number): Promise<LockedLimits> {
+    return this.rows.lockWithVersion(sql, accountId);
   }
 
   /** Does a respond under this row need the maker's lock (limits on what is already out)? */
@@ -97,11 +131,49 @@ export class MakerLimitsService {
   /**
    * The limit checks of a new quote (docs/spec/design.md section 15), after the signature and the
    * legs: max_quote_notional, price_band_bps, the protection freeze, then count, notional, delta
-   * and vega of what is out after adding it. `sql`: the caller's transaction holding the row's
-   * lock when the limits bound what is out.
+   * and vega of what is out after adding it, read from the database (`sql`).
    */
   async checkQuote(sql: Sql, accountId: number, row: MakerLimitsRow | null, rfq: RfqRecord, quote: { bid: bigint; ask: bigint }, nowMs: number): Promise<void> {
-    if (!row) return;
+    const checked = this.checkOne(row, rfq, quote, nowMs);
+    if (checked && boundsOpenQuotes(checked.limits)) checkOpenLimits(checked.limits, await this.usage(accountId, nowMs, sql), checked.exposure, rfq.id);
+  }
+
+  /**
+   * checkQuote for a respond whose transaction (`sql`) holds the maker's limits row locked; it also
+   * locks the maker's high-water row, so the quotes it saw are exactly those out until it commits.
+   */
+  async checkLocked(
+    sql: Sql,
+    accountId: number,
+    locked: LockedLimits,
+    rfq: RfqRecord,
+    quote: { bid: bigint; ask: bigint },
+    nowMs: number,
+  ): Promise<SeenQuotes> {
+    const checked = this.checkOne(locked.row, rfq, quote, nowMs);
+    if (!checked || !boundsOpenQuotes(checked.limits)) return null;
+    const live = await this.liveUsage(sql, accountId, nowMs, true, locked.version ?? undefined);
+    try {
+      checkOpenLimits(checked.limits, live.usage, checked.exposure, rfq.id);
+      return { accountId, version: live.version };
+    } catch (error) {
+      if (!(error instanceof RfqError && error.code === 'RFQ_OPEN_LIMIT') || !locked.version) throw error;
+    }
+    // The version read with the lock may hold an older account_seq (quotes gone since are then
+    // still counted): a refusal is decided on the version read now.
+    const fresh = await this.liveUsage(sql, accountId, nowMs, true);
+    checkOpenLimits(checked.limits, fresh.usage, checked.exposure, rfq.id);
+    return { accountId, version: fresh.version };
+  }
+
+  /** max_quote_notional, price_band_bps and the freeze; the limits and the quote's exposure for the rest (null: no limits row). */
+  private checkOne(
+    row: MakerLimitsRow | null,
+    rfq: RfqRecord,
+    quote: { bid: bigint; ask: bigint },
+    nowMs: number,
+  ): { limits: MakerLimits; exposure: QuoteExposure } | null {
+    if (!row) return null;
     const limits = this.effective(row);
     const now = Math.floor(nowMs / 1000);
     const exposure = needsMarks(limits) ? this.exposure(rfq, now) : quoteExposure(rfq.asset, []);
@@ -110,12 +182,52 @@ export class MakerLimitsService {
       const until = row.frozenUntil === null ? 'until rfq.maker.reset_protection' : `until ${row.frozenUntil}`;
       throw new RfqError('RFQ_OPEN_LIMIT', `maker protection: frozen ${until} (${row.tripReason ?? 'tripped'})`, { rfqId: rfq.id });
     }
-    if (boundsOpenQuotes(limits)) checkOpenLimits(limits, await this.usage(accountId, nowMs, sql), exposure, rfq.id);
+    return { limits, exposure };
   }
 
-  /** A quote just taken: its legs are kept, so the next usage read of its maker need not read them. */
-  quoted(rfq: RfqRecord): void {
+  /**
+   * A quote just taken (committed): its legs are kept, so the next usage read of its maker need not
+   * read them. After checkLocked (the high-water row was locked, so no other quote of the maker
+   * came in between), it joins the maker's known quotes, whose version moves to its nonce.
+   */
+  quoted(rfq: RfqRecord, seen: SeenQuotes = null, nonce?: bigint, expiresAt?: number): void {
     if (this.legs.size < LEGS_KEPT) this.legs.set(rfq.id, quoteLegs(rfq.asset, rfq.legs));
+    const known = seen?.version.locked ? this.known.get(seen.accountId) : undefined;
+    if (!known || known.version.key !== seen!.version.key || nonce === undefined || expiresAt === undefined) return;
+    known.quotes.set(rfq.id, expiresAt);
+    known.version = quotesVersion(nonce, seen!.version.lastSeq, false);
+    const kept = known.sums;
+    known.sums =
+      kept?.key === seen!.version.key
+        ? { ...kept, key: known.version.key, usage: addUsage(kept.usage, openUsage([quoteLegs(rfq.asset, rfq.legs)], kept.marks)) }
+        : undefined;
+  }
+
+  /**
+   * The ids of the maker's live quotes at `nowMs`: those known here while the version of its
+   * quotes is the one they were read at (every change to them moves it, in the change's own
+   * transaction), else read in `sql` after the version, and kept.
+   */
+  private async liveIds(sql: Sql, accountId: number, nowMs: number, lock: boolean, read?: QuotesVersion): Promise<{ ids: string[]; version: QuotesVersion }> {
+    const version = read ?? (await this.rows.quotesVersion(sql, accountId, lock));
+    const after = liveAfter(nowMs);
+    const known = this.known.get(accountId);
+    if (known && known.version.key === version.key && after >= known.after) return { ids: this.liveKnown(known, after), version };
+    const live = await this.rows.liveQuotes(accountId, after, sql);
+    if (!known && this.known.size >= KNOWN_MAKERS) this.known.clear();
+    this.known.set(accountId, { version, after, quotes: new Map(live.map((q) => [q.id, q.expiresAt])) });
+    return { ids: live.map((q) => q.id), version };
+  }
+
+  /** The known quotes still live after `after` (the others are dropped). */
+  private liveKnown(known: KnownQuotes, after: number): string[] {
+    known.after = after;
+    const ids: string[] = [];
+    for (const [id, expiresAt] of known.quotes) {
+      if (expiresAt > after) ids.push(id);
+      else known.quotes.delete(id);
+    }
+    return ids;
   }
 
   /** rfq.maker.get_limits: the documents, the usage at the current marks, the protection state. */
@@ -230,7 +342,34 @@ export class MakerLimitsService {
 
   /** The maker's live quotes at the current marks (latest data, fresh or not; a leg without data counts zero). */
   private async usage(accountId: number, nowMs: number, sql: Sql = this.db): Promise<OpenUsage> {
-    const ids = await this.rows.liveQuoteIds(accountId, liveAfter(nowMs), sql);
+    return (await this.liveUsage(sql, accountId, nowMs, false)).usage;
+  }
+
+  /**
+   * The usage of the maker's live quotes and their version: the sums kept with its known quotes
+   * while the version, the second and the marks are those they were summed at (the same inputs,
+   * the same sums), else summed and kept.
+   */
+  private async liveUsage(
+    sql: Sql,
+    accountId: number,
+    nowMs: number,
+    lock: boolean,
+    read?: QuotesVersion,
+  ): Promise<{ usage: OpenUsage; version: QuotesVersion }> {
+    const live = await this.liveIds(sql, accountId, nowMs, lock, read);
+    const after = liveAfter(nowMs);
+    const marks = this.marks(Math.floor(nowMs / 1000));
+    const known = this.known.get(accountId);
+    const kept = known?.sums;
+    if (kept && kept.key === live.version.key && kept.after === after && kept.marks === marks) return { usage: kept.usage, version: live.version };
+    const usage = await this.usageOf(live.ids, nowMs, sql);
+    if (known && known.version.key === live.version.key) known.sums = { key: live.version.key, after, marks, usage };
+    return { usage, version: live.version };
+  }
+
+  /** The usage of these quotes at the current marks; legs not kept here are read. */
+  private async usageOf(ids: readonly string[], nowMs: number, sql: Sql): Promise<OpenUsage> {
     const missing = ids.filter((id) => !this.legs.has(id));
     if (missing.length > 0) {
       // Bounded: a quote's legs are read again after a clear, never wrong.

@@ -15,7 +15,7 @@ import { MoveRefused, RfqTransitions } from './rfq-transitions.service';
 import type { RfqCaller } from './rfq.service';
 import { RfqRepository } from './rfq.repository';
 import type { MakerLimitsRow } from './maker-limits.repository';
-import { MakerLimitsService } from './maker-limits.service';
+import { MakerLimitsService, type SeenQuotes } from './maker-limits.service';
 import { KeyedQueue } from './keyed-queue';
 import { Database } from '../../common/database/database';
 
@@ -102,11 +102,12 @@ export class QuoteService {
     // One statement: the first-wins move (only while the RFQ is within its deadline) and the nonce
     // high-water mark, refused together when the nonce does not rise.
     let moved: RfqRecord | null;
+    let seen: SeenQuotes = null;
     try {
       if (checked.limits && this.limits.serialized(checked.limits)) {
         moved = await this.db.tx(async (sql) => {
           const locked = await this.limits.lock(sql, maker.accountId);
-          await this.limits.checkQuote(sql, maker.accountId, locked, rfq, command, this.clock.nowMs());
+          seen = await this.limits.checkLocked(sql, maker.accountId, locked, rfq, command, this.clock.nowMs());
           return this.transitions.moveToQuotedWithin(sql, move, quote);
         });
         if (moved) await this.transitions.announce(moved, 'pending');
@@ -119,7 +120,7 @@ export class QuoteService {
       throw error;
     }
     if (!moved) throw conflict(NOT_PENDING);
-    if (checked.limits) this.limits.quoted(rfq);
+    if (checked.limits) this.limits.quoted(rfq, seen, command.quoteNonce, command.expiresAt);
 
     logger.event('info', 'rfq quoted', { rfq_id: rfq.id, quote_id: id, maker_account_id: maker.accountId }, 'Rfq');
     await this.expiry.schedule(command.expiresAt);
