@@ -39,6 +39,7 @@ describe('RFQ history retention', () => {
     expect(nextBatchRows(1_000, 1)).toBe(2_000);
     expect(nextBatchRows(4_000, 1)).toBe(MAX_BATCH_ROWS);
     expect(nextBatchRows(MAX_BATCH_ROWS, 0)).toBe(MAX_BATCH_ROWS);
-    expect(nextBatchRows(1_000, 20)).toBe(1_000);
+    expect(nextBatchRows(1_000, 5)).toBe(1_000);
+    expect(nextBatchRows(1_000, 20)).toBe(500);
   });
 });

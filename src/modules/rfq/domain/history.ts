@@ -12,7 +12,7 @@ export const MIN_BATCH_ROWS = 50;
  * the next (up to MAX_BATCH_ROWS). Far under the 100 ms a trading statement may wait on the sweep,
  * which on the embedded database (one session) is every statement's wait.
  */
-const TARGET_STATEMENT_MS = 25;
+const TARGET_STATEMENT_MS = 10;
 
 /** RFQ_HISTORY_DAYS as whole seconds, at least one. */
 export function historySeconds(days: number): number {
