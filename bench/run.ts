@@ -95,6 +95,7 @@ async function main(): Promise<void> {
     // Experiments only (e.g. V8 flags): BENCH_LEGWORK_NODE_ARGS="--flag --flag" reaches the Legwork server processes.
     legworkNodeArgs: (process.env.BENCH_LEGWORK_NODE_ARGS ?? '').split(' ').filter(Boolean),
     profileDir: profile ? profileDir : null,
+    scale: args.includes('--scale'),
     log,
   };
   log(`mode ${quick ? 'quick' : 'full'}, database ${env.database}, logs in ${logDir}`);

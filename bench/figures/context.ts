@@ -19,6 +19,8 @@ export interface Context {
   legworkNodeArgs: string[];
   /** With --profile: where the CPU profiles of the Legwork server go (one extra, uncounted window per figure). */
   profileDir: string | null;
+  /** With --scale: F5 also runs its load on two Legwork instances sharing the database (figures/f5-scale.ts). */
+  scale?: boolean;
   log: (line: string) => void;
 }
 

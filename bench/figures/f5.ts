@@ -5,6 +5,7 @@ import { Client } from 'pg';
 import { type CpuReading, per1000 } from '../lib/cpu';
 import { Exchange, type Leg, type Lifecycle, type Trader, acceptToFilled, hasMethod } from '../lib/exchange';
 import { type FillProfile, fillProfile, fillProfileTable } from '../lib/fill-profile';
+import { HEAD_HISTOGRAMS, type Histogram, delta, readHistograms, summary } from '../lib/histogram';
 import { type PgbenchResult, type Script, buildScript, pgbench } from '../lib/pgbench';
 import { ServerProcess, sleep } from '../lib/proc';
 import { type FigureResult, notMeasured } from '../lib/report';
@@ -12,6 +13,7 @@ import { Samples, median, medianOrNull, percentile } from '../lib/stats';
 import type { TracedStatement } from '../servers/pg-trace';
 import type { TracedCommand } from '../servers/redis-trace';
 import { type Context, alternate, profiled } from './context';
+import { scaleOut } from './f5-scale';
 
 /**
  * F5: full RFQ lifecycles per second (rfq.create → rfq.maker.respond → rfq.accept → `filled` on the
@@ -43,6 +45,8 @@ interface LegworkRound {
   done: Lifecycle[];
   probes: number[];
   probesLost: number;
+  /** The journal head's lock in phase A (the server's histograms, MetricsService.journalHead): held and waited for, per append. */
+  head: { hold: Histogram | null; wait: Histogram | null };
 }
 
 interface BaselineRound {
@@ -211,6 +215,7 @@ export async function runF5(ctx: Context): Promise<FigureResult[]> {
       const commits0 = await xactCommit(pg, ctx.env.database);
       const stopCpu = await ctx.meter.start(legwork.pid);
       const client0 = process.cpuUsage();
+      const heads0 = await readHistograms(legwork, HEAD_HISTOGRAMS);
       if (stages) await legwork.request({ type: 'stages-start' });
       const t0 = performance.now();
       counting = true;
@@ -221,6 +226,7 @@ export async function runF5(ctx: Context): Promise<FigureResult[]> {
         stages({ statements: trace.statements as TracedStatement[], commands: trace.commands as TracedCommand[], done });
       }
       const seconds = (performance.now() - t0) / 1000;
+      const heads1 = await readHistograms(legwork, HEAD_HISTOGRAMS);
       const cpu = await stopCpu();
       const clientCpu = process.cpuUsage(client0);
       const commits1 = await xactCommit(pg, ctx.env.database);
@@ -277,6 +283,10 @@ export async function runF5(ctx: Context): Promise<FigureResult[]> {
         done,
         probes: lateness.filter((x) => Number.isFinite(x)),
         probesLost: lateness.filter((x) => !Number.isFinite(x)).length,
+        head: {
+          hold: heads1[HEAD_HISTOGRAMS[0]] ? delta(heads1[HEAD_HISTOGRAMS[0]], heads0[HEAD_HISTOGRAMS[0]]) : null,
+          wait: heads1[HEAD_HISTOGRAMS[1]] ? delta(heads1[HEAD_HISTOGRAMS[1]], heads0[HEAD_HISTOGRAMS[1]]) : null,
+        },
       };
     };
 
@@ -313,12 +323,35 @@ export async function runF5(ctx: Context): Promise<FigureResult[]> {
       const l = x.legwork;
       const b = x.baseline;
       fillRate = Math.max(10, Math.round(l.lifecycles / l.seconds));
+      const hold = summary(l.head.hold);
+      const wait = summary(l.head.wait);
+      ctx.log(
+        hold && wait
+          ? `F5 round ${r + 1}: journal head held p50/p99/mean ${hold.p50_ms.toFixed(2)}/${hold.p99_ms.toFixed(2)}/${hold.mean_ms.toFixed(2)} ms, its lock statement p50/p99/mean ${wait.p50_ms.toFixed(2)}/${wait.p99_ms.toFixed(2)}/${wait.mean_ms.toFixed(2)} ms (${hold.count} appends; held ${((l.head.hold!.sum / l.seconds) * 100).toFixed(0)} % of the window)`
+          : `F5 round ${r + 1}: the server has no journal head histograms`,
+      );
       ctx.log(
         `F5 round ${r + 1}: ${(l.lifecycles / l.seconds).toFixed(1)} lifecycles/s (${(l.commits / Math.max(1, l.lifecycles)).toFixed(2)} commits each, ${l.failures} failed) vs pgbench ${b.pg.tps.toFixed(1)} tps (${(b.commits / Math.max(1, b.pg.transactions)).toFixed(2)} commits each); ` +
           `F6 p99 ${percentile(l.probes, 99).toFixed(1)} ms (${l.probes.length} probes, ${l.probesLost} lost) vs ${percentile(b.bullmq, 99).toFixed(1)} ms; ` +
           `F7 p50/p99 ${percentile(l.fillMs, 50).toFixed(1)}/${percentile(l.fillMs, 99).toFixed(1)} ms vs BullMQ ${percentile(b.bullmqNow, 50).toFixed(1)}/${percentile(b.bullmqNow, 99).toFixed(1)} + fill statements ${b.fillStatementsMs.toFixed(1)} ms`,
       );
     }
+    // --scale: the same load on one and on two instances sharing the database, back to back (not counted).
+    const scale = ctx.scale
+      ? await scaleOut(ctx, {
+          ex,
+          exB: (base, wsUrl) => new Exchange(base, wsUrl, env),
+          env,
+          legwork,
+          takers,
+          makers,
+          round,
+          legs,
+          quoteLifetime,
+          warmMs,
+          windowMs,
+        })
+      : null;
     await profiled(ctx, legwork, 'F5', () => legworkRun(false));
     // Where the fill step's time goes: one more window (not counted) with every statement and Redis command timed.
     let profile: FillProfile | null = null;
@@ -360,6 +393,8 @@ export async function runF5(ctx: Context): Promise<FigureResult[]> {
       baseline: median(rounds.map((x) => percentile(x.b.bullmqNow, p) + x.b.fillStatementsMs)),
       ratio: median(rounds.map((x) => percentile(x.l.fillMs, p) / (percentile(x.b.bullmqNow, p) + x.b.fillStatementsMs))),
     });
+    const journalHead = headFigures(rounds.map((x) => x.l));
+    if (journalHead) ctx.log(`F5 journal head (medians of the rounds): ${JSON.stringify(journalHead)}`);
     const f7p50 = f7(50);
     const f7p99 = f7(99);
     return [
@@ -405,9 +440,13 @@ export async function runF5(ctx: Context): Promise<FigureResult[]> {
           failures: rounds.map((x) => x.l.failures),
           lifecycle_p99_ms: median(rounds.map((x) => x.l.latencyP99)),
           load_generator_cpu_ms_per_lifecycle: median(rounds.map((x) => (x.l.clientCpuSeconds * 1000) / Math.max(1, x.l.lifecycles))),
+          journal_head: journalHead,
+          postgres_backends_cpu_ms_per_lifecycle: medianOrNull(rounds.map((x) => per1000(x.l.cpu.postgresBackends ?? null, x.l.lifecycles))),
+          scale_out: scale,
         },
         notes: [
           `quote lifetime ${quoteLifetime} s and RFQ_TTL_SECONDS ${quoteLifetime + 1} s so that each lifecycle's deferred expiry jobs run inside the window (steady state after a ${warmMs} ms warm-up); rate limits raised for the bench`,
+          "journal_head: the server's legwork_journal_head_{hold,wait}_seconds over phase A (p50/p99 interpolated within the histogram's buckets, mean exact); held = the lock statement's reply to the COMMIT's reply, wait = the lock statement; busy = held seconds per window second; ceiling = 1 / held time, appends per second of one chain",
           "pgbench runs one SELECT nextval(...) \\gset per script run for fresh ids (its commit is taken out of pgbench's count: both sides count the commits of the lifecycle's statements; Legwork's count includes its background sweeps and expiry jobs); CPU per 1,000 lifecycles; the baseline's \"server\" is the pgbench client (not counted)",
         ],
       },
@@ -490,4 +529,31 @@ export async function runF5(ctx: Context): Promise<FigureResult[]> {
     await bullmq?.stop();
     await legwork.stop();
   }
+}
+
+/**
+ * The journal head over the rounds' phase A (medians of the rounds): hold and wait p50/p99/mean,
+ * the share of the window the head was held, and 1 / hold as appends per second one chain allows.
+ */
+function headFigures(rounds: LegworkRound[]) {
+  const list = rounds.filter((r) => r.head.hold && r.head.hold.count > 0 && r.head.wait);
+  if (list.length === 0) return null;
+  const hold = list.map((r) => summary(r.head.hold)!);
+  const wait = list.map((r) => summary(r.head.wait)!);
+  const med = (xs: number[]) => median(xs);
+  return {
+    appends: med(hold.map((h) => h.count)),
+    hold_p50_ms: med(hold.map((h) => h.p50_ms)),
+    hold_p99_ms: med(hold.map((h) => h.p99_ms)),
+    hold_mean_ms: med(hold.map((h) => h.mean_ms)),
+    wait_p50_ms: med(wait.map((h) => h.p50_ms)),
+    wait_p99_ms: med(wait.map((h) => h.p99_ms)),
+    wait_mean_ms: med(wait.map((h) => h.mean_ms)),
+    busy: med(list.map((r) => r.head.hold!.sum / r.seconds)),
+    ceiling_per_s: {
+      at_p50: med(hold.map((h) => 1000 / h.p50_ms)),
+      at_mean: med(hold.map((h) => 1000 / h.mean_ms)),
+      at_p99: med(hold.map((h) => 1000 / h.p99_ms)),
+    },
+  };
 }

@@ -158,5 +158,6 @@ function clientSql(client: Client): Sql {
     get manager(): never {
       throw new Error('no entity manager on a pg client');
     },
+    afterCommit: (fn) => fn(), // autocommit: each statement is committed when answered
   };
 }

@@ -16,7 +16,8 @@ import type { TracedCommand } from '../servers/redis-trace';
  * - `to_fill_tx`: → `START TRANSACTION` of the fill transaction;
  * - `fill_tx`: → its `COMMIT` answered; of which `fill_tx_head_lock` (the journal head's
  *   `SELECT ... FOR UPDATE`, with the fee account's credit in the same statement: mostly the wait
- *   for the previous fill's COMMIT), `fill_tx_balance_lock`
+ *   for the previous fill's COMMIT), `fill_tx_head_held` (that statement answered → the COMMIT
+ *   answered: the head's hold, which serializes fills; not a part of the sum), `fill_tx_balance_lock`
  *   (the balances `FOR UPDATE`: before round two the fee account's row, in every fill, was among
  *   them), `fill_tx_fee_credit` (the fee account's credit when it is a statement of its own: 0 since it is the head lock's), the other statements, and
  *   `fill_tx_node` (time between statements, in the server);
@@ -85,6 +86,8 @@ export function fillProfile(statements: TracedStatement[], commands: TracedComma
     add('to_fill_tx', tx[b].s.at - end(submitting));
     add('fill_tx', txMs);
     add('fill_tx_head_lock', head?.ms ?? 0);
+    // The head's hold as the server's histogram measures it: the lock statement answered → the COMMIT answered.
+    if (head) add('fill_tx_head_held', end(tx[c].s) - end(head));
     add('fill_tx_balance_lock', balances?.ms ?? 0);
     add('fill_tx_fee_credit', fee?.ms ?? 0);
     add('fill_tx_other_statements', statementMs - (head?.ms ?? 0) - (balances?.ms ?? 0) - (fee?.ms ?? 0));

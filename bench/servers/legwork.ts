@@ -8,6 +8,7 @@ import { installRedisTrace } from './redis-trace';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/common/config/config';
 import { Database } from '../../src/common/database/database';
+import { MetricsService } from '../../src/modules/health/metrics.service';
 import { flushLogs } from '../../src/common/logging/logger';
 
 process.on('exit', flushLogs);
@@ -22,6 +23,8 @@ process.on('exit', flushLogs);
  *   (pg-trace.ts, redis-trace.ts), for the fill step's breakdown (lib/fill-profile.ts);
  * - `profile-start` / `profile-stop` `{ file }`: V8 CPU profile of just that window (node:inspector),
  *   written as a .cpuprofile;
+ * - `histograms` `{ names }`: the cumulative buckets, sum and count of unlabelled histograms of the
+ *   app's registry (what /metrics shows, without an HTTP request or the scrape-time gauges' queries);
  * - `canned` `{ entries: [{ match, rows }] }` / `uncanned`: `db.dataSource.query` answers `rows`
  *   for an SQL text equal to `match`, without asking the database (F1a: the handler's DB calls
  *   replaced by the same rows; everything above the Database port still runs).
@@ -153,6 +156,24 @@ async function main(): Promise<void> {
           (global as { gc?: () => void }).gc?.();
           send({ type: 'heap-snapshot', file: writeHeapSnapshot(String(m.file)) });
           break;
+        case 'histograms': {
+          const registry = app.get(MetricsService).registry;
+          const out: Record<string, unknown> = {};
+          for (const name of m.names as string[]) {
+            const metric = registry.getSingleMetric(name);
+            if (!metric) continue;
+            const { values } = (await metric.get()) as { values: Array<{ value: number; labels: Record<string, string | number>; metricName?: string }> };
+            out[name] = {
+              buckets: values
+                .filter((v) => v.metricName === `${name}_bucket`)
+                .map((v) => ({ le: v.labels.le === '+Inf' ? Infinity : Number(v.labels.le), count: v.value })),
+              sum: values.find((v) => v.metricName === `${name}_sum`)?.value ?? 0,
+              count: values.find((v) => v.metricName === `${name}_count`)?.value ?? 0,
+            };
+          }
+          send({ type: 'histograms', histograms: out });
+          break;
+        }
         case 'trace-start':
           trace.start();
           send({ type: 'trace-start' });

@@ -1,7 +1,10 @@
+import { Database } from '../../src/common/database/database';
 import { MetricsService } from '../../src/modules/health/metrics.service';
 import { Http, RpcClient, freshIp } from './clients';
 import { createAccount, signInWs } from './factories';
 import { Environment, type TestApp } from './harness';
+import { expirationIn, leg, listRound } from './rfq-support';
+import { acceptAndFill, marketData, pair, quoted } from './support/ledger';
 
 /** The samples of a Prometheus text exposition, by `name{label="value",…}` as printed (labels in print order). */
 class Scrape {
@@ -178,5 +181,53 @@ describe('GET /metrics (Prometheus)', () => {
         (before.value('legwork_ledger_failures_total', { code: 'RFQ_TX_FAILED' }) ?? 0),
     ).toBe(2);
     expect(after.value('legwork_ledger_failures_total', { code: 'RFQ_ATTESTATION_FAILED' })).toBeGreaterThanOrEqual(1);
+  });
+
+  it("observes the journal head's wait and hold once per committed fill (legwork_journal_head_*_seconds)", async () => {
+    const round = await listRound(app, 'HOLD', expirationIn(10));
+    await marketData(app, 'HOLD', '150');
+    const { taker, maker } = await pair(app, '1000', '10000');
+    const seq = async () => Number((await app.app.get(Database).one<{ n: string }>('SELECT journal_seq AS n FROM journal_head WHERE id = 1'))!.n);
+    const count = (s: Scrape, name: string) => s.value(`${name}_count`) ?? 0;
+    const before = await scrape();
+    const seq0 = await seq();
+    try {
+      for (let i = 0; i < 2; i++) {
+        const q = await quoted(taker, maker, round.expiry, [leg(round.symbol('150'), '1')]);
+        expect((await acceptAndFill(taker, q, 'buy')).state).toBe('filled');
+      }
+    } finally {
+      await taker.client.close();
+      await maker.client.close();
+    }
+    const after = await scrape();
+    // One observation of each per receipt appended: the two fills' (the head moved by two).
+    expect((await seq()) - seq0).toBe(2);
+    for (const name of ['legwork_journal_head_wait_seconds', 'legwork_journal_head_hold_seconds']) {
+      expect(`${name} ${count(after, name) - count(before, name)}`).toBe(`${name} 2`);
+      const sum = after.value(`${name}_sum`)! - (before.value(`${name}_sum`) ?? 0);
+      expect(sum).toBeGreaterThan(0);
+      expect(sum).toBeLessThan(10);
+      expect(after.value(`${name}_bucket`, { le: '+Inf' })).toBe(count(after, name));
+    }
+  });
+
+  it('runs an after-commit callback once its transaction commits, never after a rollback, and at once outside a transaction', async () => {
+    const db = app.app.get(Database);
+    const calls: string[] = [];
+    await db.tx(async (sql) => {
+      await sql.rows('SELECT 1');
+      sql.afterCommit(() => calls.push('committed'));
+      expect(calls).toEqual([]);
+    });
+    expect(calls).toEqual(['committed']);
+    await expect(
+      db.tx(async (sql) => {
+        sql.afterCommit(() => calls.push('rolled back'));
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    db.afterCommit(() => calls.push('pool'));
+    expect(calls).toEqual(['committed', 'pool']);
   });
 });

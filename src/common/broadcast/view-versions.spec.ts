@@ -20,6 +20,7 @@ function fakeTable() {
     get manager(): never {
       throw new Error('not used');
     },
+    afterCommit: (fn: () => void) => fn(),
   };
   return table;
 }

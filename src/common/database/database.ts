@@ -51,9 +51,24 @@ export class Database implements SqlPool {
     return this.pool.exec(text, params);
   }
 
-  tx<T>(fn: (sql: Sql) => Promise<T>, isolation?: Isolation): Promise<T> {
-    const run = (manager: EntityManager): Promise<T> => fn(transactionSql(manager));
-    return isolation ? this.dataSource.transaction(isolation, run) : this.dataSource.transaction(run);
+  async tx<T>(fn: (sql: Sql) => Promise<T>, isolation?: Isolation): Promise<T> {
+    // Sql.afterCommit callbacks of this transaction: run once its COMMIT is answered, dropped on rollback.
+    const committed: Array<() => void> = [];
+    const run = (manager: EntityManager): Promise<T> => fn(transactionSql(manager, committed));
+    const result = await (isolation ? this.dataSource.transaction(isolation, run) : this.dataSource.transaction(run));
+    for (const callback of committed) {
+      try {
+        callback();
+      } catch (error) {
+        // The transaction is committed: a failed callback must not make it look failed to its caller.
+        logger.event('warn', 'after-commit callback failed', { error: String(error) }, 'Database');
+      }
+    }
+    return result;
+  }
+
+  afterCommit(fn: () => void): void {
+    this.pool.afterCommit(fn);
   }
 
   /**

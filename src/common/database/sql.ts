@@ -20,6 +20,12 @@ export interface Sql {
   exec(text: string, params?: SqlParams): Promise<number>;
   /** The entity manager of this executor, for repositories that use TypeORM's entity API. */
   readonly manager: EntityManager;
+  /**
+   * Runs `fn` once the work done through this executor is committed: in a transaction, right after
+   * its COMMIT is answered (never when it rolls back); outside one (each statement commits on its
+   * own), at once. For what must follow a commit and is cheap (a metric): `fn` must not throw.
+   */
+  afterCommit(fn: () => void): void;
 }
 
 /** The pool's executor, which can also open transactions. */
@@ -38,7 +44,14 @@ export class RunnerSql implements Sql {
   constructor(
     readonly manager: EntityManager,
     private readonly runner: () => { runner: QueryRunner; release: boolean },
+    /** A transaction's callbacks, run by `Database.tx` after its COMMIT; null outside a transaction. */
+    private readonly committed: Array<() => void> | null = null,
   ) {}
+
+  afterCommit(fn: () => void): void {
+    if (this.committed) this.committed.push(fn);
+    else fn();
+  }
 
   async rows<T extends object>(text: string, params: SqlParams = []): Promise<T[]> {
     return ((await this.structured(text, params)).records ?? []) as T[];
@@ -63,11 +76,14 @@ export class RunnerSql implements Sql {
   }
 }
 
-/** The `Sql` of a transaction's entity manager (its query runner is fixed for the transaction). */
-export function transactionSql(manager: EntityManager): Sql {
+/**
+ * The `Sql` of a transaction's entity manager (its query runner is fixed for the transaction);
+ * its `afterCommit` callbacks go into `committed`, which the caller runs after the COMMIT.
+ */
+export function transactionSql(manager: EntityManager, committed: Array<() => void> = []): Sql {
   const runner = manager.queryRunner;
   if (!runner) throw new Error('transactionSql needs a transaction entity manager');
-  return new RunnerSql(manager, () => ({ runner, release: false }));
+  return new RunnerSql(manager, () => ({ runner, release: false }), committed);
 }
 
 /** SQLSTATE raised by `legwork_refuse(reason)` (migration 1763800000004): a statement refused itself. */

@@ -12,6 +12,14 @@ const REQUEST_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 /** Seconds, from 100 ms to 1 h: how long an RFQ waits for a quote or for its fill. */
 const LIFECYCLE_BUCKETS = [0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600, 1800, 3600];
 
+/**
+ * Seconds, from 0.25 ms to 2.5 s: the journal head's lock (its wait and its hold per append). Fine
+ * below 50 ms, where the hold sits on a quiet machine, so that the bench reads p50/p99 from them.
+ */
+const HEAD_BUCKETS = [
+  0.00025, 0.0005, 0.001, 0.0015, 0.002, 0.003, 0.004, 0.005, 0.0075, 0.01, 0.0125, 0.015, 0.02, 0.025, 0.03, 0.04, 0.05, 0.075, 0.1, 0.25, 0.5, 1, 2.5,
+];
+
 /** How long one read of the history gauges serves scrapes: they cost a catalog read and two index probes. */
 const GROWTH_CACHE_MS = 5_000;
 
@@ -88,6 +96,20 @@ export class MetricsService {
     name: 'legwork_rfq_fill_latency_seconds',
     help: 'Time from accept to fill (accepted -> filled)',
     buckets: LIFECYCLE_BUCKETS,
+    registers: [this.registry],
+  });
+
+  private readonly headWait = new Histogram({
+    name: 'legwork_journal_head_wait_seconds',
+    help: "Time of the statement that takes the journal head's lock (a fill's also credits the fee account): one round trip plus the wait for the holder",
+    buckets: HEAD_BUCKETS,
+    registers: [this.registry],
+  });
+
+  private readonly headHold = new Histogram({
+    name: 'legwork_journal_head_hold_seconds',
+    help: "Time the journal head's lock is held per append (fill or revert): from the lock statement's reply to the COMMIT's reply",
+    buckets: HEAD_BUCKETS,
     registers: [this.registry],
   });
 
@@ -186,6 +208,16 @@ export class MetricsService {
     if (seconds === undefined || !Number.isFinite(seconds) || seconds < 0) return;
     if (toLabel === 'quoted') this.quoteLatency.observe(seconds);
     else if (toLabel === 'filled') this.fillLatency.observe(seconds);
+  }
+
+  /**
+   * One committed journal append (JournalService.append): `waitSeconds` the statement that took the
+   * head's lock, `holdSeconds` from its reply to the COMMIT's reply. Appends serialize on the head:
+   * 1 / hold is the chain's ceiling in appends per second (docs/performance.md, Scale-out).
+   */
+  journalHead(waitSeconds: number, holdSeconds: number): void {
+    this.headWait.observe(waitSeconds);
+    this.headHold.observe(holdSeconds);
   }
 
   /** The ledger refused or failed a write (RFQ_ATTESTATION_FAILED, RFQ_TX_FAILED, …). */

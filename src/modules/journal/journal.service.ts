@@ -3,6 +3,7 @@ import { parseWallet } from '@legwork/protocol';
 import type { Sql } from '../../common/database/sql';
 import { parseSymbol } from '../instruments/domain/symbol';
 import { type ReceiptKind, encodeReceipt, receiptHash, takerCommitment } from '@legwork/protocol';
+import { MetricsService } from '../health/metrics.service';
 import type { ReceiptView } from './domain/receipt';
 import { ExchangeKeyService } from './exchange-key.service';
 import { type FeeCredit, type JournalRow, JournalRepository } from './journal.repository';
@@ -31,6 +32,7 @@ export class JournalService {
   constructor(
     private readonly journal: JournalRepository,
     private readonly key: ExchangeKeyService,
+    private readonly metrics: MetricsService,
   ) {}
 
   /**
@@ -40,9 +42,13 @@ export class JournalService {
    * the receipt and moves the head. The hold is two round trips and one signature (about 60 µs).
    * A fill passes its `feeCredit`: the fee account's balance is credited in the statement that
    * locks the head (JournalRepository.lockHead), not in a round trip of its own under the locks.
+   * The lock's wait and hold go to /metrics when the transaction commits (three clock reads).
    */
   async append(sql: Sql, entry: JournalEntry, feeCredit?: FeeCredit): Promise<ReceiptView> {
+    const asked = process.hrtime.bigint();
     const head = await this.journal.lockHead(sql, entry.takerAccountId, feeCredit);
+    const held = process.hrtime.bigint();
+    sql.afterCommit(() => this.metrics.journalHead(Number(held - asked) / 1e9, Number(process.hrtime.bigint() - held) / 1e9));
     const journalSeq = head.journalSeq + 1n;
     const payload = encodeReceipt({
       kind: entry.kind,

@@ -14,5 +14,6 @@ export function rowsSql(run: (text: string, params?: unknown[]) => Promise<unkno
     get manager(): EntityManager {
       throw new Error('rowsSql has no entity manager');
     },
+    afterCommit: (fn) => fn(),
   };
 }
