@@ -13,6 +13,11 @@ import { procCpuSeconds } from './proc';
 export interface CpuReading {
   server: number | null;
   postgres: number | null;
+  /**
+   * Of `postgres`, the bench database's own backends only (information): the auxiliary processes
+   * serve every database of a shared server, so their share moves with what other users write.
+   */
+  postgresBackends?: number | null;
   redis: number | null;
 }
 
@@ -41,10 +46,11 @@ export class CpuMeter {
    */
   async start(serverPid: number | null): Promise<() => Promise<CpuReading>> {
     const server0 = serverPid ? procCpuSeconds(serverPid) : null;
-    const first = await this.postgresTimes();
+    const own = new Set<number>();
+    const first = await this.postgresTimes(own);
     const last = new Map(first ?? []);
     const poll = async () => {
-      const now = await this.postgresTimes().catch(() => null);
+      const now = await this.postgresTimes(own).catch(() => null);
       if (now) for (const [pid, t] of now) last.set(pid, t);
     };
     let polling: Promise<void> = Promise.resolve();
@@ -61,28 +67,36 @@ export class CpuMeter {
       await poll();
       const redis1 = await this.redisSeconds();
       let postgres: number | null = null;
+      let postgresBackends: number | null = null;
       if (first) {
         postgres = 0;
+        postgresBackends = 0;
         // A process seen during the window: its time since the start, or all of it when it is new.
-        for (const [pid, t1] of last) postgres += t1 - (first.get(pid) ?? 0);
+        for (const [pid, t1] of last) {
+          postgres += t1 - (first.get(pid) ?? 0);
+          if (own.has(pid)) postgresBackends += t1 - (first.get(pid) ?? 0);
+        }
       }
       return {
         server: server0 !== null && server1 !== null ? server1 - server0 : null,
         postgres,
+        postgresBackends,
         redis: redis0 !== null && redis1 !== null ? redis1 - redis0 : null,
       };
     };
   }
 
-  private async postgresTimes(): Promise<Map<number, number> | null> {
+  /** CPU seconds of each process counted; the bench database's client backends are added to `own`. */
+  private async postgresTimes(own: Set<number>): Promise<Map<number, number> | null> {
     if (!this.pg) return null;
-    const { rows } = await this.pg.query<{ pid: number }>(
-      `SELECT pid FROM pg_stat_activity
+    const { rows } = await this.pg.query<{ pid: number; own: boolean }>(
+      `SELECT pid, (datname = $1 AND backend_type = 'client backend') AS own FROM pg_stat_activity
         WHERE pid <> pg_backend_pid() AND (datname = $1 OR backend_type <> 'client backend')`,
       [this.database],
     );
     const times = new Map<number, number>();
-    for (const { pid } of rows) {
+    for (const { pid, own: mine } of rows) {
+      if (mine) own.add(pid);
       const s = procCpuSeconds(pid);
       if (s !== null) times.set(pid, s);
     }
