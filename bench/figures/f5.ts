@@ -65,6 +65,9 @@ async function xactCommit(pg: Client, database: string): Promise<number> {
   return Number(rows[0].n);
 }
 
+/** CPU ms per operation, for the round's log line. */
+const cpuMs = (seconds: number | null | undefined, ops: number) => per1000(seconds ?? null, ops)?.toFixed(2) ?? '-';
+
 export async function runF5(ctx: Context): Promise<FigureResult[]> {
   const quoteLifetime = ctx.quick ? 2 : 3;
   // Full run: a warm-up as long as the RFQ TTL, so the deferred expiry jobs are in steady state.
@@ -333,7 +336,9 @@ export async function runF5(ctx: Context): Promise<FigureResult[]> {
       ctx.log(
         `F5 round ${r + 1}: ${(l.lifecycles / l.seconds).toFixed(1)} lifecycles/s (${(l.commits / Math.max(1, l.lifecycles)).toFixed(2)} commits each, ${l.failures} failed) vs pgbench ${b.pg.tps.toFixed(1)} tps (${(b.commits / Math.max(1, b.pg.transactions)).toFixed(2)} commits each); ` +
           `F6 p99 ${percentile(l.probes, 99).toFixed(1)} ms (${l.probes.length} probes, ${l.probesLost} lost) vs ${percentile(b.bullmq, 99).toFixed(1)} ms; ` +
-          `F7 p50/p99 ${percentile(l.fillMs, 50).toFixed(1)}/${percentile(l.fillMs, 99).toFixed(1)} ms vs BullMQ ${percentile(b.bullmqNow, 50).toFixed(1)}/${percentile(b.bullmqNow, 99).toFixed(1)} + fill statements ${b.fillStatementsMs.toFixed(1)} ms`,
+          `F7 p50/p99 ${percentile(l.fillMs, 50).toFixed(1)}/${percentile(l.fillMs, 99).toFixed(1)} ms vs BullMQ ${percentile(b.bullmqNow, 50).toFixed(1)}/${percentile(b.bullmqNow, 99).toFixed(1)} + fill statements ${b.fillStatementsMs.toFixed(1)} ms; ` +
+          `CPU ms per lifecycle: PostgreSQL ${cpuMs(l.cpu.postgres, l.lifecycles)} (backends ${cpuMs(l.cpu.postgresBackends, l.lifecycles)}), server ${cpuMs(l.cpu.server, l.lifecycles)}; ` +
+          `per pgbench run: PostgreSQL ${cpuMs(b.cpu.postgres, b.pg.transactions)} (backends ${cpuMs(b.cpu.postgresBackends, b.pg.transactions)})`,
       );
     }
     // --scale: the same load on one and on two instances sharing the database, back to back (not counted).
@@ -443,6 +448,7 @@ export async function runF5(ctx: Context): Promise<FigureResult[]> {
           journal_head: journalHead,
           postgres_backends_cpu_ms_per_lifecycle: medianOrNull(rounds.map((x) => per1000(x.l.cpu.postgresBackends ?? null, x.l.lifecycles))),
           scale_out: scale,
+          pgbench_postgres_backends_cpu_ms_per_run: medianOrNull(rounds.map((x) => per1000(x.b.cpu.postgresBackends ?? null, x.b.pg.transactions))),
         },
         notes: [
           `quote lifetime ${quoteLifetime} s and RFQ_TTL_SECONDS ${quoteLifetime + 1} s so that each lifecycle's deferred expiry jobs run inside the window (steady state after a ${warmMs} ms warm-up); rate limits raised for the bench`,

@@ -4,7 +4,7 @@ import { MIGRATIONS } from '../../../migrations';
 import type { AppConfig } from '../config/config';
 import { logger } from '../logging/logger';
 import { EmbeddedConnector, closeDataDirToOthers, preparePrivateDataDir } from './embedded';
-import { type Isolation, RunnerSql, type Sql, type SqlParams, type SqlPool, transactionSql } from './sql';
+import { type Isolation, RunnerSql, type Sql, type SqlParams, type SqlPool, StatementNames, transactionSql } from './sql';
 
 /** The embedded database's pool: PGlite has one session for every connection. */
 const EMBEDDED_POOL_SIZE = 1;
@@ -25,6 +25,8 @@ export type EntityClasses = ReadonlyArray<new () => object>;
  */
 export class Database implements SqlPool {
   private readonly pool: Sql;
+  /** Named statements (parsed once per connection) on PostgreSQL; none on the embedded database (sql.ts). */
+  private readonly names: StatementNames | undefined;
 
   private constructor(
     /** @deprecated Only `common/database` may use it (issue 13); use `rows`, `one`, `exec`, `tx`. */
@@ -32,7 +34,8 @@ export class Database implements SqlPool {
     readonly embedded: boolean,
     private readonly stopEmbedded: () => Promise<void>,
   ) {
-    this.pool = new RunnerSql(dataSource.manager, () => ({ runner: dataSource.createQueryRunner(), release: true }));
+    this.names = embedded ? undefined : new StatementNames();
+    this.pool = new RunnerSql(dataSource.manager, () => ({ runner: dataSource.createQueryRunner(), release: true }), null, this.names);
   }
 
   get manager(): EntityManager {
@@ -54,7 +57,7 @@ export class Database implements SqlPool {
   async tx<T>(fn: (sql: Sql) => Promise<T>, isolation?: Isolation): Promise<T> {
     // Sql.afterCommit callbacks of this transaction: run once its COMMIT is answered, dropped on rollback.
     const committed: Array<() => void> = [];
-    const run = (manager: EntityManager): Promise<T> => fn(transactionSql(manager, committed));
+    const run = (manager: EntityManager): Promise<T> => fn(transactionSql(manager, committed, this.names));
     const result = await (isolation ? this.dataSource.transaction(isolation, run) : this.dataSource.transaction(run));
     for (const callback of committed) {
       try {
@@ -82,7 +85,7 @@ export class Database implements SqlPool {
     const runner = this.dataSource.createQueryRunner();
     try {
       await runner.connect();
-      return await fn(new RunnerSql(runner.manager, () => ({ runner, release: false })));
+      return await fn(new RunnerSql(runner.manager, () => ({ runner, release: false }), null, this.names));
     } finally {
       await runner.release();
     }

@@ -39,6 +39,48 @@ interface StructuredResult {
   affected?: number;
 }
 
+/**
+ * Names for the statement texts a process repeats, so that PostgreSQL parses (and, once its plan
+ * cache settles, plans) each of them once per connection instead of on every call: the `pg`
+ * driver prepares a named statement on a connection the first time it meets the name there and
+ * then only binds and executes it. A text is named from its `after`-th call on; at most `max`
+ * texts are named (the rest run unnamed, as before), so texts built at run time cannot prepare an
+ * unbounded number of statements on the server. Only for PostgreSQL: the embedded database has
+ * one session shared by every connection the driver opens, which each driver connection's own
+ * record of what it prepared would not match.
+ */
+export class StatementNames {
+  private readonly names = new Map<string, string>();
+  /** Calls of texts not named yet (cleared when it grows past 4 × max: a text is then counted again). */
+  private readonly seen = new Map<string, number>();
+
+  constructor(
+    private readonly max = 256,
+    private readonly after = 3,
+  ) {}
+
+  /** The name of this text, or undefined while it runs unnamed. */
+  nameOf(text: string): string | undefined {
+    const name = this.names.get(text);
+    if (name !== undefined || this.names.size >= this.max) return name;
+    const count = (this.seen.get(text) ?? 0) + 1;
+    if (count < this.after) {
+      if (this.seen.size >= 4 * this.max) this.seen.clear();
+      this.seen.set(text, count);
+      return undefined;
+    }
+    this.seen.delete(text);
+    const named = `lw${this.names.size + 1}`;
+    this.names.set(text, named);
+    return named;
+  }
+
+  /** How many texts are named. */
+  get size(): number {
+    return this.names.size;
+  }
+}
+
 /** Runs statements on one query runner (a transaction's) or on a fresh one per statement (the pool's). */
 export class RunnerSql implements Sql {
   constructor(
@@ -46,6 +88,7 @@ export class RunnerSql implements Sql {
     private readonly runner: () => { runner: QueryRunner; release: boolean },
     /** A transaction's callbacks, run by `Database.tx` after its COMMIT; null outside a transaction. */
     private readonly committed: Array<() => void> | null = null,
+    private readonly names?: StatementNames,
   ) {}
 
   afterCommit(fn: () => void): void {
@@ -68,8 +111,11 @@ export class RunnerSql implements Sql {
 
   private async structured(text: string, params: SqlParams): Promise<StructuredResult> {
     const { runner, release } = this.runner();
+    const name = this.names?.nameOf(text);
+    // A query config object reaches `pg` as it is (TypeORM passes it on); a fresh one per call, as `pg` adds the values to it.
+    const query = name === undefined ? text : ({ name, text } as unknown as string);
     try {
-      return (await runner.query(text, [...params], true)) as StructuredResult;
+      return (await runner.query(query, [...params], true)) as StructuredResult;
     } finally {
       if (release) await runner.release();
     }
@@ -80,10 +126,10 @@ export class RunnerSql implements Sql {
  * The `Sql` of a transaction's entity manager (its query runner is fixed for the transaction);
  * its `afterCommit` callbacks go into `committed`, which the caller runs after the COMMIT.
  */
-export function transactionSql(manager: EntityManager, committed: Array<() => void> = []): Sql {
+export function transactionSql(manager: EntityManager, committed: Array<() => void> = [], names?: StatementNames): Sql {
   const runner = manager.queryRunner;
   if (!runner) throw new Error('transactionSql needs a transaction entity manager');
-  return new RunnerSql(manager, () => ({ runner, release: false }), committed);
+  return new RunnerSql(manager, () => ({ runner, release: false }), committed, names);
 }
 
 /** SQLSTATE raised by `legwork_refuse(reason)` (migration 1763800000004): a statement refused itself. */

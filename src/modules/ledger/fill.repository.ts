@@ -67,6 +67,8 @@ interface FillLocks {
   settled: string[];
   /** every index price, share-locked */
   indexes: Map<string, bigint>;
+  /** whether the quote's maker has a limits row (else the fill has no protection to update after it) */
+  makerLimits: boolean;
 }
 
 type AcceptRow = {
@@ -169,13 +171,19 @@ export class FillRepository {
    * The fill's first read, one round trip: locks the RFQ's row (its state), reads its accept (null
    * when it has none), share-locks its instruments (the symbols that have settled) and every index
    * price row (the locks are computed at those prices: collateral.sql.ts). Null when there is no
-   * such RFQ. It reads three other modules' tables (`rfqs`, `instruments`, `index_prices`) on
-   * purpose: the fill takes its locks in one fixed order, in one statement, inside the transaction
-   * that holds them (a round trip per lock would lengthen every fill's hold on those rows).
+   * such RFQ. It reads other modules' tables (`rfqs`, `instruments`, `index_prices`) on purpose:
+   * the fill takes its locks in one fixed order, in one statement, inside the transaction that
+   * holds them (a round trip per lock would lengthen every fill's hold on those rows); and whether
+   * the maker has a `maker_limits` row, so that a fill of a maker without limits reads it no more.
    */
   async lockForFill(sql: Sql, rfqId: string, symbols: readonly string[]): Promise<FillLocks | null> {
-    const row = await sql.one<{ state: RfqState; settled: string[] | string; indexes: unknown } & { [K in keyof AcceptRow]: AcceptRow[K] | null }>(
+    const row = await sql.one<
+      { state: RfqState; settled: string[] | string; indexes: unknown; maker_limits: boolean } & {
+        [K in keyof AcceptRow]: AcceptRow[K] | null;
+      }
+    >(
       `SELECT r.state, a.rfq_id, a.quote_id, a.side, a.fee, a.max_fee, a.taker_signature, a.expires_at, a.accepted_at,
+              EXISTS (SELECT 1 FROM maker_limits ml WHERE ml.account_id = r.maker_account_id) AS maker_limits,
               (SELECT coalesce(array_agg(i.symbol ORDER BY i.symbol) FILTER (WHERE i.settled), '{}')
                  FROM (SELECT symbol, settled FROM instruments WHERE symbol = ANY($2::text[]) ORDER BY symbol FOR SHARE) i) AS settled,
               ${INDEX_SHARE} AS indexes
@@ -186,7 +194,8 @@ export class FillRepository {
     );
     if (!row) return null;
     const settled = Array.isArray(row.settled) ? row.settled : String(row.settled).replace(/[{}]/g, '').split(',').filter(Boolean);
-    return { state: row.state, accept: row.rfq_id === null ? null : toAccept(row as AcceptRow), settled, indexes: parseIndexShare(row.indexes) };
+    const accept = row.rfq_id === null ? null : toAccept(row as AcceptRow);
+    return { state: row.state, accept, settled, indexes: parseIndexShare(row.indexes), makerLimits: row.maker_limits };
   }
 
   /**

@@ -28,7 +28,8 @@ import { type HeldPosition, PositionRepository, type PositionWrite } from './pos
 const FILL_ATTEMPTS = 8;
 
 /** A committed move to announce; `seconds`: accepted → filled, for the fill latency metric. */
-type Announcement = { moved: RfqRecord; from: RfqState; seconds?: number } | null;
+/** `makerLimits` false: the maker had no limits row when the fill locked its RFQ (nothing to protect after it). */
+type Announcement = { moved: RfqRecord; from: RfqState; seconds?: number; makerLimits?: boolean } | null;
 
 /** The fill's frozen view, under its locks: the accept, the legs at fresh marks, both parties' positions. */
 interface FillView {
@@ -39,6 +40,7 @@ interface FillView {
   feeAccount: number;
   positions: Map<number, HeldPosition[]>;
   now: number;
+  makerLimits: boolean;
 }
 
 /** The position rows the trades leave, from the account's open positions. */
@@ -115,8 +117,9 @@ export class FillService implements OnModuleInit {
     const legs = this.pricing.pricedLegs(rfq.legs, now);
     const announcement = await this.db.tx((sql) => this.fillWithin(sql, rfq, legs, now));
     if (announcement) await this.transitions.announce(announcement.moved, announcement.from, announcement.seconds);
-    // Maker protection after fills (docs/spec/design.md section 15): one keyed read unless the maker has protection set.
-    if (announcement?.moved.state === 'filled') await this.makerLimits.afterFill(announcement.moved);
+    // Maker protection after fills (docs/spec/design.md section 15): nothing for a maker without a limits row (read
+    // in the fill's first statement), else one keyed read unless the maker has protection set.
+    if (announcement?.moved.state === 'filled' && announcement.makerLimits !== false) await this.makerLimits.afterFill(announcement.moved);
   }
 
   /** The fill's transaction: its locks, its checks on the frozen view, then its writes or its failure. */
@@ -161,7 +164,7 @@ export class FillService implements OnModuleInit {
       params: this.pricing.params,
     });
     if (!decision.ok) return failWith(decision.error, decision.message);
-    return this.record(sql, { rfq, quote, accept, legs, feeAccount, positions, now }, decision);
+    return this.record(sql, { rfq, quote, accept, legs, feeAccount, positions, now, makerLimits: locked.makerLimits }, decision);
   }
 
   /** The fill's writes: the ledger in one statement, the lock summaries, the move to filled, the receipt. */
@@ -197,7 +200,7 @@ export class FillService implements OnModuleInit {
       { rfq_id: rfq.id, fill_id: fillId, side: accept.side, price: decision.cash.price.toString(), fee: decision.fee.toString() },
       'Ledger',
     );
-    return { moved, from: 'submitting', seconds: moved.updatedAt - accept.acceptedAt };
+    return { moved, from: 'submitting', seconds: moved.updatedAt - accept.acceptedAt, makerLimits: v.makerLimits };
   }
 
   /** The fill row with its legs, the positions and the two balances, in one statement: the fill's id. */

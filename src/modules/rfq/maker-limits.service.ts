@@ -97,11 +97,11 @@ export class MakerLimitsService {
    */
   private readonly bounded = new Set<number>();
 
-  /** The maker's limits row without a lock (null: never had limits). */
-  async find(accountId: number): Promise<MakerLimitsRow | null> {
-    const row = await this.rows.find(accountId);
-    this.remember(accountId, row);
-    return row;
+  /** An RFQ (null: none) and the limits row of a maker answering it, in one read without a lock (null row: never had limits). */
+  async findWithRfq(accountId: number, rfqId: string): Promise<{ rfq: RfqRecord | null; limits: MakerLimitsRow | null }> {
+    const found = await this.rows.findWithRfq(rfqId, accountId);
+    if (found) this.remember(accountId, found.limits);
+    return found ?? { rfq: null, limits: null };
   }
 
   /**

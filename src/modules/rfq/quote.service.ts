@@ -143,10 +143,12 @@ export class QuoteService {
   /**
    * Respond's checks up to the limits: the RFQ, the quote's terms, the signature over the payload
    * rebuilt here (a refusal carries the payload and its quote_id, so a maker can diff its bytes),
-   * the legs; and the maker's limits row (read, not locked).
+   * the legs; and the maker's limits row (read with the RFQ, not locked).
    */
   private async checked(maker: RfqCaller, command: RespondCommand): Promise<CheckedQuote> {
-    const rfq = await this.pendingRfqFor(maker, command.rfqId);
+    // The RFQ and the maker's limits row in one read (the limits are used after the signature).
+    const found = await this.limits.findWithRfq(maker.accountId, command.rfqId);
+    const rfq = this.pending(maker, command.rfqId, found.rfq);
     const now = this.clock.now();
     checkQuoteTerms(command, rfq.maxQuoteExpiresAt, now, rfq.id);
 
@@ -173,11 +175,11 @@ export class QuoteService {
     }
     // Legs tradable right after the signature, as accept does (docs/spec/design.md section 5).
     resolveLegs(rfq.legs, (symbol) => this.instruments.get(symbol), now);
-    return { rfq, now, payload, quoteId: id, limits: await this.limits.find(maker.accountId) };
+    return { rfq, now, payload, quoteId: id, limits: found.limits };
   }
 
   async decline(maker: RfqCaller, command: DeclineCommand): Promise<{ rfq_id: string; state: 'declined'; decline_reason: DeclineReason }> {
-    const rfq = await this.pendingRfqFor(maker, command.rfqId);
+    const rfq = this.pending(maker, command.rfqId, await this.store.findById(command.rfqId));
     const conflict = (message: string) => new RfqError('RFQ_STATE_CONFLICT', message, { rfqId: rfq.id });
     const moved = await this.transitions.move({
       rfqId: rfq.id,
@@ -192,8 +194,7 @@ export class QuoteService {
   }
 
   /** RFQ_NOT_FOUND, then RFQ_WRONG_ROLE for one's own RFQ, then RFQ_STATE_CONFLICT unless pending and not past expires_at. */
-  private async pendingRfqFor(maker: RfqCaller, rfqId: string): Promise<RfqRecord> {
-    const rfq = await this.store.findById(rfqId);
+  private pending(maker: RfqCaller, rfqId: string, rfq: RfqRecord | null): RfqRecord {
     if (!rfq) throw new RfqError('RFQ_NOT_FOUND', `no RFQ ${rfqId}`);
     if (rfq.accountId === maker.accountId) throw new RfqError('RFQ_WRONG_ROLE', 'a quoter cannot answer its own RFQ', { rfqId });
     if (rfq.state !== 'pending' || rfq.expiresAt * 1000 <= this.clock.nowMs()) throw new RfqError('RFQ_STATE_CONFLICT', NOT_PENDING, { rfqId });
