@@ -127,7 +127,7 @@ export async function runF1(ctx: Context): Promise<FigureResult[]> {
       const ratio = median(rounds.map((x) => x.l.rps / x.b.rps));
       const cpuL = cpu((x) => x.l);
       const cpuB = cpu((x) => x.b);
-      // Round two's targets (issue 16): round one met 0.80 and 0.70.
+      // The current targets; the earlier ones were 0.80 and 0.70.
       const target = 0.85;
       results.push({
         id: `F1${which}`,

@@ -389,7 +389,7 @@ export async function runF5(ctx: Context): Promise<FigureResult[]> {
     const lifecycleRatio = median(rounds.map((x) => x.l.lifecycles / x.l.seconds / x.b.pg.tps));
     const p99L = median(rounds.map((x) => percentile(x.l.probes, 99)));
     const p99B = median(rounds.map((x) => percentile(x.b.bullmq, 99)));
-    // Round two (issue 16): at most 1.2x the baseline's p99 (round one allowed max(2x, 100 ms)).
+    // The current target: at most 1.2x the baseline's p99 (round one allowed max(2x, 100 ms)).
     const allowed = 1.2 * p99B;
     const lost = rounds.reduce((a, x) => a + x.l.probesLost, 0);
     // F7: accept → filled at the taker against BullMQ's add → processed plus the fill statements' pgbench latency.

@@ -29,7 +29,7 @@ export class Database implements SqlPool {
   private readonly names: StatementNames | undefined;
 
   private constructor(
-    /** @deprecated Only `common/database` may use it (issue 13); use `rows`, `one`, `exec`, `tx`. */
+    /** @deprecated Only `common/database` may use it (the import-boundary rule); use `rows`, `one`, `exec`, `tx`. */
     readonly dataSource: DataSource,
     readonly embedded: boolean,
     private readonly stopEmbedded: () => Promise<void>,

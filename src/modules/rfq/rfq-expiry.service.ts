@@ -16,7 +16,7 @@ const EARLY_WAIT_LIMIT_MS = 5_000;
 /**
  * A deadline's job is due this long before the deadline, and waits for it on a local timer: under
  * load, BullMQ's promotion of a delayed job and the worker's pickup came tens to hundreds of
- * milliseconds late (issue 16, F6), and every RFQ of the second was that late with it.
+ * milliseconds late (measured as F6 in bench/), and every RFQ of the second was that late with it.
  */
 const JOB_LEAD_MS = 500;
 /**
