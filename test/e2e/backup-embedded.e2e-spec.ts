@@ -1,9 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Database } from '../../src/common/database/database';
 import { Http } from './clients';
 import { ADMIN_TOKEN, JWT_SECRET, TestApp } from './harness';
-import { type RfqTrader, expirationIn, leg, listRound } from './rfq-support';
+import { type RfqTrader, expirationIn, leg, listRound, sleep } from './rfq-support';
 import { ROOT, Traffic, cli, execAsync, expectConsistentCopy, journalHead } from './support/backup';
 import { acceptAndFill, marketData, pair, quoted } from './support/ledger';
 
@@ -47,6 +48,19 @@ describe('embedded backup under load (design.md section 17)', () => {
 
   it('a backup taken mid-traffic restores to a copy that holds the fills of its moment, whole, with the invariants and the journal', async () => {
     source = await TestApp.start({ ...base, DATA_DIR: sourceDir });
+    // The copy waits for the open transaction: it is taken between two transactions, never inside one.
+    const db = source.app.get(Database);
+    const order: string[] = [];
+    let snapshot: Promise<Buffer> | undefined;
+    await db.tx(async (sql) => {
+      await sql.exec('SELECT 1');
+      snapshot = db.embeddedSnapshot().then((tar) => (order.push('copied'), tar));
+      await sleep(300);
+      order.push('committed');
+    });
+    expect((await snapshot!).length).toBeGreaterThan(0);
+    expect(order).toEqual(['committed', 'copied']);
+
     const round = await listRound(source, 'SOL', expirationIn(10));
     await marketData(source, 'SOL', '150', '0.8');
     const { traffic, traders: busy } = await Traffic.start(source, round, 4);

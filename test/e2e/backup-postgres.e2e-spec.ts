@@ -88,7 +88,7 @@ suite(`PostgreSQL backup under load with pg_dump and pg_restore (design.md secti
     // The exchange's own backup route is for the embedded database: refused here, and recorded.
     const refused = await new Http(source.url).admin().post('/v1/admin/backup', {});
     expect(refused.status).toBe(409);
-    expect(refused.body.message).toMatch(/pg_dump/);
+    expect(refused.body.error).toMatch(/pg_dump/);
     const [audit] = (await new Http(source.url).admin().get('/v1/admin/audit?action=backup')).body.rows;
     expect(audit).toMatchObject({ action: 'backup', status: 409 });
 

@@ -58,7 +58,7 @@ export async function backupCommand(flags: Flags, args: string[]): Promise<Outco
     const text = await res.text().catch(() => '');
     let message = text;
     try {
-      message = (JSON.parse(text) as { message?: string }).message ?? text;
+      message = (JSON.parse(text) as { error?: string }).error ?? text;
     } catch {
       // not JSON: the text itself
     }
