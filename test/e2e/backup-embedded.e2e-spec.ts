@@ -68,10 +68,13 @@ describe('embedded backup under load (design.md section 17)', () => {
     await traffic.more(6);
 
     const before = (await journalHead(source)).journal_seq;
-    const backup = await cli(['backup', '--url', source.url, '--admin-token', ADMIN_TOKEN, '--out', file]);
+    const backup = await cli(['backup', '--url', source.url, '--admin-token', ADMIN_TOKEN, '--out', file, '--json']);
     const after = (await journalHead(source)).journal_seq;
-    expect(backup.out).toMatch(/^backup written: .* \(\d+ bytes, sha256 [0-9a-f]{64}; database work paused \d+ ms\)\n$/);
-    expect(backup.code).toBe(0);
+    if (backup.code !== 0) throw new Error(backup.out);
+    const written = JSON.parse(backup.out);
+    expect(written).toEqual({ file, bytes: statSync(file).size, sha256: expect.stringMatching(/^[0-9a-f]{64}$/), paused_ms: expect.any(Number) });
+    // Trading waited for the copy, within the pool's 10 s connection timeout: no call failed (traffic.errors below).
+    expect(written.paused_ms).toBeLessThan(10_000);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     // Trading went on during the backup and after it: the copy is of a moment, not of the end.
     await traffic.more(4);

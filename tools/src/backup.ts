@@ -28,7 +28,7 @@ import { UsageError, type ParsedArgs, httpUrlOf, setting } from './common';
 type Flags = ParsedArgs['flags'];
 
 /** What a command prints and its exit code. */
-export interface Outcome {
+interface Outcome {
   code: number;
   lines: string[];
   json: unknown;

@@ -1,7 +1,7 @@
 /** A tar's 512-byte blocks: a header per entry, its data padded to a whole block, two zero blocks at the end. */
 const BLOCK = 512;
 
-export interface TarEntry {
+interface TarEntry {
   /** The path as stored (PGlite's `dumpDataDir` stores `/PG_VERSION`, `/base/...`). */
   name: string;
   /** Offset of the header and the offset past the entry's last data block. */

@@ -85,7 +85,7 @@ export async function journalHead(app: TestApp): Promise<{ journal_seq: number; 
 }
 
 /** Every fill with its receipt, in journal order: what must be equal in a copy and its source. */
-export async function fillsWithReceipts(rows: Rows): Promise<any[]> {
+async function fillsWithReceipts(rows: Rows): Promise<any[]> {
   return rows(`
     SELECT f.id::text, f.rfq_id, f.side, f.price::text, f.fee::text, f.filled_at::text, r.journal_seq::int, r.hash, r.prev_hash,
            (SELECT count(*)::int FROM fill_legs l WHERE l.fill_id = f.id) AS legs, q.state
