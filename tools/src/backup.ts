@@ -172,13 +172,14 @@ export async function restoreCommand(flags: Flags, args: string[]): Promise<Outc
   if (existed && (!statSync(dataDir).isDirectory() || readdirSync(dataDir).length > 0)) {
     throw new Refusal(`${dataDir} is not an empty directory: restore writes a new DATA_DIR and never replaces one`);
   }
+  if (keyFile !== null && !existsSync(keyFile)) throw new Refusal(`${keyFile} does not exist (the exchange-signing-key file of the source's DATA_DIR)`);
   const key = keyFile === null ? null : readFileSync(keyFile, 'utf8').trim();
   if (key !== null && !/^[0-9a-fA-F]{64}$/.test(key)) throw new Refusal(`${keyFile} is not 64 hex characters (an exchange-signing-key file)`);
   const tar = readBackup(file);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   try {
     const summary = await restoreInto(dataDir, tar);
-    // A backup taken before the key was left out of it holds the key: --signing-key then replaces it.
+    // The exchange leaves its key out of a backup; a tar that has one anyway (made by hand) gives way to --signing-key.
     if (key !== null) writeFileSync(resolve(dataDir, KEY_FILE), `${key}\n`, { mode: 0o600 });
     const keyHeld = existsSync(resolve(dataDir, KEY_FILE));
     closeToOthers(dataDir);

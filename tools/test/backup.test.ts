@@ -76,6 +76,12 @@ describe('restore: arguments and refusals', () => {
     const dir = path('keyless');
     await refused(restoreCommand(flagsOf('--in', path('ok.backup'), '--data-dir', dir, '--signing-key', path('bad-key')).flags, []), Refusal, /not 64 hex/);
     assert.equal(existsSync(dir), false);
+    await refused(
+      restoreCommand(flagsOf('--in', path('ok.backup'), '--data-dir', dir, '--signing-key', path('no-key')).flags, []),
+      Refusal,
+      /no-key does not exist/,
+    );
+    assert.equal(existsSync(dir), false);
   });
 });
 
