@@ -7,6 +7,7 @@
  *   npm run -s cli -- accept <quote_id> --side buy
  *   npm run -s cli -- rfq cancel <rfq_id>
  *   npm run -s cli -- maker limits --max-open-quotes 10 --max-open-delta SOL:100
+ *   npm run -s cli -- backup --out legwork.backup --admin-token <ADMIN_TOKEN>
  */
 import {
   type Instrument,
@@ -37,6 +38,7 @@ import {
 import { Session, TokenCache } from './session';
 import { journalLines, receiptStatus, walkJournal } from './verify';
 import { LIMIT_FLAGS, LIMIT_USAGE, cancelCommand, makerCommand } from './desk';
+import { Refusal, backupCommand, restoreCommand } from './backup';
 import { balanceLines, cashText, fillLines, instrumentLines, positionLines, rfqLines, table } from './format';
 
 const USAGE = `usage: npm run -s cli -- <command> [flags]
@@ -61,6 +63,10 @@ commands
   maker reset-protection                       lift a protection freeze that has no end
   verify-journal                               walks the server's whole receipt journal (no sign-in):
                                                prints the head, or the first broken link (exit 1)
+  backup --out FILE                            the running exchange's embedded database into a new FILE
+             [--admin-token TOKEN]             (an admin command; env LEGWORK_ADMIN_TOKEN, or an admin --token)
+  restore --in FILE --data-dir DIR             a new DATA_DIR from a backup (DIR absent or empty; offline:
+             [--signing-key FILE]              no exchange involved), then DATA_DIR=DIR npm start
 
 flags
   --url URL      exchange base URL        (env LEGWORK_URL, default http://127.0.0.1:3000)
@@ -89,6 +95,11 @@ const FLAGS = {
   asset: 'string',
   expiry: 'string',
   replace: 'boolean',
+  out: 'string',
+  in: 'string',
+  'data-dir': 'string',
+  'admin-token': 'string',
+  'signing-key': 'string',
   ...LIMIT_FLAGS,
 } as const;
 
@@ -296,6 +307,11 @@ async function main(): Promise<number> {
     keypair = fresh.keypair;
     generated = fresh.seedHex;
   }
+  if (command === 'backup' || command === 'restore') {
+    const out = await (command === 'backup' ? backupCommand : restoreCommand)(flags, args);
+    print(flags, out.json, () => out.lines);
+    return out.code;
+  }
   if (command === 'verify-journal') {
     const walk = await walkJournal(new LegworkHttp(url));
     print(flags, walk, () => journalLines(walk));
@@ -364,6 +380,10 @@ main().then(
     if (error instanceof UsageError) {
       console.error(`${error.message}\n\n${USAGE}`);
       process.exit(2);
+    }
+    if (error instanceof Refusal) {
+      console.error(`refused: ${error.message}`);
+      process.exit(1);
     }
     const text = reason(error);
     console.error(`error: ${text}`);

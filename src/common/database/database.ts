@@ -1,9 +1,11 @@
 import type { Duplex } from 'node:stream';
+import type { PGlite } from '@electric-sql/pglite' with { 'resolution-mode': 'import' };
 import { DataSource, type EntityManager } from 'typeorm';
 import { MIGRATIONS } from '../../../migrations';
 import type { AppConfig } from '../config/config';
 import { logger } from '../logging/logger';
 import { EmbeddedConnector, closeDataDirToOthers, preparePrivateDataDir } from './embedded';
+import { tarWithout } from './tar';
 import { type Isolation, RunnerSql, type Sql, type SqlParams, type SqlPool, StatementNames, transactionSql } from './sql';
 
 /** The embedded database's pool: PGlite has one session for every connection. */
@@ -33,6 +35,8 @@ export class Database implements SqlPool {
     readonly dataSource: DataSource,
     readonly embedded: boolean,
     private readonly stopEmbedded: () => Promise<void>,
+    /** The embedded database itself (null on PostgreSQL): only `embeddedSnapshot` reaches it. */
+    private readonly pglite: PGlite | null = null,
   ) {
     this.names = embedded ? undefined : new StatementNames();
     this.pool = new RunnerSql(dataSource.manager, () => ({ runner: dataSource.createQueryRunner(), release: true }), null, this.names);
@@ -91,6 +95,29 @@ export class Database implements SqlPool {
     }
   }
 
+  /**
+   * The embedded database's data directory as a tar (PGlite's `dumpDataDir`), consistent at one
+   * moment between two transactions (docs/operations.md, "Backups"). The copy is taken while this
+   * call holds the pool's one connection, which is PGlite's one session: every transaction holds
+   * that connection from BEGIN to COMMIT, so none is open while the files are read and none starts
+   * before they are. A CHECKPOINT first writes every committed page into the files, so a restore
+   * replays almost no WAL. Database work waits meanwhile (the pool queues it; nothing fails unless
+   * the copy outlasts the pool's 10 s connection timeout). Files of DATA_DIR named in `without`
+   * (the exchange's signing key) are left out.
+   */
+  async embeddedSnapshot(without: readonly string[] = []): Promise<Buffer> {
+    if (!this.pglite) throw new Error('embeddedSnapshot: the database is PostgreSQL (use pg_dump)');
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      await runner.connect();
+      await runner.query('CHECKPOINT');
+      const tar = await this.pglite.dumpDataDir('none');
+      return tarWithout(Buffer.from(await tar.arrayBuffer()), without);
+    } finally {
+      await runner.release();
+    }
+  }
+
   /** Opens the configured database and runs the pending migrations; `entities` is the app's ENTITIES. */
   static async open(config: AppConfig, entities: EntityClasses = []): Promise<Database> {
     if (config.databaseUrl) {
@@ -120,7 +147,7 @@ export class Database implements SqlPool {
       throw error;
     }
     logger.event('info', 'embedded database ready', { data_dir: config.dataDir }, 'Database');
-    return new Database(dataSource, true, stop);
+    return new Database(dataSource, true, stop, db);
   }
 
   /**

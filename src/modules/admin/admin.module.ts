@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
 import { AccountsAdminController } from './accounts-admin.controller';
 import { AuditAdminController } from './audit-admin.controller';
+import { BackupAdminController } from './backup-admin.controller';
 import { InstrumentsModule } from '../instruments/instruments.module';
 import { InstrumentsAdminController } from './instruments-admin.controller';
 import { LedgerModule } from '../ledger/ledger.module';
@@ -24,6 +25,7 @@ import { RfqModule } from '../rfq/rfq.module';
     LedgerAdminController,
     AuditAdminController,
     MakerLimitsAdminController,
+    BackupAdminController,
   ],
 })
 export class AdminModule {}

@@ -8,8 +8,9 @@ import { Ed25519Signer, encodeWallet, publicKeyFromSeed, signingDomain, keyIdOf 
 import { logger } from '../../common/logging/logger';
 import { JournalRepository } from './journal.repository';
 
-/** Where the embedded default keeps its generated key, inside DATA_DIR. */
-const KEY_FILE = 'exchange-signing-key';
+/** Where the embedded default keeps its generated key, inside DATA_DIR (never in a backup of it). */
+export const EMBEDDED_KEY_FILE = 'exchange-signing-key';
+const KEY_FILE = EMBEDDED_KEY_FILE;
 
 /**
  * Reads the embedded key from DATA_DIR, or generates it there once (`wx`: two processes starting
