@@ -1,6 +1,5 @@
 import { Clock } from '../../src/common/clock';
 import { Database } from '../../src/common/database/database';
-import { SETTLED_ROUNDS_HELD_SECONDS } from '../../src/modules/instruments/instrument';
 import { InstrumentRepository } from '../../src/modules/instruments/instrument.repository';
 import { InstrumentsService } from '../../src/modules/instruments/instruments.service';
 import { MarketDataService } from '../../src/modules/market-data/market-data.service';
@@ -65,7 +64,7 @@ describe('settled rounds leave memory (design.md section 17)', () => {
     await seedSettledRounds(db, 'RCT', expirationIn(-1), RECENT_ROUNDS, 3600);
     // EDGE: one round settled 7 days ago less 10 minutes: held at start, crosses the line while the instance runs.
     await seedSettledRounds(db, 'EDGE', expirationIn(-7), 1, 0);
-    await db.exec(`UPDATE expirations SET settled_at = now() - make_interval(secs => $1) WHERE asset = 'EDGE'`, [SETTLED_ROUNDS_HELD_SECONDS - 600]);
+    await db.exec(`UPDATE expirations SET settled_at = now() - make_interval(secs => $1) WHERE asset = 'EDGE'`, [7 * DAY - 600]);
     oldSymbol = (await db.one<{ symbol: string }>(`SELECT symbol FROM instruments WHERE asset = 'OLD' AND expiry = $1 AND strike = 150000000 AND kind = 'put'`, [
       oldestOldExpiry,
     ]))!.symbol;
