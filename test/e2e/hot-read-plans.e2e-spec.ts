@@ -120,7 +120,9 @@ onPostgres('hot reads plan on indexes: no Seq Scan, no Sort on a growing table (
     captured.length = 0;
     await request();
     // Reads only: a background job's write (the RFQ expiry's, say) may run meanwhile; it is not the request's.
-    return captured.filter((s) => /^\s*(SELECT|WITH)\b/i.test(s.text) && !/\b(INSERT|UPDATE|DELETE)\b|pg_advisory|legwork_refuse|FOR (UPDATE|SHARE)/i.test(s.text));
+    return captured.filter(
+      (s) => /^\s*(SELECT|WITH)\b/i.test(s.text) && !/\b(INSERT|UPDATE|DELETE)\b|pg_advisory|legwork_refuse|FOR (UPDATE|SHARE)/i.test(s.text),
+    );
   }
 
   async function planFaults(s: Captured): Promise<string[]> {

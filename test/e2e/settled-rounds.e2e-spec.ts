@@ -65,9 +65,10 @@ describe('settled rounds leave memory (design.md section 17)', () => {
     // EDGE: one round settled 7 days ago less 10 minutes: held at start, crosses the line while the instance runs.
     await seedSettledRounds(db, 'EDGE', expirationIn(-7), 1, 0);
     await db.exec(`UPDATE expirations SET settled_at = now() - make_interval(secs => $1) WHERE asset = 'EDGE'`, [7 * DAY - 600]);
-    oldSymbol = (await db.one<{ symbol: string }>(`SELECT symbol FROM instruments WHERE asset = 'OLD' AND expiry = $1 AND strike = 150000000 AND kind = 'put'`, [
-      oldestOldExpiry,
-    ]))!.symbol;
+    oldSymbol = (await db.one<{ symbol: string }>(
+      `SELECT symbol FROM instruments WHERE asset = 'OLD' AND expiry = $1 AND strike = 150000000 AND kind = 'put'`,
+      [oldestOldExpiry],
+    ))!.symbol;
     await db.exec(`INSERT INTO instrument_ivs (symbol, iv, updated_at) VALUES ($1, 700000, now() - interval '300 days')`, [oldSymbol]);
     // The taker held 2 of it when its round settled (a position 300 days old).
     await db.exec(
@@ -131,10 +132,27 @@ describe('settled rounds leave memory (design.md section 17)', () => {
 
     // One old round by expiry, over JSON-RPC too, with the IV stored for it and its mark.
     const round = await ws.result('public/get_instruments', { expiry: oldestOldExpiry, include_settled: true });
-    expect(round.instruments.map((i: any) => [i.strike, i.kind])).toEqual(STRIKES.flatMap((s) => [[String(s), 'call'], [String(s), 'put']]));
+    expect(round.instruments.map((i: any) => [i.strike, i.kind])).toEqual(
+      STRIKES.flatMap((s) => [
+        [String(s), 'call'],
+        [String(s), 'put'],
+      ]),
+    );
     const put = round.instruments.find((i: any) => i.symbol === oldSymbol);
     expect(put).toMatchObject({ asset: 'OLD', settled: true, iv: '0.7', mark_price: null }); // no OLD index price: no mark
-    expect(Object.keys(put).sort()).toEqual(['asset', 'created_at', 'expiry', 'iv', 'kind', 'mark_price', 'paused', 'settled', 'settlement_price', 'strike', 'symbol']);
+    expect(Object.keys(put).sort()).toEqual([
+      'asset',
+      'created_at',
+      'expiry',
+      'iv',
+      'kind',
+      'mark_price',
+      'paused',
+      'settled',
+      'settlement_price',
+      'strike',
+      'symbol',
+    ]);
     expect((await ws.result('public/get_instruments', { expiry: oldestOldExpiry })).instruments).toEqual([]);
   });
 

@@ -11,7 +11,16 @@ import { QUEUES, jobIds } from '../../common/jobs/queues';
 import { logger } from '../../common/logging/logger';
 import { parseUnixSeconds } from './domain/inputs';
 import { type CreateInstrumentsInput, planListing } from './domain/listing';
-import { type Instrument, type InstrumentFilter, type InstrumentRecord, type Round, compareInstruments, heldSince, inRound, instrumentRecord } from './instrument';
+import {
+  type Instrument,
+  type InstrumentFilter,
+  type InstrumentRecord,
+  type Round,
+  compareInstruments,
+  heldSince,
+  inRound,
+  instrumentRecord,
+} from './instrument';
 import { InstrumentListing } from './instrument-listing';
 import { type InstrumentTerms, InstrumentRepository, type RoundSettlementState } from './instrument.repository';
 
