@@ -167,6 +167,7 @@ onPostgres('hot reads plan on indexes: no Seq Scan, no Sort on a growing table (
     ['GET /v1/admin/rfqs?account_id', () => ok(admin().get(`/v1/admin/rfqs?account_id=${taker.accountId}`))],
     ['GET /v1/admin/rfqs/:id/events', () => ok(admin().get(`/v1/admin/rfqs/${rfqId}/events`))],
     ['GET /v1/admin/market-data', () => ok(admin().get('/v1/admin/market-data'))],
+    ['GET /metrics', () => fetch(`${app.url}/metrics`).then((r) => r.text())],
     ['GET /v1/admin/accounts?wallet', () => ok(admin().get(`/v1/admin/accounts?wallet=${taker.wallet.address}`))],
   ];
 
