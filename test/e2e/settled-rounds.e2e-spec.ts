@@ -128,6 +128,12 @@ describe('settled rounds leave memory (design.md section 17)', () => {
     const all = (await http.get(`/v1/instruments?include_settled=true`)).body.instruments;
     expect(all).toHaveLength(6 + (RECENT_ROUNDS + 1 + OLD_ROUNDS) * PER_ROUND);
     expect([...new Set(all.map((i: any) => i.asset))]).toEqual(['EDGE', 'NEW', 'OLD', 'RCT']);
+    const key = (i: any) => [i.asset, i.expiry, Number(i.strike), i.kind];
+    const cmp = (a: unknown[], b: unknown[]) => {
+      for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return (a[k] as number) < (b[k] as number) ? -1 : 1;
+      return 0;
+    };
+    expect(all.every((i: any, n: number) => n === 0 || cmp(key(all[n - 1]), key(i)) < 0)).toBe(true);
     expect(new Set(all.map((i: any) => i.symbol)).size).toBe(all.length);
 
     // One old round by expiry, over JSON-RPC too, with the IV stored for it and its mark.

@@ -58,6 +58,17 @@ const SWEEP_EVERY_MS = 10 * 60_000;
  */
 export const OLD_SETTLED_LISTING_LIMIT = 10_000;
 
+/** Two lists in listing order merged into one, in one pass. */
+function mergeSorted(a: readonly Instrument[], b: readonly Instrument[]): Instrument[] {
+  const out: Instrument[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) out.push(compareInstruments(a[i], b[j]) <= 0 ? a[i++] : b[j++]);
+  while (i < a.length) out.push(a[i++]);
+  while (j < b.length) out.push(b[j++]);
+  return out;
+}
+
 /** The round a broadcast names; anything unreadable reloads everything. */
 function roundOf(payload: unknown): Round | null {
   const { asset, expiry } = (payload ?? {}) as Partial<Round>;
@@ -145,9 +156,14 @@ export class InstrumentsService implements OnModuleInit, OnModuleDestroy {
     if (!filter.includeSettled) return held;
     const older = await this.repository.settledBefore(filter, heldSince(this.clock.now()), OLD_SETTLED_LISTING_LIMIT);
     if (older.length === 0) return held;
+    // With an expiry and no asset the rows come in no order: one expiration's, sorted here.
+    if (filter.expiry !== undefined && filter.asset === undefined) older.sort(compareInstruments);
     const read = new Set(older.map((i) => i.symbol));
     // The view may still hold a round that crossed the line since its last sweep: listed once.
-    return [...older, ...held.filter((i) => !read.has(i.symbol))].sort(compareInstruments);
+    return mergeSorted(
+      older,
+      held.filter((i) => !read.has(i.symbol)),
+    );
   }
 
   /** The wire records of listed(filter): the view's shared ones without `includeSettled`. */
