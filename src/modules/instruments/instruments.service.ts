@@ -212,11 +212,6 @@ export class InstrumentsService implements OnModuleInit, OnModuleDestroy {
     return dropped.length;
   }
 
-  /** How many instruments the view holds (the memory test and the console). */
-  get heldCount(): number {
-    return this.view.size;
-  }
-
   /**
    * POST /v1/admin/create-instruments (docs/spec/design.md section 2): lists the strikes (given, or the grid
    * around the spot) as calls and puts; existing ones are skipped, so `created` counts new ones only.
