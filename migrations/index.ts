@@ -15,6 +15,7 @@ import { TakerSalt1763800000200 } from './1763800000200-TakerSalt';
 import { RfqCancel1763800000210 } from './1763800000210-RfqCancel';
 import { MakerLimits1763800000220 } from './1763800000220-MakerLimits';
 import { RfqHistory1763800000250 } from './1763800000250-RfqHistory';
+import { SettledRounds1763800000260 } from './1763800000260-SettledRounds';
 
 /** Every migration, in order. The app runs the pending ones at start; `synchronize` is never on. */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   RfqCancel1763800000210,
   MakerLimits1763800000220,
   RfqHistory1763800000250,
+  SettledRounds1763800000260,
 ];

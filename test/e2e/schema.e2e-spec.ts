@@ -25,6 +25,8 @@ const UNSYNCHRONIZED_INDEXES: Record<string, string> = {
   rfqs_state: 'CREATE INDEX rfqs_state ON public.rfqs USING btree (state, id DESC)',
   fills_taker: 'CREATE INDEX fills_taker ON public.fills USING btree (taker_account_id, id DESC)',
   fills_maker: 'CREATE INDEX fills_maker ON public.fills USING btree (maker_account_id, id DESC)',
+  positions_by_expiry:
+    'CREATE INDEX positions_by_expiry ON public.positions USING btree (account_id, settled, expiry, instrument COLLATE "C") WHERE (quantity <> 0)',
 };
 
 /** Tables that are not the app's: TypeORM's migration log and its metadata (compared on their own). */

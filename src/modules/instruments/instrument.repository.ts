@@ -14,9 +14,15 @@ interface InstrumentRow {
   settled: boolean;
   settlement_price: string | null;
   created_at: Date;
+  /** unix seconds, when the statement reads the round's settlement time */
+  settled_epoch?: number | null;
 }
 
 const COLUMNS = 'symbol, asset, strike, kind, expiry, paused, settled, settlement_price, created_at';
+/** COLUMNS of `instruments i`, with the settlement time of its round `expirations e`. */
+const JOINED = `i.symbol, i.asset, i.strike, i.kind, i.expiry, i.paused, i.settled, i.settlement_price, i.created_at,
+  extract(epoch FROM e.settled_at)::float8 AS settled_epoch`;
+const ROUND_JOIN = 'instruments i JOIN expirations e ON e.asset = i.asset AND e.expiry = i.expiry';
 
 const toInstrument = (row: InstrumentRow): Instrument => ({
   symbol: row.symbol,
@@ -28,6 +34,7 @@ const toInstrument = (row: InstrumentRow): Instrument => ({
   settled: row.settled,
   settlementPrice: row.settlement_price === null ? null : BigInt(row.settlement_price),
   createdAt: Math.floor(new Date(row.created_at).getTime() / 1000),
+  ...(row.settled_epoch === undefined ? {} : { settledAt: row.settled_epoch === null ? null : Math.floor(row.settled_epoch) }),
 });
 
 /**
@@ -120,15 +127,48 @@ export class InstrumentRepository {
     return sql.exec(`UPDATE instruments SET paused = $1 WHERE expiry = $2 AND ($3::text IS NULL OR asset = $3::text)`, [paused, round.expiry, round.asset]);
   }
 
-  /** Every instrument (settled ones included), or those of one round. */
-  async list(round: Round | null, sql: Sql = this.db): Promise<Instrument[]> {
+  /**
+   * The instruments an instance holds (docs/spec/design.md section 17): those of open rounds and of
+   * rounds settled after `heldSince` (unix seconds); every such instrument, or those of one round.
+   * The rounds are found on `expirations_unsettled` and `expirations_settled_at`, their instruments
+   * on `instruments_expiry`: the rounds settled before are never read.
+   */
+  async held(round: Round | null, heldSince: number, sql: Sql = this.db): Promise<Instrument[]> {
     const rows =
       round === null
-        ? await sql.rows<InstrumentRow>(`SELECT ${COLUMNS} FROM instruments`)
-        : await sql.rows<InstrumentRow>(`SELECT ${COLUMNS} FROM instruments WHERE expiry = $1 AND ($2::text IS NULL OR asset = $2::text)`, [
-            round.expiry,
-            round.asset,
-          ]);
+        ? await sql.rows<InstrumentRow>(
+            `SELECT ${JOINED} FROM ${ROUND_JOIN} WHERE NOT e.settled
+             UNION ALL
+             SELECT ${JOINED} FROM ${ROUND_JOIN} WHERE e.settled AND e.settled_at > to_timestamp($1)`,
+            [heldSince],
+          )
+        : await sql.rows<InstrumentRow>(
+            `SELECT ${JOINED} FROM ${ROUND_JOIN}
+              WHERE i.expiry = $1 AND ($2::text IS NULL OR i.asset = $2::text) AND (NOT e.settled OR e.settled_at > to_timestamp($3))`,
+            [round.expiry, round.asset, heldSince],
+          );
+    return rows.map(toInstrument);
+  }
+
+  /**
+   * Instruments of rounds settled at or before `settledBy` (unix seconds: those no instance holds),
+   * at most `limit`, for a listing with `include_settled`. In listing order (asset, expiry, strike,
+   * kind) read on `instruments_asset_expiry_strike_kind_key`, except with an expiry and no asset:
+   * then one expiration's instruments on `instruments_expiry`, in no order (the caller sorts them).
+   */
+  async settledBefore(filter: { asset?: string; expiry?: number }, settledBy: number, limit: number, sql: Sql = this.db): Promise<Instrument[]> {
+    const params: unknown[] = [settledBy, limit];
+    const where = ['e.settled', 'e.settled_at <= to_timestamp($1)'];
+    if (filter.asset !== undefined) where.push(`i.asset = $${params.push(filter.asset)}`);
+    if (filter.expiry !== undefined) where.push(`i.expiry = $${params.push(filter.expiry)}`);
+    const order = filter.expiry !== undefined && filter.asset === undefined ? '' : 'ORDER BY i.asset, i.expiry, i.strike, i.kind';
+    const rows = await sql.rows<InstrumentRow>(`SELECT ${JOINED} FROM ${ROUND_JOIN} WHERE ${where.join(' AND ')} ${order} LIMIT $2`, params);
+    return rows.map(toInstrument);
+  }
+
+  /** The listed instruments among `symbols`, settled ones included (by primary key). */
+  async stored(symbols: readonly string[], sql: Sql = this.db): Promise<Instrument[]> {
+    const rows = await sql.rows<InstrumentRow>(`SELECT ${COLUMNS} FROM instruments WHERE symbol = ANY($1::text[])`, [symbols]);
     return rows.map(toInstrument);
   }
 
@@ -144,9 +184,18 @@ export class InstrumentRepository {
     return new Map(rows.map((r) => [r.symbol, r.asset]));
   }
 
-  /** The symbols of the asset's instruments: every one, or the open (unsettled) ones only. */
-  async symbols(asset: string, openOnly: boolean, sql: Sql = this.db): Promise<string[]> {
-    const rows = await sql.rows<{ symbol: string }>(`SELECT symbol FROM instruments WHERE asset = $1 AND (NOT $2::boolean OR NOT settled)`, [asset, openOnly]);
+  /**
+   * The symbols of the asset's (null: every asset's) open instruments, or of those an instance holds (open, or of a
+   * round settled after `heldSince`): read through the asset's rounds, never its whole history.
+   */
+  async symbols(asset: string | null, heldSince: number | null, sql: Sql = this.db): Promise<string[]> {
+    const rows = await sql.rows<{ symbol: string }>(
+      `SELECT i.symbol FROM ${ROUND_JOIN} WHERE ($1::text IS NULL OR e.asset = $1::text) AND NOT e.settled AND ($2::float8 IS NOT NULL OR NOT i.settled)
+       UNION ALL
+       SELECT i.symbol FROM ${ROUND_JOIN}
+        WHERE ($1::text IS NULL OR e.asset = $1::text) AND $2::float8 IS NOT NULL AND e.settled AND e.settled_at > to_timestamp($2::float8)`,
+      [asset, heldSince],
+    );
     return rows.map((r) => r.symbol);
   }
 

@@ -15,6 +15,19 @@ export interface Instrument {
   settlementPrice: bigint | null;
   /** unix seconds */
   createdAt: number;
+  /** Unix seconds the round settled (null: open), when the row was read with it: the view's sweep. */
+  settledAt?: number | null;
+}
+
+/**
+ * docs/spec/design.md section 17: an instance holds the instruments of open rounds and of rounds
+ * settled less than this long ago; older settled rounds are read from the database when asked for.
+ */
+export const SETTLED_ROUNDS_HELD_SECONDS = 7 * 86_400;
+
+/** The oldest `settled_at` (unix seconds) a round may have and still be held in memory at `nowSeconds`. */
+export function heldSince(nowSeconds: number): number {
+  return nowSeconds - SETTLED_ROUNDS_HELD_SECONDS;
 }
 
 /** docs/spec/design.md section 2: open = not settled; tradable = open, not paused, expiry in the future. */

@@ -15,7 +15,9 @@ export class InstrumentsController {
   @Public()
   @ApiOperation({ summary: 'Listed instruments (default: open ones of every asset)' })
   @ApiOkResponse({ type: InstrumentListDto })
-  list(@Query() query: ListInstrumentsQuery): { instruments: readonly InstrumentRecord[] } {
-    return { instruments: this.instruments.records({ asset: query.asset, expiry: query.expiry, includeSettled: query.include_settled === 'true' }) };
+  async list(@Query() query: ListInstrumentsQuery): Promise<{ instruments: readonly InstrumentRecord[] }> {
+    const filter = { asset: query.asset, expiry: query.expiry, includeSettled: query.include_settled === 'true' };
+    // Open instruments: the view's shared records, no I/O. With settled ones: older rounds read from the database too.
+    return { instruments: await this.instruments.listedRecords(filter) };
   }
 }

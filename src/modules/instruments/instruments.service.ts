@@ -11,7 +11,16 @@ import { QUEUES, jobIds } from '../../common/jobs/queues';
 import { logger } from '../../common/logging/logger';
 import { parseUnixSeconds } from './domain/inputs';
 import { type CreateInstrumentsInput, planListing } from './domain/listing';
-import { type Instrument, type InstrumentFilter, type InstrumentRecord, type Round, inRound, instrumentRecord } from './instrument';
+import {
+  type Instrument,
+  type InstrumentFilter,
+  type InstrumentRecord,
+  type Round,
+  compareInstruments,
+  heldSince,
+  inRound,
+  instrumentRecord,
+} from './instrument';
 import { InstrumentListing } from './instrument-listing';
 import { type InstrumentTerms, InstrumentRepository, type RoundSettlementState } from './instrument.repository';
 
@@ -39,6 +48,27 @@ export interface PauseResult {
   instruments: number;
 }
 
+/** How often an instance drops the rounds that crossed the 7-day line from its view (section 17). */
+const SWEEP_EVERY_MS = 10 * 60_000;
+
+/**
+ * At most this many instruments of rounds settled before the 7-day line per listing with
+ * `include_settled` (read from the database in listing order; docs/decisions.md): a listing's cost
+ * is bounded, whatever the exchange's age. A client reads older rounds one `expiry` at a time.
+ */
+export const OLD_SETTLED_LISTING_LIMIT = 10_000;
+
+/** Two lists in listing order merged into one, in one pass. */
+function mergeSorted(a: readonly Instrument[], b: readonly Instrument[]): Instrument[] {
+  const out: Instrument[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) out.push(compareInstruments(a[i], b[j]) <= 0 ? a[i++] : b[j++]);
+  while (i < a.length) out.push(a[i++]);
+  while (j < b.length) out.push(b[j++]);
+  return out;
+}
+
 /** The round a broadcast names; anything unreadable reloads everything. */
 function roundOf(payload: unknown): Round | null {
   const { asset, expiry } = (payload ?? {}) as Partial<Round>;
@@ -56,6 +86,8 @@ export class InstrumentsService implements OnModuleInit, OnModuleDestroy {
   /** The view sorted and indexed for listings: built on the first listing after the view changed, not per call. */
   private listing: InstrumentListing | null = null;
   private readonly sync: ViewSync<Round>;
+  private sweepTimer: NodeJS.Timeout | null = null;
+  private readonly evictedListeners: Array<(symbols: readonly string[]) => void> = [];
 
   constructor(
     private readonly db: Database,
@@ -68,16 +100,27 @@ export class InstrumentsService implements OnModuleInit, OnModuleDestroy {
     this.sync = new ViewSync(broadcaster, INSTRUMENTS_CHANGED, (round) => this.load(round), roundOf, versions);
   }
 
-  /** Listen first, then load everything: no change can fall between the load and the listening. */
-  onModuleInit(): Promise<void> {
-    return this.sync.start();
+  /**
+   * Listen first, then load everything: no change can fall between the load and the listening.
+   * Then sweep the view every SWEEP_EVERY_MS: a round that crosses the 7-day line leaves it.
+   */
+  async onModuleInit(): Promise<void> {
+    await this.sync.start();
+    this.sweepTimer = setInterval(() => this.sweep(), SWEEP_EVERY_MS);
+    this.sweepTimer.unref?.();
   }
 
   onModuleDestroy(): void {
     this.sync.stop();
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.sweepTimer = null;
   }
 
-  /** The in-memory view: the listed instrument (settled ones included), or undefined. Synchronous, no I/O. */
+  /**
+   * The in-memory view: the listed instrument of an open round or of one settled within the last
+   * 7 days (docs/spec/design.md section 17), or undefined (unknown, or settled before: stored()
+   * reads those). Synchronous, no I/O.
+   */
   get(symbol: string): Instrument | undefined {
     return this.view.get(symbol);
   }
@@ -101,6 +144,72 @@ export class InstrumentsService implements OnModuleInit, OnModuleDestroy {
   /** The wire record of a listed instrument, made once per instrument of the view. */
   record(instrument: Instrument): InstrumentRecord {
     return this.listing?.record(instrument) ?? instrumentRecord(instrument);
+  }
+
+  /**
+   * The listing of GET /v1/instruments and public/get_instruments. Without `includeSettled`, the
+   * view's shared list. With it, the view's (open and recently settled) merged in listing order
+   * with the older settled instruments read from the database (at most OLD_SETTLED_LISTING_LIMIT).
+   */
+  async listed(filter: InstrumentFilter): Promise<readonly Instrument[]> {
+    const held = this.list(filter);
+    if (!filter.includeSettled) return held;
+    const older = await this.repository.settledBefore(filter, heldSince(this.clock.now()), OLD_SETTLED_LISTING_LIMIT);
+    if (older.length === 0) return held;
+    // With an expiry and no asset the rows come in no order: one expiration's, sorted here.
+    if (filter.expiry !== undefined && filter.asset === undefined) older.sort(compareInstruments);
+    const read = new Set(older.map((i) => i.symbol));
+    // The view may still hold a round that crossed the line since its last sweep: listed once.
+    return mergeSorted(
+      older,
+      held.filter((i) => !read.has(i.symbol)),
+    );
+  }
+
+  /** The wire records of listed(filter): the view's shared ones without `includeSettled`. */
+  async listedRecords(filter: InstrumentFilter): Promise<readonly InstrumentRecord[]> {
+    if (!filter.includeSettled) return this.records(filter);
+    return (await this.listed(filter)).map((i) => (this.view.get(i.symbol) === i ? this.record(i) : instrumentRecord(i)));
+  }
+
+  /**
+   * The listed instruments among `symbols`, from the view or, for those it does not hold (a round
+   * settled before the 7-day line), from the database by primary key: rfq.create's refusal of a leg
+   * tells a settled instrument apart from an unknown one.
+   */
+  async stored(symbols: readonly string[]): Promise<Map<string, Instrument>> {
+    const found = new Map<string, Instrument>();
+    for (const symbol of symbols) {
+      const held = this.view.get(symbol);
+      if (held) found.set(symbol, held);
+    }
+    const missing = symbols.filter((s) => !found.has(s));
+    if (missing.length > 0) for (const i of await this.repository.stored(missing)) found.set(i.symbol, i);
+    return found;
+  }
+
+  /** Calls `listener` with the symbols every sweep drops from the view (market data drops their IVs). */
+  onEvicted(listener: (symbols: readonly string[]) => void): void {
+    this.evictedListeners.push(listener);
+  }
+
+  /**
+   * Drops from the view the instruments of rounds settled before the 7-day line (docs/spec/design.md
+   * section 17): they crossed it since they were loaded. A walk of the view, which holds recent
+   * rounds only; no I/O. How many it dropped.
+   */
+  sweep(nowSeconds: number = this.clock.now()): number {
+    const since = heldSince(nowSeconds);
+    const dropped: string[] = [];
+    for (const [symbol, i] of this.view) {
+      if (i.settledAt != null && i.settledAt <= since) dropped.push(symbol);
+    }
+    if (dropped.length === 0) return 0;
+    for (const symbol of dropped) this.view.delete(symbol);
+    this.listing = null;
+    for (const listener of this.evictedListeners) listener(dropped);
+    logger.event('info', 'settled rounds left the view', { instruments: dropped.length }, 'Instruments');
+    return dropped.length;
   }
 
   /**
@@ -179,8 +288,9 @@ export class InstrumentsService implements OnModuleInit, OnModuleDestroy {
     return { expiration, asset, paused, instruments };
   }
 
+  /** Loads the held instruments (open, or settled within 7 days) of the round, or all of them. */
   private async load(round: Round | null): Promise<void> {
-    const instruments = await this.repository.list(round);
+    const instruments = await this.repository.held(round, heldSince(this.clock.now()));
     this.listing = null;
     if (round === null) {
       this.view = new Map(instruments.map((i) => [i.symbol, i]));
@@ -201,9 +311,13 @@ export class InstrumentsService implements OnModuleInit, OnModuleDestroy {
     return this.repository.assetsOf(symbols, sql);
   }
 
-  /** The symbols of the asset's instruments, or of its open ones only (read from the database). */
-  symbolsOf(asset: string, openOnly: boolean, sql?: Sql): Promise<string[]> {
-    return this.repository.symbols(asset, openOnly, sql);
+  /**
+   * The symbols of the asset's open instruments, or (`openOnly` false) of those an instance holds
+   * (`asset` null: of every asset):
+   * open or settled within 7 days (read from the database).
+   */
+  symbolsOf(asset: string | null, openOnly: boolean, sql?: Sql): Promise<string[]> {
+    return this.repository.symbols(asset, openOnly ? null : heldSince(this.clock.now()), sql);
   }
 
   /**

@@ -187,15 +187,20 @@ export class PositionRepository {
    * exact below 2^53), so nothing is parsed, formatted or copied here.
    */
   responseRows(accountId: number, status: PositionStatus, limit: number): Promise<RfqPositionRow[]> {
-    return this.db.rows<RfqPositionRow>(
-      `SELECT p.account_id::float8 AS account_id, p.instrument, i.asset, ${httpDecimalSql('i.strike')} AS strike, i.kind, i.expiry::float8 AS expiry,
-              i.settled, ${httpDecimalSql('p.quantity')} AS quantity, ${httpDecimalSql('p.average_price')} AS average_price,
+    // One status: a range of positions_by_expiry, in its order. `all`: the first `limit` of each
+    // status, merged (a sort of at most 2 * limit rows, whatever the account's history).
+    const range = (settled: string) =>
+      `SELECT p.account_id::float8 AS account_id, p.instrument, i.asset, ${httpDecimalSql('i.strike')} AS strike, i.kind, p.expiry::float8 AS expiry,
+              p.settled, ${httpDecimalSql('p.quantity')} AS quantity, ${httpDecimalSql('p.average_price')} AS average_price,
               ${isoTimeSql('p.updated_at')} AS updated_at
          FROM positions p JOIN instruments i ON i.symbol = p.instrument
-        WHERE p.account_id = $1 AND p.quantity <> 0 AND ($2::text = 'all' OR i.settled = ($2::text = 'settled'))
-        ORDER BY i.expiry, p.instrument COLLATE "C"
-        LIMIT $3`,
-      [accountId, status, limit],
-    );
+        WHERE p.account_id = $1 AND p.quantity <> 0 AND p.settled = ${settled}
+        ORDER BY p.expiry, p.instrument COLLATE "C"
+        LIMIT $2`;
+    const text =
+      status === 'all'
+        ? `SELECT * FROM ((${range('false')}) UNION ALL (${range('true')})) u ORDER BY u.expiry, u.instrument COLLATE "C" LIMIT $2`
+        : range(status === 'settled' ? 'true' : 'false');
+    return this.db.rows<RfqPositionRow>(text, [accountId, limit]);
   }
 }

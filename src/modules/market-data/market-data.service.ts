@@ -10,7 +10,7 @@ import { MAX_LEGS, formatHttp, formatRfq, signingDomain } from '@legwork/protoco
 import { AppError, RfqError } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
 import { invalid } from '../instruments/domain/inputs';
-import type { InstrumentFilter, InstrumentRecord } from '../instruments/instrument';
+import type { Instrument, InstrumentFilter, InstrumentRecord } from '../instruments/instrument';
 import { InstrumentsService } from '../instruments/instruments.service';
 import { markPrice } from './domain/black76';
 import { type Greeks, greeks } from './domain/greeks';
@@ -126,6 +126,11 @@ export class MarketDataService implements OnModuleInit, OnModuleDestroy {
   }
 
   onModuleInit(): Promise<void> {
+    // The instruments' sweep drops rounds settled 7 days ago from their view: their IVs go too.
+    this.instruments.onEvicted((symbols) => {
+      for (const symbol of symbols) this.ivs.delete(symbol);
+      this.greeks$ = null;
+    });
     return this.sync.start();
   }
 
@@ -213,9 +218,11 @@ export class MarketDataService implements OnModuleInit, OnModuleDestroy {
   /** Black-76 mark on the latest index and IV, fresh or not; null when the instrument, index or IV is missing. */
   mark(symbol: string, nowSeconds: number): bigint | null {
     const instrument = this.instruments.get(symbol);
-    if (!instrument) return null;
+    return instrument ? this.markOf(instrument, this.ivs.get(symbol), nowSeconds) : null;
+  }
+
+  private markOf(instrument: Instrument, iv: Stamped | undefined, nowSeconds: number): bigint | null {
     const index = this.indexes.get(instrument.asset);
-    const iv = this.ivs.get(symbol);
     if (!index || !iv) return null;
     return markPrice({ index: index.value, strike: instrument.strike, kind: instrument.kind, iv: iv.value, secondsToExpiry: instrument.expiry - nowSeconds });
   }
@@ -266,11 +273,18 @@ export class MarketDataService implements OnModuleInit, OnModuleDestroy {
     return { index, marks };
   }
 
-  /** `public/get_instruments`: the instrument records with their mark and IV (RFQ form, or null). */
-  instrumentsWithMarks(filter: InstrumentFilter, nowSeconds: number): InstrumentMarketRecord[] {
-    return this.instruments.list(filter).map((i) => {
-      const mark = this.mark(i.symbol, nowSeconds);
-      const iv = this.ivs.get(i.symbol);
+  /**
+   * `public/get_instruments`: the instrument records with their mark and IV (RFQ form, or null).
+   * With `includeSettled`, the instruments of rounds settled before the 7-day line come from the
+   * database, and so do their IVs (section 17: this instance does not hold them).
+   */
+  async instrumentsWithMarks(filter: InstrumentFilter, nowSeconds: number): Promise<InstrumentMarketRecord[]> {
+    const listed = await this.instruments.listed(filter);
+    const stored = listed.filter((i) => this.instruments.get(i.symbol) !== i).map((i) => i.symbol);
+    const storedIvs = stored.length > 0 ? await this.repository.ivs(stored) : null;
+    return listed.map((i) => {
+      const iv = storedIvs?.get(i.symbol) ?? this.ivs.get(i.symbol);
+      const mark = this.markOf(i, iv, nowSeconds);
       return { ...this.instruments.record(i), mark_price: mark === null ? null : formatRfq(mark), iv: iv ? formatRfq(iv.value) : null };
     });
   }
@@ -309,7 +323,8 @@ export class MarketDataService implements OnModuleInit, OnModuleDestroy {
 
   private async load(asset: string | null): Promise<void> {
     const indexes = await this.repository.indexes(asset);
-    const ivs = await this.repository.ivs(asset === null ? null : await this.instruments.symbolsOf(asset, false));
+    // The IVs of the instruments an instance holds (open or settled within 7 days: section 17), not of every one ever listed.
+    const ivs = await this.repository.ivs(await this.instruments.symbolsOf(asset, false));
     // Applied in one synchronous step; rows are never deleted, so setting them is the whole change.
     this.config$ = null;
     this.greeks$ = null;

@@ -25,7 +25,7 @@ export class MarketRpc {
 
   /** params `{ asset?, expiry?, include_settled? }`; default: open instruments of every asset. */
   @RpcMethod('public/get_instruments', { kind: 'public' }, MARKET_METHODS['public/get_instruments'])
-  getInstruments(filter: ParamsOf<(typeof MARKET_METHODS)['public/get_instruments']>) {
-    return { instruments: this.market.instrumentsWithMarks(filter, this.clock.now()) };
+  async getInstruments(filter: ParamsOf<(typeof MARKET_METHODS)['public/get_instruments']>) {
+    return { instruments: await this.market.instrumentsWithMarks(filter, this.clock.now()) };
   }
 }

@@ -53,7 +53,7 @@ export class RfqService {
     } catch (error) {
       const existing = await this.store.findByClientRef(taker.accountId, command.clientRef);
       if (existing) return this.replay(existing, command);
-      throw error;
+      throw await this.refusal(command.legs, now, error);
     }
     const id = this.ids.next(nowMs);
     const expiresAt = now + this.config.rfqTtlSeconds;
@@ -83,6 +83,24 @@ export class RfqService {
     await this.expiry.schedule(rfq.expiresAt);
     await this.transitions.created(rfq);
     return rfqView(rfq);
+  }
+
+  /**
+   * The refusal of legs the view refused. A leg the view does not hold may be of a round settled
+   * before the 7-day line (docs/spec/design.md section 17: no instance holds those): the legs are
+   * checked again with the stored instruments (read by primary key, on this failure path only),
+   * so that a settled leg is refused as settled, not as unknown.
+   */
+  private async refusal(legs: CreateRfqCommand['legs'], now: number, error: unknown): Promise<unknown> {
+    const unheld = legs.map((l) => l.instrument).filter((symbol) => this.instruments.get(symbol) === undefined);
+    if (unheld.length === 0) return error;
+    const stored = await this.instruments.stored(unheld);
+    try {
+      resolveLegs(legs, (symbol) => this.instruments.get(symbol) ?? stored.get(symbol), now);
+    } catch (again) {
+      return again;
+    }
+    return error;
   }
 
   private replay(existing: RfqRecord, command: CreateRfqCommand): RfqView {

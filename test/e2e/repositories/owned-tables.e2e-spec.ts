@@ -135,20 +135,21 @@ describeBothDatabases('owned-table repositories', (getDb) => {
 
       expect(await instruments.setPaused({ expiry: EXPIRY, asset: null }, true)).toBe(3);
       expect(await instruments.roundPaused(EXPIRY)).toBe(true);
-      const round = await instruments.list({ expiry: EXPIRY, asset: 'RPO' });
+      const round = await instruments.held({ expiry: EXPIRY, asset: 'RPO' }, 0);
       expect(round.map((i) => [i.symbol, i.strike, i.kind, i.paused, i.settled, i.settlementPrice])).toEqual(
         expect.arrayContaining(listing.map((l) => [l.symbol, l.strike, l.kind, true, false, null])),
       );
       expect(round).toHaveLength(3);
-      expect((await instruments.list(null)).filter((i) => i.asset === 'RPO')).toHaveLength(3);
-      expect(await instruments.list({ expiry: EXPIRY, asset: 'XYZ' })).toEqual([]);
+      expect((await instruments.held(null, 0)).filter((i) => i.asset === 'RPO')).toHaveLength(3);
+      expect(await instruments.held({ expiry: EXPIRY, asset: 'XYZ' }, 0)).toEqual([]);
 
       expect(await instruments.assetListed('RPO')).toBe(true);
       expect(await instruments.assetListed('XYZ')).toBe(false);
       expect(await instruments.assetsOf([listing[0].symbol, 'NOPE'])).toEqual(new Map([[listing[0].symbol, 'RPO']]));
       await db.exec(`UPDATE instruments SET settled = true WHERE symbol = $1`, [listing[2].symbol]);
-      expect((await instruments.symbols('RPO', true)).sort()).toEqual([listing[0].symbol, listing[1].symbol].sort());
-      expect(await instruments.symbols('RPO', false)).toHaveLength(3);
+      expect((await instruments.symbols('RPO', null)).sort()).toEqual([listing[0].symbol, listing[1].symbol].sort());
+      expect(await instruments.symbols('RPO', 0)).toHaveLength(3);
+      expect(await instruments.symbols(null, 0)).toEqual(expect.arrayContaining(listing.map((l) => l.symbol)));
     });
 
     it('the settlement port: locks the round and its terms, reports settled symbols, marks the round settled once due', async () => {
@@ -185,7 +186,19 @@ describeBothDatabases('owned-table repositories', (getDb) => {
         await expect(instruments.markSettled('RPO', 1, 1n, sql)).rejects.toThrow('no expiration 1 of RPO');
       });
       expect(await instruments.dueRounds(SETTLE, 10)).not.toContainEqual({ asset: 'RPO', expiry: SETTLE });
-      expect((await instruments.list({ expiry: SETTLE, asset: 'RPO' })).every((i) => i.settled && i.settlementPrice === 123_000_000n)).toBe(true);
+      const settledRound = await instruments.held({ expiry: SETTLE, asset: 'RPO' }, 0);
+      expect(settledRound.every((i) => i.settled && i.settlementPrice === 123_000_000n && i.settledAt === Math.floor(settledAt.getTime() / 1000))).toBe(true);
+      expect(settledRound).toHaveLength(2);
+      // Past the 7-day line (docs/spec/design.md section 17): no longer held, listed from the database.
+      const after = Math.floor(settledAt.getTime() / 1000) + 1;
+      expect(await instruments.held({ expiry: SETTLE, asset: 'RPO' }, after)).toEqual([]);
+      expect((await instruments.held(null, after)).filter((i) => i.expiry === SETTLE)).toEqual([]);
+      expect((await instruments.symbols('RPO', after)).filter((s) => s.includes('2OCT96'))).toEqual([]);
+      const older = await instruments.settledBefore({ asset: 'RPO' }, after, 10);
+      expect(older.map((i) => i.symbol)).toEqual(['RPO-2OCT96-90-P', 'RPO-2OCT96-100-C']);
+      expect(await instruments.settledBefore({ expiry: SETTLE }, after, 10)).toHaveLength(2);
+      expect(await instruments.settledBefore({ asset: 'RPO' }, after - 2, 10)).toEqual([]);
+      expect((await instruments.stored(['RPO-2OCT96-90-P', 'NOPE'])).map((i) => i.symbol)).toEqual(['RPO-2OCT96-90-P']);
     });
 
     it('keeps the later of two market-data writes, whatever their order of arrival', async () => {

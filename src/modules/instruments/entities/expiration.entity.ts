@@ -5,6 +5,7 @@ import { bigint, bigintColumn, createdAt } from '../../../common/database/column
 @Entity('expirations')
 @Unique('expirations_asset_utc_date_key', ['asset', 'utcDate'])
 @Index('expirations_unsettled', ['expiry'], { where: 'NOT settled' })
+@Index('expirations_settled_at', ['settledAt'], { where: 'settled' })
 export class ExpirationEntity {
   @PrimaryColumn({ name: 'asset', type: 'text', primaryKeyConstraintName: 'expirations_pkey' })
   asset!: string;

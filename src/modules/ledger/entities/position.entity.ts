@@ -8,6 +8,9 @@ import { bigint, bigintColumn, wholeNumeric } from '../../../common/database/col
 @Entity('positions')
 @Check('positions_average', '(avg_num IS NULL) = (avg_den IS NULL) AND (avg_den IS NULL OR avg_den > 0) AND (average_price IS NULL) = (avg_num IS NULL)')
 @Index('positions_instrument', ['instrument'])
+// (account_id, settled, expiry, instrument COLLATE "C") WHERE quantity <> 0: TypeORM's index
+// metadata has no collation, so it is declared here but not synchronized (migration 1763800000260).
+@Index('positions_by_expiry', { synchronize: false })
 export class PositionEntity {
   @PrimaryColumn({ name: 'account_id', type: 'bigint', transformer: bigintColumn, primaryKeyConstraintName: 'positions_pkey' })
   @ForeignKey('accounts', { name: 'positions_account_id_fkey' })
@@ -20,6 +23,10 @@ export class PositionEntity {
   /** Signed micro-contracts. */
   @Column(bigint('quantity'))
   quantity!: bigint;
+
+  /** Unix seconds: the instrument's expiry, set on insert (trigger positions_expiry, migration 1763800000260). */
+  @Column(bigint('expiry'))
+  expiry!: bigint;
 
   @Column({ name: 'settled', type: 'boolean', default: false })
   settled!: boolean;
