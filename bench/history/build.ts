@@ -169,11 +169,38 @@ async function build(url: string, s: Scale, log: (line: string) => void): Promis
     await step(log, 'indexes', () => recreateIndexes(c, indexes));
     await step(log, 'lock groups and locks', () => writeLocks(c));
     await writeMakerNonces(c);
+    await step(log, 'checks', () => checkYear(c, s));
     await step(log, 'VACUUM ANALYZE', () => c.query('VACUUM (ANALYZE)'));
     return day0;
   } finally {
     await c.end();
   }
+}
+
+/**
+ * What the app would check of the year (test/e2e/invariants.ts (a), (b), (e), (g)) and the counts
+ * of the brief: a build that breaks one fails instead of being measured.
+ */
+export async function checkYear(c: Client, s: Scale): Promise<void> {
+  const { rows } = await c.query(
+    `SELECT (SELECT sum(total) FROM balances)::text = (SELECT sum(amount) FROM transfers)::text AS money,
+            NOT EXISTS (SELECT 1 FROM positions GROUP BY instrument HAVING sum(quantity) <> 0) AS flat,
+            (SELECT count(*) FROM rfqs WHERE state = 'filled')::int AS filled, (SELECT count(*) FROM fills)::int AS fills,
+            (SELECT count(*) FROM rfqs WHERE state <> 'filled')::int AS unfilled, (SELECT count(*) FROM receipts)::int AS receipts,
+            (SELECT journal_seq FROM journal_head)::int AS head, (SELECT count(*) FROM account_events)::int AS events,
+            NOT EXISTS (SELECT 1 FROM accounts WHERE open_rfqs <> 0) AS open`,
+  );
+  const r = rows[0];
+  const problems = [
+    r.money ? null : 'sum of balances != deposits',
+    r.flat ? null : 'an instrument whose positions do not sum to zero',
+    r.filled === s.filled && r.fills === s.filled ? null : `filled ${r.filled}, fills ${r.fills}, expected ${s.filled}`,
+    r.unfilled === s.unfilled ? null : `unfilled ${r.unfilled}, expected ${s.unfilled}`,
+    r.receipts === s.filled && r.head === s.filled ? null : `receipts ${r.receipts}, head ${r.head}`,
+    Math.abs(r.events - s.accountEvents) <= s.accountEvents * 0.01 ? null : `account events ${r.events}, expected about ${s.accountEvents}`,
+    r.open ? null : 'open_rfqs not zero',
+  ].filter(Boolean);
+  if (problems.length) throw new Error(`the built year is wrong: ${problems.join('; ')}`);
 }
 
 const BULK_TABLES = ['rfqs', 'rfq_events', 'accepts', 'fills', 'fill_legs', 'receipts', 'positions', 'account_events', 'settlement_payments'];
