@@ -13,7 +13,7 @@ import { writeAccountEvents, writeBalances, writeLegsets, writeMakerNonces, writ
  * and kept; each run measures on a `CREATE DATABASE ... TEMPLATE` copy of it (FILE_COPY: a copy
  * of the files, not a replay of every row). `--rebuild` drops and builds it again.
  */
-export interface YearInfo {
+interface YearInfo {
   database: string;
   /** Seconds the build took (null: reused). */
   buildSeconds: number | null;
@@ -30,7 +30,7 @@ function dbUrl(postgresUrl: string, database: string): string {
   return url.toString();
 }
 
-export function yearDatabaseName(s: Scale): string {
+function yearDatabaseName(s: Scale): string {
   const hash = createHash('sha256')
     .update(MIGRATIONS.map((m) => m.name).join(','))
     .update('year-v1')
@@ -181,7 +181,7 @@ async function build(url: string, s: Scale, log: (line: string) => void): Promis
  * What the app would check of the year (test/e2e/invariants.ts (a), (b), (e), (g)) and the counts
  * of the brief: a build that breaks one fails instead of being measured.
  */
-export async function checkYear(c: Client, s: Scale): Promise<void> {
+async function checkYear(c: Client, s: Scale): Promise<void> {
   const { rows } = await c.query(
     `SELECT (SELECT sum(total) FROM balances)::text = (SELECT sum(amount) FROM transfers)::text AS money,
             NOT EXISTS (SELECT 1 FROM positions GROUP BY instrument HAVING sum(quantity) <> 0) AS flat,

@@ -52,7 +52,7 @@ interface Fill {
   salt: Buffer;
 }
 
-export interface FillsContext {
+interface FillsContext {
   scale: Scale;
   day0: number;
   accounts: Map<number, Account>;

@@ -21,7 +21,7 @@ export function pairFigure(
   cpu?: FigureResult['cpu'],
 ): FigureResult {
   const target = f.target ?? 1.25;
-  const ratio = median(rounds.map((x) => (f.kind === 'rate' ? x.baseline / x.legwork : x.legwork / x.baseline)));
+  const ratio = medianWithInfinity(rounds.map((x) => roundRatio(f.kind, x)));
   return {
     id: f.id,
     title: f.title,
@@ -33,12 +33,28 @@ export function pairFigure(
     ratioOf: f.kind === 'rate' ? 'fresh / year, median of per-round ratios' : 'year / fresh, median of per-round ratios',
     ratio,
     target: `<= ${target.toFixed(2)}`,
-    met: Number.isFinite(ratio) ? ratio <= target : null,
+    met: Number.isNaN(ratio) ? null : ratio <= target,
     rounds,
     ...(cpu ? { cpu } : {}),
     ...(f.extra ? { extra: f.extra } : {}),
     ...(f.notes ? { notes: f.notes } : {}),
   };
+}
+
+/** A round's ratio: what the year costs more; Infinity when the year side did nothing, NaN when neither did. */
+function roundRatio(kind: 'rate' | 'cost', x: PairRound): number {
+  const [worse, better] = kind === 'rate' ? [x.baseline, x.legwork] : [x.legwork, x.baseline];
+  if (!Number.isFinite(worse) || !Number.isFinite(better)) return kind === 'cost' && x.legwork === Infinity ? Infinity : NaN;
+  if (better === 0) return worse === 0 ? NaN : Infinity;
+  return worse / better;
+}
+
+/** The median, counting Infinity (a round where the year side did nothing) and leaving NaN out. */
+function medianWithInfinity(values: number[]): number {
+  const v = values.filter((x) => !Number.isNaN(x)).sort((a, b) => a - b);
+  if (!v.length) return NaN;
+  const mid = v.length >> 1;
+  return v.length % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
 }
 
 /** An absolute figure of the year side (no fresh comparison): `met` from `check`. */
@@ -84,7 +100,7 @@ export function cpuPer1000(rounds: Array<{ cpuL: CpuReading; cpuB: CpuReading; o
   return { legwork: side('L'), baseline: side('B') };
 }
 
-export interface RpcLoad {
+interface RpcLoad {
   calls: number;
   seconds: number;
   rate: number;

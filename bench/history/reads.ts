@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import type { CpuReading } from '../lib/cpu';
+import { parallel } from '../lib/env';
 import type { Leg, Round, Trader } from '../lib/exchange';
 import { type HttpLoadResult, httpLoad } from '../lib/http-load';
 import type { FigureResult } from '../lib/report';
@@ -14,7 +15,7 @@ import { type HistoryOptions, type Side, bothSides, yearTrader } from './sides';
  * GET /query/rfq-fills (first page; a page `deepFills` deep through the keyset cursor `after`),
  * rfq.list and rfq.maker.poll.
  */
-export interface ReadSetup {
+interface ReadSetup {
   /** F1b's account: 50 positions through four real lifecycles (13/13/13/11 legs). */
   f1Token: string;
   /** The account whose fills are read: the year's first hot taker; on the fresh side F1b's taker. */
@@ -225,8 +226,8 @@ async function rpcFigure(
   const calls = o.quick ? 200 : 1000;
   const run = async (side: Side) => {
     const x = setups[side.name];
-    // 60 pending RFQs from another taker (poll has something to page through; they expire in 4 s).
-    for (let i = 0; i < 60; i++) await x.creator.rpc.result('rfq.create', { client_ref: randomUUID(), legs: x.createLegs });
+    // rfq.maker.poll: 60 pending RFQs from another taker first, 8 at a time (something to page through; they expire in 4 s).
+    if (method === 'rfq.maker.poll') await parallel(60, 8, () => x.creator.rpc.result('rfq.create', { client_ref: randomUUID(), legs: x.createLegs }));
     return rpcLoad(who(x).rpc, method, params, calls, 8, () => side.meter.start(side.server.pid));
   };
   for (const side of [sides.year, sides.fresh]) await rpcLoad(who(setups[side.name]).rpc, method, params, 50, 8);
@@ -240,7 +241,7 @@ async function rpcFigure(
       unit: 'calls/s',
       kind: 'rate',
       notes: [
-        `${calls} calls per round over one signed-in connection, 8 in flight (closed loop); 60 pending RFQs created before each window`,
+        `${calls} calls per round over one signed-in connection, 8 in flight (closed loop)${method === 'rfq.maker.poll' ? '; 60 pending RFQs created by another taker before each window' : ''}`,
         id === 'H-rfq-list'
           ? 'year: the first hot taker (its live book holds the RFQs of its last 24 h); fresh: a taker with 60 RFQs'
           : 'year: the busiest maker; fresh: a new quoter',

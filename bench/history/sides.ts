@@ -1,10 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { CpuMeter } from '../lib/cpu';
 import { BenchEnv } from '../lib/env';
 import { Exchange, Trader } from '../lib/exchange';
 import { ServerProcess } from '../lib/proc';
-import { median } from '../lib/stats';
 import { copyYear } from './build';
 import { accountSeed } from './plan';
 
@@ -132,6 +130,3 @@ export async function bothSides<T>(r: number, sides: { year: Side; fresh: Side }
   const year = await measure(sides.year);
   return { year, fresh: await measure(sides.fresh) };
 }
-
-export const medianOf = <T>(rows: T[], pick: (x: T) => number) => median(rows.map(pick));
-export const tag = () => randomBytes(3).toString('hex');
