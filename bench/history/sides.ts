@@ -66,8 +66,8 @@ export interface StartupRounds {
 }
 
 /**
- * Start-up: one uncounted start of the fresh side (its database is migrated by it), then `rounds`
- * (quick: 2) alternating starts, each timed from the fork to the server's ready message (listening) and its
+ * Start-up: one uncounted start of the fresh side (its database is migrated by it), then
+ * (full 3, quick 2) alternating starts, each timed from the fork to the server's ready message (listening) and its
  * RSS read after a full GC; the servers of the last round stay up for the other figures.
  */
 export async function startSides(envs: { year: BenchEnv; fresh: BenchEnv }, o: HistoryOptions): Promise<{ year: Side; fresh: Side; startup: StartupRounds }> {
@@ -79,7 +79,7 @@ export async function startSides(envs: { year: BenchEnv; fresh: BenchEnv }, o: H
   await first.server.stop();
   const rounds: StartupRounds['rounds'] = [];
   let last: { year: ServerProcess; fresh: ServerProcess } | null = null;
-  const count = o.quick ? 2 : o.rounds;
+  const count = o.quick ? 2 : 3;
   for (let r = 0; r < count; r++) {
     const order = r % 2 === 0 ? (['fresh', 'year'] as const) : (['year', 'fresh'] as const);
     const got: Record<string, { server: ServerProcess; ms: number; rss: number }> = {};
