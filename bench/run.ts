@@ -16,6 +16,7 @@ import { runF10 } from './figures/f10';
 import { runF11 } from './figures/f11';
 import { curvesMarkdown, runCurves } from './figures/curves';
 import { writeFileSync } from 'node:fs';
+import { runHistory } from './history/run';
 
 /**
  * `npm run bench [-- --quick] [-- --only F2,F4] [-- --profile]`: every figure next to its baseline,
@@ -75,6 +76,11 @@ async function main(): Promise<void> {
   const startedAt = new Date().toISOString();
   const t0 = Date.now();
   const log = (line: string) => process.stdout.write(`[bench ${((Date.now() - t0) / 1000).toFixed(1)}s] ${line}\n`);
+  if (args.includes('--history')) {
+    // A year-old database next to a fresh one (bench/history): bench/results/history[-quick].{json,md}.
+    const code = await runHistory(args, postgresUrl, redisUrl, resultsDir, log);
+    process.exit(code);
+  }
   const env = await BenchEnv.create(postgresUrl, redisUrl);
   for (let i = 0; i < args.length; i++) {
     if (args[i] !== '--legwork-env') continue;

@@ -30,6 +30,11 @@ export class BenchEnv {
     return new BenchEnv(postgresUrl, redisUrl, tag, `legwork_${tag}`);
   }
 
+  /** An env on a database made elsewhere (bench/history: the copy of the year-old database). */
+  static attach(postgresUrl: string, redisUrl: string, database: string, redisPrefix: string): BenchEnv {
+    return new BenchEnv(postgresUrl, redisUrl, database, redisPrefix);
+  }
+
   get databaseUrl(): string {
     const url = new URL(this.postgresUrl);
     url.pathname = `/${this.database}`;
