@@ -147,6 +147,9 @@ const toFillLeg = (row: FillLegRow): FillLegRecord => ({
   mark: BigInt(row.mark),
 });
 
+/** The cursor of a first page: above every fill id (bigint's maximum). */
+const NO_CURSOR = '9223372036854775807';
+
 const FILL_COLUMNS = 'id, rfq_id, quote_id, taker_account_id, maker_account_id, fee_account_id, side, price, fee, filled_at, reverted, taker_salt';
 
 /**
@@ -274,13 +277,21 @@ export class FillRepository {
     return out;
   }
 
-  /** An account's fills as taker or maker, newest first, below `before` (a fill id); one more than `limit` when more remain. */
+  /**
+   * An account's fills as taker or maker, newest first, below `before` (a fill id); one more than
+   * `limit` when more remain. Each side is read on its own index (fills_taker, fills_maker) from
+   * the cursor down, at most a page each, and the two pages are merged: with one OR predicate
+   * the planner walked the primary key past every other account's fills, or sorted all of this
+   * account's, so a page cost more as the exchange got older.
+   */
   async ofAccount(accountId: number, before: string | null, limit: number): Promise<FillRecord[]> {
     const rows = await this.db.rows<FillRow>(
-      `SELECT ${FILL_COLUMNS} FROM fills
-        WHERE (taker_account_id = $1 OR maker_account_id = $1) AND ($2::bigint IS NULL OR id < $2::bigint)
-        ORDER BY id DESC LIMIT $3`,
-      [accountId, before, limit + 1],
+      `SELECT ${FILL_COLUMNS} FROM (
+         (SELECT ${FILL_COLUMNS} FROM fills WHERE taker_account_id = $1 AND id < $2::bigint ORDER BY id DESC LIMIT $3)
+         UNION ALL
+         (SELECT ${FILL_COLUMNS} FROM fills WHERE maker_account_id = $1 AND taker_account_id <> $1 AND id < $2::bigint ORDER BY id DESC LIMIT $3)
+       ) page ORDER BY id DESC LIMIT $3`,
+      [accountId, before ?? NO_CURSOR, limit + 1],
     );
     const legs = await this.legsOf(
       this.db,
