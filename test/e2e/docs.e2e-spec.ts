@@ -97,11 +97,16 @@ describe('API descriptions: /openapi.json, /asyncapi.json and the /docs referenc
       await expect(SwaggerParser.validate(structuredClone(document))).resolves.toBeDefined();
     });
 
-    it('declares the session JWT and the admin token as bearer schemes', () => {
+    it('declares the session JWT, the admin token and the metrics token as bearer schemes', () => {
       expect(document.components.securitySchemes).toEqual({
         session: expect.objectContaining({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }),
         admin_token: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+        metrics_token: { type: 'http', scheme: 'bearer', description: expect.stringContaining('METRICS_TOKEN') },
       });
+      // /metrics: open, or the metrics token when METRICS_TOKEN is set; no header parameter.
+      const metrics = document.paths['/metrics'].get;
+      expect(metrics.security).toEqual(expect.arrayContaining([{}, { metrics_token: [] }]));
+      expect(metrics.parameters).toBeUndefined();
     });
 
     it('describes every HTTP route of the application, with security following its declared access', () => {

@@ -73,6 +73,15 @@ export function controllerRoutes(app: INestApplication): ControllerRoute[] {
 
 const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } } });
 
+/** Answers any route may give (common/http/http-error.filter.ts), declared once and referenced by every operation. */
+const SHARED_RESPONSES = {
+  InternalError: errorResponse('Internal error: the body names the request id to quote to support'),
+  Unavailable: errorResponse('A dependency (the database, Redis) is unavailable: retry later'),
+  PayloadTooLarge: errorResponse('The request body is larger than 64 KiB'),
+  UnsupportedMediaType: errorResponse('The request body is not application/json'),
+};
+const shared = (name: keyof typeof SHARED_RESPONSES) => ({ $ref: `#/components/responses/${name}` });
+
 function security(access: Access): Array<Record<string, string[]>> {
   switch (access.kind) {
     case 'public':
@@ -149,6 +158,12 @@ function complete(document: OpenAPIObject, routes: ControllerRoute[]): void {
       // A route that declares only its errors still answers a success.
       if (route && !Object.keys(responses).some((status) => status.startsWith('2'))) responses[String(route.successStatus)] = { description: 'Success' };
       if ((operation.requestBody || parameters.length > 0) && !responses['400']) responses['400'] = errorResponse('Bad input: the message names the field');
+      if (operation.requestBody) {
+        responses['413'] ??= shared('PayloadTooLarge');
+        responses['415'] ??= shared('UnsupportedMediaType');
+      }
+      responses['500'] ??= shared('InternalError');
+      responses['503'] ??= shared('Unavailable');
       if (parameters.length === 0) delete operation.parameters;
       refuseUnknownFields(document, operation);
       const access = route?.access;
@@ -199,10 +214,11 @@ export function buildOpenApiDocument(app: INestApplication, serviceName: string)
       { type: 'http', scheme: 'bearer', description: 'The static ADMIN_TOKEN of the server environment (admin routes and admin reads of the query routes).' },
       ADMIN_TOKEN_SCHEME,
     )
-    .addBearerAuth(
-      { type: 'http', scheme: 'bearer', description: 'The METRICS_TOKEN of the server environment, when it is set (GET /metrics only).' },
-      METRICS_TOKEN_SCHEME,
-    )
+    .addSecurity(METRICS_TOKEN_SCHEME, {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'The METRICS_TOKEN of the server environment, when it is set (GET /metrics only).',
+    })
     // Relative: the server that serves this document.
     .addServer('/')
     .addTag('auth', 'Wallet sign-in (SIWS)')
@@ -216,6 +232,7 @@ export function buildOpenApiDocument(app: INestApplication, serviceName: string)
     operationIdFactory: (controllerKey, methodKey) => `${controllerKey}_${methodKey}`,
     extraModels: [ErrorResponse],
   });
+  document.components = { ...document.components, responses: { ...document.components?.responses, ...SHARED_RESPONSES } };
   complete(document, controllerRoutes(app));
   return document;
 }
