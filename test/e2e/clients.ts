@@ -3,6 +3,7 @@ import bs58 from 'bs58';
 import WebSocket from 'ws';
 import { publicKeyFromSeed, signEd25519 } from '@legwork/protocol';
 import { ADMIN_TOKEN } from './harness';
+import { checkResponse } from './support/openapi-responses';
 
 export interface HttpResult<T = any> {
   status: number;
@@ -45,6 +46,8 @@ export class Http {
     } catch {
       /* not JSON */
     }
+    // A response the OpenAPI document does not describe fails the test that received it.
+    checkResponse(this.baseUrl, method, path, response.status, response.headers.get('content-type'), parsed);
     return { status: response.status, body: parsed };
   }
 

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { type Diagnostic, Parser } from '@asyncapi/parser';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { RequestMethod } from '@nestjs/common';
-import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
+import { getMetadataStorage } from 'class-validator';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { ACCESS, type Access } from '../../src/modules/auth/access';
 import { METHOD_SCHEMAS } from '../../src/modules/gateway/asyncapi/method-schemas';
@@ -16,8 +18,11 @@ import { Environment, type TestApp } from './harness';
 
 const CHROMIUM = '/usr/bin/chromium';
 
+/** A DTO class. */
+type Dto = abstract new (...args: never[]) => unknown;
+
 /** Every route of every controller, found the way Nest finds them (not through the document under test). */
-function appRoutes(app: TestApp): Array<{ method: string; path: string; access: Access | undefined; name: string }> {
+function appRoutes(app: TestApp): Array<{ method: string; path: string; access: Access | undefined; name: string; query?: Dto; body?: Dto }> {
   const discovery = app.app.get(DiscoveryService);
   const scanner = app.app.get(MetadataScanner);
   const reflector = app.app.get(Reflector);
@@ -30,11 +35,18 @@ function appRoutes(app: TestApp): Array<{ method: string; path: string; access: 
       if (method === undefined) continue;
       const sub: string = Reflect.getMetadata(PATH_METADATA, prototype[key]) ?? '';
       const path = ('/' + [base, sub].join('/').split('/').filter(Boolean).join('/')).replace(/:(\w+)/g, '{$1}');
+      // The DTO classes of its whole-query and whole-body arguments (`@Query() q: Dto`, `@Body() b: Dto`), which the ValidationPipe checks.
+      const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, wrapper.metatype!, key) ?? {}) as Record<string, { index: number; data?: unknown }>;
+      const types = (Reflect.getMetadata('design:paramtypes', prototype, key) ?? []) as Dto[];
+      const dto = (kind: RouteParamtypes) => Object.entries(args).find(([k, a]) => Number(k.split(':')[0]) === Number(kind) && a.data === undefined)?.[1].index;
+      const [query, body] = [dto(RouteParamtypes.QUERY), dto(RouteParamtypes.BODY)].map((index) => (index === undefined ? undefined : types[index]));
       routes.push({
         method: RequestMethod[method].toLowerCase(),
         path,
         access: reflector.getAllAndOverride<Access>(ACCESS, [prototype[key], wrapper.metatype!]),
         name: `${wrapper.name}.${key}`,
+        query,
+        body,
       });
     }
   }
@@ -85,11 +97,16 @@ describe('API descriptions: /openapi.json, /asyncapi.json and the /docs referenc
       await expect(SwaggerParser.validate(structuredClone(document))).resolves.toBeDefined();
     });
 
-    it('declares the session JWT and the admin token as bearer schemes', () => {
+    it('declares the session JWT, the admin token and the metrics token as bearer schemes', () => {
       expect(document.components.securitySchemes).toEqual({
         session: expect.objectContaining({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }),
         admin_token: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+        metrics_token: { type: 'http', scheme: 'bearer', description: expect.stringContaining('METRICS_TOKEN') },
       });
+      // /metrics: open, or the metrics token when METRICS_TOKEN is set; no header parameter.
+      const metrics = document.paths['/metrics'].get;
+      expect(metrics.security).toEqual(expect.arrayContaining([{}, { metrics_token: [] }]));
+      expect(metrics.parameters).toBeUndefined();
     });
 
     it('describes every HTTP route of the application, with security following its declared access', () => {
@@ -100,7 +117,9 @@ describe('API descriptions: /openapi.json, /asyncapi.json and the /docs referenc
       for (const route of routes) {
         const operation = document.paths[route.path][route.method];
         expect(Object.keys(operation.responses).some((status) => status.startsWith('2'))).toBe(true);
-        if (route.access?.kind === 'public') expect(operation.security).toBeUndefined();
+        // Public: `security: []` (no credential), or `{}` among the requirements when a credential is optional (/metrics).
+        if (route.access?.kind === 'public')
+          expect(operation.security.length === 0 || operation.security.some((r: object) => Object.keys(r).length === 0)).toBe(true);
         else expect(operation.security?.length).toBeGreaterThan(0);
         for (const name of route.path.match(/\{(\w+)\}/g) ?? []) {
           expect(operation.parameters).toContainEqual(expect.objectContaining({ in: 'path', name: name.slice(1, -1), required: true }));
@@ -109,6 +128,41 @@ describe('API descriptions: /openapi.json, /asyncapi.json and the /docs referenc
       // Nothing documented that the application does not serve.
       const documented = Object.entries(document.paths).flatMap(([path, item]) => Object.keys(item as object).map((method) => `${method} ${path}`));
       expect(documented.sort()).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
+    });
+
+    it('states every query parameter and body field the ValidationPipe takes, and that a body takes no other field', () => {
+      const fields = (dto: Dto) =>
+        [
+          ...new Set(
+            getMetadataStorage()
+              .getTargetValidationMetadatas(dto, '', true, false)
+              .map((m) => m.propertyName),
+          ),
+        ].sort();
+      // Declared in the DTO only so that the service refuses it with its own message (interface.md 4.1: `after` is a 400 there).
+      const refusedByService: Record<string, string[]> = { 'get /query/rfq-positions': ['after'] };
+      let checked = 0;
+      for (const route of appRoutes(app)) {
+        const operation = document.paths[route.path][route.method];
+        if (route.query) {
+          const documented = (operation.parameters ?? []).filter((p: any) => p.in === 'query').map((p: any) => p.name);
+          const taken = fields(route.query).filter((name) => !refusedByService[`${route.method} ${route.path}`]?.includes(name));
+          expect({ route: route.name, query: documented.sort() }).toEqual({ route: route.name, query: taken });
+          expect(operation.responses['400']).toBeDefined();
+          checked += 1;
+        }
+        if (route.body) {
+          expect(operation.requestBody.content['application/json'].schema.$ref).toBe(`#/components/schemas/${route.body.name}`);
+          const schema = document.components.schemas[route.body.name];
+          expect({ body: route.body.name, fields: Object.keys(schema.properties ?? {}).sort(), additionalProperties: schema.additionalProperties }).toEqual({
+            body: route.body.name,
+            fields: fields(route.body),
+            additionalProperties: false,
+          });
+          checked += 1;
+        }
+      }
+      expect(checked).toBeGreaterThan(15);
     });
 
     it('describes bodies, queries and results from the DTOs', () => {

@@ -46,6 +46,30 @@ describe('JSON-RPC gateway at /client', () => {
     expect(code(await client.send({ jsonrpc: '2.0', id: 9, method: 7 }, 9))).toEqual({ code: -32600, error: 'INVALID_REQUEST', id: 9 });
   });
 
+  it('follows JSON-RPC 2.0 on params, method and id: scalar params -32600, empty method named, ids beyond 2^53 echoed as sent', async () => {
+    for (const params of [1, 'x', true, null]) {
+      expect(code(await client.call('public/get_market_config', params, 'p'))).toEqual({ code: -32600, error: 'INVALID_REQUEST', id: 'p' });
+    }
+    const empty = await client.call('', {}, 'e');
+    expect(empty).toMatchObject({ id: 'e', error: { code: -32600, message: 'method must not be empty' } });
+    for (const id of ['12345678901234567890', '-9007199254740993']) {
+      const reply = await client.sendRaw(`{"jsonrpc":"2.0","method":"public/get_market_config","id":${id}}`);
+      expect(reply.result).toBeDefined();
+      expect(client.texts.at(-1)).toContain(`"id":${id},`);
+      // The client reads the reply with JSON.parse too: its batch key is the id as a double reads it.
+      await client.send(`[{"jsonrpc":"2.0","method":"nope","id":${id}}]`, `batch:${Number(id)}`);
+      expect(client.texts.at(-1)).toMatch(new RegExp(`^\\[\\{"jsonrpc":"2.0","id":${id},"error":\\{"code":-32601`));
+    }
+  });
+
+  it('answers public/session_resume without a string session_token with -32602, a bad token with 1004', async () => {
+    const resumer = await RpcClient.connect(app.wsUrl, { 'x-forwarded-for': freshIp() });
+    expect(code(await resumer.call('public/session_resume', {}, 1))).toEqual({ code: -32602, error: 'INVALID_PARAMS', id: 1 });
+    expect(code(await resumer.call('public/session_resume', { session_token: 5 }, 2))).toEqual({ code: -32602, error: 'INVALID_PARAMS', id: 2 });
+    expect(code(await resumer.call('public/session_resume', { session_token: 'x.y.z' }, 3))).toEqual({ code: 1004, error: 'SESSION_INVALID', id: 3 });
+    await resumer.close();
+  });
+
   it('answers an unknown method with -32601', async () => {
     expect(code(await client.call('private/get_positions', {}, 'm1'))).toEqual({ code: -32601, error: 'METHOD_NOT_FOUND', id: 'm1' });
   });

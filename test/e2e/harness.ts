@@ -7,6 +7,8 @@ import { Client } from 'pg';
 import { createApp } from '../../src/app';
 import { type AppConfig, loadConfig } from '../../src/common/config/config';
 import { logger } from '../../src/common/logging/logger';
+import { ApiDocuments } from '../../src/modules/docs/api-documents.service';
+import { describeServer } from './support/openapi-responses';
 
 export const ADMIN_TOKEN = 'e2e-admin-token-0123456789abcdef0123456789';
 export const JWT_SECRET = 'e2e-jwt-secret-0123456789abcdef0123456789abcdef';
@@ -91,7 +93,10 @@ export class TestApp {
     await app.listen(0, '127.0.0.1');
     const address = app.getHttpServer().address();
     const port = typeof address === 'object' && address ? address.port : 0;
-    return new TestApp(app, config, `http://127.0.0.1:${port}`);
+    const url = `http://127.0.0.1:${port}`;
+    // Every response the test clients get from this app is checked against its OpenAPI document (clients.ts).
+    describeServer(url, app.get(ApiDocuments).openapi());
+    return new TestApp(app, config, url);
   }
 
   get wsUrl(): string {

@@ -1,5 +1,6 @@
 import { Body, Controller, HttpCode, Post, UseInterceptors } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ErrorResponse } from '../../common/http/error-response.dto';
 import { AdminAccess } from '../auth/access';
 import { AuditTrail } from '../audit/audit-trail.interceptor';
 import { MarketDataDto, MarketDataResultDto } from '../market-data/dto/market-data.dto';
@@ -17,6 +18,7 @@ export class MarketDataAdminController {
   @AdminAccess('market-data')
   @ApiOperation({ summary: 'Set the index price and implied volatilities of an asset (stands for the market data feed)' })
   @ApiOkResponse({ type: MarketDataResultDto })
+  @ApiNotFoundResponse({ description: 'No instrument of the asset is listed', type: ErrorResponse })
   update(@Body() body: MarketDataDto): Promise<MarketDataResult> {
     return this.market.update(body);
   }

@@ -65,6 +65,8 @@ export class SignInService {
    */
   async resume(token: unknown, clientIp: string): Promise<SignInResult> {
     await this.attempts.admit(clientIp);
+    // An absent or non-string session_token is a bad param (-32602); a string that is no valid token, SESSION_INVALID.
+    if (typeof token !== 'string') throw new AppError('INVALID_PARAMS', 'session_token must be a string');
     const { principal, authTime } = this.sessions.resumable(token);
     const wallet = principal.wallet as string;
     // Read from the database, not the access cache: the revoke check at resume is the freshest there is.

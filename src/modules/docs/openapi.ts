@@ -13,6 +13,7 @@ export const API_VERSION = '0.1.0';
 /** Security scheme names of the document. */
 const SESSION_SCHEME = 'session';
 const ADMIN_TOKEN_SCHEME = 'admin_token';
+const METRICS_TOKEN_SCHEME = 'metrics_token';
 
 /** One route of a controller as Nest registers it. */
 interface ControllerRoute {
@@ -72,6 +73,15 @@ export function controllerRoutes(app: INestApplication): ControllerRoute[] {
 
 const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } } });
 
+/** Answers any route may give (common/http/http-error.filter.ts), declared once and referenced by every operation. */
+const SHARED_RESPONSES = {
+  InternalError: errorResponse('Internal error: the body names the request id to quote to support'),
+  Unavailable: errorResponse('A dependency (the database, Redis) is unavailable: retry later'),
+  PayloadTooLarge: errorResponse('The request body is larger than 64 KiB'),
+  UnsupportedMediaType: errorResponse('The request body is not application/json'),
+};
+const shared = (name: keyof typeof SHARED_RESPONSES) => ({ $ref: `#/components/responses/${name}` });
+
 function security(access: Access): Array<Record<string, string[]>> {
   switch (access.kind) {
     case 'public':
@@ -113,6 +123,20 @@ interface Operation {
   'x-access'?: unknown;
 }
 
+/** Routes the public rate limit leaves alone: probes and scrapes (common/http/public-limit.hook.ts). */
+const PROBE = (path: string) => path === '/metrics' || path === '/health' || path.startsWith('/health/');
+
+/**
+ * The global ValidationPipe refuses unknown fields of every body DTO (forbidNonWhitelisted,
+ * common/http/validation.ts): its schema says so. No body DTO nests another validated class.
+ */
+function refuseUnknownFields(document: OpenAPIObject, operation: Operation): void {
+  const body = operation.requestBody as { content?: Record<string, { schema?: { $ref?: string } }> } | undefined;
+  const ref = body?.content?.['application/json']?.schema?.$ref;
+  const schema = ref?.startsWith('#/components/schemas/') ? document.components?.schemas?.[ref.slice('#/components/schemas/'.length)] : undefined;
+  if (schema && !('$ref' in schema)) schema.additionalProperties = false;
+}
+
 /**
  * Completes what the decorators cannot say, from the code itself, for every operation (also of
  * controllers that carry no Swagger decorators): security from the declared access, path
@@ -134,12 +158,25 @@ function complete(document: OpenAPIObject, routes: ControllerRoute[]): void {
       // A route that declares only its errors still answers a success.
       if (route && !Object.keys(responses).some((status) => status.startsWith('2'))) responses[String(route.successStatus)] = { description: 'Success' };
       if ((operation.requestBody || parameters.length > 0) && !responses['400']) responses['400'] = errorResponse('Bad input: the message names the field');
+      if (operation.requestBody) {
+        responses['413'] ??= shared('PayloadTooLarge');
+        responses['415'] ??= shared('UnsupportedMediaType');
+      }
+      responses['500'] ??= shared('InternalError');
+      responses['503'] ??= shared('Unavailable');
       if (parameters.length === 0) delete operation.parameters;
+      refuseUnknownFields(document, operation);
       const access = route?.access;
       if (!access) continue;
       operation['x-access'] = access;
       operation.description = [operation.description, accessText(access)].filter(Boolean).join('\n\n');
-      if (access.kind === 'public') continue;
+      if (access.kind === 'public') {
+        // No credential needed (a route that takes one optionally declares it, with `{}` first: /metrics).
+        operation.security ??= [];
+        if (!PROBE(path))
+          responses['429'] ??= errorResponse('Over the public rate limit of the client address (PUBLIC_RATE_PER_SECOND); Retry-After says when');
+        continue;
+      }
       operation.security = security(access);
       responses['401'] ??= errorResponse('No bearer token, or a bad or expired one');
       responses['403'] ??= errorResponse('The token may not use this route');
@@ -177,8 +214,17 @@ export function buildOpenApiDocument(app: INestApplication, serviceName: string)
       { type: 'http', scheme: 'bearer', description: 'The static ADMIN_TOKEN of the server environment (admin routes and admin reads of the query routes).' },
       ADMIN_TOKEN_SCHEME,
     )
+    .addSecurity(METRICS_TOKEN_SCHEME, {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'The METRICS_TOKEN of the server environment, when it is set (GET /metrics only).',
+    })
+    // Relative: the server that serves this document.
+    .addServer('/')
     .addTag('auth', 'Wallet sign-in (SIWS)')
     .addTag('instruments', 'Listed option instruments')
+    .addTag('exchange', 'The exchange signing keys and the receipt journal')
+    .addTag('query', "Reads of an account's balances, positions and fills")
     .addTag('admin', 'Admin commands and reads')
     .addTag('operations', 'Health, metrics and the API descriptions')
     .build();
@@ -186,6 +232,7 @@ export function buildOpenApiDocument(app: INestApplication, serviceName: string)
     operationIdFactory: (controllerKey, methodKey) => `${controllerKey}_${methodKey}`,
     extraModels: [ErrorResponse],
   });
+  document.components = { ...document.components, responses: { ...document.components?.responses, ...SHARED_RESPONSES } };
   complete(document, controllerRoutes(app));
   return document;
 }

@@ -3,12 +3,15 @@
  * parsing of requests and building of replies. No Nest, no ws.
  */
 
-export type RpcId = string | number | null;
+import { RawIntegerId, restoreLargeIds } from './raw-ids';
+
+/** A RawIntegerId is an integer id beyond 2^53, echoed as the text it was sent as (raw-ids.ts). */
+export type RpcId = string | number | RawIntegerId | null;
 
 export interface RpcRequest {
   id: RpcId;
   method: string;
-  /** Absent params read as {}; anything else that is not an object is the method's to refuse. */
+  /** Absent params read as {}; an array is the method's to refuse (-32602); any other non-object is an Invalid Request. */
   params: unknown;
 }
 
@@ -65,10 +68,13 @@ export class JsonText {
 export function frameText(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(frameText).join(',')}]`;
   const reply = value as RpcReply | null;
-  if (reply !== null && typeof reply === 'object' && reply.result instanceof JsonText) {
-    return `{"jsonrpc":"2.0","id":${JSON.stringify(reply.id)},"result":${reply.result.json}}`;
-  }
-  return JSON.stringify(value);
+  if (reply === null || typeof reply !== 'object') return JSON.stringify(value);
+  const rawId = reply.id instanceof RawIntegerId;
+  if (!rawId && !(reply.result instanceof JsonText)) return JSON.stringify(value);
+  const head = `{"jsonrpc":"2.0","id":${reply.id instanceof RawIntegerId ? reply.id.text : JSON.stringify(reply.id)}`;
+  if (reply.result instanceof JsonText) return `${head},"result":${reply.result.json}}`;
+  const rest = 'error' in reply ? { error: reply.error } : { result: reply.result };
+  return `${head},${JSON.stringify(rest).slice(1)}`;
 }
 
 export function success(id: RpcId, result: unknown): RpcReply {
@@ -82,7 +88,7 @@ export function failure(id: RpcId, name: RpcErrorName, message: string, retryAft
 }
 
 function isRpcId(value: unknown): value is RpcId {
-  return value === null || typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value));
+  return value === null || typeof value === 'string' || value instanceof RawIntegerId || (typeof value === 'number' && Number.isSafeInteger(value));
 }
 
 /** The id to echo in an Invalid Request reply: the request's when readable, else null. */
@@ -102,8 +108,12 @@ export function parseRequest(value: unknown): RpcRequest | RpcReply {
   if (request.jsonrpc !== '2.0') return failure(id, 'INVALID_REQUEST', 'jsonrpc must be "2.0"');
   if (!('id' in request)) return failure(null, 'INVALID_REQUEST', 'id is required');
   if (!isRpcId(request.id)) return failure(null, 'INVALID_REQUEST', 'id must be a string, an integer or null');
-  if (typeof request.method !== 'string' || request.method.length === 0) return failure(id, 'INVALID_REQUEST', 'method must be a string');
-  return { id: request.id, method: request.method, params: 'params' in request ? request.params : {} };
+  if (typeof request.method !== 'string') return failure(id, 'INVALID_REQUEST', 'method must be a string');
+  if (request.method.length === 0) return failure(id, 'INVALID_REQUEST', 'method must not be empty');
+  if (!('params' in request)) return { id: request.id, method: request.method, params: {} };
+  // JSON-RPC 2.0 section 4.2: params, when present, is a structured value (an object or an array).
+  if (typeof request.params !== 'object' || request.params === null) return failure(id, 'INVALID_REQUEST', 'params must be an object or an array');
+  return { id: request.id, method: request.method, params: request.params };
 }
 
 export type Frame = { kind: 'single'; request: unknown } | { kind: 'batch'; requests: unknown[] } | { kind: 'reply'; reply: RpcReply };
@@ -116,6 +126,7 @@ export function parseFrame(text: string): Frame {
   } catch {
     return { kind: 'reply', reply: failure(null, 'PARSE_ERROR', 'the frame is not valid JSON') };
   }
+  restoreLargeIds(text, value);
   if (!Array.isArray(value)) return { kind: 'single', request: value };
   if (value.length === 0) return { kind: 'reply', reply: failure(null, 'INVALID_REQUEST', 'an empty batch is not a request') };
   if (value.length > MAX_BATCH) return { kind: 'reply', reply: failure(null, 'INVALID_REQUEST', `a batch holds at most ${MAX_BATCH} requests`) };

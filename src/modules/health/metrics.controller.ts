@@ -1,9 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { Controller, Get, Headers, Inject, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
+import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiProduces, ApiSecurity, ApiTags, ApiUnauthorizedResponse, getSchemaPath } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { AppError } from '../../common/errors/app-error';
+import { ErrorResponse } from '../../common/http/error-response.dto';
 import { Public } from '../auth/access';
 import { MetricsService } from './metrics.service';
 
@@ -30,9 +31,16 @@ export class MetricsController {
   @ApiOperation({ summary: 'Prometheus metrics of this instance (text exposition format 0.0.4)' })
   @ApiProduces('text/plain')
   @ApiOkResponse({ description: 'Every series of this instance', content: { 'text/plain': { schema: { type: 'string' } } } })
-  async scrape(@Res({ passthrough: true }) reply: FastifyReply, @Headers('authorization') authorization?: string): Promise<string> {
+  // No credential, or the metrics token when METRICS_TOKEN is set (the header is read from the request, not declared as a parameter).
+  @ApiSecurity({})
+  @ApiSecurity('metrics_token')
+  @ApiUnauthorizedResponse({
+    description: 'METRICS_TOKEN is set and the request does not carry it',
+    content: { 'application/json': { schema: { $ref: getSchemaPath(ErrorResponse) } } },
+  })
+  async scrape(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
     if (this.tokenDigest) {
-      const presented = /^Bearer (\S+)$/i.exec(authorization ?? '')?.[1];
+      const presented = /^Bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
       if (!presented || !timingSafeEqual(digest(presented), this.tokenDigest)) throw new AppError('AUTH_REQUIRED', 'this endpoint takes the metrics token');
     }
     const { contentType, body } = await this.metrics.scrape();

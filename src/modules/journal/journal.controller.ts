@@ -1,14 +1,16 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { IsOptional, Matches } from 'class-validator';
 import { Public } from '../auth/access';
 import { JournalService } from './journal.service';
 
 export class JournalQueryDto {
+  @ApiPropertyOptional({ description: 'Only receipts after this journal_seq (default 0: from the first)', pattern: '^(0|[1-9][0-9]{0,15})$' })
   @IsOptional()
   @Matches(/^(0|[1-9][0-9]{0,15})$/, { message: 'after must be a journal_seq (an integer >= 0)' })
   after?: string;
 
+  @ApiPropertyOptional({ description: 'At most this many receipts, 1 to 1000 (default 500)', pattern: '^([1-9][0-9]{0,2}|1000)$' })
   @IsOptional()
   @Matches(/^([1-9][0-9]{0,2}|1000)$/, { message: 'limit must be an integer from 1 to 1000' })
   limit?: string;

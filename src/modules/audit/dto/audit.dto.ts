@@ -6,7 +6,9 @@ import type { AuditActor, AuditRow, ChainPoint } from '../domain/audit-chain';
 const MAX_AUDIT_PAGE = 200;
 const HASH = { type: 'string', pattern: '^[0-9a-f]{64}$' } as const;
 /** A JSON value of the log: strings, integers, booleans, null, objects and arrays of them (never a float). */
-const JSON_VALUE = { oneOf: [{ type: 'object' }, { type: 'array' }, { type: 'string' }, { type: 'integer' }, { type: 'boolean' }, { type: 'null' }] };
+const JSON_VALUE = {
+  oneOf: [{ type: 'object' }, { type: 'array', items: {} }, { type: 'string' }, { type: 'integer' }, { type: 'boolean' }, { type: 'null' }],
+};
 
 /** GET /v1/admin/audit query. */
 export class AdminAuditQuery {

@@ -141,7 +141,7 @@ export class PauseResultDto implements PauseResult {
   @ApiProperty(UNIX_SECONDS('Expiration'))
   expiration: number;
 
-  @ApiProperty({ ...ASSET, nullable: true, description: 'The asset asked for, or null for every asset' })
+  @ApiProperty({ ...ASSET, type: 'string', nullable: true, description: 'The asset asked for, or null for every asset' })
   asset: string | null;
 
   @ApiProperty()
