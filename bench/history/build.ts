@@ -73,6 +73,7 @@ export async function ensureYear(
   log: (line: string) => void,
 ): Promise<YearInfo & { lastBuildSeconds: number }> {
   const database = yearDatabaseName(s);
+  if (!rebuild) await migrateForward(postgresUrl, s, database, log);
   const found = rebuild ? null : await existing(postgresUrl, database);
   if (found) {
     const last = await admin(dbUrl(postgresUrl, database), async (c) =>
@@ -98,6 +99,41 @@ export async function ensureYear(
   return { database, buildSeconds, builtAt: Math.floor(Date.now() / 1000), day0, lastBuildSeconds: buildSeconds };
 }
 
+/**
+ * A year built before the newest migrations is brought forward as an operator would upgrade a
+ * year-old exchange: renamed to the current name, then the pending migrations run on it (their
+ * cost on a year of rows is part of what an upgrade costs). Only a year of the same scale whose
+ * applied migrations are a prefix of the current list qualifies; the rows stay those the
+ * generator wrote, so a change of the generator still needs `--rebuild`.
+ */
+async function migrateForward(postgresUrl: string, s: Scale, database: string, log: (line: string) => void): Promise<void> {
+  const names = await admin(postgresUrl, async (c) => {
+    const { rows } = await c.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1 AND datname <> $2 ORDER BY datname`, [
+      `bench_history_${s.name}_%`,
+      database,
+    ]);
+    return rows.map((r) => r.datname);
+  });
+  if (names.length === 0 || (await admin(postgresUrl, async (c) => (await c.query(`SELECT 1 FROM pg_database WHERE datname = $1`, [database])).rowCount)))
+    return;
+  const current = MIGRATIONS.map((m) => m.name);
+  for (const name of names) {
+    if (!(await existing(postgresUrl, name))) continue;
+    const applied = await admin(dbUrl(postgresUrl, name), async (c) =>
+      (await c.query<{ name: string }>(`SELECT name FROM migrations ORDER BY id`)).rows.map((r) => r.name),
+    );
+    if (applied.length >= current.length || applied.some((n, i) => current[i] !== n)) continue;
+    const t0 = Date.now();
+    await admin(postgresUrl, (c) => c.query(`ALTER DATABASE ${name} RENAME TO ${database}`));
+    const migrator = Database.dataSource(dbUrl(postgresUrl, database), 1);
+    await migrator.initialize();
+    await migrator.runMigrations({ transaction: 'each' });
+    await migrator.destroy();
+    log(`history: ${name} migrated forward to ${database} (${current.length - applied.length} migrations, ${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+    return;
+  }
+}
+
 /** A copy of the year for one run (dropped by the caller). */
 export async function copyYear(postgresUrl: string, year: string, copy: string): Promise<number> {
   const t0 = Date.now();
@@ -111,6 +147,7 @@ function clientSql(client: Client): Sql {
     rows,
     one: async <T extends object>(text: string, params?: readonly unknown[]) => (await rows<T>(text, params))[0] ?? null,
     exec: async (text, params = []) => (await client.query(text, [...params])).rowCount ?? 0,
+    afterCommit: (fn: () => void) => fn(),
     get manager(): never {
       throw new Error('no entity manager on a pg client');
     },

@@ -20,6 +20,7 @@ function clientSql(client: Client): Sql {
     rows,
     one: async <T extends object>(text: string, params?: readonly unknown[]) => (await rows<T>(text, params))[0] ?? null,
     exec: async (text, params = []) => (await client.query(text, [...params])).rowCount ?? 0,
+    afterCommit: (fn: () => void) => fn(),
     get manager(): never {
       throw new Error('no entity manager on a pg client');
     },
