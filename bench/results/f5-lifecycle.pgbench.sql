@@ -14,22 +14,22 @@ WITH slot AS (UPDATE accounts SET open_rfqs = open_rfqs + 1 WHERE id = :taker AN
                 RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
   max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
-  fill_fee, filled_at, fill_reverted, ended_at),
+  fill_fee, filled_at, fill_reverted, ended_at, cancelled_at),
               logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, 'created', 'pending', :t3 FROM inserted)
          SELECT inserted.*, CASE WHEN NOT EXISTS (SELECT 1 FROM inserted) THEN legwork_refuse('client_ref taken') END AS refused
            FROM slot LEFT JOIN inserted ON true;
 SELECT id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
   max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
-  fill_fee, filled_at, fill_reverted, ended_at FROM rfqs WHERE id = :rid;
+  fill_fee, filled_at, fill_reverted, ended_at, cancelled_at, (SELECT row_to_json(l) FROM (SELECT limits, admin_limits, tripped_at, frozen_until, trip_reason FROM maker_limits ml WHERE ml.account_id = :maker) l) AS maker_limits FROM rfqs WHERE id = :rid;
 \set t9 :now_s + 0
 \set t13 :now_s + 0
 \set t14 :now_s + 3
-\set t16 :now_ms + 8
+\set t16 :now_ms + 15
 WITH moved AS (UPDATE rfqs SET state = :c8, updated_at = :t9, quote_id = :qid, maker_account_id = :maker, maker_wallet = :c10, quote_nonce = :nonce, bid = :c11, ask = :c12, issued_at = :t13, quote_expires_at = :t14, maker_signature = :c15 WHERE id = :rid AND state = :c7 AND expiry_deadline * 1000 > :t16::bigint RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
   max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
-  fill_fee, filled_at, fill_reverted, ended_at),
+  fill_fee, filled_at, fill_reverted, ended_at, cancelled_at),
             logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :t9::bigint FROM moved), nonce AS (
             INSERT INTO maker_nonces (account_id, high_water) SELECT :maker, :nonce::numeric FROM moved
             ON CONFLICT (account_id) DO UPDATE SET high_water = EXCLUDED.high_water
@@ -62,15 +62,15 @@ WITH moved AS (UPDATE rfqs SET state = :c8, updated_at = :t9, quote_id = :qid, m
 SELECT id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
   max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
-  fill_fee, filled_at, fill_reverted, ended_at FROM rfqs WHERE quote_id = :qid;
+  fill_fee, filled_at, fill_reverted, ended_at, cancelled_at FROM rfqs WHERE quote_id = :qid;
 \set t20 :now_s + 0
-\set t22 :now_ms + 15
+\set t22 :now_ms + 28
 \set t27 :now_s + 3
 \set t28 :now_s + 0
 WITH moved AS (UPDATE rfqs SET state = :c19, updated_at = :t20, accepted_side = :c21 WHERE id = :rid AND state = :c18 AND expiry_deadline * 1000 > :t22::bigint RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
   max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
-  fill_fee, filled_at, fill_reverted, ended_at),
+  fill_fee, filled_at, fill_reverted, ended_at, cancelled_at),
             logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :t20::bigint FROM moved), accept AS (
             INSERT INTO accepts (rfq_id, quote_id, side, fee, max_fee, taker_signature, expires_at, accepted_at)
             SELECT id, :qid, :c23, :c24, :c25, :c26,
@@ -103,7 +103,7 @@ WITH moved AS (UPDATE rfqs SET state = :c19, updated_at = :t20, accepted_side = 
 WITH moved AS (UPDATE rfqs SET state = :c30, updated_at = :t31 WHERE id = :rid AND state = :c29 RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
   max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
-  fill_fee, filled_at, fill_reverted, ended_at),
+  fill_fee, filled_at, fill_reverted, ended_at, cancelled_at),
             logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :t31::bigint FROM moved),
     snap AS (SELECT m.account_id, m.maker_account_id, m.id, m.state, (SELECT jsonb_object_agg(e.key, CASE jsonb_typeof(e.value) WHEN 'number' THEN to_jsonb(e.value #>> '{}') ELSE e.value END)
                      FROM jsonb_each(to_jsonb(m)) e) AS rfq FROM moved m),
@@ -131,6 +131,7 @@ WITH moved AS (UPDATE rfqs SET state = :c30, updated_at = :t31 WHERE id = :rid A
        SELECT moved.*, (SELECT json_object_agg(st.channel, st.account_seq::text) FROM stored st WHERE st.rfq_id = moved.id) AS account_seqs FROM moved;
 START TRANSACTION;
 SELECT r.state, a.rfq_id, a.quote_id, a.side, a.fee, a.max_fee, a.taker_signature, a.expires_at, a.accepted_at,
+              EXISTS (SELECT 1 FROM maker_limits ml WHERE ml.account_id = r.maker_account_id) AS maker_limits,
               (SELECT coalesce(array_agg(i.symbol ORDER BY i.symbol) FILTER (WHERE i.settled), '{}')
                  FROM (SELECT symbol, settled FROM instruments WHERE symbol = ANY(:c32::text[]) ORDER BY symbol FOR SHARE) i) AS settled,
               (SELECT coalesce(json_object_agg(x.asset, x.index_price::text), '{}'::json)
@@ -145,30 +146,30 @@ SELECT p.account_id, p.instrument, i.asset, i.expiry, i.strike, i.kind, p.quanti
         ORDER BY p.account_id, p.instrument;
 \set t39 :now_s + 0
 WITH fill AS (
-         INSERT INTO fills (rfq_id, quote_id, taker_account_id, maker_account_id, fee_account_id, side, price, fee, filled_at)
+         INSERT INTO fills (rfq_id, quote_id, taker_account_id, maker_account_id, fee_account_id, side, price, fee, filled_at, taker_salt)
          VALUES (:rid, :qid, :taker, :maker, :c35, :c36,
-                 :c37, :c38, :t39)
+                 :c37, :c38, :t39, :c40)
          RETURNING id
        ), legs AS (
          INSERT INTO fill_legs (fill_id, leg_index, instrument, quantity, premium, mark)
          SELECT fill.id, t.i - 1, t.instrument, t.quantity, t.premium, t.mark
-           FROM fill, unnest(:c40::text[], :c41::bigint[],
-                             :c42::bigint[], :c43::bigint[])
+           FROM fill, unnest(:c41::text[], :c42::bigint[],
+                             :c43::bigint[], :c44::bigint[])
                 WITH ORDINALITY AS t(instrument, quantity, premium, mark, i)
          RETURNING fill_id
        ), written AS (INSERT INTO positions (account_id, instrument, quantity, avg_num, avg_den, average_price, updated_at)
     SELECT v.account_id, v.instrument, v.delta, v.n, v.d, v.price, now()
-      FROM unnest(:c44::bigint[], :c45::text[],
-                  :c46::bigint[], :c47::numeric[],
-                  :c48::numeric[], :c49::bigint[])
+      FROM unnest(:c45::bigint[], :c46::text[],
+                  :c47::bigint[], :c48::numeric[],
+                  :c49::numeric[], :c50::bigint[])
            AS v(account_id, instrument, delta, n, d, price)
     ON CONFLICT (account_id, instrument) DO UPDATE
        SET quantity = positions.quantity + EXCLUDED.quantity, avg_num = EXCLUDED.avg_num, avg_den = EXCLUDED.avg_den,
            average_price = EXCLUDED.average_price, updated_at = now()
     RETURNING account_id, instrument, quantity
        ), balanced AS (UPDATE balances b SET total = v.total, locked = v.locked, updated_at = now()
-      FROM unnest(:c50::bigint[], :c51::bigint[],
-                  :c52::bigint[]) AS v(account_id, total, locked)
+      FROM unnest(:c51::bigint[], :c52::bigint[],
+                  :c53::bigint[]) AS v(account_id, total, locked)
      WHERE b.account_id = v.account_id
     RETURNING b.account_id)
        SELECT (SELECT id FROM fill) AS id, (SELECT count(*) FROM legs) AS legs, (SELECT count(*) FROM balanced) AS balances,
@@ -177,7 +178,7 @@ WITH open AS (
       SELECT p.account_id, i.asset, i.expiry, i.strike AS k, p.quantity::numeric AS q,
              CASE WHEN i.kind = 'put' THEN p.quantity::numeric ELSE 0 END AS pq
         FROM positions p JOIN instruments i ON i.symbol = p.instrument
-       WHERE p.account_id = ANY(:c53::bigint[]) AND NOT p.settled AND p.quantity <> 0
+       WHERE p.account_id = ANY(:c54::bigint[]) AND NOT p.settled AND p.quantity <> 0
     ), at_strikes AS (
       SELECT account_id, asset, expiry, k, q, pq, k * (sum(q) OVER le - sum(pq) OVER g) - sum(q * k) OVER le AS part
         FROM open
@@ -194,18 +195,18 @@ WITH open AS (
           SET worst = EXCLUDED.worst, call_q = EXCLUDED.call_q, call_qk = EXCLUDED.call_qk, top_strike = EXCLUDED.top_strike
        RETURNING 1
      ), gone AS (
-       DELETE FROM lock_groups l WHERE l.account_id = ANY(:c53::bigint[])
+       DELETE FROM lock_groups l WHERE l.account_id = ANY(:c54::bigint[])
           AND NOT EXISTS (SELECT 1 FROM summary s WHERE s.account_id = l.account_id AND s.asset = l.asset AND s.expiry = l.expiry)
        RETURNING 1
      )
      SELECT (SELECT count(*) FROM written) AS written, (SELECT count(*) FROM gone) AS gone;
-\set t56 :now_s + 0
-\set t59 :now_s + 0
-WITH moved AS (UPDATE rfqs SET state = :c55, updated_at = :t56, ended_at = :t56, fill_id = :g6_4_id, fill_price = :c57, fill_fee = :c58, filled_at = :t59 WHERE id = :rid AND state = :c54 RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
+\set t57 :now_s + 0
+\set t60 :now_s + 0
+WITH moved AS (UPDATE rfqs SET state = :c56, updated_at = :t57, ended_at = :t57, fill_id = :g6_4_id, fill_price = :c58, fill_fee = :c59, filled_at = :t60 WHERE id = :rid AND state = :c55 RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
   max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
-  fill_fee, filled_at, fill_reverted, ended_at),
-            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :t56::bigint FROM moved), freed AS (UPDATE accounts SET open_rfqs = open_rfqs - 1 WHERE id = (SELECT account_id FROM moved)),
+  fill_fee, filled_at, fill_reverted, ended_at, cancelled_at),
+            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :t57::bigint FROM moved), freed AS (UPDATE accounts SET open_rfqs = open_rfqs - 1 WHERE id = (SELECT account_id FROM moved)),
     snap AS (SELECT m.account_id, m.maker_account_id, m.id, m.state, (SELECT jsonb_object_agg(e.key, CASE jsonb_typeof(e.value) WHEN 'number' THEN to_jsonb(e.value #>> '{}') ELSE e.value END)
                      FROM jsonb_each(to_jsonb(m)) e) AS rfq FROM moved m),
     targets AS (
@@ -226,16 +227,16 @@ WITH moved AS (UPDATE rfqs SET state = :c55, updated_at = :t56, ended_at = :t56,
     ),
     stored AS (
       INSERT INTO account_events (account_id, account_seq, channel, event, rfq, at)
-      SELECT account_id, account_seq, channel, event, rfq, :t56::bigint FROM numbered
+      SELECT account_id, account_seq, channel, event, rfq, :t57::bigint FROM numbered
       RETURNING account_seq, channel, rfq->>'id' AS rfq_id
     )
        SELECT moved.*, (SELECT json_object_agg(st.channel, st.account_seq::text) FROM stored st WHERE st.rfq_id = moved.id) AS account_seqs FROM moved;
 WITH fee AS (
-             INSERT INTO balances (account_id, total) VALUES (:c60, :c61)
+             INSERT INTO balances (account_id, total) VALUES (:c61, :c62)
              ON CONFLICT (account_id) DO UPDATE SET total = balances.total + EXCLUDED.total, updated_at = now()
              RETURNING account_id
            )
            SELECT h.journal_seq, h.hash, (SELECT wallet FROM accounts WHERE id = :taker) AS taker FROM journal_head h, fee WHERE h.id = 1 FOR UPDATE OF h;
-\set t69 :now_s + 0
-WITH h AS (SELECT journal_seq + 1 AS seq, hash AS prev FROM journal_head WHERE id = 1), receipt AS (INSERT INTO receipts (journal_seq, kind, fill_id, payload, hash, prev_hash, key_id, signature, at) SELECT h.seq, :c63, :g6_4_id, :c64, encode(sha256(:c64::bytea || convert_to(h.seq::text, 'UTF8')), 'hex'), h.prev, :c67, :c68, :t69 FROM h RETURNING journal_seq, hash) UPDATE journal_head SET journal_seq = r.journal_seq, hash = r.hash FROM receipt r WHERE id = 1;
+\set t70 :now_s + 0
+WITH h AS (SELECT journal_seq + 1 AS seq, hash AS prev FROM journal_head WHERE id = 1), receipt AS (INSERT INTO receipts (journal_seq, kind, fill_id, payload, hash, prev_hash, key_id, signature, at) SELECT h.seq, :c64, :g6_4_id, :c65, encode(sha256(:c65::bytea || convert_to(h.seq::text, 'UTF8')), 'hex'), h.prev, :c68, :c69, :t70 FROM h RETURNING journal_seq, hash) UPDATE journal_head SET journal_seq = r.journal_seq, hash = r.hash FROM receipt r WHERE id = 1;
 COMMIT;
