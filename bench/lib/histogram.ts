@@ -41,7 +41,7 @@ export function merge(list: Histogram[]): Histogram | null {
  * that holds the rank (the first bucket from 0; in the +Inf bucket, the highest finite bound).
  * Exact only to the bucket: the app's head buckets are 0.25 ms wide below 2 ms, then 1–10 ms.
  */
-export function quantile(h: Histogram, q: number): number {
+function quantile(h: Histogram, q: number): number {
   if (h.count <= 0) return NaN;
   const rank = q * h.count;
   let lower = 0;

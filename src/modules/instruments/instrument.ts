@@ -23,7 +23,7 @@ export interface Instrument {
  * docs/spec/design.md section 17: an instance holds the instruments of open rounds and of rounds
  * settled less than this long ago; older settled rounds are read from the database when asked for.
  */
-export const SETTLED_ROUNDS_HELD_SECONDS = 7 * 86_400;
+const SETTLED_ROUNDS_HELD_SECONDS = 7 * 86_400;
 
 /** The oldest `settled_at` (unix seconds) a round may have and still be held in memory at `nowSeconds`. */
 export function heldSince(nowSeconds: number): number {

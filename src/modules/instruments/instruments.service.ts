@@ -56,7 +56,7 @@ const SWEEP_EVERY_MS = 10 * 60_000;
  * `include_settled` (read from the database in listing order; docs/decisions.md): a listing's cost
  * is bounded, whatever the exchange's age. A client reads older rounds one `expiry` at a time.
  */
-export const OLD_SETTLED_LISTING_LIMIT = 10_000;
+const OLD_SETTLED_LISTING_LIMIT = 10_000;
 
 /** Two lists in listing order merged into one, in one pass. */
 function mergeSorted(a: readonly Instrument[], b: readonly Instrument[]): Instrument[] {
