@@ -84,7 +84,10 @@ class FakeSocket {
   }
 }
 
-const isId = (id: unknown) => id === null || typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id));
+// An integer id beyond 2^53 is echoed as sent (its text, as JSON-RPC asks): JSON.parse reads it back
+// as a rounded integer, or as Infinity when written with an exponent past a double's range (1e466).
+const isId = (id: unknown) =>
+  id === null || typeof id === 'string' || (typeof id === 'number' && (Number.isInteger(id) || id === Infinity || id === -Infinity));
 
 /** Why `value` is not a well-formed JSON-RPC 2.0 reply (or a fault), else null. */
 function problem(value: any): string | null {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { Controller, HttpCode, Post, Res, StreamableFile, UseInterceptors } from '@nestjs/common';
-import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Clock } from '../../common/clock';
 import { Database } from '../../common/database/database';
@@ -51,7 +51,7 @@ export class BackupAdminController {
       'Database work pauses while the data directory is copied (the file is compressed after). X-Backup-Sha256 is the SHA-256 of the body, X-Backup-Paused-Ms how long database work waited. ' +
       'Restore with `npm run cli -- restore --in FILE --data-dir DIR` (docs/operations.md). The exchange signing key is not in the file.',
   })
-  @ApiProduces('application/gzip')
+  // No @ApiProduces: it would say every answer is gzip; the 200 names its own content, the errors are JSON.
   @ApiOkResponse({ description: 'The backup file', content: { 'application/gzip': { schema: { type: 'string', format: 'binary' } } } })
   @ApiConflictResponse({ description: 'The exchange runs on PostgreSQL (back it up with pg_dump), or a backup is running', type: ErrorResponse })
   async backup(@Res({ passthrough: true }) reply: FastifyReply): Promise<StreamableFile> {
