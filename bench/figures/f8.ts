@@ -1,10 +1,10 @@
 import { Client } from 'pg';
 import { Database } from '../../src/common/database/database';
 import { refreshLockGroups, repriceAsset } from '../../src/modules/ledger/collateral.sql';
-import type { Sql } from '../../src/common/database/sql';
 import type { FigureResult } from '../lib/report';
 import { median } from '../lib/stats';
 import { type Context, alternate } from './context';
+import { clientSql } from '../lib/client-sql';
 
 /** Accounts holding positions in the repriced asset. */
 const ACCOUNTS = 10_000;
@@ -146,18 +146,4 @@ async function seed(client: Client): Promise<{ first: number; last: number }> {
   await refreshLockGroups(clientSql(client), list);
   await client.query('ANALYZE accounts, balances, positions, instruments, index_prices, lock_groups');
   return { first: list[0], last: list[list.length - 1] };
-}
-
-/** The ledger's SQL functions over this figure's own pg client (they read rows only). */
-function clientSql(client: Client): Sql {
-  const rows = async <T extends object>(text: string, params: readonly unknown[] = []) => (await client.query(text, [...params])).rows as T[];
-  return {
-    rows,
-    one: async <T extends object>(text: string, params?: readonly unknown[]) => (await rows<T>(text, params))[0] ?? null,
-    exec: async (text, params = []) => (await client.query(text, [...params])).rowCount ?? 0,
-    get manager(): never {
-      throw new Error('no entity manager on a pg client');
-    },
-    afterCommit: (fn) => fn(), // autocommit: each statement is committed when answered
-  };
 }

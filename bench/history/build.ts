@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { Client } from 'pg';
 import { MIGRATIONS } from '../../migrations';
 import { Database } from '../../src/common/database/database';
-import type { Sql } from '../../src/common/database/sql';
 import { locksOf, refreshLockGroups } from '../../src/modules/ledger/collateral.sql';
 import { writeFills } from './fills';
 import { DAY, type Scale, accounts, expirations, instruments, today } from './plan';
 import { writeAccountEvents, writeBalances, writeLegsets, writeMakerNonces, writePositions, writeReference, writeRfqEvents, writeUnfilled } from './year-sql';
+import { clientSql } from '../lib/client-sql';
 
 /**
  * The year-old database: built once per (scale, migrations) into `bench_history_<scale>_<hash>`
@@ -139,19 +139,6 @@ export async function copyYear(postgresUrl: string, year: string, copy: string):
   const t0 = Date.now();
   await admin(postgresUrl, (c) => c.query(`CREATE DATABASE ${copy} TEMPLATE ${year} STRATEGY FILE_COPY`));
   return (Date.now() - t0) / 1000;
-}
-
-function clientSql(client: Client): Sql {
-  const rows = async <T extends object>(text: string, params: readonly unknown[] = []) => (await client.query(text, [...params])).rows as T[];
-  return {
-    rows,
-    one: async <T extends object>(text: string, params?: readonly unknown[]) => (await rows<T>(text, params))[0] ?? null,
-    exec: async (text, params = []) => (await client.query(text, [...params])).rowCount ?? 0,
-    afterCommit: (fn: () => void) => fn(),
-    get manager(): never {
-      throw new Error('no entity manager on a pg client');
-    },
-  };
 }
 
 async function step(log: (line: string) => void, name: string, f: () => Promise<unknown>): Promise<void> {

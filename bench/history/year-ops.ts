@@ -1,11 +1,11 @@
 import { Client } from 'pg';
-import type { Sql } from '../../src/common/database/sql';
 import { refreshLockGroups, repriceAsset } from '../../src/modules/ledger/collateral.sql';
 import type { FigureResult } from '../lib/report';
 import { median } from '../lib/stats';
 import { absoluteFigure } from './measure';
 import type { Scale } from './plan';
 import type { HistoryOptions, Side } from './sides';
+import { clientSql } from '../lib/client-sql';
 
 /**
  * Two timed operations on the year side: a market-data update's reprice with every account of the
@@ -14,18 +14,6 @@ import type { HistoryOptions, Side } from './sides';
  * the settlement of a round with 10,000 positions (200 at quick scale) through the app's
  * POST /v1/admin/instruments/settle-expiration.
  */
-function clientSql(client: Client): Sql {
-  const rows = async <T extends object>(text: string, params: readonly unknown[] = []) => (await client.query(text, [...params])).rows as T[];
-  return {
-    rows,
-    one: async <T extends object>(text: string, params?: readonly unknown[]) => (await rows<T>(text, params))[0] ?? null,
-    exec: async (text, params = []) => (await client.query(text, [...params])).rowCount ?? 0,
-    afterCommit: (fn: () => void) => fn(),
-    get manager(): never {
-      throw new Error('no entity manager on a pg client');
-    },
-  };
-}
 
 const INDEXES = [150_000_000n, 300_000_000n];
 
