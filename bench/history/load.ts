@@ -5,6 +5,7 @@ import type { FigureResult } from '../lib/report';
 import { sleep } from '../lib/proc';
 import { median, percentile } from '../lib/stats';
 import { pairFigure } from './measure';
+import { type PgWindowStats, pgWindow } from './pg-stats';
 import { type HistoryOptions, QUOTE_LIFETIME, type Side, bothSides } from './sides';
 
 const PAIRS = 16;
@@ -22,6 +23,7 @@ interface LoadRound {
   cpu: CpuReading;
   fillMs: number[];
   failures: number;
+  pg: PgWindowStats;
 }
 
 async function preparePairs(side: Side): Promise<Pairs> {
@@ -63,6 +65,7 @@ async function loadRound(side: Side, p: Pairs, warmMs: number, windowMs: number)
     }
   });
   await sleep(warmMs);
+  const pgStop = await pgWindow(side.env.databaseUrl, side.env.database);
   const stop = await side.meter.start(side.server.pid);
   counting = true;
   const t0 = performance.now();
@@ -72,7 +75,8 @@ async function loadRound(side: Side, p: Pairs, warmMs: number, windowMs: number)
   const cpu = await stop();
   running = false;
   await Promise.all(loops);
-  return { lifecycles: completed, seconds, cpu, fillMs: done.map(acceptToFilled), failures };
+  const pg = await pgStop(completed);
+  return { lifecycles: completed, seconds, cpu, fillMs: done.map(acceptToFilled), failures, pg };
 }
 
 export async function loadFigures(o: HistoryOptions, sides: { year: Side; fresh: Side }): Promise<FigureResult[]> {
@@ -86,6 +90,12 @@ export async function loadFigures(o: HistoryOptions, sides: { year: Side; fresh:
     o.log(
       `history: F5 round ${r + 1}: year ${(x.year.lifecycles / x.year.seconds).toFixed(0)}/s, fresh ${(x.fresh.lifecycles / x.fresh.seconds).toFixed(0)}/s`,
     );
+    for (const name of ['year', 'fresh'] as const) {
+      const { cpu, lifecycles } = x[name];
+      const ms = (s: number | null | undefined) => (s === null || s === undefined ? '-' : ((s * 1000) / lifecycles).toFixed(2));
+      o.log(`history: F5 round ${r + 1} ${name} PostgreSQL CPU ms per lifecycle ${ms(cpu.postgres)} (backends ${ms(cpu.postgresBackends)})`);
+      o.log(`history: F5 round ${r + 1} ${name} PostgreSQL per lifecycle: ${JSON.stringify(x[name].pg)}`);
+    }
     // The quotes' and RFQs' expiry jobs of the last window fire before the other side's.
     await sleep((QUOTE_LIFETIME + 1) * 1000);
   }
@@ -116,7 +126,11 @@ export async function loadFigures(o: HistoryOptions, sides: { year: Side; fresh:
         title: 'PostgreSQL CPU ms per lifecycle under F5, year vs fresh',
         unit: 'ms',
         kind: 'cost',
-        notes: ["CPU of the side's database backends plus PostgreSQL's auxiliary processes (bench/lib/cpu.ts) over the F5 window, per lifecycle"],
+        notes: [
+          "CPU of the side's database backends plus PostgreSQL's auxiliary processes (bench/lib/cpu.ts) over the F5 window, per lifecycle",
+          'details: per lifecycle, medians over the rounds, from pg_stat_database (the side) and pg_stat_wal (the server; the other side idle)',
+        ],
+        extra: { year: pgMedians(rounds.map((x) => x.year.pg)), fresh: pgMedians(rounds.map((x) => x.fresh.pg)) },
       },
       rounds.map((x) => ({ legwork: pgMs(x.year), baseline: pgMs(x.fresh) })),
     ),
@@ -132,4 +146,11 @@ export async function loadFigures(o: HistoryOptions, sides: { year: Side; fresh:
       rounds.map((x) => ({ legwork: percentile(x.year.fillMs, 99), baseline: percentile(x.fresh.fillMs, 99) })),
     ),
   ];
+}
+
+/** Per-lifecycle medians of the database and WAL counters over the rounds. */
+function pgMedians(stats: PgWindowStats[]): Record<string, number> {
+  const keys = ['xact_commit', 'blks_hit', 'blks_read', 'tup_inserted', 'tup_updated', 'wal_records', 'wal_fpi', 'wal_bytes'];
+  const value = (s: PgWindowStats, k: string) => s.database[k] ?? s.wal[k] ?? NaN;
+  return Object.fromEntries(keys.map((k) => [k, median(stats.map((s) => value(s, k)))]));
 }

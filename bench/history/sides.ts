@@ -52,6 +52,15 @@ export async function openEnvs(
   const seconds = await copyYear(postgresUrl, yearDatabase, copy);
   log(`history: copied ${yearDatabase} to ${copy} in ${seconds.toFixed(1)} s`);
   const year = BenchEnv.attach(postgresUrl, redisUrl, copy, `legwork_${copy}`);
+  if (process.env.BENCH_PG_DIAG === '1') {
+    const { Client } = await import('pg');
+    const c = new Client({ connectionString: postgresUrl });
+    await c.connect();
+    for (const db of [fresh.database, copy])
+      for (const set of ['log_parser_stats = on', 'log_planner_stats = on', 'log_executor_stats = on', "log_min_error_statement = 'log'"])
+        await c.query(`ALTER DATABASE ${db} SET ${set}`);
+    await c.end();
+  }
   return { year, fresh };
 }
 
