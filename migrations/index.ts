@@ -16,6 +16,7 @@ import { RfqCancel1763800000210 } from './1763800000210-RfqCancel';
 import { MakerLimits1763800000220 } from './1763800000220-MakerLimits';
 import { RfqHistory1763800000250 } from './1763800000250-RfqHistory';
 import { SettledRounds1763800000260 } from './1763800000260-SettledRounds';
+import { ReceiptChainLink1763800000270 } from './1763800000270-ReceiptChainLink';
 
 /** Every migration, in order. The app runs the pending ones at start; `synchronize` is never on. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   MakerLimits1763800000220,
   RfqHistory1763800000250,
   SettledRounds1763800000260,
+  ReceiptChainLink1763800000270,
 ];

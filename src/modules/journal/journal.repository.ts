@@ -81,16 +81,24 @@ export class JournalRepository {
     return { journalSeq: BigInt(head.journal_seq), hash: head.hash, takerWallet: head.taker };
   }
 
-  /** Writes the receipt and moves the head to it: one statement, under the head's lock (`lockHead`). */
+  /**
+   * Writes the receipt and moves the head to it: one statement, under the head's lock (`lockHead`).
+   * The receipt is written only as the head's next link (its journal_seq follows the head's, its
+   * prev_hash is the head's hash), so no code path can write a broken chain; a receipt that is not
+   * the next link throws and the fill's transaction rolls back.
+   */
   async appendReceipt(sql: Sql, r: NewReceipt): Promise<void> {
-    await sql.exec(
+    const moved = await sql.exec(
       `WITH receipt AS (
          INSERT INTO receipts (journal_seq, kind, fill_id, payload, hash, prev_hash, key_id, signature, at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9 FROM journal_head h
+          WHERE h.id = 1 AND h.journal_seq = $1::bigint - 1 AND h.hash = $6
+         RETURNING journal_seq
        )
-       UPDATE journal_head SET journal_seq = $1, hash = $5 WHERE id = 1`,
+       UPDATE journal_head SET journal_seq = $1, hash = $5 WHERE id = 1 AND EXISTS (SELECT 1 FROM receipt)`,
       [r.journalSeq.toString(), r.kind, r.fillId, r.payload, r.hash, r.prevHash, r.keyId, r.signature, r.at],
     );
+    if (moved !== 1) throw new Error(`receipt ${r.journalSeq} is not the next link of the journal head`);
   }
 
   /** Receipts by fill id: `fill` and `revert` (when reverted). One read for a page of fills. */

@@ -3,8 +3,6 @@ import { bigint, bigintColumn } from '../../../common/database/columns';
 
 /** A signed receipt of a fill (kind 0) or a revert (kind 1), chained by hash (migration 6; docs/spec/design.md section 14). */
 @Entity('receipts')
-@Unique('receipts_hash_key', ['hash'])
-@Unique('receipts_prev_hash_key', ['prevHash'])
 @Unique('receipts_fill_id_kind_key', ['fillId', 'kind'])
 @Check('receipts_journal_seq_check', 'journal_seq >= 1')
 @Check('receipts_kind_check', 'kind IN (0, 1)')
