@@ -87,7 +87,7 @@ function upgradedJournal(): Array<{ journal_seq: number; kind: number; hash: str
         quantity: parseRfqSigned(l.quantity),
       })),
     });
-    rows.push({ journal_seq: prev.journal_seq + 1, kind: i.kind, hash: receiptHash(payload).toString('hex'), prev_hash: prev.hash, at: i.at });
+    rows.push({ journal_seq: prev.journal_seq + 1, kind: i.kind, hash: Buffer.from(receiptHash(payload)).toString('hex'), prev_hash: prev.hash, at: i.at });
   }
   return rows;
 }
