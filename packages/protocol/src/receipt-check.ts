@@ -1,7 +1,7 @@
 import { DecimalError, parseHttpDecimal } from './decimal';
 import { fromBase64, fromHex, toHex } from './encoding';
 import { verifyEd25519 } from './ed25519';
-import { type DecodedReceipt, ReceiptError, decodeReceipt, keyIdOf, receiptHash, takerCommitment } from './receipt';
+import { type DecodedReceipt, ReceiptError, type ReceiptKind, decodeReceipt, keyIdOf, receiptHash, takerCommitment } from './receipt';
 import { signingDomain } from './quote-payload';
 import { parseWallet } from './wallet';
 
@@ -18,7 +18,7 @@ const ZERO_HASH = '0'.repeat(64);
 /** A receipt as the exchange sends it (`rfq.fill.receipt`, `/query/rfq-fills` rows). */
 export interface Receipt {
   journal_seq: number;
-  kind: 0 | 1;
+  kind: ReceiptKind;
   payload: string;
   hash: string;
   key_id: string;
