@@ -22,3 +22,4 @@ export * from './quote-payload';
 export * from './accept-payload';
 export * from './receipt';
 export * from './receipt-check';
+export * from './audit-chain';
