@@ -15,6 +15,7 @@ import {
   sha256,
   toHex,
 } from '../src';
+import { addOrderToS } from './malleate';
 
 /**
  * The two implementations the package picks from (OpenSSL in Node, @noble elsewhere) held to the
@@ -28,16 +29,6 @@ const payloads = loadVector('payloads.json');
 const receipts = loadVector('receipts.json');
 const hex = (text: string) => Uint8Array.from(Buffer.from(text, 'hex'));
 const utf8 = (text: string) => Uint8Array.from(Buffer.from(text, 'utf8'));
-
-/** The ed25519 group order L. */
-const L = (1n << 252n) + 27742317777372353535851937790883648493n;
-
-function addOrderToS(signature: Uint8Array): Uint8Array {
-  const out = Uint8Array.from(signature);
-  const s = BigInt('0x' + Buffer.from(out.subarray(32)).reverse().toString('hex')) + L;
-  out.set(Buffer.from(s.toString(16).padStart(64, '0'), 'hex').reverse(), 32);
-  return out;
-}
 
 /** Every (seed, message, signature) the vectors sign. */
 const signed: Array<{ seed: Uint8Array; message: Uint8Array; signature: Uint8Array }> = [
