@@ -2,6 +2,7 @@
 // tsconfig.json nearest to it), the import boundaries of docs/architecture.md, and Prettier's
 // settings last so that no lint rule argues with the formatter. `npm run lint` runs it.
 import js from '@eslint/js';
+import { builtinModules } from 'node:module';
 import { defineConfig } from 'eslint/config';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
@@ -98,6 +99,28 @@ export default defineConfig(
     // The protocol package's tests are compiled by the root tsconfig.json (its own covers src only).
     files: ['packages/protocol/test/**/*.ts'],
     languageOptions: { parserOptions: { projectService: false, project: './tsconfig.json', tsconfigRootDir: import.meta.dirname } },
+  },
+  {
+    // The protocol package runs in browsers too (the operator console bundles it; its test/browser-bundle.spec.ts
+    // checks the bundle): no Node module and no Node global in its source. In Node it reaches OpenSSL at run
+    // time (src/node-crypto.ts, through globalThis), never by an import a bundler would follow.
+    files: ['packages/protocol/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: builtinModules.map((name) => ({ name, message: 'The protocol package runs in browsers: no Node module.' })),
+          patterns: [{ group: ['node:*'], message: 'The protocol package runs in browsers: no Node module.' }],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        ...['Buffer', 'process', 'require', 'module', '__dirname', '__filename', 'global', 'setImmediate'].map((name) => ({
+          name,
+          message: 'The protocol package runs in browsers: Uint8Array and src/encoding.ts, not Node globals.',
+        })),
+      ],
+    },
   },
   {
     files: ['console/src/**'],

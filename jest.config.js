@@ -15,6 +15,7 @@ const esmPackages = [
   '@electric-sql',
   'content-disposition',
   '@apidevtools',
+  '@noble',
 ].join('|');
 
 module.exports = {

@@ -20,5 +20,9 @@ await build({
   outdir: out,
   logLevel: 'warning',
   legalComments: 'linked',
+  // The protocol package from its TypeScript source (ES modules, so only what the console uses is
+  // bundled), not its CommonJS build for Node; it holds no Node import (packages/protocol/test/browser-bundle.spec.ts).
+  alias: { '@legwork/protocol': join(here, '..', 'packages', 'protocol', 'src', 'index.ts') },
+  platform: 'browser',
 });
 copyFileSync(join(here, 'index.html'), join(out, 'index.html'));

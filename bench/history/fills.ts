@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Client } from 'pg';
 import { Ed25519Signer, encodeReceipt, encodeWallet, keyIdOf, publicKeyFromSeed, receiptHash, signingDomain, takerCommitment } from '@legwork/protocol';
+import { asBuffer } from '../../src/common/bytes';
 import { uuidV7Hex } from '../../src/modules/rfq/domain/uuid-v7';
 import {
   type Account,
@@ -125,24 +126,26 @@ class Journal {
   head: Buffer = Buffer.alloc(32);
 
   receipt(f: Fill, ctx: FillsContext): { payload: Buffer; hash: string; prevHash: string; signature: string } {
-    const payload = encodeReceipt({
-      kind: 0,
-      domain: this.domain,
-      journalSeq: BigInt(f.id),
-      prevHash: this.head,
-      rfqId: f.rfqId,
-      quoteId: f.quoteId,
-      takerCommitment: takerCommitment(f.salt, ctx.accounts.get(f.taker)!.publicKey),
-      maker: ctx.accounts.get(f.maker)!.publicKey,
-      side: f.side,
-      price: f.price,
-      fee: f.fee,
-      at: f.at,
-      fillId: BigInt(f.id),
-      legs: f.legs.map((l) => ({ symbol: l.symbol, strike: l.strike, kind: l.kind, quantity: l.quantity })),
-    });
+    const payload = asBuffer(
+      encodeReceipt({
+        kind: 0,
+        domain: this.domain,
+        journalSeq: BigInt(f.id),
+        prevHash: this.head,
+        rfqId: f.rfqId,
+        quoteId: f.quoteId,
+        takerCommitment: takerCommitment(f.salt, ctx.accounts.get(f.taker)!.publicKey),
+        maker: ctx.accounts.get(f.maker)!.publicKey,
+        side: f.side,
+        price: f.price,
+        fee: f.fee,
+        at: f.at,
+        fillId: BigInt(f.id),
+        legs: f.legs.map((l) => ({ symbol: l.symbol, strike: l.strike, kind: l.kind, quantity: l.quantity })),
+      }),
+    );
     const prevHash = this.head.toString('hex');
-    this.head = receiptHash(payload);
+    this.head = asBuffer(receiptHash(payload));
     return { payload, hash: this.head.toString('hex'), prevHash, signature: Buffer.from(this.signer.sign(payload)).toString('base64') };
   }
 }

@@ -1,23 +1,14 @@
+import { type AuditRow, ZERO_HASH, auditHash } from '@legwork/protocol';
+
 /**
  * The admin audit log checked in the browser (docs/spec/design.md section 16), trusting nothing the
- * server says about it: every row's hash is recomputed here from the row itself, and every link
- * from the head back to the first row (whose prev_hash is 64 zeros) must hold.
+ * server says about it: every row's hash is recomputed here from the row itself (with the server's
+ * own canonical JSON and hash, `@legwork/protocol`'s auditHash), and every link from the head back
+ * to the first row (whose prev_hash is 64 zeros) must hold.
  */
 
-type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+export type { AuditRow } from '@legwork/protocol';
 
-export interface AuditRow {
-  audit_seq: number;
-  at: number;
-  actor: { via: 'admin_token' | 'session'; account_id: number | null; wallet: string | null; jti: string | null };
-  client_ip: string;
-  action: string;
-  target: Json;
-  params: Json;
-  status: number;
-  prev_hash: string;
-  hash: string;
-}
 interface AuditHead {
   audit_seq: number;
   hash: string;
@@ -26,35 +17,6 @@ export interface AuditPage {
   rows: AuditRow[];
   next_cursor?: string;
   head: AuditHead;
-}
-
-const ZERO_HASH = '0'.repeat(64);
-
-/** RFC 8785 for what the log holds (strings, integers, booleans, null, objects, arrays): keys sorted by UTF-16 units, no whitespace. */
-export function canonicalJson(value: Json): string {
-  if (value === null || typeof value !== 'object') {
-    if (typeof value === 'number' && !Number.isSafeInteger(value)) throw new Error(`not an integer: ${value}`);
-    return JSON.stringify(value);
-  }
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  return `{${Object.keys(value)
-    .sort()
-    .map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`)
-    .join(',')}}`;
-}
-
-const hexBytes = (hex: string) => Uint8Array.from(hex.match(/../g) ?? [], (pair) => parseInt(pair, 16));
-const hex = (bytes: ArrayBuffer) => [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, '0')).join('');
-
-/** SHA-256(prev_hash bytes || UTF-8 of the row without hash as canonical JSON), with WebCrypto. */
-export async function auditRowHash(row: AuditRow): Promise<string> {
-  const { hash: _hash, ...rest } = row;
-  if (!/^[0-9a-f]{64}$/.test(row.prev_hash)) throw new Error('prev_hash is not 64 hex characters');
-  const text = new TextEncoder().encode(canonicalJson(rest));
-  const bytes = new Uint8Array(32 + text.length);
-  bytes.set(hexBytes(row.prev_hash), 0);
-  bytes.set(text, 32);
-  return hex(await crypto.subtle.digest('SHA-256', bytes));
 }
 
 export type AuditVerdict = { ok: true; head: AuditHead; checked: number } | { ok: false; head: AuditHead; checked: number; brokenAt: number; problem: string };
@@ -80,7 +42,7 @@ export async function verifyAuditLog(page: (after: string | undefined) => Promis
       if (row.audit_seq !== expectedSeq) return broken(expectedSeq, `row ${expectedSeq} is missing (found ${row.audit_seq})`);
       let own: string;
       try {
-        own = await auditRowHash(row);
+        own = auditHash(row);
       } catch (e) {
         return broken(row.audit_seq, `the row cannot be hashed: ${(e as Error).message}`);
       }

@@ -1,4 +1,4 @@
-import { toMicro } from './money';
+import { parseHttpDecimal } from '@legwork/protocol';
 
 /**
  * A maker's limits as the console reads and writes them (docs/spec/design.md section 15:
@@ -102,7 +102,7 @@ export function parseMakerLimitsView(body: unknown): MakerLimitsView {
 /** What PUT sends: `{ limits }`, the admin ceiling. */
 export const makerLimitsBody = (limits: MakerLimits) => ({ limits });
 
-const stricterDecimal = (a?: string, b?: string) => (a === undefined ? b : b === undefined ? a : toMicro(a) <= toMicro(b) ? a : b);
+const stricterDecimal = (a?: string, b?: string) => (a === undefined ? b : b === undefined ? a : parseHttpDecimal(a) <= parseHttpDecimal(b) ? a : b);
 const stricterInteger = (a?: number, b?: number) => (a === undefined ? b : b === undefined ? a : Math.min(a, b));
 function stricterAmounts(a?: AssetAmounts, b?: AssetAmounts): AssetAmounts | undefined {
   if (!a || !b) return a ?? b;

@@ -1,4 +1,5 @@
-import { MICRO, plotNumber, toMicro } from './money';
+import { MICRO, parseHttpDecimal } from '@legwork/protocol';
+import { plotNumber } from './money';
 
 export interface PositionRow {
   instrument: string;
@@ -33,7 +34,7 @@ export function roundsOf(positions: PositionRow[]): Round[] {
  * Computed in micro-units; 121 points from 0 to twice the highest strike.
  */
 export function payoffCurve(round: Round, points = 121): { prices: number[]; payoffs: number[] } {
-  const legs = round.positions.map((p) => ({ strike: toMicro(p.strike), quantity: toMicro(p.quantity), call: p.kind === 'call' }));
+  const legs = round.positions.map((p) => ({ strike: parseHttpDecimal(p.strike), quantity: parseHttpDecimal(p.quantity), call: p.kind === 'call' }));
   const top = legs.reduce((max, l) => (l.strike > max ? l.strike : max), 0n) * 2n || 2n * MICRO;
   const prices: number[] = [];
   const payoffs: number[] = [];

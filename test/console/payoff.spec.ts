@@ -1,5 +1,5 @@
 import { payoffCurve, roundsOf, type PositionRow } from '../../console/src/payoff';
-import { toMicro, trimDecimal } from '../../console/src/money';
+import { trimDecimal } from '../../console/src/money';
 
 const position = (strike: string, kind: 'call' | 'put', quantity: string, asset = 'SOL', expiry = 1_800_000_000): PositionRow => ({
   instrument: `${asset}-X-${strike}-${kind === 'call' ? 'C' : 'P'}`,
@@ -38,12 +38,12 @@ describe('console payoff at expiry', () => {
     expect(payoffs[5]).toBe(0);
   });
 
-  it('reads decimal text as micro-units and trims for display', () => {
-    expect(toMicro('12.50000000')).toBe(12_500_000n);
-    expect(toMicro('-0.000001')).toBe(-1n);
-    expect(() => toMicro('1e6')).toThrow();
+  it('shows a decimal exactly in its shortest form, and other text as it is', () => {
     expect(trimDecimal('1250.75000000')).toBe('1250.75');
     expect(trimDecimal('3.00000000')).toBe('3');
+    expect(trimDecimal('-0.00000100')).toBe('-0.000001');
+    expect(trimDecimal('9223372036854.77580700')).toBe('9223372036854.775807');
+    expect(trimDecimal('n/a')).toBe('n/a');
     expect(trimDecimal(null)).toBe('—');
   });
 });

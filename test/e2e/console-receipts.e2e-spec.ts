@@ -3,17 +3,19 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import type { Browser, Page } from 'puppeteer-core';
-import { encodeReceipt, parseRfqSigned, parseRfqUnsigned, parseWallet, receiptHash, signingDomain } from '@legwork/protocol';
+import { type FillToMatch, type Receipt, encodeReceipt, parseRfqSigned, parseRfqUnsigned, parseWallet, receiptHash, signingDomain } from '@legwork/protocol';
 import * as nodeVerifier from '../../console/src/receipts';
 import { loadVector } from '../vectors';
 import { hasChromium, launch } from './console/browser';
 
 /**
- * The console's own receipt verifier (console/src/receipts.ts, which re-implements the layout for
- * the browser) over the contract's vectors (docs/spec/design.md 14 and 16): version 2 receipts,
- * the version 1 receipt verifiers still accept, the taker's commitment, and a journal that holds a
- * version 1 receipt followed by version 2 ones. It runs in headless Chromium, where the console
- * runs (WebCrypto, atob, the bundle esbuild makes), and in Node (the same source).
+ * The console's receipt checks (console/src/receipts.ts, over `@legwork/protocol`'s verifyReceipt
+ * and verifyJournalSegment) over the contract's vectors (docs/spec/design.md 14 and 16): version 2
+ * receipts, the version 1 receipt verifiers still accept, the taker's commitment, a receipt of
+ * another fill or kind, a malleated signature, and a journal that holds a version 1 receipt
+ * followed by version 2 ones. It runs in headless Chromium, where the console runs (the bundle
+ * esbuild makes, ed25519 and SHA-256 through @noble), and in Node (the same source, through OpenSSL):
+ * the verdicts must be the same.
  */
 
 const vectors = loadVector('receipts.json');
@@ -22,14 +24,27 @@ type Verifier = typeof nodeVerifier;
 const base64 = (hex: string) => Buffer.from(hex, 'hex').toString('base64');
 
 interface Case {
-  receipt: nodeVerifier.Receipt;
-  fillId: string;
+  receipt: Receipt;
+  fill: FillToMatch;
   kind: 0 | 1;
   taker: string;
   maker: string;
 }
 
-/** The vectors' receipts as the taker's copies (with the salt), and the version 1 receipt. */
+/** The fill a receipt input is of, as a /query/rfq-fills row of the taker gives it. */
+const fillOf = (i: any): FillToMatch => ({
+  fill_id: i.fill_id,
+  side: i.side,
+  price: i.price,
+  fee: i.fee,
+  filled_at: i.at,
+  rfq_id: i.rfq_id,
+  quote_id: i.quote_id,
+  role: 'taker',
+  legs: i.legs,
+});
+
+/** The vectors' receipts as the taker's copies (with the salt), and the version 1 receipt (of the first fill). */
 const cases: Case[] = vectors.receipts.map((r: any) => ({
   receipt: {
     journal_seq: r.input.journal_seq,
@@ -40,7 +55,8 @@ const cases: Case[] = vectors.receipts.map((r: any) => ({
     signature: r.signature,
     taker_salt: r.input.taker_salt,
   },
-  fillId: r.input.fill_id,
+  // A revert's row is the fill's: its time is the fill's, not the revert's.
+  fill: fillOf(r.input.kind === 1 ? vectors.receipts.find((f: any) => f.input.kind === 0 && f.input.fill_id === r.input.fill_id).input : r.input),
   kind: r.input.kind,
   taker: r.input.taker,
   maker: r.input.maker,
@@ -54,7 +70,7 @@ const v1: Case = {
     key_id: vectors.version_1.key_id,
     signature: vectors.version_1.signature,
   },
-  fillId: '1',
+  fill: fillOf(vectors.receipts[0].input),
   kind: 0,
   taker: vectors.receipts[0].input.taker,
   maker: vectors.receipts[0].input.maker,
@@ -87,7 +103,7 @@ function upgradedJournal(): Array<{ journal_seq: number; kind: number; hash: str
         quantity: parseRfqSigned(l.quantity),
       })),
     });
-    rows.push({ journal_seq: prev.journal_seq + 1, kind: i.kind, hash: receiptHash(payload).toString('hex'), prev_hash: prev.hash, at: i.at });
+    rows.push({ journal_seq: prev.journal_seq + 1, kind: i.kind, hash: Buffer.from(receiptHash(payload)).toString('hex'), prev_hash: prev.hash, at: i.at });
   }
   return rows;
 }
@@ -97,21 +113,33 @@ async function verdicts(v: Verifier, input: { cases: Case[]; v1: Case; keys: typ
   const out: Record<string, unknown> = {};
   for (const c of input.cases) {
     const { taker_salt: _salt, ...makers } = c.receipt;
-    out[`v2 #${c.receipt.journal_seq}`] = await v.checkReceipt(c.receipt, input.keys, c.fillId, c.kind);
-    out[`v2 #${c.receipt.journal_seq} taker`] = await v.checkReceipt(c.receipt, input.keys, c.fillId, c.kind, c.taker);
-    out[`v2 #${c.receipt.journal_seq} maker's copy`] = await v.checkReceipt(makers, input.keys, c.fillId, c.kind);
-    out[`v2 #${c.receipt.journal_seq} maker's copy, taker`] = await v.checkReceipt(makers, input.keys, c.fillId, c.kind, c.taker);
-    out[`v2 #${c.receipt.journal_seq} another wallet`] = await v.checkReceipt(c.receipt, input.keys, c.fillId, c.kind, c.maker);
+    const seq = c.receipt.journal_seq;
+    out[`v2 #${seq}`] = v.checkReceipt(c.receipt, input.keys, c.fill, c.kind);
+    out[`v2 #${seq} taker`] = v.checkReceipt(c.receipt, input.keys, c.fill, c.kind, c.taker);
+    out[`v2 #${seq} maker's copy`] = v.checkReceipt(makers, input.keys, { ...c.fill, role: 'maker' }, c.kind);
+    out[`v2 #${seq} maker's copy, taker`] = v.checkReceipt(makers, input.keys, c.fill, c.kind, c.taker);
+    out[`v2 #${seq} another wallet`] = v.checkReceipt(c.receipt, input.keys, c.fill, c.kind, c.maker);
+    out[`v2 #${seq} another fill`] = v.checkReceipt(c.receipt, input.keys, { ...c.fill, fill_id: '99' }, c.kind);
+    out[`v2 #${seq} other kind`] = v.checkReceipt(c.receipt, input.keys, c.fill, c.kind === 0 ? 1 : 0);
   }
-  out.v1 = await v.checkReceipt(input.v1.receipt, input.keys, input.v1.fillId, 0);
-  out['v1 taker'] = await v.checkReceipt(input.v1.receipt, input.keys, input.v1.fillId, 0, input.v1.taker);
-  out['v1 another wallet'] = await v.checkReceipt(input.v1.receipt, input.keys, input.v1.fillId, 0, input.v1.maker);
+  out.v1 = v.checkReceipt(input.v1.receipt, input.keys, input.v1.fill, 0);
+  out['v1 taker'] = v.checkReceipt(input.v1.receipt, input.keys, input.v1.fill, 0, input.v1.taker);
+  out['v1 another wallet'] = v.checkReceipt(input.v1.receipt, input.keys, input.v1.fill, 0, input.v1.maker);
   const bytes = Uint8Array.from(atob(input.v1.receipt.payload), (ch) => ch.charCodeAt(0));
   bytes[13] = 3;
-  out['version 3'] = await v.checkReceipt({ ...input.v1.receipt, payload: btoa(String.fromCharCode(...bytes)) }, input.keys, '1', 0);
+  out['version 3'] = v.checkReceipt({ ...input.v1.receipt, payload: btoa(String.fromCharCode(...bytes)) }, input.keys, input.v1.fill, 0);
+  // S + L (the group order added to S): the same point equation, a second text of the signature.
+  const signature = Uint8Array.from(atob(input.v1.receipt.signature), (ch) => ch.charCodeAt(0));
+  let s = 0n;
+  for (let i = 63; i >= 32; i--) s = (s << 8n) | BigInt(signature[i]);
+  s += (1n << 252n) + 27742317777372353535851937790883648493n;
+  for (let i = 32; i < 64; i++, s >>= 8n) signature[i] = Number(s & 255n);
+  out['S + L'] = v.checkReceipt({ ...input.v1.receipt, signature: btoa(String.fromCharCode(...signature)) }, input.keys, input.v1.fill, 0);
   const page = (rows: any[]) => async (after: number) => ({ rows: rows.filter((r) => r.journal_seq > after).slice(0, 2), head: rows[rows.length - 1] });
   out.journal = (await v.verifyJournal(page(input.journal))).problem ?? 'ok';
   out.upgraded = (await v.verifyJournal(page(input.chain))).problem ?? 'ok';
+  const broken = input.journal.map((r: any, i: number) => (i === 2 ? { ...r, prev_hash: '0'.repeat(64) } : r));
+  out.broken = await v.verifyJournal(page(broken));
   return out;
 }
 
@@ -121,15 +149,19 @@ function expectVerdicts(out: Record<string, unknown>): void {
     expect(out[`v2 #${seq}`]).toBeNull();
     expect(out[`v2 #${seq} taker`]).toBeNull();
     expect(out[`v2 #${seq} maker's copy`]).toBeNull();
-    expect(out[`v2 #${seq} maker's copy, taker`]).toBe("no taker_salt: not the taker's copy");
-    expect(out[`v2 #${seq} another wallet`]).toBe("the taker's commitment does not hold");
+    expect(out[`v2 #${seq} maker's copy, taker`]).toBe(`the receipt's taker is not ${r.input.taker}`);
+    expect(out[`v2 #${seq} another wallet`]).toBe(`the receipt's taker is not ${r.input.maker}`);
+    expect(out[`v2 #${seq} another fill`]).toBe("fill_id differs from the fill's");
+    expect(out[`v2 #${seq} other kind`]).toBe(`payload kind ${r.input.kind}, expected ${r.input.kind === 0 ? 1 : 0}`);
   }
   expect(out.v1).toBeNull();
   expect(out['v1 taker']).toBeNull();
-  expect(out['v1 another wallet']).toBe('the receipt names another taker');
-  expect(out['version 3']).toBe('receipt version 3 is not 1 or 2');
+  expect(out['v1 another wallet']).toBe(`the receipt's taker is not ${vectors.receipts[0].input.maker}`);
+  expect(out['version 3']).toBe('version 3 is not a STRATEGY_FILL receipt version (1 or 2)');
+  expect(out['S + L']).toBe('signature does not verify with the exchange key');
   expect(out.journal).toBe('ok');
   expect(out.upgraded).toBe('ok');
+  expect(out.broken).toMatchObject({ ok: false, checked: 2, problem: expect.stringContaining('journal_seq 2') });
 }
 
 const journal = vectors.receipts.map((r: any) => ({
@@ -157,6 +189,9 @@ describe("the console's receipt verifier over vectors/receipts.json", () => {
         format: 'iife',
         globalName: 'consoleReceipts',
         target: ['chrome110'],
+        platform: 'browser',
+        // As console/build.mjs bundles it: the protocol package from its source.
+        alias: { '@legwork/protocol': join(__dirname, '..', '..', 'packages', 'protocol', 'src', 'index.ts') },
       });
       // Served from 127.0.0.1, a secure context as the console's own origin is: WebCrypto is there.
       const html = `<!doctype html><title>receipts</title><script>${bundle.outputFiles[0].text}</script>`;
@@ -171,7 +206,7 @@ describe("the console's receipt verifier over vectors/receipts.json", () => {
       server?.close();
     });
 
-    it('gives the same verdicts with WebCrypto', async () => {
+    it('gives the same verdicts through @noble', async () => {
       const input = { cases, v1, keys, journal, chain: upgradedJournal() };
       // The same function, run in the page against the bundle.
       const out = await page.evaluate(`(${verdicts.toString()})(consoleReceipts, ${JSON.stringify(input)})`);

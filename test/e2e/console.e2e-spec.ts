@@ -352,7 +352,7 @@ describeBrowser('operator console at /console, in headless Chromium', () => {
     await sql(`UPDATE receipts SET prev_hash = $1 WHERE journal_seq = 2`, ['f'.repeat(64)]);
     try {
       await page.click('[data-testid="verify-journal"]');
-      await waitText('[data-testid="journal-verdict"]', 'broken link at 2');
+      await waitText('[data-testid="journal-verdict"]', `Broken after 1 receipts: prev_hash ${'f'.repeat(64)} is not the hash`);
     } finally {
       await sql(`UPDATE receipts SET prev_hash = $1 WHERE journal_seq = 2`, [row.prev_hash]);
     }

@@ -190,7 +190,7 @@ describe('market data: index prices, IVs, marks, market config', () => {
       const config = await ws.result('public/get_market_config', {});
       expect(config).toEqual({
         service_name: 'Legwork',
-        quote_domain: signingDomain('Legwork').toString('hex'),
+        quote_domain: Buffer.from(signingDomain('Legwork')).toString('hex'),
         settlement_currency: 'USDC',
         decimals: 6,
         payload_versions: { quote: 1, accept: 1 },

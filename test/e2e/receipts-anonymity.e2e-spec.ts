@@ -91,19 +91,21 @@ describe('Takers stay anonymous in receipts (version 2)', () => {
     expect(Number(stored.journal_seq)).toBe(1);
     const d = decodeReceipt(stored.payload);
     expect(d.version).toBe(2);
-    const v1 = encodeReceipt({
-      ...d,
-      version: 1,
-      domain: signingDomain('Legwork'),
-      prevHash: Buffer.alloc(32),
-      takerCommitment: undefined,
-      taker: taker.wallet.publicKey,
-      maker: parseWallet(d.maker),
-      legs: d.legs.map((l) => ({ symbol: l.instrument, strike: l.strike, kind: l.kind, quantity: l.quantity })),
-    });
+    const v1 = Buffer.from(
+      encodeReceipt({
+        ...d,
+        version: 1,
+        domain: signingDomain('Legwork'),
+        prevHash: Buffer.alloc(32),
+        takerCommitment: undefined,
+        taker: taker.wallet.publicKey,
+        maker: parseWallet(d.maker),
+        legs: d.legs.map((l) => ({ symbol: l.instrument, strike: l.strike, kind: l.kind, quantity: l.quantity })),
+      }),
+    );
     const exchangeKey = app.app.get(ExchangeKeyService);
     expect(exchangeKey.keyId).toBe((await keys())[0].key_id);
-    const hash = receiptHash(v1).toString('hex');
+    const hash = Buffer.from(receiptHash(v1)).toString('hex');
     await sql(`UPDATE receipts SET payload = $1, hash = $2, signature = $3 WHERE journal_seq = 1`, [v1, hash, exchangeKey.sign(v1).toString('base64')]);
     await sql(`UPDATE journal_head SET hash = $1`, [hash]);
     await sql(`UPDATE fills SET taker_salt = NULL WHERE rfq_id = $1`, [q.rfqId]);
@@ -172,7 +174,7 @@ describe('Takers stay anonymous in receipts (version 2)', () => {
       expect(takerFilled.receipt.taker_salt).toBe(salt);
       const [row] = await sql(`SELECT encode(taker_salt, 'hex') AS salt FROM fills WHERE rfq_id = $1`, [rfqId]);
       expect(row.salt).toBe(salt);
-      const commitment = takerCommitment(Buffer.from(salt, 'hex'), taker.wallet.publicKey).toString('hex');
+      const commitment = Buffer.from(takerCommitment(Buffer.from(salt, 'hex'), taker.wallet.publicKey)).toString('hex');
       expect(decodeReceipt(Buffer.from(takerFilled.receipt.payload, 'base64'))).toMatchObject({ version: 2, taker: null, takerCommitment: commitment });
       expect(isTakerOf(takerFilled.receipt, taker.wallet.address)).toBe(true);
       expect(isTakerOf(takerFilled.receipt, maker.wallet.address)).toBe(false);

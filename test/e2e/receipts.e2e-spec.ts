@@ -118,7 +118,7 @@ describe('Fill receipts and the journal', () => {
     expect(new Ed25519Verifier().verify(key, expected, Buffer.from(receipt.signature, 'base64'))).toBe(true);
     // And the SDK's check, against the fill row as the query API gives it.
     const decoded = verifyReceipt(row.receipt, { keys: await keys(), fill: row, taker: taker.wallet.address });
-    expect(decoded.takerCommitment).toBe(takerCommitment(Buffer.from(salt, 'hex'), taker.wallet.publicKey).toString('hex'));
+    expect(decoded.takerCommitment).toBe(Buffer.from(takerCommitment(Buffer.from(salt, 'hex'), taker.wallet.publicKey)).toString('hex'));
   });
 
   it('64 concurrent fills and a revert leave one chain with no gap and no fork; verify-journal passes, then names the first broken link', async () => {

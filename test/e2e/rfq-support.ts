@@ -102,7 +102,7 @@ export function quotePayload(
     if (!parsed) throw new Error(`not a symbol: ${l.instrument}`);
     return { symbol: l.instrument, strike: parsed.strike, kind: parsed.kind, quantity: parseRfqSigned(l.quantity) };
   });
-  return encodeQuotePayload({
+  const payload = encodeQuotePayload({
     domain: signingDomain(serviceName),
     rfqId: rfq.rfq_id,
     maker: maker.publicKey,
@@ -115,6 +115,7 @@ export function quotePayload(
     expiry,
     legs,
   });
+  return Buffer.from(payload);
 }
 
 /** rfq.maker.respond params signed by `maker`, with the quote id the client expects. */

@@ -236,7 +236,7 @@ describe('the reference maker and the desk (against a fake exchange)', () => {
       return rfqError('RFQ_INVALID_SIGNATURE', 'maker_signature does not verify', {
         rfq_id: params.rfq_id,
         quote_id: 'ee'.repeat(32),
-        payload: payload.toString('base64'),
+        payload: Buffer.from(payload).toString('base64'),
       });
     };
     const mismatch = new Promise<any>((resolve) => maker.once('signatureMismatch', resolve));

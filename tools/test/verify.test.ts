@@ -66,11 +66,19 @@ function upgradedChain(): Array<{ row: any; receipt: any; input: any }> {
         quantity: parseRfqSigned(l.quantity),
       })),
     });
-    const hash = receiptHash(payload).toString('hex');
+    const hash = Buffer.from(receiptHash(payload)).toString('hex');
     const signature = Buffer.from(signEd25519(seed, payload)).toString('base64');
     out.push({
       row: { journal_seq: seq, kind: i.kind, hash, prev_hash: prevHash, at: i.at },
-      receipt: { journal_seq: seq, kind: i.kind, payload: payload.toString('base64'), hash, key_id: vectors.key_id, signature, taker_salt: i.taker_salt },
+      receipt: {
+        journal_seq: seq,
+        kind: i.kind,
+        payload: Buffer.from(payload).toString('base64'),
+        hash,
+        key_id: vectors.key_id,
+        signature,
+        taker_salt: i.taker_salt,
+      },
       input: i,
     });
   }

@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
+import type { JournalRow } from '@legwork/protocol';
 import { call, describeError } from '../api';
 import { trimDecimal } from '../money';
-import { type JournalRow, verifyJournal } from '../receipts';
+import { verifyJournal } from '../receipts';
 import { ErrorText, Section, time, usePoll } from '../ui';
 
 interface RiskReport {

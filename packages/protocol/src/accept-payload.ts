@@ -1,4 +1,4 @@
-import { hexBytes, putBytes, putSeconds } from './bytes';
+import { hexBytes, newLayout, putBytes, putCheckedAscii, putSeconds } from './bytes';
 
 /**
  * StrategyAcceptPayload (docs/spec/design.md section 9): the fixed 105 bytes a taker signs to accept one
@@ -26,15 +26,15 @@ const PAYLOAD_VERSION = 1;
  * Encodes the 105-byte StrategyAcceptPayload.
  * @throws {Error} when a field does not fit its slot
  */
-export function encodeAcceptPayload(a: AcceptPayloadFields): Buffer {
-  const out = Buffer.alloc(ACCEPT_PAYLOAD_SIZE);
-  out.write(ACCEPT_TAG, 0, 'ascii'); //                                  0..15
-  out[15] = PAYLOAD_VERSION;
+export function encodeAcceptPayload(a: AcceptPayloadFields): Uint8Array {
+  const out = newLayout(ACCEPT_PAYLOAD_SIZE);
+  putCheckedAscii(out, 0, ACCEPT_TAG); //                                0..15
+  out.bytes[15] = PAYLOAD_VERSION;
   putBytes(out, 16, hexBytes(a.rfqId, 16, 'rfq_id'), 16, 'rfq_id'); //    16..32
   putBytes(out, 32, hexBytes(a.quoteId, 32, 'quote_id'), 32, 'quote_id'); // 32..64
   putBytes(out, 64, a.taker, 32, 'taker'); //                             64..96
   if (a.side !== 'buy' && a.side !== 'sell') throw new Error('side must be buy or sell');
-  out[96] = a.side === 'buy' ? 0 : 1;
+  out.bytes[96] = a.side === 'buy' ? 0 : 1;
   putSeconds(out, 97, a.expiresAt, 'expires_at'); //                       97..105
-  return out;
+  return out.bytes;
 }

@@ -1,8 +1,12 @@
 /**
- * `@legwork/protocol`: the wire formats of Legwork that the server, the SDK and the tools share,
- * so each is written and proven (by the contract's vectors) once: exact decimals in bigint
- * micro-units, wallets, signature texts, ed25519 through node:crypto, the sign-in message and the
- * signed quote and accept payloads. Node only (node:crypto, Buffer); no framework.
+ * `@legwork/protocol`: the wire formats of Legwork that the server, the SDK, the tools and the
+ * operator console share, so each is written and proven (by the contract's vectors) once: exact
+ * decimals in bigint micro-units, wallets, signature texts, ed25519 and SHA-256, the sign-in
+ * message, the signed quote and accept payloads, and the fill receipts and their checks.
+ *
+ * It runs in Node and in a browser: plain Uint8Array, no Node import. In Node it hashes and
+ * signs through OpenSSL (node:crypto, found at run time), elsewhere through the audited
+ * @noble/hashes and @noble/curves; no framework.
  *
  * @packageDocumentation
  */
@@ -12,6 +16,10 @@ export * from './signature';
 export * from './ed25519';
 export * from './signin';
 export { hexBytes } from './bytes';
+export { toHex, fromHex, toBase64, fromBase64, concatBytes, equalBytes } from './encoding';
+export { sha256, portableSha256 } from './sha256';
 export * from './quote-payload';
 export * from './accept-payload';
 export * from './receipt';
+export * from './receipt-check';
+export * from './audit-chain';

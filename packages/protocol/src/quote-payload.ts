@@ -1,5 +1,7 @@
-import { createHash } from 'node:crypto';
-import { hexBytes, putAscii, putBytes, putI64, putSeconds, putU64 } from './bytes';
+import { utf8ToBytes } from '@noble/hashes/utils.js';
+import { hexBytes, newLayout, putAscii, putBytes, putCheckedAscii, putI64, putSeconds, putU64 } from './bytes';
+import { toHex } from './encoding';
+import { sha256 } from './sha256';
 
 /**
  * StrategyQuotePayload (docs/spec/design.md section 9): the fixed 1,050 bytes a maker signs.
@@ -48,26 +50,26 @@ const LEGS_OFFSET = 218;
 const LEG_SLOT_SIZE = 64;
 
 /** SHA-256 of the UTF-8 service name (`quote_domain` of the market config): binds every signature to this service. */
-export function signingDomain(serviceName: string = DEFAULT_SERVICE_NAME): Buffer {
-  return createHash('sha256').update(serviceName, 'utf8').digest();
+export function signingDomain(serviceName: string = DEFAULT_SERVICE_NAME): Uint8Array {
+  return sha256(utf8ToBytes(serviceName));
 }
 
 /** QuoteId: lowercase hex SHA-256 of the 1,050-byte payload. */
 export function quoteId(payload: Uint8Array): string {
   if (payload.length !== QUOTE_PAYLOAD_SIZE) throw new Error(`a quote payload is ${QUOTE_PAYLOAD_SIZE} bytes, got ${payload.length}`);
-  return createHash('sha256').update(payload).digest('hex');
+  return toHex(sha256(payload));
 }
 
 /**
  * Encodes the 1,050-byte StrategyQuotePayload.
  * @throws {Error} when a field does not fit its slot
  */
-export function encodeQuotePayload(q: QuotePayloadFields): Buffer {
+export function encodeQuotePayload(q: QuotePayloadFields): Uint8Array {
   if (!Array.isArray(q.legs) || q.legs.length < 1 || q.legs.length > MAX_LEGS) throw new Error(`leg count ${q.legs?.length} is not 1 to ${MAX_LEGS}`);
-  const out = Buffer.alloc(QUOTE_PAYLOAD_SIZE); // zero filled
-  out.write(QUOTE_TAG, 0, 'ascii'); //                        0..14
-  out[14] = PAYLOAD_VERSION;
-  out[15] = q.legs.length;
+  const out = newLayout(QUOTE_PAYLOAD_SIZE); // zero filled
+  putCheckedAscii(out, 0, QUOTE_TAG); //                      0..14
+  out.bytes[14] = PAYLOAD_VERSION;
+  out.bytes[15] = q.legs.length;
   putBytes(out, 16, q.domain, 32, 'domain'); //                16..48
   putBytes(out, 48, hexBytes(q.rfqId, 16, 'rfq_id'), 16, 'rfq_id'); // 48..64
   putBytes(out, 64, q.maker, 32, 'maker'); //                  64..96
@@ -84,8 +86,8 @@ export function encodeQuotePayload(q: QuotePayloadFields): Buffer {
     putAscii(out, slot, leg.symbol, 32, `legs[${i}].symbol`); // slot+0..32
     putU64(out, slot + 32, leg.strike, `legs[${i}].strike`); // slot+32..40
     if (leg.kind !== 'call' && leg.kind !== 'put') throw new Error(`legs[${i}].kind must be call or put`);
-    out[slot + 40] = leg.kind === 'call' ? 0 : 1; //            slot+40; 41..48 zero
+    out.bytes[slot + 40] = leg.kind === 'call' ? 0 : 1; //            slot+40; 41..48 zero
     putI64(out, slot + 48, leg.quantity, `legs[${i}].quantity`); // slot+48..56; 56..64 zero
   });
-  return out;
+  return out.bytes;
 }

@@ -1,7 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { hexBytes, putBytes, putI64, putSeconds } from './bytes';
+import { randomBytes } from '@noble/hashes/utils.js';
+import { hexBytes, newLayout, putBytes, putCheckedAscii, putI64, putSeconds, viewOf } from './bytes';
 import { U64_MAX } from './decimal';
+import { asciiBytes, asciiText, toHex } from './encoding';
 import { MAX_LEGS, type PayloadLeg } from './quote-payload';
+import { sha256 } from './sha256';
 import { encodeWallet } from './wallet';
 
 /**
@@ -58,12 +60,12 @@ export const RECEIPT_SIZE = 1_072;
 const TAG = 'STRATEGY_FILL';
 const LEGS_OFFSET = 240;
 const LEG_SLOT_SIZE = 64;
-const COMMITMENT_TAG = Buffer.from('LEGWORK_TAKER', 'ascii');
+const COMMITMENT_TAG = asciiBytes('LEGWORK_TAKER');
 /** Bytes of a taker salt. */
 export const TAKER_SALT_SIZE = 32;
 
 /** A fresh taker salt: 32 random bytes, drawn once per fill (its revert reuses it). */
-export function newTakerSalt(): Buffer {
+export function newTakerSalt(): Uint8Array {
   return randomBytes(TAKER_SALT_SIZE);
 }
 
@@ -71,10 +73,10 @@ export function newTakerSalt(): Buffer {
  * `SHA-256(ASCII "LEGWORK_TAKER" || salt || taker wallet public key)`: what a version 2 receipt
  * holds at offset 136. Only who knows the salt (the taker, and the exchange) can tie it to a wallet.
  */
-export function takerCommitment(salt: Uint8Array, takerPublicKey: Uint8Array): Buffer {
+export function takerCommitment(salt: Uint8Array, takerPublicKey: Uint8Array): Uint8Array {
   if (salt?.length !== TAKER_SALT_SIZE) throw new Error(`taker_salt must be ${TAKER_SALT_SIZE} bytes, got ${salt?.length}`);
   if (takerPublicKey?.length !== 32) throw new Error(`the taker's public key must be 32 bytes, got ${takerPublicKey?.length}`);
-  return createHash('sha256').update(COMMITMENT_TAG).update(salt).update(takerPublicKey).digest();
+  return sha256(COMMITMENT_TAG, salt, takerPublicKey);
 }
 
 /** The 32 bytes at offset 136 for the receipt's version; throws naming the field that is missing. */
@@ -85,49 +87,50 @@ function takerField(r: ReceiptFields, version: ReceiptVersion): Uint8Array {
 }
 
 /** Encodes the 1,072-byte receipt; throws an Error naming a field off the layout. */
-export function encodeReceipt(r: ReceiptFields): Buffer {
+export function encodeReceipt(r: ReceiptFields): Uint8Array {
   if (r.legs.length < 1 || r.legs.length > MAX_LEGS) throw new Error(`leg count ${r.legs.length} is not 1 to ${MAX_LEGS}`);
   if (r.kind !== 0 && r.kind !== 1) throw new Error('kind must be 0 (fill) or 1 (revert)');
   if (r.journalSeq < 1n || r.journalSeq > U64_MAX) throw new Error('journal_seq is not a positive u64');
   if (r.fillId < 0n || r.fillId > U64_MAX) throw new Error('fill_id is not a u64');
   const version = r.version ?? RECEIPT_VERSION;
   if (version !== 1 && version !== 2) throw new Error('version must be 1 or 2');
-  const out = Buffer.alloc(RECEIPT_SIZE);
-  out.write(TAG, 0, 'ascii'); //                                  0..13
-  out[13] = version;
-  out[14] = r.kind;
-  out[15] = r.legs.length;
+  const out = newLayout(RECEIPT_SIZE);
+  putCheckedAscii(out, 0, TAG); //                                 0..13
+  out.bytes[13] = version;
+  out.bytes[14] = r.kind;
+  out.bytes[15] = r.legs.length;
   putBytes(out, 16, r.domain, 32, 'domain'); //                    16..48
-  out.writeBigUInt64LE(r.journalSeq, 48);
+  out.view.setBigUint64(48, r.journalSeq, true);
   putBytes(out, 56, r.prevHash, 32, 'prev_hash'); //               56..88
   putBytes(out, 88, hexBytes(r.rfqId, 16, 'rfq_id'), 16, 'rfq_id');
   putBytes(out, 104, hexBytes(r.quoteId, 32, 'quote_id'), 32, 'quote_id');
   putBytes(out, 136, takerField(r, version), 32, version === 1 ? 'taker' : 'taker_commitment');
   putBytes(out, 168, r.maker, 32, 'maker');
-  out[200] = r.side === 'buy' ? 0 : 1; //                           201..208 zero
+  out.bytes[200] = r.side === 'buy' ? 0 : 1; //                           201..208 zero
   putI64(out, 208, r.price, 'price');
   putI64(out, 216, r.fee, 'fee');
   putSeconds(out, 224, r.at, 'at');
-  out.writeBigUInt64LE(r.fillId, 232);
+  out.view.setBigUint64(232, r.fillId, true);
   r.legs.forEach((leg, i) => {
     const slot = LEGS_OFFSET + i * LEG_SLOT_SIZE;
     if (!/^[\x21-\x7e]{1,32}$/.test(leg.symbol)) throw new Error(`legs[${i}].symbol must be 1 to 32 printable ASCII characters`);
-    out.write(leg.symbol, slot, 'ascii');
+    putCheckedAscii(out, slot, leg.symbol);
     if (leg.strike < 0n || leg.strike > U64_MAX) throw new Error(`legs[${i}].strike is not a u64`);
-    out.writeBigUInt64LE(leg.strike, slot + 32);
-    out[slot + 40] = leg.kind === 'call' ? 0 : 1;
+    out.view.setBigUint64(slot + 32, leg.strike, true);
+    out.bytes[slot + 40] = leg.kind === 'call' ? 0 : 1;
     putI64(out, slot + 48, leg.quantity, `legs[${i}].quantity`);
   });
-  return out;
+  return out.bytes;
 }
 
-export function receiptHash(payload: Uint8Array): Buffer {
-  return createHash('sha256').update(payload).digest();
+/** SHA-256 of the payload: the receipt's `hash`, and the next receipt's prev_hash. */
+export function receiptHash(payload: Uint8Array): Uint8Array {
+  return sha256(payload);
 }
 
 /** `key_id`: the first 8 bytes of SHA-256 of the exchange's public key, in hex. */
 export function keyIdOf(publicKey: Uint8Array): string {
-  return createHash('sha256').update(publicKey).digest().subarray(0, 8).toString('hex');
+  return toHex(sha256(publicKey).subarray(0, 8));
 }
 
 /** The fields of a decoded receipt (money in bigint micro-units). */
@@ -160,54 +163,59 @@ export class ReceiptError extends Error {
   }
 }
 
+const allZero = (bytes: Uint8Array) => bytes.every((x) => x === 0);
+
+/** The legs of the slots (`count` used, the rest all zero), refusing a slot off the layout. */
+function decodeLegs(b: Uint8Array, count: number): DecodedReceipt['legs'] {
+  const legs: DecodedReceipt['legs'] = [];
+  for (let i = 0; i < MAX_LEGS; i++) {
+    const slot = b.subarray(LEGS_OFFSET + i * LEG_SLOT_SIZE, LEGS_OFFSET + (i + 1) * LEG_SLOT_SIZE);
+    if (i >= count) {
+      if (!allZero(slot)) throw new ReceiptError(`unused leg slot ${i} is not zero`);
+      continue;
+    }
+    const end = slot.indexOf(0);
+    const symbol = asciiText(slot.subarray(0, end < 0 || end > 32 ? 32 : end));
+    if (!allZero(slot.subarray(symbol.length, 32)) || slot[40] > 1 || !allZero(slot.subarray(41, 48)) || !allZero(slot.subarray(56, 64))) {
+      throw new ReceiptError(`leg slot ${i} is off the layout`);
+    }
+    const view = viewOf(slot);
+    legs.push({ instrument: symbol, strike: view.getBigUint64(32, true), kind: slot[40] === 0 ? 'call' : 'put', quantity: view.getBigInt64(48, true) });
+  }
+  return legs;
+}
+
 /** Decodes the 1,072 bytes, refusing anything off the layout (a byte that must be zero, a bad tag). */
 export function decodeReceipt(payload: Uint8Array): DecodedReceipt {
-  const b = Buffer.from(payload);
-  if (b.length !== RECEIPT_SIZE) throw new ReceiptError(`a receipt is ${RECEIPT_SIZE} bytes, got ${b.length}`);
-  if (b.toString('ascii', 0, 13) !== TAG) throw new ReceiptError('not a STRATEGY_FILL receipt');
+  const b = payload;
+  if (b?.length !== RECEIPT_SIZE) throw new ReceiptError(`a receipt is ${RECEIPT_SIZE} bytes, got ${b?.length}`);
+  if (asciiText(b.subarray(0, 13)) !== TAG) throw new ReceiptError('not a STRATEGY_FILL receipt');
   const version = b[13];
   if (version !== 1 && version !== 2) throw new ReceiptError(`version ${version} is not a STRATEGY_FILL receipt version (1 or 2)`);
   const kind = b[14];
   const count = b[15];
   if (kind > 1) throw new ReceiptError(`kind ${kind} is neither fill (0) nor revert (1)`);
   if (count < 1 || count > MAX_LEGS) throw new ReceiptError(`leg count ${count} is not 1 to ${MAX_LEGS}`);
-  if (b[200] > 1 || !b.subarray(201, 208).every((x) => x === 0)) throw new ReceiptError('side bytes off the layout');
-  const legs: DecodedReceipt['legs'] = [];
-  for (let i = 0; i < MAX_LEGS; i++) {
-    const slot = b.subarray(LEGS_OFFSET + i * LEG_SLOT_SIZE, LEGS_OFFSET + (i + 1) * LEG_SLOT_SIZE);
-    if (i >= count) {
-      if (!slot.every((x) => x === 0)) throw new ReceiptError(`unused leg slot ${i} is not zero`);
-      continue;
-    }
-    const end = slot.indexOf(0);
-    const symbol = slot.toString('ascii', 0, end < 0 || end > 32 ? 32 : end);
-    if (
-      !slot.subarray(symbol.length, 32).every((x) => x === 0) ||
-      slot[40] > 1 ||
-      !slot.subarray(41, 48).every((x) => x === 0) ||
-      !slot.subarray(56, 64).every((x) => x === 0)
-    ) {
-      throw new ReceiptError(`leg slot ${i} is off the layout`);
-    }
-    legs.push({ instrument: symbol, strike: slot.readBigUInt64LE(32), kind: slot[40] === 0 ? 'call' : 'put', quantity: slot.readBigInt64LE(48) });
-  }
+  if (b[200] > 1 || !allZero(b.subarray(201, 208))) throw new ReceiptError('side bytes off the layout');
+  const legs = decodeLegs(b, count);
+  const view = viewOf(b);
   const atTaker = b.subarray(136, 168);
   return {
     version,
     kind: kind as 0 | 1,
-    domain: b.subarray(16, 48).toString('hex'),
-    journalSeq: b.readBigUInt64LE(48),
-    prevHash: b.subarray(56, 88).toString('hex'),
-    rfqId: b.subarray(88, 104).toString('hex'),
-    quoteId: b.subarray(104, 136).toString('hex'),
-    takerCommitment: version === 2 ? atTaker.toString('hex') : null,
+    domain: toHex(b.subarray(16, 48)),
+    journalSeq: view.getBigUint64(48, true),
+    prevHash: toHex(b.subarray(56, 88)),
+    rfqId: toHex(b.subarray(88, 104)),
+    quoteId: toHex(b.subarray(104, 136)),
+    takerCommitment: version === 2 ? toHex(atTaker) : null,
     taker: version === 1 ? encodeWallet(atTaker) : null,
     maker: encodeWallet(b.subarray(168, 200)),
     side: b[200] === 0 ? 'buy' : 'sell',
-    price: b.readBigInt64LE(208),
-    fee: b.readBigInt64LE(216),
-    at: Number(b.readBigInt64LE(224)),
-    fillId: b.readBigUInt64LE(232),
+    price: view.getBigInt64(208, true),
+    fee: view.getBigInt64(216, true),
+    at: Number(view.getBigInt64(224, true)),
+    fillId: view.getBigUint64(232, true),
     legs,
   };
 }

@@ -1,4 +1,5 @@
 import bs58 from 'bs58';
+import { fromBase64, toBase64 } from './encoding';
 
 /**
  * Signature texts (docs/spec/design.md sections 3 and 9). Every decoder returns null for anything but the
@@ -14,10 +15,9 @@ const MAX_BASE58_SIGNATURE_CHARS = 88;
 /** Quote and accept signatures: canonical base64 (standard alphabet, padded, 88 characters). */
 export function decodeCanonicalBase64Signature(text: unknown): Uint8Array | null {
   if (typeof text !== 'string' || !BASE64_SIGNATURE.test(text)) return null;
-  const bytes = Buffer.from(text, 'base64');
-  // Re-encoding refuses non-zero bits in the last character's unused low bits.
-  if (bytes.length !== 64 || bytes.toString('base64') !== text) return null;
-  return bytes;
+  // fromBase64 also refuses non-zero bits in the last character's unused low bits.
+  const bytes = fromBase64(text);
+  return bytes?.length === 64 ? bytes : null;
 }
 
 /** Sign-in signatures: base58 of exactly 64 bytes, canonical. */
@@ -31,5 +31,5 @@ export function decodeBase58Signature(text: unknown): Uint8Array | null {
 /** Canonical base64 text of a 64-byte signature. */
 export function encodeBase64Signature(bytes: Uint8Array): string {
   if (bytes.length !== 64) throw new Error(`a signature is 64 bytes, got ${bytes.length}`);
-  return Buffer.from(bytes).toString('base64');
+  return toBase64(bytes);
 }

@@ -1,4 +1,5 @@
 import bs58 from 'bs58';
+import { toHex } from './encoding';
 
 /**
  * Wallets: base58 of an ed25519 public key (docs/spec/design.md section 3).
@@ -45,9 +46,9 @@ const MAX_WALLET_CHARS = 44;
 /** True for a 32-byte key that is a small-order point, whatever the top bit of its last byte. */
 export function isSmallOrderKey(bytes: Uint8Array): boolean {
   if (bytes.length !== 32) return false;
-  const key = Buffer.from(bytes);
+  const key = Uint8Array.from(bytes);
   key[31] &= 0x7f;
-  return SMALL_ORDER.has(key.toString('hex'));
+  return SMALL_ORDER.has(toHex(key));
 }
 
 /** The 32-byte public key of a wallet text; throws WalletError. */

@@ -7,6 +7,7 @@ import {
   encodeQuotePayload,
   parseWallet,
   signEd25519,
+  toHex,
 } from '../src';
 import { type VectorQuote, vectorQuoteFields } from './vector-quote';
 
@@ -14,7 +15,7 @@ const vectors = loadVector('payloads.json');
 const hex = (text: string) => Buffer.from(text, 'hex');
 
 /** The vector quote's payload. */
-const quotePayload = (q: VectorQuote): Buffer => encodeQuotePayload(vectorQuoteFields(q, hex(vectors.domain_hex)));
+const quotePayload = (q: VectorQuote): Uint8Array => encodeQuotePayload(vectorQuoteFields(q, hex(vectors.domain_hex)));
 
 describe('StrategyAcceptPayload (vectors/payloads.json)', () => {
   const verifier = new Ed25519Verifier();
@@ -26,7 +27,7 @@ describe('StrategyAcceptPayload (vectors/payloads.json)', () => {
 
     it('encodes the 105 vector bytes', () => {
       expect(payload.length).toBe(105);
-      expect(payload.toString('hex')).toBe(a.payload_hex);
+      expect(toHex(payload)).toBe(a.payload_hex);
     });
 
     it('verifies the taker signature, and reproduces it from the seed', () => {

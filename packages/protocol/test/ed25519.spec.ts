@@ -1,19 +1,10 @@
 import nacl from 'tweetnacl';
 import { loadVector } from '../../../test/vectors';
 import { Ed25519Signer, Ed25519Verifier, decodeBase58Signature, parseWallet, publicKeyFromSeed, signEd25519, signInMessage, verifyEd25519 } from '../src';
+import { addOrderToS } from './malleate';
 
 const signin = loadVector('signin.json');
 const hex = (text: string) => Buffer.from(text, 'hex');
-
-/** The ed25519 group order L. */
-const L = (1n << 252n) + 27742317777372353535851937790883648493n;
-
-function addOrderToS(signature: Uint8Array): Uint8Array {
-  const out = Buffer.from(signature);
-  const s = BigInt('0x' + Buffer.from(out.subarray(32)).reverse().toString('hex')) + L;
-  out.set(Buffer.from(s.toString(16).padStart(64, '0'), 'hex').reverse(), 32);
-  return out;
-}
 
 describe('ed25519 (vectors/signin.json)', () => {
   const seed = hex(signin.wallet_seed_hex);

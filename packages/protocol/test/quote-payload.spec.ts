@@ -9,6 +9,7 @@ import {
   quoteId,
   signEd25519,
   signingDomain,
+  toHex,
 } from '../src';
 import { type VectorQuote, vectorQuoteFields } from './vector-quote';
 
@@ -21,7 +22,7 @@ describe('StrategyQuotePayload (vectors/payloads.json)', () => {
   const verifier = new Ed25519Verifier();
 
   it('has the domain of the service name', () => {
-    expect(signingDomain(vectors.service_name).toString('hex')).toBe(vectors.domain_hex);
+    expect(toHex(signingDomain(vectors.service_name))).toBe(vectors.domain_hex);
   });
 
   describe.each(vectors.cases.map((c: any) => [c.name, c]) as [string, any][])('%s', (_name, c: any) => {
@@ -29,7 +30,7 @@ describe('StrategyQuotePayload (vectors/payloads.json)', () => {
 
     it('encodes the 1,050 vector bytes', () => {
       expect(payload.length).toBe(1050);
-      expect(payload.toString('hex')).toBe(c.quote_payload_hex);
+      expect(toHex(payload)).toBe(c.quote_payload_hex);
     });
 
     it('has the vector quote id', () => {
@@ -79,7 +80,7 @@ describe('StrategyQuotePayload (vectors/payloads.json)', () => {
       const legs = Array.from({ length: 13 }, () => ({ symbol: 'S'.repeat(32), strike: (1n << 64n) - 1n, kind: 'put' as const, quantity: -(1n << 63n) }));
       const payload = encodeQuotePayload({ ...base, legs, bid: -(1n << 63n), ask: (1n << 63n) - 1n, quoteNonce: (1n << 64n) - 1n });
       expect(payload.length).toBe(1050);
-      expect(payload.readBigInt64LE(218 + 12 * 64 + 48)).toBe(-(1n << 63n));
+      expect(Buffer.from(payload).readBigInt64LE(218 + 12 * 64 + 48)).toBe(-(1n << 63n));
     });
 
     it('hashes only a 1,050-byte payload', () => {

@@ -21,7 +21,7 @@ function leg(v: { instrument: string; quantity: string }): PayloadLeg {
 }
 
 /** The payload fields of a vector quote under `domain`: shared by the quote and accept payload specs. */
-export function vectorQuoteFields(q: VectorQuote, domain: Buffer): QuotePayloadFields {
+export function vectorQuoteFields(q: VectorQuote, domain: Uint8Array): QuotePayloadFields {
   return {
     domain,
     rfqId: q.rfq_id,

@@ -38,7 +38,7 @@ function embeddedSeed(dataDir: string): Buffer {
 export class ExchangeKeyService implements OnModuleInit {
   readonly publicKey: Uint8Array;
   readonly keyId: string;
-  readonly domain: Buffer;
+  readonly domain: Uint8Array;
   private readonly signer: Ed25519Signer;
 
   constructor(

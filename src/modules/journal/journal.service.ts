@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { parseWallet } from '@legwork/protocol';
 import type { Sql } from '../../common/database/sql';
 import { parseSymbol } from '../instruments/domain/symbol';
-import { type ReceiptKind, encodeReceipt, receiptHash, takerCommitment } from '@legwork/protocol';
+import { type ReceiptKind, encodeReceipt, receiptHash, takerCommitment, toHex } from '@legwork/protocol';
+import { asBuffer } from '../../common/bytes';
 import { MetricsService } from '../health/metrics.service';
 import type { ReceiptView } from './domain/receipt';
 import { ExchangeKeyService } from './exchange-key.service';
@@ -50,27 +51,30 @@ export class JournalService {
     const held = process.hrtime.bigint();
     sql.afterCommit(() => this.metrics.journalHead(Number(held - asked) / 1e9, Number(process.hrtime.bigint() - held) / 1e9));
     const journalSeq = head.journalSeq + 1n;
-    const payload = encodeReceipt({
-      kind: entry.kind,
-      domain: this.key.domain,
-      journalSeq,
-      prevHash: Buffer.from(head.hash, 'hex'),
-      rfqId: entry.rfqId,
-      quoteId: entry.quoteId,
-      takerCommitment: takerCommitment(entry.takerSalt, parseWallet(head.takerWallet)),
-      maker: parseWallet(entry.makerWallet),
-      side: entry.side,
-      price: entry.price,
-      fee: entry.fee,
-      at: entry.at,
-      fillId: BigInt(entry.fillId),
-      legs: entry.legs.map((leg) => {
-        const terms = parseSymbol(leg.instrument);
-        if (!terms) throw new Error(`${leg.instrument} is not an instrument symbol`);
-        return { symbol: leg.instrument, strike: terms.strike, kind: terms.kind, quantity: leg.quantity };
+    // A Buffer view of the bytes (no copy): the journal row stores it, the view carries its base64.
+    const payload = asBuffer(
+      encodeReceipt({
+        kind: entry.kind,
+        domain: this.key.domain,
+        journalSeq,
+        prevHash: Buffer.from(head.hash, 'hex'),
+        rfqId: entry.rfqId,
+        quoteId: entry.quoteId,
+        takerCommitment: takerCommitment(entry.takerSalt, parseWallet(head.takerWallet)),
+        maker: parseWallet(entry.makerWallet),
+        side: entry.side,
+        price: entry.price,
+        fee: entry.fee,
+        at: entry.at,
+        fillId: BigInt(entry.fillId),
+        legs: entry.legs.map((leg) => {
+          const terms = parseSymbol(leg.instrument);
+          if (!terms) throw new Error(`${leg.instrument} is not an instrument symbol`);
+          return { symbol: leg.instrument, strike: terms.strike, kind: terms.kind, quantity: leg.quantity };
+        }),
       }),
-    });
-    const hash = receiptHash(payload).toString('hex');
+    );
+    const hash = toHex(receiptHash(payload));
     const signature = this.key.sign(payload).toString('base64');
     await this.journal.appendReceipt(sql, {
       journalSeq,

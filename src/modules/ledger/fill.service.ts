@@ -1,4 +1,5 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { asBuffer } from '../../common/bytes';
 import { Clock } from '../../common/clock';
 import { Database } from '../../common/database/database';
 import type { Sql } from '../../common/database/sql';
@@ -178,7 +179,7 @@ export class FillService implements OnModuleInit {
     const taker = rfq.accountId;
     const maker = quote.makerAccountId;
     // Drawn once per fill and stored with it; the revert's receipt commits with the same one (docs/spec/design.md 16).
-    const takerSalt = newTakerSalt();
+    const takerSalt = asBuffer(newTakerSalt());
     const fillId = await this.writeFill(sql, v, decision, takerSalt);
     // The group summaries the next market-data update reprices from (collateral.sql.ts).
     await refreshLockGroups(sql, [taker, maker]);

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { asBuffer } from '../../common/bytes';
 import { Clock } from '../../common/clock';
 import { Database } from '../../common/database/database';
 import type { Sql } from '../../common/database/sql';
@@ -100,7 +101,7 @@ export class RevertService {
     const { takerAccountId: taker, makerAccountId: maker, feeAccountId } = fill;
     // The fill's own salt, so the revert commits to the taker as its fill did; a fill signed as
     // version 1 (no salt) gets one here, which its row keeps (docs/spec/design.md 16).
-    const takerSalt = fill.takerSalt ?? newTakerSalt();
+    const takerSalt = fill.takerSalt ?? asBuffer(newTakerSalt());
     await this.fillRows.markReverted(sql, fill.fillId, now, takerSalt);
     const deltas = positionDeltas(fill.legs, fill.side);
     const replayed = await this.fillRows.replayPositions(

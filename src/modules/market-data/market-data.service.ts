@@ -6,7 +6,7 @@ import { Clock } from '../../common/clock';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { Database } from '../../common/database/database';
 import type { Sql } from '../../common/database/sql';
-import { MAX_LEGS, formatHttp, formatRfq, signingDomain } from '@legwork/protocol';
+import { MAX_LEGS, formatHttp, formatRfq, signingDomain, toHex } from '@legwork/protocol';
 import { AppError, RfqError } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
 import { invalid } from '../instruments/domain/inputs';
@@ -107,7 +107,7 @@ export class MarketDataService implements OnModuleInit, OnModuleDestroy {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     versions: ViewVersions,
   ) {
-    this.quoteDomainHex = signingDomain(config.serviceName).toString('hex');
+    this.quoteDomainHex = toHex(signingDomain(config.serviceName));
     this.sync = new ViewSync(
       broadcaster,
       MARKET_DATA_CHANGED,

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Ed25519Verifier, type PayloadLeg, decodeCanonicalBase64Signature, encodeQuotePayload, parseWallet, quoteId, signingDomain } from '@legwork/protocol';
+import { asBuffer } from '../../common/bytes';
 import { Clock } from '../../common/clock';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { RfqError } from '../../common/errors/app-error';
@@ -51,7 +52,7 @@ function rfqPayloadLegs(rfq: RfqRecord): PayloadLeg[] {
 /** Quoters' answers to a pending RFQ: rfq.maker.respond (one firm quote, first wins) and rfq.maker.decline. */
 @Injectable()
 export class QuoteService {
-  private readonly domain: Buffer;
+  private readonly domain: Uint8Array;
   /** Responds of makers with limits on what is out, one at a time per maker on this instance, in arrival order. */
   private readonly inOrder = new KeyedQueue<number>();
 
@@ -153,19 +154,22 @@ export class QuoteService {
     checkQuoteTerms(command, rfq.maxQuoteExpiresAt, now, rfq.id);
 
     const makerKey = parseWallet(maker.wallet);
-    const payload = encodeQuotePayload({
-      domain: this.domain,
-      rfqId: rfq.id,
-      maker: makerKey,
-      quoteNonce: command.quoteNonce,
-      bid: command.bid,
-      ask: command.ask,
-      issuedAt: command.issuedAt,
-      expiresAt: command.expiresAt,
-      asset: rfq.asset,
-      expiry: rfq.expiry,
-      legs: rfqPayloadLegs(rfq),
-    });
+    // A Buffer view of the bytes (no copy): what the quote row and the refusal carry.
+    const payload = asBuffer(
+      encodeQuotePayload({
+        domain: this.domain,
+        rfqId: rfq.id,
+        maker: makerKey,
+        quoteNonce: command.quoteNonce,
+        bid: command.bid,
+        ask: command.ask,
+        issuedAt: command.issuedAt,
+        expiresAt: command.expiresAt,
+        asset: rfq.asset,
+        expiry: rfq.expiry,
+        legs: rfqPayloadLegs(rfq),
+      }),
+    );
     const id = quoteId(payload);
     const refused = (message: string) => new RfqError('RFQ_INVALID_SIGNATURE', message, { rfqId: rfq.id, quoteId: id, payload: payload.toString('base64') });
     const signature = decodeCanonicalBase64Signature(command.makerSignature);
