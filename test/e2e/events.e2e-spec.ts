@@ -1,5 +1,5 @@
 import { Database } from '../../src/common/database/database';
-import { EventRetention } from '../../src/modules/rfq/event-retention.service';
+import { EventRetentionService } from '../../src/modules/rfq/event-retention.service';
 import type { RpcClient } from './clients';
 import { Environment, type TestApp } from './harness';
 import { type RfqTrader, type Round, clientRef, expectRfqError, expirationIn, leg, listRound, resumeWs, rfqTrader, sessionToken, sleep } from './rfq-support';
@@ -172,7 +172,7 @@ describe('Event replay: account_seq, rfq.subscribe { since }', () => {
     await declines(taker, 3);
     const db = app.app.get(Database).dataSource;
     await db.query(`UPDATE account_events SET at = at - 8 * 86400 WHERE account_id = $1 AND account_seq <= 2`, [taker.accountId]);
-    expect(await app.app.get(EventRetention).prune()).toBeGreaterThanOrEqual(2);
+    expect(await app.app.get(EventRetentionService).prune()).toBeGreaterThanOrEqual(2);
     const left = await db.query(`SELECT account_seq FROM account_events WHERE account_id = $1 ORDER BY account_seq`, [taker.accountId]);
     expect(left.map((r: any) => Number(r.account_seq))).toEqual([3]);
   });

@@ -1,5 +1,5 @@
 import { Database } from '../../src/common/database/database';
-import { RfqExpiry } from '../../src/modules/rfq/rfq-expiry.service';
+import { RfqExpiryService } from '../../src/modules/rfq/rfq-expiry.service';
 import { Environment, type TestApp } from './harness';
 import { type Rows, appRows, expectInvariants } from './invariants';
 import {
@@ -140,7 +140,7 @@ describe('The desk: rfq.cancel, rfq.cancel_all, idempotent rfq.accept', () => {
 
     const lapsed = await create();
     await sql(`UPDATE rfqs SET expires_at = expires_at - 1000 WHERE id = $1`, [lapsed.rfq_id]);
-    await app.app.get(RfqExpiry).sweep();
+    await app.app.get(RfqExpiryService).sweep();
     await waitForState(taker, lapsed.rfq_id, ['expired']);
     expectRfqError(await taker.client.call('rfq.cancel', { rfq_id: lapsed.rfq_id }), 'RFQ_STATE_CONFLICT');
     expect(await taker.client.result('rfq.get', { rfq_id: lapsed.rfq_id })).toMatchObject({ state: 'expired', cancelled_at: null });
