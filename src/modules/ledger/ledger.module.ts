@@ -11,7 +11,7 @@ import { BalanceRepository } from './balance.repository';
 import { BalancesService } from './balances.service';
 import { CollateralRepriceService } from './collateral-reprice.service';
 import { FillReadsService } from './fill-reads.service';
-import { FillReadsRepository } from './fill.reads.repository';
+import { FillReadsRepository } from './fill-reads.repository';
 import { FillRepository } from './fill.repository';
 import { FillService } from './fill.service';
 import { LedgerReadsService } from './ledger-reads.service';

@@ -16,7 +16,7 @@ import { RfqHistoryRepository } from './rfq-history.repository';
 import { RfqHistoryService } from './rfq-history.service';
 import { RfqLookupService } from './rfq-lookup.service';
 import { RfqReadsService } from './rfq-reads.service';
-import { RfqReadsRepository } from './rfq.reads.repository';
+import { RfqReadsRepository } from './rfq-reads.repository';
 import { RfqRpc } from './rfq.rpc';
 import { RfqRepository } from './rfq.repository';
 import { RfqService } from './rfq.service';

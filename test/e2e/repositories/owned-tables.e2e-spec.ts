@@ -7,9 +7,9 @@ import { AccountRepository } from '../../../src/modules/accounts/account.reposit
 import { AccountsService } from '../../../src/modules/accounts/accounts.service';
 import { NonceRepository } from '../../../src/modules/auth/nonce.repository';
 import { InstrumentRepository } from '../../../src/modules/instruments/instrument.repository';
-import { FillReadsRepository } from '../../../src/modules/ledger/fill.reads.repository';
+import { FillReadsRepository } from '../../../src/modules/ledger/fill-reads.repository';
 import { MarketDataRepository } from '../../../src/modules/market-data/market-data.repository';
-import { RfqReadsRepository } from '../../../src/modules/rfq/rfq.reads.repository';
+import { RfqReadsRepository } from '../../../src/modules/rfq/rfq-reads.repository';
 import { describeBothDatabases } from '../support/both-databases';
 import { TestWallet } from '../clients';
 
