@@ -64,7 +64,7 @@ export default defineConfig(
   },
   {
     // Sizes a reader can hold: no file over 400 lines, no function over 60.
-    files: ['src/**/*.ts', 'packages/*/src/**/*.ts', 'tools/**/*.ts', 'chaos/**/*.ts'],
+    files: ['src/**/*.ts', 'packages/*/src/**/*.ts', 'tools/**/*.ts', 'chaos/**/*.ts', 'sdk/test/**/*.ts'],
     ignores: ['**/*.spec.ts'],
     rules: {
       'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }],
