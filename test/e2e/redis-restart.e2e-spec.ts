@@ -31,9 +31,17 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs = 15000): Promis
 }
 
 /** A redis-server of the test's own on a free port, which the tests stop (SIGKILL) and start again on the same port. */
-function privateRedisServer() {
+interface PrivateRedisServer {
+  port: number;
+  readonly running: boolean;
+  /** Starts it on `port` (by default the one it had). */
+  start(port?: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+function privateRedisServer(): PrivateRedisServer {
   let child: ChildProcess | null = null;
-  const server = {
+  const server: PrivateRedisServer = {
     port: 0,
     get running(): boolean {
       return child !== null;
