@@ -64,8 +64,8 @@ export default defineConfig(
     },
   },
   {
-    // Sizes a reader can hold (issue 13): no server file over 400 lines, no function over 60.
-    files: ['src/**/*.ts', 'packages/*/src/**/*.ts'],
+    // Sizes a reader can hold: no file over 400 lines, no function over 60.
+    files: ['src/**/*.ts', 'packages/*/src/**/*.ts', 'tools/**/*.ts', 'chaos/**/*.ts', 'sdk/test/**/*.ts'],
     ignores: ['**/*.spec.ts'],
     rules: {
       'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }],

@@ -60,24 +60,13 @@ const FAULTS: Fault[] = ['sigkill', 'sigterm', 'pubsub', 'redis-restart', 'pg-re
 
 const log = (text: string) => process.stdout.write(`[chaos ${new Date().toISOString().slice(11, 19)}] ${text}\n`);
 
-async function main(): Promise<void> {
-  const o = options(process.argv.slice(2));
-  if (!hasBinaries()) throw new Error('needs redis-server and the PostgreSQL server binaries (the newest /usr/lib/postgresql/<version>/bin, or PG_BIN)');
-  const hardLimit = setTimeout(
-    () => {
-      log('hard time limit reached: giving up');
-      process.exit(2);
-    },
-    (o.seconds + 120) * 1000,
-  );
-  hardLimit.unref();
-  const random = prng(o.seed);
-  if (o.build) buildApp();
-  log(`seed ${o.seed}, ${o.seconds} s, ${o.instances} instances, ${o.pairs} taker/maker pairs`);
+type Pg = PrivatePostgres;
+type Redis = PrivateRedis;
+type Pair = { taker: FleetTrader; maker: FleetTrader };
 
-  const [pg, redis] = await Promise.all([PrivatePostgres.start(), PrivateRedis.start()]);
-  pg.psql('CREATE DATABASE legwork');
-  const fleet = new Fleet({
+/** The instances' configuration: the private servers, and limits raised so that capacity, not a rate limit, is what the faults meet. */
+function fleetEnv(pg: Pg, redis: Redis): Record<string, string> {
+  return {
     DATABASE_URL: pg.url('legwork'),
     REDIS_URL: redis.url,
     REDIS_PREFIX: 'legwork_chaos',
@@ -95,98 +84,115 @@ async function main(): Promise<void> {
     AUTH_RATE_PER_MINUTE: '10000',
     PUBLIC_RATE_PER_SECOND: '10000',
     PUBLIC_RATE_BURST: '10000',
-  });
-  const stopHandlers = async () => {
-    await fleet.stopAll().catch(() => undefined);
-    await redis.stop().catch(() => undefined);
-    await pg.destroy().catch(() => undefined);
   };
-  process.once('SIGINT', () => void stopHandlers().then(() => process.exit(130)));
+}
+
+/** One ETH call a week out, listed and priced through the first instance, and the pairs that trade it, spread over the instances. */
+async function setUpMarket(instances: Instance[], o: Options): Promise<{ instrument: string; expiry: number; pairs: Pair[] }> {
+  const expiry = (Math.floor(Date.now() / 1000 / 86400) + 7) * 86400 + 8 * 3600;
+  const instrument = formatSymbol({ asset: 'ETH', expiry, strike: 150_000_000n, kind: 'call' });
+  const admin = adminOf(instances[0]);
+  const listed = await admin.post('/v1/admin/create-instruments', { asset: 'ETH', expiration: expiry, spot_price: '150', strikes: ['150'] });
+  if (listed.status !== 200) throw new Error(`create-instruments: ${listed.status} ${JSON.stringify(listed.body)}`);
+  const md = await admin.post('/v1/admin/market-data', { asset: 'ETH', index_price: '150', iv: '0.8' });
+  if (md.status !== 200) throw new Error(`market-data: ${md.status}`);
+  const pairs: Pair[] = [];
+  for (let i = 0; i < o.pairs; i++) {
+    const [taker, maker] = await Promise.all([FleetTrader.create(admin, ['taker'], '10000000'), FleetTrader.create(admin, ['quoter'], '10000000')]);
+    await taker.connect(instances[i % o.instances]);
+    await maker.connect(instances[(i + 1) % o.instances]);
+    pairs.push({ taker, maker });
+  }
+  return { instrument, expiry, pairs };
+}
+
+/** Every pair runs lifecycles until the deadline, reconnecting to a surviving instance (a random one first) when its socket dropped. */
+function runLoad(
+  fleet: Fleet,
+  market: { instrument: string; expiry: number; pairs: Pair[] },
+  deadline: number,
+): { load: Promise<unknown>; outcomes: LifecycleOutcome[] } {
+  const outcomes: LifecycleOutcome[] = [];
+  const survivors = () => {
+    const l = fleet.instances.filter((i) => i.running);
+    const k = Math.floor(Math.random() * Math.max(1, l.length));
+    return [...l.slice(k), ...l.slice(0, k)];
+  };
+  const ensure = async (t: FleetTrader) => {
+    if (!t.connected) await t.reconnect(survivors());
+    return t.connected;
+  };
+  const runPair = async ({ taker, maker }: Pair, n: number) => {
+    while (Date.now() < deadline) {
+      if (!(await ensure(taker)) || !(await ensure(maker))) {
+        await sleep(300);
+        continue;
+      }
+      const out = await lifecycle(taker, maker, market.instrument, market.expiry, n++ % 2 ? 'sell' : 'buy');
+      outcomes.push(out);
+      if (!out.accepted) await sleep(200);
+    }
+  };
+  return { load: Promise.all(market.pairs.map((p, i) => runPair(p, i))), outcomes };
+}
+
+/** One fault, `pause` ms long where it has a length; false when it could not apply (a single instance left). */
+async function inject(
+  fault: Fault,
+  pause: number,
+  servers: { fleet: Fleet; pg: Pg; redis: Redis },
+  pick: <T>(list: T[]) => T,
+  random: () => number,
+): Promise<boolean> {
+  if (fault === 'sigkill' || fault === 'sigterm') {
+    const candidates = servers.fleet.instances.filter((i) => i.running);
+    if (candidates.length < 2) return false;
+    const victim: Instance = pick(candidates);
+    log(`${fault} ${victim.name}, back in ${pause} ms`);
+    await victim.stop(fault === 'sigkill' ? 'SIGKILL' : 'SIGTERM');
+    await sleep(pause);
+    await victim.start();
+  } else if (fault === 'pubsub') {
+    log(`CLIENT KILL TYPE pubsub: ${servers.redis.killPubsub()} connections dropped`);
+  } else if (fault === 'redis-restart') {
+    log(`Redis down for ${pause} ms`);
+    await servers.redis.stop();
+    await sleep(pause);
+    await servers.redis.start();
+  } else {
+    log(`PostgreSQL down for ${pause} ms`);
+    await servers.pg.stop(random() < 0.5 ? 'fast' : 'immediate');
+    await sleep(pause);
+    await servers.pg.start();
+  }
+  return true;
+}
+
+/** The seed's schedule: a fault every 4 to 10 s until 8 s before the deadline. Returns how many of each were injected. */
+async function injectFaults(servers: { fleet: Fleet; pg: Pg; redis: Redis }, random: () => number, deadline: number): Promise<Record<Fault, number>> {
+  const faults: Record<Fault, number> = { sigkill: 0, sigterm: 0, pubsub: 0, 'redis-restart': 0, 'pg-restart': 0 };
+  const pick = <T>(list: T[]): T => list[Math.floor(random() * list.length)];
+  await sleep(3000);
+  while (Date.now() < deadline - 8000) {
+    const fault = pick(FAULTS);
+    const pause = 1000 + Math.floor(random() * 3000);
+    try {
+      if (!(await inject(fault, pause, servers, pick, random))) continue;
+      faults[fault] += 1;
+    } catch (error) {
+      log(`fault ${fault} could not be completed: ${String(error)}`);
+    }
+    await sleep(4000 + Math.floor(random() * 6000));
+  }
+  return faults;
+}
+
+/** After the load: every instance back, every accepted RFQ ended, then what was lost, doubled or broken. */
+async function verify(fleet: Fleet, pg: Pg, outcomes: LifecycleOutcome[]) {
+  for (const i of fleet.instances) if (!i.running) await i.start();
+  const db = new Client({ connectionString: pg.url('legwork') });
+  await db.connect();
   try {
-    const instances = await fleet.add(o.instances);
-    const first = instances[0];
-    const expiry = (Math.floor(Date.now() / 1000 / 86400) + 7) * 86400 + 8 * 3600;
-    const instrument = formatSymbol({ asset: 'ETH', expiry, strike: 150_000_000n, kind: 'call' });
-    const admin = adminOf(first);
-    const listed = await admin.post('/v1/admin/create-instruments', { asset: 'ETH', expiration: expiry, spot_price: '150', strikes: ['150'] });
-    if (listed.status !== 200) throw new Error(`create-instruments: ${listed.status} ${JSON.stringify(listed.body)}`);
-    const md = await admin.post('/v1/admin/market-data', { asset: 'ETH', index_price: '150', iv: '0.8' });
-    if (md.status !== 200) throw new Error(`market-data: ${md.status}`);
-
-    const pairs: Array<{ taker: FleetTrader; maker: FleetTrader }> = [];
-    for (let i = 0; i < o.pairs; i++) {
-      const [taker, maker] = await Promise.all([FleetTrader.create(admin, ['taker'], '10000000'), FleetTrader.create(admin, ['quoter'], '10000000')]);
-      await taker.connect(instances[i % o.instances]);
-      await maker.connect(instances[(i + 1) % o.instances]);
-      pairs.push({ taker, maker });
-    }
-
-    const deadline = Date.now() + o.seconds * 1000;
-    const outcomes: LifecycleOutcome[] = [];
-    const live = () => fleet.instances.filter((i) => i.running);
-    /** Live instances, starting at a random one: clients spread over the survivors. */
-    const survivors = () => {
-      const l = live();
-      const k = Math.floor(Math.random() * Math.max(1, l.length));
-      return [...l.slice(k), ...l.slice(0, k)];
-    };
-    const ensure = async (t: FleetTrader) => {
-      if (!t.connected) await t.reconnect(survivors());
-      return t.connected;
-    };
-    const runPair = async ({ taker, maker }: { taker: FleetTrader; maker: FleetTrader }, n: number) => {
-      while (Date.now() < deadline) {
-        if (!(await ensure(taker)) || !(await ensure(maker))) {
-          await sleep(300);
-          continue;
-        }
-        const out = await lifecycle(taker, maker, instrument, expiry, n++ % 2 ? 'sell' : 'buy');
-        outcomes.push(out);
-        if (!out.accepted) await sleep(200);
-      }
-    };
-    const load = Promise.all(pairs.map((p, i) => runPair(p, i)));
-
-    const faults: Record<Fault, number> = { sigkill: 0, sigterm: 0, pubsub: 0, 'redis-restart': 0, 'pg-restart': 0 };
-    const pick = <T>(list: T[]): T => list[Math.floor(random() * list.length)];
-    await sleep(3000);
-    while (Date.now() < deadline - 8000) {
-      const fault = pick(FAULTS);
-      const pause = 1000 + Math.floor(random() * 3000);
-      try {
-        if (fault === 'sigkill' || fault === 'sigterm') {
-          const candidates = live();
-          if (candidates.length < 2) continue;
-          const victim: Instance = pick(candidates);
-          log(`${fault} ${victim.name}, back in ${pause} ms`);
-          await victim.stop(fault === 'sigkill' ? 'SIGKILL' : 'SIGTERM');
-          await sleep(pause);
-          await victim.start();
-        } else if (fault === 'pubsub') {
-          log(`CLIENT KILL TYPE pubsub: ${redis.killPubsub()} connections dropped`);
-        } else if (fault === 'redis-restart') {
-          log(`Redis down for ${pause} ms`);
-          await redis.stop();
-          await sleep(pause);
-          await redis.start();
-        } else {
-          log(`PostgreSQL down for ${pause} ms`);
-          await pg.stop(random() < 0.5 ? 'fast' : 'immediate');
-          await sleep(pause);
-          await pg.start();
-        }
-        faults[fault] += 1;
-      } catch (error) {
-        log(`fault ${fault} could not be completed: ${String(error)}`);
-      }
-      await sleep(4000 + Math.floor(random() * 6000));
-    }
-    await load;
-    log('load stopped: waiting for every accepted RFQ to end');
-
-    for (const i of fleet.instances) if (!i.running) await i.start();
-    const db = new Client({ connectionString: pg.url('legwork') });
-    await db.connect();
     const drained = await waitFor(async () => (await openAccepted(db)) === 0, 30_000, 'accepted RFQs finished').catch(() => -1);
     const outcome = await acceptedOutcome(db);
     const seen = outcomes.filter((x) => x.accepted).map((x) => x.rfqId!);
@@ -194,9 +200,45 @@ async function main(): Promise<void> {
     const endOf = new Map(ends.map((r: { id: string; state: string }) => [r.id, r.state]));
     const lost = seen.filter((id) => !['filled', 'failed'].includes(endOf.get(id) ?? 'missing')).length + outcome.open;
     const broken = await violations(pgRows(db));
+    return { drained, outcome, seen, lost, broken };
+  } finally {
     await db.end();
-    for (const p of pairs) await Promise.all([p.taker.disconnect(), p.maker.disconnect()]);
+  }
+}
 
+async function main(): Promise<void> {
+  const o = options(process.argv.slice(2));
+  if (!hasBinaries()) throw new Error('needs redis-server and the PostgreSQL server binaries (the newest /usr/lib/postgresql/<version>/bin, or PG_BIN)');
+  const hardLimit = setTimeout(
+    () => {
+      log('hard time limit reached: giving up');
+      process.exit(2);
+    },
+    (o.seconds + 120) * 1000,
+  );
+  hardLimit.unref();
+  const random = prng(o.seed);
+  if (o.build) buildApp();
+  log(`seed ${o.seed}, ${o.seconds} s, ${o.instances} instances, ${o.pairs} taker/maker pairs`);
+
+  const [pg, redis] = await Promise.all([PrivatePostgres.start(), PrivateRedis.start()]);
+  pg.psql('CREATE DATABASE legwork');
+  const fleet = new Fleet(fleetEnv(pg, redis));
+  const stopHandlers = async () => {
+    await fleet.stopAll().catch(() => undefined);
+    await redis.stop().catch(() => undefined);
+    await pg.destroy().catch(() => undefined);
+  };
+  process.once('SIGINT', () => void stopHandlers().then(() => process.exit(130)));
+  try {
+    const market = await setUpMarket(await fleet.add(o.instances), o);
+    const deadline = Date.now() + o.seconds * 1000;
+    const { load, outcomes } = runLoad(fleet, market, deadline);
+    const faults = await injectFaults({ fleet, pg, redis }, random, deadline);
+    await load;
+    log('load stopped: waiting for every accepted RFQ to end');
+    const { drained, outcome, seen, lost, broken } = await verify(fleet, pg, outcomes);
+    for (const p of market.pairs) await Promise.all([p.taker.disconnect(), p.maker.disconnect()]);
     const summary = {
       seed: o.seed,
       seconds: o.seconds,
@@ -211,7 +253,7 @@ async function main(): Promise<void> {
       doubled: outcome.doubled,
       longest_accept_to_end_seconds: outcome.longestWaitSeconds,
       drained_after_ms: drained,
-      reconnects: pairs.reduce((s, p) => s + p.taker.reconnects + p.maker.reconnects, 0),
+      reconnects: market.pairs.reduce((s, p) => s + p.taker.reconnects + p.maker.reconnects, 0),
       invariant_violations: broken,
     };
     process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);

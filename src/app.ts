@@ -10,7 +10,7 @@ import { requestIdOf } from './common/logging/trace-ids';
 import { PublicRateLimit } from './common/rate-limit/public-rate-limit';
 import { validationPipe } from './common/http/validation';
 import { logger } from './common/logging/logger';
-import { ApiDocuments } from './modules/docs/api-documents.service';
+import { ApiDocumentsService } from './modules/docs/api-documents.service';
 import { buildOpenApiDocument, controllerRoutes } from './modules/docs/openapi';
 import { JsonRpcWsAdapter } from './modules/gateway/ws-adapter';
 import { MetricsService } from './modules/health/metrics.service';
@@ -101,7 +101,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   });
   // The API descriptions, generated from the code: /openapi.json, and the Swagger UI reference at /docs.
   const openapi = buildOpenApiDocument(app, config.serviceName);
-  app.get(ApiDocuments).setOpenApi(openapi);
+  app.get(ApiDocumentsService).setOpenApi(openapi);
   SwaggerModule.setup('docs', app, openapi, {
     raw: false,
     customSiteTitle: `${config.serviceName} API reference`,

@@ -13,7 +13,7 @@ import { type Context, alternate, profiled } from './context';
  * F1a / F1b: authenticated GET /query/rfq-positions for an account with 50 RFQ positions, made by
  * real lifecycles (four RFQs of 13, 13, 13 and 11 legs, bought and filled).
  * - F1a: Legwork with the handler's DB calls replaced by the same rows: the bench's Legwork server
- *   wraps `db.dataSource.query` (the Database port the handler's LedgerReads uses) so that the
+ *   wraps `db.dataSource.query` (the Database port the handler's LedgerReadsService uses) so that the
  *   SQL texts captured from a real request answer their captured rows without a database round
  *   trip; guard, pipe, controller, service, row mapping and logging all run. Baseline: a bare
  *   Fastify route returning the same JSON body.

@@ -18,8 +18,8 @@ import type { TracedCommand } from '../servers/redis-trace';
  *   `SELECT ... FOR UPDATE`, with the fee account's credit in the same statement: mostly the wait
  *   for the previous fill's COMMIT), `fill_tx_head_held` (that statement answered → the COMMIT
  *   answered: the head's hold, which serializes fills; not a part of the sum), `fill_tx_balance_lock`
- *   (the balances `FOR UPDATE`: before round two the fee account's row, in every fill, was among
- *   them), `fill_tx_fee_credit` (the fee account's credit when it is a statement of its own: 0 since it is the head lock's), the other statements, and
+ *   (the balances `FOR UPDATE` of the taker's and the maker's rows), `fill_tx_fee_credit` (the fee
+ *   account's credit when it is a statement of its own; 0 where it is part of the head lock's), the other statements, and
  *   `fill_tx_node` (time between statements, in the server);
  * - `commit_to_publish`: → the `PUBLISH` of the `filled` notification;
  * - `notification`: → the `filled` event at the taker (Redis pub/sub, the gateway, the socket).
@@ -39,7 +39,7 @@ const LOCK_FOR_FILL = /FOR UPDATE OF r\b/;
 /** The head's lock; a fill's also credits the fee account (JournalRepository.lockHead, `FROM journal_head h, fee`). */
 const HEAD_LOCK = /FROM journal_head h(, fee)? WHERE h\.id = 1 FOR UPDATE/;
 const BALANCE_LOCK = /FROM balances WHERE account_id = ANY\(.*FOR UPDATE/s;
-/** The fee account's credit: its own statement before the head lock (round two, first change), now in the head lock's statement (then counted there only). */
+/** The fee account's credit as a statement of its own; inside the head lock's statement it is counted there only. */
 const FEE_CREDIT = /INSERT INTO balances \(account_id, total\)/;
 const BEGIN = /^\s*(START TRANSACTION|BEGIN)\b/i;
 const COMMIT = /^\s*COMMIT\b/i;

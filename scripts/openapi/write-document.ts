@@ -7,14 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/common/config/config';
-import { ApiDocuments } from '../../src/modules/docs/api-documents.service';
+import { ApiDocumentsService } from '../../src/modules/docs/api-documents.service';
 
 async function main(out: string): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'legwork-openapi-'));
   try {
     const config = loadConfig({ SERVICE_NAME: 'Legwork', DATA_DIR: dataDir, LOG_LEVEL: 'error', HOST: '127.0.0.1', PORT: '0' });
     const app = await createApp(config);
-    writeFileSync(out, JSON.stringify(app.get(ApiDocuments).openapi(), null, 2));
+    writeFileSync(out, JSON.stringify(app.get(ApiDocumentsService).openapi(), null, 2));
     await app.close();
   } finally {
     rmSync(dataDir, { recursive: true, force: true });

@@ -5,15 +5,15 @@ import { FakeServer } from './fake-server';
 
 const fast = { reconnect: { initialDelayMs: 20, maxDelayMs: 100, jitter: 0 }, heartbeatMs: 0, requestTimeoutMs: 2000 };
 
-describe('LegworkClient against an in-test JSON-RPC server', () => {
-  let server: FakeServer;
-  before(async () => {
-    server = await FakeServer.start();
-  });
-  after(async () => {
-    await server.stop();
-  });
+let server: FakeServer;
+before(async () => {
+  server = await FakeServer.start();
+});
+after(async () => {
+  await server.stop();
+});
 
+describe('LegworkClient against an in-test JSON-RPC server: requests and replies', () => {
   it('matches replies to requests by id, whatever their order', async () => {
     const client = await LegworkClient.connect(server.url, fast);
     try {
@@ -64,7 +64,9 @@ describe('LegworkClient against an in-test JSON-RPC server', () => {
       await client.close();
     }
   });
+});
 
+describe('LegworkClient against an in-test JSON-RPC server: time-outs and batches', () => {
   it('times a request out and ignores its late reply', async () => {
     const client = await LegworkClient.connect(server.url, fast);
     try {
@@ -97,7 +99,9 @@ describe('LegworkClient against an in-test JSON-RPC server', () => {
       await client.close();
     }
   });
+});
 
+describe('LegworkClient against an in-test JSON-RPC server: sign-in and notifications', () => {
   it('signs in, creates an RFQ with a generated client_ref, and iterates notifications with gap detection', async () => {
     const client = await LegworkClient.connect(server.url, fast);
     try {
@@ -127,7 +131,9 @@ describe('LegworkClient against an in-test JSON-RPC server', () => {
       await client.close();
     }
   });
+});
 
+describe('LegworkClient against an in-test JSON-RPC server: reconnection', () => {
   it('reconnects after the server drops the socket: session_resume, re-subscribe, queued calls go through', async () => {
     const client = await LegworkClient.connect(server.url, fast);
     try {
@@ -166,7 +172,9 @@ describe('LegworkClient against an in-test JSON-RPC server', () => {
       await client.close();
     }
   });
+});
 
+describe('LegworkClient against an in-test JSON-RPC server: resuming where it left off', () => {
   it('re-subscribes with the last account_seq delivered: events sent while away reach the application once, in order', async () => {
     const client = await LegworkClient.connect(server.url, fast);
     try {
@@ -216,7 +224,9 @@ describe('LegworkClient against an in-test JSON-RPC server', () => {
       await client.close();
     }
   });
+});
 
+describe('LegworkClient against an in-test JSON-RPC server: retries and closing', () => {
   it('retries with backoff while the server is away', async () => {
     const away = await FakeServer.start();
     const client = await LegworkClient.connect(away.url, fast);
@@ -264,7 +274,9 @@ describe('LegworkClient against an in-test JSON-RPC server', () => {
     await closed;
     await assert.rejects(client.call('echo'), ConnectionError);
   });
+});
 
+describe('LegworkClient against an in-test JSON-RPC server: dead connections and aborts', () => {
   it('cuts a connection that stops answering pings, and reconnects', async () => {
     const { WebSocketServer } = await import('ws');
     const mute = new WebSocketServer({ host: '127.0.0.1', port: 0, autoPong: false });

@@ -15,20 +15,20 @@ const RESPOND = {
   maker_signature: 'c2ln',
 };
 
-describe('LegworkClient: cancel, limits, protection and check', () => {
-  let server: FakeServer;
-  let client: LegworkClient;
-  before(async () => {
-    server = await FakeServer.start();
-    client = await LegworkClient.connect(server.url, fast);
-  });
-  after(async () => {
-    await client.close();
-    await server.stop();
-  });
+let server: FakeServer;
+let client: LegworkClient;
+before(async () => {
+  server = await FakeServer.start();
+  client = await LegworkClient.connect(server.url, fast);
+});
+after(async () => {
+  await client.close();
+  await server.stop();
+});
 
-  const lastCall = () => server.calls[server.calls.length - 1];
+const lastCall = () => server.calls[server.calls.length - 1];
 
+describe("LegworkClient: the taker's cancel", () => {
   it('cancelRfq sends rfq.cancel { rfq_id } and gives the cancel result; a refusal is an RfqError', async () => {
     const rfqId = 'a'.repeat(32);
     assert.deepEqual(await client.cancelRfq(rfqId), { rfq_id: rfqId, state: 'expired', cancelled_at: 1_795_000_000 });
@@ -47,7 +47,9 @@ describe('LegworkClient: cancel, limits, protection and check', () => {
     assert.equal(lastCall().method, 'rfq.cancel_all');
     assert.deepEqual(lastCall().params, {});
   });
+});
 
+describe("LegworkClient: the maker's limits, check and protection", () => {
   it('setMakerLimits sends { limits } without undefined fields; getMakerLimits and resetProtection read the state', async () => {
     const limits = { max_open_quotes: 10, max_open_notional: '1000000', price_band_bps: 500, max_open_delta: { SOL: '100' }, max_open_vega: undefined };
     const result = await client.setMakerLimits(limits);

@@ -103,11 +103,8 @@ export class FakeServer {
     if (reply) conn.socket.send(JSON.stringify(reply));
   }
 
-  private async handle(conn: Conn, request: any): Promise<any> {
-    const { id, method, params } = request;
-    this.calls.push({ connection: conn.n, method, params });
-    const ok = (result: unknown) => ({ jsonrpc: '2.0', id, result });
-    const fail = (code: number, error: string, message: string) => ({ jsonrpc: '2.0', id, error: { code, message, data: { error, message } } });
+  /** The sign-in methods: a nonce per wallet, the signature checked over its message, tokens this server issued. */
+  private signIn(method: string, params: any, ok: (result: unknown) => unknown, fail: (code: number, error: string, message: string) => unknown): unknown {
     switch (method) {
       case 'public/get_nonce': {
         const nonce = Buffer.from(Array.from({ length: 16 }, (_, i) => (i * 7 + this.calls.length) & 255)).toString('hex');
@@ -130,6 +127,21 @@ export class FakeServer {
       case 'public/session_resume':
         if (!this.tokens.has(params.session_token)) return fail(1004, 'SESSION_INVALID', 'session token bad');
         return ok({ wallet: 'w', account_id: 7, roles: ['taker', 'quoter'], session_token: params.session_token });
+      default:
+        return fail(1004, 'SESSION_INVALID', 'session token bad');
+    }
+  }
+
+  private async handle(conn: Conn, request: any): Promise<any> {
+    const { id, method, params } = request;
+    this.calls.push({ connection: conn.n, method, params });
+    const ok = (result: unknown) => ({ jsonrpc: '2.0', id, result });
+    const fail = (code: number, error: string, message: string) => ({ jsonrpc: '2.0', id, error: { code, message, data: { error, message } } });
+    switch (method) {
+      case 'public/get_nonce':
+      case 'public/auth':
+      case 'public/session_resume':
+        return this.signIn(method, params, ok, fail);
       case 'rfq.subscribe': {
         conn.channels.add('rfq');
         const since = params?.since;
@@ -142,32 +154,13 @@ export class FakeServer {
         conn.channels.add('rfq_maker');
         return ok({ channel: 'rfq_maker', subscribed: true });
       case 'rfq.get':
-        return {
-          jsonrpc: '2.0',
-          id,
-          error: {
-            code: 1200,
-            message: 'no such RFQ',
-            data: { error: 'RFQ_NOT_FOUND', message: 'no such RFQ', operation_id: 'op-1', retryable: false, rfq_id: params.rfq_id },
-          },
-        };
+        return rfqFail(id, 'RFQ_NOT_FOUND', 'no such RFQ', { operation_id: 'op-1', rfq_id: params.rfq_id });
       case 'rfq.accept':
-        return {
-          jsonrpc: '2.0',
-          id,
-          error: {
-            code: 1200,
-            message: 'taker lacks funds',
-            data: {
-              error: 'RFQ_TAKER_UNFUNDED',
-              message: 'taker lacks funds',
-              operation_id: 'op-2',
-              retryable: false,
-              quote_id: params.quote_id,
-              details: { anchored: true, free_balance: '0', buy: null, sell: null },
-            },
-          },
-        };
+        return rfqFail(id, 'RFQ_TAKER_UNFUNDED', 'taker lacks funds', {
+          operation_id: 'op-2',
+          quote_id: params.quote_id,
+          details: { anchored: true, free_balance: '0', buy: null, sell: null },
+        });
       case 'rfq.create':
         return ok({ rfq_id: '0'.repeat(32), client_ref: params.client_ref, state: 'pending', legs: params.legs });
       // The desk (docs/spec/design.md 15).

@@ -18,6 +18,44 @@ async function readBody(req: IncomingMessage): Promise<any> {
   return text ? JSON.parse(text) : undefined;
 }
 
+/** The exchange's HTTP routes as these tests need them (sign-in, two queries, one admin command), every request recorded in `seen`. */
+function exchangeRoutes(seen: Seen[], nonces: Map<string, string>): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const body = await readBody(req);
+    seen.push({ method: req.method!, url: req.url!, authorization: req.headers.authorization, body });
+    const send = (status: number, value: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(value));
+    };
+    const path = new URL(req.url!, 'http://x').pathname;
+    if (path === '/v1/auth/nonce' && body.wallet === 'limited') {
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '7' });
+      res.end(JSON.stringify({ error: 'at most 10 nonce requests per minute' }));
+      return;
+    }
+    if (path === '/v1/auth/nonce') {
+      const nonce = '0123456789abcdef0123456789abcdef';
+      nonces.set(body.wallet, nonce);
+      return send(200, { wallet: body.wallet, nonce, expires_at: 0, message: `Sign in to Legwork\n\nWallet: ${body.wallet}\nNonce: ${nonce}` });
+    }
+    if (path === '/v1/auth/session') {
+      const ok =
+        body.message.endsWith(`Nonce: ${nonces.get(body.wallet)}`) &&
+        verifySignature(decodeWallet(body.wallet), Buffer.from(body.message), bs58.decode(body.signature));
+      return ok ? send(200, { wallet: body.wallet, account_id: 3, roles: ['taker'], session_token: 'jwt-3' }) : send(401, { error: 'bad signature' });
+    }
+    if (req.headers.authorization !== 'Bearer jwt-3' && req.headers.authorization !== 'Bearer admin-token') return send(401, { error: 'no or bad token' });
+    if (path === '/query/balances')
+      return send(200, {
+        rows: [{ account_id: 3, currency: 'USDC', available: '12.50000000', locked: '0.00000000', total: '12.50000000', updated_at: 'now' }],
+      });
+    if (path === '/query/rfq-positions')
+      return new URL(req.url!, 'http://x').searchParams.has('after') ? send(400, { error: 'after is not supported' }) : send(200, { rows: [] });
+    if (path === '/v1/admin/accounts') return send(200, { account_id: 4, wallet: body.wallet, roles: body.roles, created_at: 'now' });
+    return send(404, { error: 'unknown route' });
+  };
+}
+
 describe('LegworkHttp against an in-test HTTP server', () => {
   let server: Server;
   let base: string;
@@ -25,40 +63,7 @@ describe('LegworkHttp against an in-test HTTP server', () => {
   const nonces = new Map<string, string>();
 
   before(async () => {
-    const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-      const body = await readBody(req);
-      seen.push({ method: req.method!, url: req.url!, authorization: req.headers.authorization, body });
-      const send = (status: number, value: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(value));
-      };
-      const path = new URL(req.url!, 'http://x').pathname;
-      if (path === '/v1/auth/nonce' && body.wallet === 'limited') {
-        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '7' });
-        res.end(JSON.stringify({ error: 'at most 10 nonce requests per minute' }));
-        return;
-      }
-      if (path === '/v1/auth/nonce') {
-        const nonce = '0123456789abcdef0123456789abcdef';
-        nonces.set(body.wallet, nonce);
-        return send(200, { wallet: body.wallet, nonce, expires_at: 0, message: `Sign in to Legwork\n\nWallet: ${body.wallet}\nNonce: ${nonce}` });
-      }
-      if (path === '/v1/auth/session') {
-        const ok =
-          body.message.endsWith(`Nonce: ${nonces.get(body.wallet)}`) &&
-          verifySignature(decodeWallet(body.wallet), Buffer.from(body.message), bs58.decode(body.signature));
-        return ok ? send(200, { wallet: body.wallet, account_id: 3, roles: ['taker'], session_token: 'jwt-3' }) : send(401, { error: 'bad signature' });
-      }
-      if (req.headers.authorization !== 'Bearer jwt-3' && req.headers.authorization !== 'Bearer admin-token') return send(401, { error: 'no or bad token' });
-      if (path === '/query/balances')
-        return send(200, {
-          rows: [{ account_id: 3, currency: 'USDC', available: '12.50000000', locked: '0.00000000', total: '12.50000000', updated_at: 'now' }],
-        });
-      if (path === '/query/rfq-positions')
-        return new URL(req.url!, 'http://x').searchParams.has('after') ? send(400, { error: 'after is not supported' }) : send(200, { rows: [] });
-      if (path === '/v1/admin/accounts') return send(200, { account_id: 4, wallet: body.wallet, roles: body.roles, created_at: 'now' });
-      return send(404, { error: 'unknown route' });
-    };
+    const handle = exchangeRoutes(seen, nonces);
     server = createServer((req, res) => {
       // A failing handler drops the connection: the request under test then fails with it.
       handle(req, res).catch((error: unknown) => res.destroy(error instanceof Error ? error : new Error(String(error))));

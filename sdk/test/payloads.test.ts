@@ -55,7 +55,7 @@ for (const c of v.cases) {
     instruments: instrumentsOf(q),
   };
 
-  describe(`payloads.json: ${c.name}`, () => {
+  describe(`payloads.json: ${c.name}: the quote`, () => {
     it('encodes the quote payload byte for byte', () => {
       const terms = resolveQuoteLegs(q.legs, input.instruments);
       assert.equal(terms.asset, q.asset);
@@ -101,7 +101,9 @@ for (const c of v.cases) {
       assert.equal(built.params.maker_signature, c.maker_signature);
       assert.equal(verifySignature(maker.publicKey, built.payload, decodeSignatureBase64(c.maker_signature)!), true);
     });
+  });
 
+  describe(`payloads.json: ${c.name}: the taker's side`, () => {
     it('verifyQuote accepts the quote as the taker sees it and refuses any change', () => {
       const quote = {
         quote_id: c.quote_id,

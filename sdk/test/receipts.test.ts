@@ -64,7 +64,9 @@ describe('receipts (vectors/receipts.json)', () => {
     const [fill, revert] = [vectors.receipts[1], vectors.receipts[2]];
     assert.equal(isTakerOf(receiptOf(revert), revert.input.taker, fill.input.taker_salt), true);
   });
+});
 
+describe('receipts (vectors/receipts.json): version 1 and decimals', () => {
   it('verifies a version 1 receipt (vectors version_1), which names its taker', () => {
     const v1 = vectors.version_1;
     const first = vectors.receipts[0].input;
@@ -94,7 +96,9 @@ describe('receipts (vectors/receipts.json)', () => {
     const r = vectors.receipts[0];
     verifyReceipt(receiptOf(r), { keys, fill: { fill_id: '1', side: 'buy', price: '13.25000000', fee: '0.04500000', filled_at: 1795000040, role: 'taker' } });
   });
+});
 
+describe('receipts (vectors/receipts.json): refusals and journal links', () => {
   it('refuses a receipt of another fill, a changed byte, a foreign key, another service', () => {
     const r = receiptOf(vectors.receipts[0]);
     const fill = { fill_id: '1', side: 'buy' as const, price: '13.25', fee: '0.045', filled_at: 1795000040 };

@@ -38,42 +38,42 @@ const hashOf = ({ hash: _hash, ...row }: any): string =>
     .update(Buffer.concat([Buffer.from(row.prev_hash, 'hex'), Buffer.from(canonical(row), 'utf8')]))
     .digest('hex');
 
-describe('the admin audit log (design.md section 16)', () => {
-  let env: Environment;
-  let a: TestApp;
-  /** The second instance (the first again without a shared database and Redis). */
-  let b: TestApp;
-  let sql: (text: string, params?: unknown[]) => Promise<any[]>;
+let env: Environment;
+let a: TestApp;
+/** The second instance (the first again without a shared database and Redis). */
+let b: TestApp;
+let sql: (text: string, params?: unknown[]) => Promise<any[]>;
 
-  beforeAll(async () => {
-    env = await Environment.create();
-    a = await env.start();
-    b = shared ? await env.start() : a;
-    sql = (text, params = []) => a.app.get(Database).rows<any>(text, params);
-  });
-  afterAll(async () => {
-    if (b !== a) await b?.close();
-    await a?.close();
-    await env?.destroy();
-  });
+beforeAll(async () => {
+  env = await Environment.create();
+  a = await env.start();
+  b = shared ? await env.start() : a;
+  sql = (text, params = []) => a.app.get(Database).rows<any>(text, params);
+});
+afterAll(async () => {
+  if (b !== a) await b?.close();
+  await a?.close();
+  await env?.destroy();
+});
 
-  /** Every row, oldest first, read page by page through the cursor. */
-  async function allRows(limit = 7): Promise<{ rows: any[]; head: { audit_seq: number; hash: string } }> {
-    const admin = new Http(a.url).admin();
-    const rows: any[] = [];
-    let head: any;
-    for (let after: string | undefined; ;) {
-      const res = await admin.get(`/v1/admin/audit?limit=${limit}${after ? `&after=${after}` : ''}`);
-      expect(res.status).toBe(200);
-      head ??= res.body.head;
-      rows.push(...res.body.rows);
-      after = res.body.next_cursor;
-      if (!after) break;
-    }
-    return { rows: rows.reverse(), head };
+/** Every row, oldest first, read page by page through the cursor. */
+async function allRows(limit = 7): Promise<{ rows: any[]; head: { audit_seq: number; hash: string } }> {
+  const admin = new Http(a.url).admin();
+  const rows: any[] = [];
+  let head: any;
+  for (let after: string | undefined; ;) {
+    const res = await admin.get(`/v1/admin/audit?limit=${limit}${after ? `&after=${after}` : ''}`);
+    expect(res.status).toBe(200);
+    head ??= res.body.head;
+    rows.push(...res.body.rows);
+    after = res.body.next_cursor;
+    if (!after) break;
   }
-  const latest = async (n = 1) => (await new Http(a.url).admin().get(`/v1/admin/audit?limit=${n}`)).body.rows as any[];
+  return { rows: rows.reverse(), head };
+}
+const latest = async (n = 1) => (await new Http(a.url).admin().get(`/v1/admin/audit?limit=${n}`)).body.rows as any[];
 
+describe('the admin audit log (design.md section 16): a command through the admin token', () => {
   it('records a command through the admin token with its actor, client address, target, params and status', async () => {
     const ip = freshIp();
     const wallet = new TestWallet();
@@ -106,7 +106,9 @@ describe('the admin audit log (design.md section 16)', () => {
     });
     expect(Math.abs(depositRow.at - Date.now() / 1000)).toBeLessThan(5);
   });
+});
 
+describe('the admin audit log (design.md section 16): sessions and failed commands', () => {
   it('records a command through an admin session with the account, wallet and jti of its token', async () => {
     const { wallet, accountId } = await createAccount(a, ['admin']);
     const session = await signInHttp(b, wallet);
@@ -160,7 +162,9 @@ describe('the admin audit log (design.md section 16)', () => {
     expect((await new Http(a.url).get('/v1/admin/audit')).status).toBe(401);
     expect((await latest())[0].audit_seq).toBe(after);
   });
+});
 
+describe('the admin audit log (design.md section 16): the chain', () => {
   it('every hash recomputed here from the rows alone links the chain from 64 zeros to the head', async () => {
     const { rows, head } = await allRows();
     expect(rows.length).toBeGreaterThanOrEqual(8);
@@ -217,7 +221,9 @@ describe('the admin audit log (design.md section 16)', () => {
     expect(verifyAuditChain(rows, { head })).toMatchObject({ ok: true, checked: rows.length });
     expect(rows.every((r) => hashOf(r) === r.hash)).toBe(true);
   });
+});
 
+describe('the admin audit log (design.md section 16): refusals and pages', () => {
   it('a command whose record cannot be written is never answered as done (the chain refuses a second row at a taken seq)', async () => {
     const { accountId } = await createAccount(a, ['taker']);
     const head = (await latest())[0];
@@ -251,7 +257,9 @@ describe('the admin audit log (design.md section 16)', () => {
     for (const query of ['limit=0', 'limit=201', 'after=0', 'after=abc', 'action=DROP%20TABLE', 'account_id=0', 'colour=red'])
       expect([query, (await admin.get(`/v1/admin/audit?${query}`)).status]).toEqual([query, 400]);
   });
+});
 
+describe('the admin audit log (design.md section 16): every admin command is recorded', () => {
   it('every admin command route (a non-GET route with admin access or under /v1/admin) carries the audit interceptor', () => {
     const discovery = a.app.get(DiscoveryService);
     const scanner = a.app.get(MetadataScanner);

@@ -7,29 +7,29 @@ import { type RfqTrader, clientRef, expirationIn, leg, listRound, rfqTrader } fr
  * tests of console.e2e-spec.ts need Chromium): each read goes through the module that owns its
  * tables (RfqReadsRepository, FillReadsRepository, AccountsService, MarketDataService).
  */
-describe('console admin reads', () => {
-  let env: Environment;
-  let app: TestApp;
-  let taker: RfqTrader;
-  let rfq: { rfq_id: string; created_at: number };
+let env: Environment;
+let app: TestApp;
+let taker: RfqTrader;
+let rfq: { rfq_id: string; created_at: number };
 
-  beforeAll(async () => {
-    env = await Environment.create();
-    app = await env.start();
-    const sol = await listRound(app, 'SOL', expirationIn(10));
-    const set = await new Http(app.url).admin().post('/v1/admin/market-data', { asset: 'SOL', index_price: '150.5', iv: '0.8' });
-    if (set.status !== 200) throw new Error(`market-data: ${set.status} ${JSON.stringify(set.body)}`);
-    taker = await rfqTrader(app, ['taker']);
-    rfq = await taker.client.result('rfq.create', { client_ref: clientRef(), legs: [leg(sol.symbol('150'), '1')] });
-  });
-  afterAll(async () => {
-    await taker?.client.close();
-    await app?.close();
-    await env?.destroy();
-  });
+beforeAll(async () => {
+  env = await Environment.create();
+  app = await env.start();
+  const sol = await listRound(app, 'SOL', expirationIn(10));
+  const set = await new Http(app.url).admin().post('/v1/admin/market-data', { asset: 'SOL', index_price: '150.5', iv: '0.8' });
+  if (set.status !== 200) throw new Error(`market-data: ${set.status} ${JSON.stringify(set.body)}`);
+  taker = await rfqTrader(app, ['taker']);
+  rfq = await taker.client.result('rfq.create', { client_ref: clientRef(), legs: [leg(sol.symbol('150'), '1')] });
+});
+afterAll(async () => {
+  await taker?.client.close();
+  await app?.close();
+  await env?.destroy();
+});
 
-  const admin = () => new Http(app.url).admin();
+const admin = () => new Http(app.url).admin();
 
+describe('console admin reads: overview and RFQs', () => {
   it('overview: every state counted, the new RFQ pending, thirty minutes of fills', async () => {
     const res = await admin().get('/v1/admin/overview');
     expect(res.status).toBe(200);
@@ -60,7 +60,9 @@ describe('console admin reads', () => {
     expect(events.body).toEqual({ rfq_id: rfq.rfq_id, events: [expect.objectContaining({ state: 'pending', at: rfq.created_at })] });
     expect((await admin().get(`/v1/admin/rfqs/${'0'.repeat(32)}/events`)).status).toBe(404);
   });
+});
 
+describe('console admin reads: accounts, market data and the documents', () => {
   it('accounts by wallet and market data', async () => {
     const found = await admin().get(`/v1/admin/accounts?wallet=${taker.wallet.address}`);
     expect(found.body.accounts).toEqual([

@@ -1,5 +1,5 @@
 import { Database } from '../../src/common/database/database';
-import { EventRetention } from '../../src/modules/rfq/event-retention.service';
+import { EventRetentionService } from '../../src/modules/rfq/event-retention.service';
 import type { RpcClient } from './clients';
 import { Environment, type TestApp } from './harness';
 import { type RfqTrader, type Round, clientRef, expectRfqError, expirationIn, leg, listRound, resumeWs, rfqTrader, sessionToken, sleep } from './rfq-support';
@@ -26,43 +26,43 @@ async function receivedUpTo(client: RpcClient, last: number, timeoutMs = 20_000)
 
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
-describe('Event replay: account_seq, rfq.subscribe { since }', () => {
-  let env: Environment;
-  let app: TestApp;
-  let round: Round;
-  let maker: RfqTrader;
-  const opened: RpcClient[] = [];
+let env: Environment;
+let app: TestApp;
+let round: Round;
+let maker: RfqTrader;
+const opened: RpcClient[] = [];
 
-  const latestOf = async (accountId: number): Promise<number> => {
-    const [row] = await app.app.get(Database).dataSource.query('SELECT last_seq FROM account_event_seqs WHERE account_id = $1', [accountId]);
-    return Number(row?.last_seq ?? 0);
-  };
-  /** `n` RFQs of the taker declined by the maker: n `declined` events on the taker's account. */
-  const declines = async (taker: RfqTrader, n: number, client = taker.client) => {
-    for (let i = 0; i < n; i++) {
-      const rfq = await client.result('rfq.create', { client_ref: clientRef(), legs: [leg(round.symbol('150'), '1')] });
-      await maker.client.result('rfq.maker.decline', { rfq_id: rfq.rfq_id, reason: 'size_limit' });
-    }
-  };
-  const connect = async (t: RfqTrader) => {
-    const client = await resumeWs(app, t.wallet, t.accountId, ['taker']);
-    opened.push(client);
-    return client;
-  };
+const latestOf = async (accountId: number): Promise<number> => {
+  const [row] = await app.app.get(Database).dataSource.query('SELECT last_seq FROM account_event_seqs WHERE account_id = $1', [accountId]);
+  return Number(row?.last_seq ?? 0);
+};
+/** `n` RFQs of the taker declined by the maker: n `declined` events on the taker's account. */
+const declines = async (taker: RfqTrader, n: number, client = taker.client) => {
+  for (let i = 0; i < n; i++) {
+    const rfq = await client.result('rfq.create', { client_ref: clientRef(), legs: [leg(round.symbol('150'), '1')] });
+    await maker.client.result('rfq.maker.decline', { rfq_id: rfq.rfq_id, reason: 'size_limit' });
+  }
+};
+const connect = async (t: RfqTrader) => {
+  const client = await resumeWs(app, t.wallet, t.accountId, ['taker']);
+  opened.push(client);
+  return client;
+};
 
-  beforeAll(async () => {
-    env = await Environment.create({ RFQ_RATE_PER_SECOND: '100000', RFQ_RATE_BURST: '100000', MAX_OPEN_RFQS: '5000', RFQ_TTL_SECONDS: '600' });
-    app = await env.start();
-    round = await listRound(app, 'SOL', expirationIn(10));
-    maker = await rfqTrader(app, ['quoter']);
-  });
-  afterAll(async () => {
-    for (const c of opened) await c.close();
-    await maker?.client.close();
-    await app?.close();
-    await env?.destroy();
-  });
+beforeAll(async () => {
+  env = await Environment.create({ RFQ_RATE_PER_SECOND: '100000', RFQ_RATE_BURST: '100000', MAX_OPEN_RFQS: '5000', RFQ_TTL_SECONDS: '600' });
+  app = await env.start();
+  round = await listRound(app, 'SOL', expirationIn(10));
+  maker = await rfqTrader(app, ['quoter']);
+});
+afterAll(async () => {
+  for (const c of opened) await c.close();
+  await maker?.client.close();
+  await app?.close();
+  await env?.destroy();
+});
 
+describe('Event replay: account_seq, rfq.subscribe { since }: away and back', () => {
   it('events while the client is away are replayed in order, none missing, none twice, then live ones continue', async () => {
     const taker = await rfqTrader(app, ['taker']);
     const first = await connect(taker);
@@ -97,7 +97,9 @@ describe('Event replay: account_seq, rfq.subscribe { since }', () => {
     expect(frames(replayed)).toHaveLength(3);
     expect(frames(replayed)).toEqual(frames(live));
   });
+});
 
+describe('Event replay: account_seq, rfq.subscribe { since }: volume and races', () => {
   it('1,000 stored events are replayed in order, then the stream is live', async () => {
     const taker = await rfqTrader(app, ['taker']);
     // Quick to make: 1,000 RFQs that expire in one sweep give 1,000 `expired` events.
@@ -147,7 +149,9 @@ describe('Event replay: account_seq, rfq.subscribe { since }', () => {
     expect(last).toBeGreaterThan(answer.account_seq); // events did commit during and after the replay
     expect(await receivedUpTo(reader, last)).toEqual(range(1, last));
   });
+});
 
+describe('Event replay: account_seq, rfq.subscribe { since }: bounds, retention and sign-in', () => {
   it('since after the latest, or older than what is stored, is RFQ_VALUE_OUT_OF_RANGE and subscribes nothing', async () => {
     const taker = await rfqTrader(app, ['taker']);
     await declines(taker, 3);
@@ -172,7 +176,7 @@ describe('Event replay: account_seq, rfq.subscribe { since }', () => {
     await declines(taker, 3);
     const db = app.app.get(Database).dataSource;
     await db.query(`UPDATE account_events SET at = at - 8 * 86400 WHERE account_id = $1 AND account_seq <= 2`, [taker.accountId]);
-    expect(await app.app.get(EventRetention).prune()).toBeGreaterThanOrEqual(2);
+    expect(await app.app.get(EventRetentionService).prune()).toBeGreaterThanOrEqual(2);
     const left = await db.query(`SELECT account_seq FROM account_events WHERE account_id = $1 ORDER BY account_seq`, [taker.accountId]);
     expect(left.map((r: any) => Number(r.account_seq))).toEqual([3]);
   });

@@ -7,7 +7,7 @@ import { Client } from 'pg';
 import { createApp } from '../../src/app';
 import { type AppConfig, loadConfig } from '../../src/common/config/config';
 import { logger } from '../../src/common/logging/logger';
-import { ApiDocuments } from '../../src/modules/docs/api-documents.service';
+import { ApiDocumentsService } from '../../src/modules/docs/api-documents.service';
 import { describeServer } from './support/openapi-responses';
 
 export const ADMIN_TOKEN = 'e2e-admin-token-0123456789abcdef0123456789';
@@ -95,7 +95,7 @@ export class TestApp {
     const port = typeof address === 'object' && address ? address.port : 0;
     const url = `http://127.0.0.1:${port}`;
     // Every response the test clients get from this app is checked against its OpenAPI document (clients.ts).
-    describeServer(url, app.get(ApiDocuments).openapi());
+    describeServer(url, app.get(ApiDocumentsService).openapi());
     return new TestApp(app, config, url);
   }
 

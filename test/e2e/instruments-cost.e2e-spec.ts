@@ -13,46 +13,46 @@ const HISTORY = 500;
  * cache rebuilt when the instrument view changes, so a call costs the bytes it sends, not a sort
  * of every instrument ever listed.
  */
+let env: Environment;
+let app: TestApp;
+let ws: RpcClient;
+const view = () => app.app.get(InstrumentsService);
+
+beforeAll(async () => {
+  env = await Environment.create();
+  app = await env.start();
+  ws = await RpcClient.connect(app.wsUrl);
+  for (let d = 1; d <= 3; d++) await listRound(app, 'FEW', expirationIn(d), STRIKES);
+}, 120_000);
+afterAll(async () => {
+  await ws?.close();
+  await app?.close();
+  await env?.destroy();
+}, 60_000);
+
+/** Array sorts and wall time of `calls` listings straight from the service (no transport in the way). */
+function measure(calls: number, filter: Parameters<InstrumentsService['list']>[0] = {}): { sorts: number; ms: number; same: boolean } {
+  view().list(filter); // a listing after the last change may build the cache once
+  const sort = jest.spyOn(Array.prototype, 'sort');
+  const first = view().list(filter);
+  let same = true;
+  const started = performance.now();
+  try {
+    for (let i = 0; i < calls; i++) same = view().list(filter) === first && same;
+    return { sorts: sort.mock.calls.length, ms: performance.now() - started, same };
+  } finally {
+    sort.mockRestore();
+  }
+}
+
+/** The wire answers: public/get_instruments (with marks) and GET /v1/instruments, as text. */
+async function answers(): Promise<{ rpc: string; http: string }> {
+  const rpc = JSON.stringify((await ws.call('public/get_instruments', {})).result);
+  const http = await (await fetch(`${app.url}/v1/instruments`)).text();
+  return { rpc, http };
+}
+
 describe("the instruments call's cost is flat as settled rounds grow (design.md section 16)", () => {
-  let env: Environment;
-  let app: TestApp;
-  let ws: RpcClient;
-  const view = () => app.app.get(InstrumentsService);
-
-  beforeAll(async () => {
-    env = await Environment.create();
-    app = await env.start();
-    ws = await RpcClient.connect(app.wsUrl);
-    for (let d = 1; d <= 3; d++) await listRound(app, 'FEW', expirationIn(d), STRIKES);
-  }, 120_000);
-  afterAll(async () => {
-    await ws?.close();
-    await app?.close();
-    await env?.destroy();
-  }, 60_000);
-
-  /** Array sorts and wall time of `calls` listings straight from the service (no transport in the way). */
-  function measure(calls: number, filter: Parameters<InstrumentsService['list']>[0] = {}): { sorts: number; ms: number; same: boolean } {
-    view().list(filter); // a listing after the last change may build the cache once
-    const sort = jest.spyOn(Array.prototype, 'sort');
-    const first = view().list(filter);
-    let same = true;
-    const started = performance.now();
-    try {
-      for (let i = 0; i < calls; i++) same = view().list(filter) === first && same;
-      return { sorts: sort.mock.calls.length, ms: performance.now() - started, same };
-    } finally {
-      sort.mockRestore();
-    }
-  }
-
-  /** The wire answers: public/get_instruments (with marks) and GET /v1/instruments, as text. */
-  async function answers(): Promise<{ rpc: string; http: string }> {
-    const rpc = JSON.stringify((await ws.call('public/get_instruments', {})).result);
-    const http = await (await fetch(`${app.url}/v1/instruments`)).text();
-    return { rpc, http };
-  }
-
   it('few rounds, then 500 settled rounds more: no sort per call, the same cached list, the same answer, and no slower', async () => {
     const few = measure(2000);
     const fewAnswers = await answers();

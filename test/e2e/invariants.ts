@@ -42,18 +42,9 @@ export function pgRows(client: { query(sql: string, params?: unknown[]): Promise
   return async (sql, params) => (await client.query(sql, params)).rows;
 }
 
-export async function violations(rows: Rows, { lockUpsideBps = 10_000 }: { lockUpsideBps?: number } = {}): Promise<string[]> {
+/** (c): every account's locked amount is the lock of its open positions at the latest index prices. */
+async function locksOfPositions(rows: Rows, lockUpsideBps: number): Promise<string[]> {
   const out: string[] = [];
-
-  const [money] = await rows(`
-    SELECT (SELECT coalesce(sum(total), 0) FROM balances)::text AS totals,
-           (SELECT coalesce(sum(CASE WHEN kind = 'deposit' THEN amount ELSE -amount END), 0) FROM transfers)::text AS net`);
-  if (money.totals !== money.net) out.push(`(a) sum of balances.total ${money.totals} != deposits - withdrawals ${money.net}`);
-
-  for (const r of await rows(`SELECT instrument, sum(quantity)::text AS net FROM positions GROUP BY instrument HAVING sum(quantity) <> 0`)) {
-    out.push(`(b) positions in ${r.instrument} sum to ${r.net}`);
-  }
-
   const index = new Map<string, bigint>((await rows(`SELECT asset, index_price::text FROM index_prices`)).map((r) => [r.asset, BigInt(r.index_price)]));
   const open = new Map<string, LockPosition[]>();
   for (const p of await rows(`
@@ -67,6 +58,45 @@ export async function violations(rows: Rows, { lockUpsideBps = 10_000 }: { lockU
     const want = portfolioLock(open.get(r.account_id) ?? [], { indexByAsset: index, lockUpsideBps });
     if (BigInt(r.locked) !== want) out.push(`(c) account ${r.account_id}: locked ${r.locked} != ${want}, the lock of its positions at the latest index`);
   }
+  return out;
+}
+
+/** (f): every position's stored average is the replay of the fills that made it. */
+async function averagesOfFills(rows: Rows): Promise<string[]> {
+  const out: string[] = [];
+  const replayed = new Map<string, PositionCost>();
+  for (const t of await rows(`
+    SELECT t.account_id::text, l.instrument, t.role, f.side, l.quantity::text, l.premium::text
+      FROM fills f JOIN fill_legs l ON l.fill_id = f.id
+      CROSS JOIN LATERAL (VALUES (f.taker_account_id, 'taker'), (f.maker_account_id, 'maker')) AS t(account_id, role)
+     WHERE NOT f.reverted ORDER BY f.id`)) {
+    const key = `${t.account_id} ${t.instrument}`;
+    const sign = orientation(t.role, t.side);
+    replayed.set(key, addTrade(replayed.get(key) ?? FLAT, { quantity: sign * BigInt(t.quantity), paid: sign * BigInt(t.premium) }));
+  }
+  for (const p of await rows(`SELECT account_id::text, instrument, quantity::text, avg_num::text, avg_den::text, average_price::text FROM positions`)) {
+    const want = replayed.get(`${p.account_id} ${p.instrument}`) ?? FLAT;
+    const average = want.quantity === 0n ? null : want.average;
+    const stored = `${p.avg_num ?? 'null'}/${p.avg_den ?? 'null'} ~ ${p.average_price ?? 'null'}`;
+    const expected = `${average?.n ?? 'null'}/${average?.d ?? 'null'} ~ ${roundedAverage(want) ?? 'null'}`;
+    if (stored !== expected) out.push(`(f) account ${p.account_id} ${p.instrument}: stored average ${stored} != replay of fills ${expected}`);
+  }
+  return out;
+}
+
+export async function violations(rows: Rows, { lockUpsideBps = 10_000 }: { lockUpsideBps?: number } = {}): Promise<string[]> {
+  const out: string[] = [];
+
+  const [money] = await rows(`
+    SELECT (SELECT coalesce(sum(total), 0) FROM balances)::text AS totals,
+           (SELECT coalesce(sum(CASE WHEN kind = 'deposit' THEN amount ELSE -amount END), 0) FROM transfers)::text AS net`);
+  if (money.totals !== money.net) out.push(`(a) sum of balances.total ${money.totals} != deposits - withdrawals ${money.net}`);
+
+  for (const r of await rows(`SELECT instrument, sum(quantity)::text AS net FROM positions GROUP BY instrument HAVING sum(quantity) <> 0`)) {
+    out.push(`(b) positions in ${r.instrument} sum to ${r.net}`);
+  }
+
+  out.push(...(await locksOfPositions(rows, lockUpsideBps)));
   for (const line of await staleLockGroups(rowsSql(rows))) out.push(`(h) ${line}`);
 
   for (const r of await rows(`
@@ -92,23 +122,7 @@ export async function violations(rows: Rows, { lockUpsideBps = 10_000 }: { lockU
     out.push(`(e) rfq ${r.id} is ${r.state} with fill ${r.fill_id ?? 'none'} (reverted: ${r.reverted ?? '-'})`);
   }
 
-  const replayed = new Map<string, PositionCost>();
-  for (const t of await rows(`
-    SELECT t.account_id::text, l.instrument, t.role, f.side, l.quantity::text, l.premium::text
-      FROM fills f JOIN fill_legs l ON l.fill_id = f.id
-      CROSS JOIN LATERAL (VALUES (f.taker_account_id, 'taker'), (f.maker_account_id, 'maker')) AS t(account_id, role)
-     WHERE NOT f.reverted ORDER BY f.id`)) {
-    const key = `${t.account_id} ${t.instrument}`;
-    const sign = orientation(t.role, t.side);
-    replayed.set(key, addTrade(replayed.get(key) ?? FLAT, { quantity: sign * BigInt(t.quantity), paid: sign * BigInt(t.premium) }));
-  }
-  for (const p of await rows(`SELECT account_id::text, instrument, quantity::text, avg_num::text, avg_den::text, average_price::text FROM positions`)) {
-    const want = replayed.get(`${p.account_id} ${p.instrument}`) ?? FLAT;
-    const average = want.quantity === 0n ? null : want.average;
-    const stored = `${p.avg_num ?? 'null'}/${p.avg_den ?? 'null'} ~ ${p.average_price ?? 'null'}`;
-    const expected = `${average?.n ?? 'null'}/${average?.d ?? 'null'} ~ ${roundedAverage(want) ?? 'null'}`;
-    if (stored !== expected) out.push(`(f) account ${p.account_id} ${p.instrument}: stored average ${stored} != replay of fills ${expected}`);
-  }
+  out.push(...(await averagesOfFills(rows)));
 
   for (const r of await rows(`
     SELECT a.id, a.open_rfqs, count(r.id)::int AS open

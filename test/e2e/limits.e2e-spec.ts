@@ -7,21 +7,21 @@ import { appRows } from './invariants';
 import { type Round, clientRef, expectRfqError, expirationIn, leg, listRound, pauseRound, rfqTrader, signedQuote, terms } from './rfq-support';
 
 /** docs/spec/design.md section 10: the limits that hold against abuse, each refused with its code, never a fault. */
-describe('abuse limits (design.md section 10)', () => {
-  let env: Environment;
-  let app: TestApp;
+let env: Environment;
+let app: TestApp;
 
-  beforeAll(async () => {
-    env = await Environment.create({ SWEEP_INTERVAL_MS: '200', MAX_CONNECTIONS_PER_IP: '3' });
-    app = await env.start();
-  });
-  afterAll(async () => {
-    await app?.close();
-    await env?.destroy();
-  });
+beforeAll(async () => {
+  env = await Environment.create({ SWEEP_INTERVAL_MS: '200', MAX_CONNECTIONS_PER_IP: '3' });
+  app = await env.start();
+});
+afterAll(async () => {
+  await app?.close();
+  await env?.destroy();
+});
 
-  const nonceFrom = (xff: string) => new Http(app.url).request('POST', '/v1/auth/nonce', { wallet: new TestWallet().address }, { 'x-forwarded-for': xff });
+const nonceFrom = (xff: string) => new Http(app.url).request('POST', '/v1/auth/nonce', { wallet: new TestWallet().address }, { 'x-forwarded-for': xff });
 
+describe('abuse limits (design.md section 10): addresses and sign-in attempts', () => {
   it('X-Forwarded-For "<spoofed>, <proxy-appended>" keys on the proxy-appended address (TRUST_PROXY=1)', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 11; i++) statuses.push((await nonceFrom(`10.66.${i}.${i}, 198.51.100.7`)).status);
@@ -53,7 +53,9 @@ describe('abuse limits (design.md section 10)', () => {
     expect((await new Http(app.url).from(freshIp()).post('/v1/auth/session', bad)).status).toBe(401);
     await client.close();
   });
+});
 
+describe('abuse limits (design.md section 10): what one connection may send', () => {
   it('the 65th pipelined request on one connection is 1005 while the first 64 are answered', async () => {
     const { client } = await signInWs(app, (await createAccount(app, ['taker'])).wallet);
     const frames = Array.from({ length: 65 }, (_, i) => JSON.stringify({ jsonrpc: '2.0', id: 1000 + i, method: 'rfq.list', params: {} }));
@@ -110,7 +112,9 @@ describe('abuse limits (design.md section 10)', () => {
     const admin = await new Http(app.url).admin().request('POST', '/v1/admin/accounts', `{"wallet":"x","roles":${deep}}`);
     expect(admin.status).toBe(400);
   });
+});
 
+describe('abuse limits (design.md section 10): connections, buffers and headers', () => {
   it('MAX_CONNECTIONS_PER_IP: the upgrade over it is answered 429', async () => {
     const ip = freshIp();
     const open = await Promise.all([1, 2, 3].map(() => RpcClient.connect(app.wsUrl, { 'x-forwarded-for': ip })));
@@ -157,7 +161,9 @@ describe('abuse limits (design.md section 10)', () => {
     expect(docs.headers.get('content-security-policy')).toMatch(/script-src 'self'/);
     expect(docs.headers.get('content-security-policy')).not.toMatch(/script-src[^;]*unsafe/);
   });
+});
 
+describe('abuse limits (design.md section 10): slow clients and old nonces', () => {
   it('a client that does not finish its headers is cut after 10 s (slowloris)', async () => {
     const { port } = new URL(app.url);
     const socket = connect(Number(port), '127.0.0.1');

@@ -17,57 +17,57 @@ import { type Rows, appRows, expectInvariants, violations } from './invariants';
 import { type RfqTrader, type Round, expirationIn, leg, listRound, rfqTrader, sessionToken } from './rfq-support';
 import { M, acceptAndFill, acceptParams, balanceOf, deposit, marketData, quoted, waitForState, withdraw } from './support/ledger';
 
-describe('Live collateral: locks follow the market, shortfalls are refused and shown', () => {
-  let env: Environment;
-  let app: TestApp;
-  let admin: Http;
-  let rows: Rows;
-  let round: Round;
-  let writer: RfqTrader; // writes calls as a maker, and also trades as a taker
-  let buyer: RfqTrader; // the taker who buys the writer's calls
-  let other: RfqTrader; // a second maker (quotes the writer's own RFQs)
-  let second: RfqTrader; // a second taker
-  const traders: RfqTrader[] = [];
+let env: Environment;
+let app: TestApp;
+let admin: Http;
+let rows: Rows;
+let round: Round;
+let writer: RfqTrader; // writes calls as a maker, and also trades as a taker
+let buyer: RfqTrader; // the taker who buys the writer's calls
+let other: RfqTrader; // a second maker (quotes the writer's own RFQs)
+let second: RfqTrader; // a second taker
+const traders: RfqTrader[] = [];
 
-  const call = () => round.symbol('150');
-  const risk = async () => {
-    const res = await admin.get('/v1/admin/risk');
-    expect(res.status).toBe(200);
-    return res.body;
-  };
-  const gauges = async () => {
-    const res = await new Http(app.url).get('/metrics');
-    const text = String(res.body);
-    const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
-    return { accounts: value('legwork_under_collateralized_accounts'), deficit: value('legwork_deficit_usdc') };
-  };
+const call = () => round.symbol('150');
+const risk = async () => {
+  const res = await admin.get('/v1/admin/risk');
+  expect(res.status).toBe(200);
+  return res.body;
+};
+const gauges = async () => {
+  const res = await new Http(app.url).get('/metrics');
+  const text = String(res.body);
+  const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
+  return { accounts: value('legwork_under_collateralized_accounts'), deficit: value('legwork_deficit_usdc') };
+};
 
-  beforeAll(async () => {
-    env = await Environment.create({ MARKET_DATA_MAX_AGE_SECONDS: '3600', SWEEP_INTERVAL_MS: '500' });
-    app = await env.start();
-    admin = new Http(app.url).admin();
-    rows = appRows(app);
-    round = await listRound(app, 'LC', expirationIn(10), ['100', '150', '200']);
-    await marketData(app, 'LC', '150', '0.8');
-    writer = await rfqTrader(app, ['taker', 'quoter']);
-    buyer = await rfqTrader(app, ['taker']);
-    other = await rfqTrader(app, ['quoter']);
-    second = await rfqTrader(app, ['taker']);
-    traders.push(writer, buyer, other, second);
-    await deposit(app, writer.accountId, '700');
-    await deposit(app, buyer.accountId, '5000');
-    await deposit(app, other.accountId, '5000');
-    await deposit(app, second.accountId, '5000');
-  });
-  afterEach(async () => {
-    await expectInvariants(rows);
-  });
-  afterAll(async () => {
-    for (const t of traders) await t.client.close();
-    await app?.close();
-    await env?.destroy();
-  });
+beforeAll(async () => {
+  env = await Environment.create({ MARKET_DATA_MAX_AGE_SECONDS: '3600', SWEEP_INTERVAL_MS: '500' });
+  app = await env.start();
+  admin = new Http(app.url).admin();
+  rows = appRows(app);
+  round = await listRound(app, 'LC', expirationIn(10), ['100', '150', '200']);
+  await marketData(app, 'LC', '150', '0.8');
+  writer = await rfqTrader(app, ['taker', 'quoter']);
+  buyer = await rfqTrader(app, ['taker']);
+  other = await rfqTrader(app, ['quoter']);
+  second = await rfqTrader(app, ['taker']);
+  traders.push(writer, buyer, other, second);
+  await deposit(app, writer.accountId, '700');
+  await deposit(app, buyer.accountId, '5000');
+  await deposit(app, other.accountId, '5000');
+  await deposit(app, second.accountId, '5000');
+});
+afterEach(async () => {
+  await expectInvariants(rows);
+});
+afterAll(async () => {
+  for (const t of traders) await t.client.close();
+  await app?.close();
+  await env?.destroy();
+});
 
+describe('Live collateral: locks follow the market, shortfalls are refused and shown: the lock follows the index', () => {
   it('a short call is locked at the fill index; the lock follows the index within the update; withdrawals are judged on the live available', async () => {
     // The buyer buys 2 calls 150 from the writer for 20: at index 150 the worst case (U = 300) is 2 * 150.
     const q = await quoted(buyer, writer, round.expiry, [leg(call(), '2')], { bid: '19', ask: '20' });
@@ -85,7 +85,9 @@ describe('Live collateral: locks follow the market, shortfalls are refused and s
     expect(below.body.balance).toMatchObject({ total: '620.00000000', locked: '500.00000000', available: '120.00000000' });
     expect(await risk()).toEqual({ accounts: [], totals: { total: '0.00000000', locked: '0.00000000', deficit: '0.00000000' } });
   });
+});
 
+describe('Live collateral: locks follow the market, shortfalls are refused and shown: a jump past the stress range', () => {
   it('a jump past the stress range: available negative, listed by the risk report and the metrics, withdrawals and taker accepts refused until a deposit, maker fills only towards the surface', async () => {
     // Index 400: U = 800, lock 2 * 650 = 1300 against a total of 620.
     await marketData(app, 'LC', '400', '0.8');
@@ -127,7 +129,9 @@ describe('Live collateral: locks follow the market, shortfalls are refused and s
     const put2 = await quoted(writer, other, round.expiry, [leg(round.symbol('100', 'put'), '1')], { bid: '4', ask: '5' });
     expect((await acceptAndFill(writer, put2, 'buy')).state).toBe('filled');
   });
+});
 
+describe('Live collateral: locks follow the market, shortfalls are refused and shown: settlement beyond U', () => {
   it('settlement beyond U leaves a negative total, shown as it is, repaid first by a deposit; cash is conserved', async () => {
     const before = await balanceOf(app, writer.accountId);
     // The writer is short 1 call 150 (pays 850 at 1000, past U = 800) and long 1 put 100 (worthless).
@@ -148,7 +152,9 @@ describe('Live collateral: locks follow the market, shortfalls are refused and s
     expect(await balanceOf(app, writer.accountId)).toEqual({ total: 15n * M, locked: 0n, available: 15n * M });
     expect(await risk()).toMatchObject({ accounts: [] });
   });
+});
 
+describe('Live collateral: locks follow the market, shortfalls are refused and shown: fills racing index updates', () => {
   it('fills racing index updates: every lock ends at the latest index (invariants), with no deadlock', async () => {
     const race = await listRound(app, 'LR', expirationIn(11), ['100', '120']);
     await marketData(app, 'LR', '100', '0.6');
@@ -185,7 +191,9 @@ describe('Live collateral: locks follow the market, shortfalls are refused and s
     const outcomes = await Promise.all([...fills, ...updates]);
     expect(outcomes.slice(0, 6)).toEqual(Array(6).fill('filled'));
   });
+});
 
+describe('Live collateral: locks follow the market, shortfalls are refused and shown: the risk report', () => {
   it('GET /v1/admin/risk is an admin read, described in /openapi.json', async () => {
     expect((await new Http(app.url).get('/v1/admin/risk')).status).toBe(401);
     expect((await new Http(app.url).as(sessionToken(writer.wallet.address, writer.accountId, ['taker', 'quoter'])).get('/v1/admin/risk')).status).toBe(403);
@@ -239,7 +247,9 @@ describe('Live collateral: locks follow the market, shortfalls are refused and s
       }
     },
   );
+});
 
+describe('Live collateral: locks follow the market, shortfalls are refused and shown: the migration and other instances', () => {
   it('the migration fills lock_groups in from the open positions as the fills left them', async () => {
     const stored = `SELECT account_id::text, asset, expiry::text, worst::text, call_q::text, call_qk::text, top_strike::text FROM lock_groups ORDER BY 1, 2, 3`;
     // A spread and a put of its own, so that there are groups of several kinds to fill in.

@@ -17,60 +17,60 @@ import { prng } from './support/prng';
 
 const SEED = Number(process.env.LOCK_SQL_SEED ?? 7);
 
-describe('Lock in SQL = lock.ts', () => {
-  let env: Environment;
-  let app: TestApp;
-  let sql: (text: string, params?: unknown[]) => Promise<any[]>;
-  let expiryBase = 1_900_000_000;
-  const instrumentOf = new Map<string, string>();
+let env: Environment;
+let app: TestApp;
+let sql: (text: string, params?: unknown[]) => Promise<any[]>;
+let expiryBase = 1_900_000_000;
+const instrumentOf = new Map<string, string>();
 
-  beforeAll(async () => {
-    env = await Environment.create();
-    app = await env.start();
-    const db = app.app.get(Database).dataSource;
-    sql = (text, params) => db.query(text, params);
-  });
-  afterAll(async () => {
-    await app?.close();
-    await env?.destroy();
-  });
+beforeAll(async () => {
+  env = await Environment.create();
+  app = await env.start();
+  const db = app.app.get(Database).dataSource;
+  sql = (text, params) => db.query(text, params);
+});
+afterAll(async () => {
+  await app?.close();
+  await env?.destroy();
+});
 
-  async function account(): Promise<number> {
-    const [row] = await sql(`INSERT INTO accounts (wallet) VALUES ($1) RETURNING id`, [`lock-sql-${randomBytes(12).toString('hex')}`]);
-    return Number(row.id);
+async function account(): Promise<number> {
+  const [row] = await sql(`INSERT INTO accounts (wallet) VALUES ($1) RETURNING id`, [`lock-sql-${randomBytes(12).toString('hex')}`]);
+  return Number(row.id);
+}
+
+async function instrument(p: Omit<LockPosition, 'quantity'>): Promise<string> {
+  const key = `${p.asset} ${p.expiry} ${p.strike} ${p.kind}`;
+  const known = instrumentOf.get(key);
+  if (known) return known;
+  const day = new Date(p.expiry * 1000).toISOString().slice(0, 10);
+  await sql(`INSERT INTO expirations (asset, expiry, utc_date) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [p.asset, p.expiry, day]);
+  const symbol = `${p.asset}-${p.expiry}-${p.strike}-${p.kind}`;
+  await sql(`INSERT INTO instruments (symbol, asset, strike, kind, expiry) VALUES ($1, $2, $3, $4, $5)`, [
+    symbol,
+    p.asset,
+    p.strike.toString(),
+    p.kind,
+    p.expiry,
+  ]);
+  instrumentOf.set(key, symbol);
+  return symbol;
+}
+
+async function hold(accountId: number, positions: readonly LockPosition[]): Promise<void> {
+  for (const p of positions) {
+    await sql(`INSERT INTO positions (account_id, instrument, quantity) VALUES ($1, $2, $3)`, [accountId, await instrument(p), p.quantity.toString()]);
   }
+}
 
-  async function instrument(p: Omit<LockPosition, 'quantity'>): Promise<string> {
-    const key = `${p.asset} ${p.expiry} ${p.strike} ${p.kind}`;
-    const known = instrumentOf.get(key);
-    if (known) return known;
-    const day = new Date(p.expiry * 1000).toISOString().slice(0, 10);
-    await sql(`INSERT INTO expirations (asset, expiry, utc_date) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [p.asset, p.expiry, day]);
-    const symbol = `${p.asset}-${p.expiry}-${p.strike}-${p.kind}`;
-    await sql(`INSERT INTO instruments (symbol, asset, strike, kind, expiry) VALUES ($1, $2, $3, $4, $5)`, [
-      symbol,
-      p.asset,
-      p.strike.toString(),
-      p.kind,
-      p.expiry,
-    ]);
-    instrumentOf.set(key, symbol);
-    return symbol;
-  }
+async function setIndex(asset: string, price: bigint): Promise<void> {
+  await sql(
+    `INSERT INTO index_prices (asset, index_price, updated_at) VALUES ($1, $2, now()) ON CONFLICT (asset) DO UPDATE SET index_price = EXCLUDED.index_price`,
+    [asset, price.toString()],
+  );
+}
 
-  async function hold(accountId: number, positions: readonly LockPosition[]): Promise<void> {
-    for (const p of positions) {
-      await sql(`INSERT INTO positions (account_id, instrument, quantity) VALUES ($1, $2, $3)`, [accountId, await instrument(p), p.quantity.toString()]);
-    }
-  }
-
-  async function setIndex(asset: string, price: bigint): Promise<void> {
-    await sql(
-      `INSERT INTO index_prices (asset, index_price, updated_at) VALUES ($1, $2, now()) ON CONFLICT (asset) DO UPDATE SET index_price = EXCLUDED.index_price`,
-      [asset, price.toString()],
-    );
-  }
-
+describe('Lock in SQL = lock.ts: the vectors and the column bound', () => {
   it('agrees with the vectors of vectors/risk.json', async () => {
     const vector = loadVector('risk.json');
     for (const [n, v] of (vector.locks as any[]).entries()) {
@@ -102,7 +102,9 @@ describe('Lock in SQL = lock.ts', () => {
     await hold(id, [{ asset: 'HUGE', expiry: expiryBase, strike: 1n, kind: 'call', quantity: -9_000_000_000_000_000n }]);
     expect(await locksOf(app.app.get(Database), [id], 10_000)).toEqual(new Map([[id, 9_223_372_036_854_775_807n]]));
   });
+});
 
+describe('Lock in SQL = lock.ts: random portfolios', () => {
   it(`agrees with lock.ts on 300 random portfolios (seed ${SEED})`, async () => {
     const random = prng(SEED);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];

@@ -62,27 +62,27 @@ describe('reading metric names out of PromQL', () => {
   });
 });
 
-describe('the monitoring files (deploy/) against a live /metrics', () => {
-  let env: Environment;
-  let app: TestApp;
-  let exported: Set<string>;
+let env: Environment;
+let app: TestApp;
+let exported: Set<string>;
 
-  const scrape = async (): Promise<string> => {
-    const response = await fetch(`${app.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
-    expect(response.status).toBe(200);
-    return response.text();
-  };
+const scrape = async (): Promise<string> => {
+  const response = await fetch(`${app.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  expect(response.status).toBe(200);
+  return response.text();
+};
 
-  beforeAll(async () => {
-    env = await Environment.create({ METRICS_TOKEN });
-    app = await env.start();
-    exported = exportedNames(await scrape());
-  });
-  afterAll(async () => {
-    await app?.close();
-    await env?.destroy();
-  });
+beforeAll(async () => {
+  env = await Environment.create({ METRICS_TOKEN });
+  app = await env.start();
+  exported = exportedNames(await scrape());
+});
+afterAll(async () => {
+  await app?.close();
+  await env?.destroy();
+});
 
+describe('the monitoring files (deploy/) against a live /metrics: the series read', () => {
   it('reads every query: each alert and recording rule, each promtool series, each panel has one, and each reads a metric', () => {
     const rulesText = read(join(PROMETHEUS_DIR, 'legwork.rules.yml'));
     const ruleExprs = yamlQueries('rules', rulesText).filter((q) => q.where.includes('(alert ') || q.where.includes('(record '));
@@ -112,7 +112,9 @@ describe('the monitoring files (deploy/) against a live /metrics', () => {
     const queried = new Set(allQueries().flatMap((q) => promqlMetricNames(q.expr)));
     for (const name of HISTORY_SERIES) expect(queried).toContain(name);
   });
+});
 
+describe('the monitoring files (deploy/) against a live /metrics: alerts and the dashboard', () => {
   it('each alert has a duration, a severity, a summary and a description that says what to do', () => {
     for (const [name, block] of ruleBlocks(read(join(PROMETHEUS_DIR, 'legwork.rules.yml')))) {
       const problems = [

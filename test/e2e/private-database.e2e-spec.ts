@@ -77,11 +77,11 @@ function openToOthers(dir: string): string[] {
  * reached only from inside the process (no TCP listener on any interface, no Unix socket), and
  * DATA_DIR is the process owner's alone. Embedded whatever the test run's own services.
  */
-describe('the embedded database is private', () => {
-  const root = mkdtempSync(join(tmpdir(), 'legwork-private-'));
-  const env = { ADMIN_TOKEN, JWT_SECRET, LOG_LEVEL: 'error' };
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
+const root = mkdtempSync(join(tmpdir(), 'legwork-private-'));
+const env = { ADMIN_TOKEN, JWT_SECRET, LOG_LEVEL: 'error' };
+afterAll(() => rmSync(root, { recursive: true, force: true }));
 
+describe('the embedded database is private: no listener', () => {
   it('listens on no port but HTTP: no local user reaches the database over TCP', async () => {
     const dataDir = join(root, 'listen');
     const before = listeningPorts();
@@ -102,7 +102,9 @@ describe('the embedded database is private', () => {
       await app.close();
     }
   }, 60_000);
+});
 
+describe("the embedded database is private: DATA_DIR is its owner's alone", () => {
   it('creates DATA_DIR with mode 0700 and leaves nothing in it open to other users', async () => {
     const dataDir = join(root, 'new', 'data');
     const app = await TestApp.start({ ...env, DATA_DIR: dataDir });

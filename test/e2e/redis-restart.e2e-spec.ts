@@ -30,56 +30,74 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs = 15000): Promis
   throw new Error('condition not met in time');
 }
 
+/** A redis-server of the test's own on a free port, which the tests stop (SIGKILL) and start again on the same port. */
+interface PrivateRedisServer {
+  port: number;
+  readonly running: boolean;
+  /** Starts it on `port` (by default the one it had). */
+  start(port?: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+function privateRedisServer(): PrivateRedisServer {
+  let child: ChildProcess | null = null;
+  const server: PrivateRedisServer = {
+    port: 0,
+    get running(): boolean {
+      return child !== null;
+    },
+    async start(port = server.port): Promise<void> {
+      server.port = port;
+      child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+      await waitFor(async () => {
+        try {
+          execFileSync('redis-cli', ['-p', String(port), 'ping'], { stdio: 'ignore' });
+          return true;
+        } catch {
+          return false;
+        }
+      });
+    },
+    async stop(): Promise<void> {
+      const running = child;
+      child = null;
+      if (!running) return;
+      const exited = new Promise((r) => running.once('exit', r));
+      running.kill('SIGKILL');
+      await exited;
+    },
+  };
+  return server;
+}
+
 /** Runs whenever REDIS_URL is set (CI always): a private redis-server that the test stops and restarts. */
 (process.env.REDIS_URL && hasRedisServer() ? describe : describe.skip)('Redis down and back', () => {
   let env: Environment;
   let app: TestApp;
-  let redis: ChildProcess | null = null;
-  let port: number;
-
-  const startRedis = async () => {
-    redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-    await waitFor(async () => {
-      try {
-        execFileSync('redis-cli', ['-p', String(port), 'ping'], { stdio: 'ignore' });
-        return true;
-      } catch {
-        return false;
-      }
-    });
-  };
-  const stopRedis = async () => {
-    const child = redis;
-    redis = null;
-    if (!child) return;
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGKILL');
-    await exited;
-  };
+  const redis = privateRedisServer();
 
   beforeAll(async () => {
-    port = await freePort();
-    await startRedis();
-    env = await Environment.create({ REDIS_URL: `redis://127.0.0.1:${port}` });
+    await redis.start(await freePort());
+    env = await Environment.create({ REDIS_URL: `redis://127.0.0.1:${redis.port}` });
     app = await env.start();
   });
   afterAll(async () => {
-    if (!redis) await startRedis(); // let the app close its connections cleanly
+    if (!redis.running) await redis.start(); // let the app close its connections cleanly
     await app.close();
-    await stopRedis();
+    await redis.stop();
     await env.destroy();
   });
 
   it('reports 503 while Redis is down, refuses rate-limited work with 503, and recovers', async () => {
     const http = new Http(app.url);
     expect(await http.get('/health')).toMatchObject({ status: 200, body: { database: 'up', redis: 'up' } });
-    await stopRedis();
+    await redis.stop();
     await waitFor(async () => (await http.get('/health')).status === 503);
     expect((await http.get('/health')).body).toMatchObject({ status: 'degraded', redis: 'down' });
     const nonce = await http.from(freshIp()).post('/v1/auth/nonce', { wallet: new TestWallet().address });
     expect(nonce).toEqual({ status: 503, body: { error: expect.any(String) } });
 
-    await startRedis();
+    await redis.start();
     await waitFor(async () => (await http.get('/health')).status === 200);
     expect((await http.from(freshIp()).post('/v1/auth/nonce', { wallet: new TestWallet().address })).status).toBe(200);
     const client = await RpcClient.connect(app.wsUrl, { 'x-forwarded-for': freshIp() });
@@ -89,10 +107,10 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs = 15000): Promis
 
   it('an instance shuts down in seconds while Redis is down (no wait on a reconnecting connection)', async () => {
     const other = await env.start();
-    await stopRedis();
+    await redis.stop();
     const started = Date.now();
     await other.close();
     expect(Date.now() - started).toBeLessThan(12_000);
-    await startRedis();
+    await redis.start();
   }, 40_000);
 });

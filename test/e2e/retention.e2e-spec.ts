@@ -1,6 +1,6 @@
 import { verifyJournalSegment, verifyReceipt } from '../../sdk/src/index';
 import { Database } from '../../src/common/database/database';
-import { RfqHistory } from '../../src/modules/rfq/rfq-history.service';
+import { RfqHistoryService } from '../../src/modules/rfq/rfq-history.service';
 import { Http } from './clients';
 import { Environment, type TestApp } from './harness';
 import { type RfqTrader, type Round, clientRef, expectRfqError, expirationIn, leg, listRound, rfqTrader } from './rfq-support';
@@ -111,8 +111,8 @@ describe('RFQ history retention', () => {
 
     await sleep((HISTORY_SECONDS + 1.5) * 1000);
     // Two passes: the first may be the periodic one already under way, with an older cutoff.
-    await app.app.get(RfqHistory).sweep();
-    await app.app.get(RfqHistory).sweep();
+    await app.app.get(RfqHistoryService).sweep();
+    await app.app.get(RfqHistoryService).sweep();
 
     for (const id of ended) expectRfqError(await taker.client.call('rfq.get', { rfq_id: id }), 'RFQ_NOT_FOUND');
     expect(await count(`SELECT count(*) AS n FROM rfqs WHERE id = ANY($1::char(32)[])`, [ended])).toBe(0);
@@ -132,7 +132,7 @@ describe('RFQ history retention', () => {
     expect(await count(`SELECT count(*) AS n FROM rfq_events WHERE rfq_id = $1`, [open.rfq_id])).toBe(1);
 
     // A later pass finds nothing to do: the kept RFQs left the sweep's index.
-    expect(await app.app.get(RfqHistory).prune()).toEqual({ deleted: 0, kept: 0, events: 0 });
+    expect(await app.app.get(RfqHistoryService).prune()).toEqual({ deleted: 0, kept: 0, events: 0 });
     await metricsUntil((text) => sample(text, 'legwork_retention_lag_seconds') === 0);
   }, 120_000);
 
@@ -177,7 +177,7 @@ describe('RFQ history retention', () => {
     const without: number[] = [];
     for (let i = 0; i < SAMPLES; i++) without.push(await lifecycle());
 
-    const history = app.app.get(RfqHistory);
+    const history = app.app.get(RfqHistoryService);
     expect((await history.growth()).lagSeconds).toBe(0);
     expect(nowSeconds()).toBeLessThan(endedAt + 86_400); // the baseline ran before anything was due
     while (nowSeconds() <= endedAt + 4 + 86_400) await sleep(200);

@@ -1,5 +1,5 @@
 import { Database } from '../../src/common/database/database';
-import { RfqExpiry } from '../../src/modules/rfq/rfq-expiry.service';
+import { RfqExpiryService } from '../../src/modules/rfq/rfq-expiry.service';
 import { Environment, type TestApp } from './harness';
 import { type Rows, appRows, expectInvariants } from './invariants';
 import {
@@ -22,47 +22,47 @@ import { acceptAndFill, acceptParams, balanceOf, deposit, marketData, nextNonce,
 const MAX_OPEN = 6;
 
 /** The taker's cancel and the idempotent accept (docs/spec/design.md 15), as a client sees them. */
-describe('The desk: rfq.cancel, rfq.cancel_all, idempotent rfq.accept', () => {
-  let env: Environment;
-  let app: TestApp;
-  let rows: Rows;
-  let sol: Round;
-  let taker: RfqTrader;
-  let maker: RfqTrader;
-  let other: RfqTrader;
-  const clients: RfqTrader[] = [];
+let env: Environment;
+let app: TestApp;
+let rows: Rows;
+let sol: Round;
+let taker: RfqTrader;
+let maker: RfqTrader;
+let other: RfqTrader;
+const clients: RfqTrader[] = [];
 
-  const sql = (text: string, params: unknown[] = []) => app.app.get(Database).dataSource.query(text, params);
-  const legs = () => [leg(sol.symbol('150'), '1')];
-  const create = (who: RfqTrader = taker) => who.client.result('rfq.create', { client_ref: clientRef(), legs: legs() });
-  const fresh = async (roles: string[]) => {
-    const t = await rfqTrader(app, roles);
-    clients.push(t);
-    return t;
-  };
+const sql = (text: string, params: unknown[] = []) => app.app.get(Database).dataSource.query(text, params);
+const legs = () => [leg(sol.symbol('150'), '1')];
+const create = (who: RfqTrader = taker) => who.client.result('rfq.create', { client_ref: clientRef(), legs: legs() });
+const fresh = async (roles: string[]) => {
+  const t = await rfqTrader(app, roles);
+  clients.push(t);
+  return t;
+};
 
-  beforeAll(async () => {
-    env = await Environment.create({ MAX_OPEN_RFQS: String(MAX_OPEN), MARKET_DATA_MAX_AGE_SECONDS: '3600' });
-    app = await env.start();
-    rows = appRows(app);
-    sol = await listRound(app, 'SOL', expirationIn(10));
-    await marketData(app, 'SOL', '150');
-    [taker, maker, other] = await Promise.all([fresh(['taker']), fresh(['quoter']), fresh(['taker', 'quoter'])]);
-    await deposit(app, taker.accountId, '1000');
-    await deposit(app, maker.accountId, '10000');
-    await taker.client.result('rfq.subscribe', {});
-    await maker.client.result('rfq.maker.subscribe', {});
-    await other.client.result('rfq.maker.subscribe', {});
-  });
-  afterAll(async () => {
-    for (const t of clients) await t.client.close();
-    await app?.close();
-    await env?.destroy();
-  });
-  afterEach(async () => {
-    await expectInvariants(rows);
-  });
+beforeAll(async () => {
+  env = await Environment.create({ MAX_OPEN_RFQS: String(MAX_OPEN), MARKET_DATA_MAX_AGE_SECONDS: '3600' });
+  app = await env.start();
+  rows = appRows(app);
+  sol = await listRound(app, 'SOL', expirationIn(10));
+  await marketData(app, 'SOL', '150');
+  [taker, maker, other] = await Promise.all([fresh(['taker']), fresh(['quoter']), fresh(['taker', 'quoter'])]);
+  await deposit(app, taker.accountId, '1000');
+  await deposit(app, maker.accountId, '10000');
+  await taker.client.result('rfq.subscribe', {});
+  await maker.client.result('rfq.maker.subscribe', {});
+  await other.client.result('rfq.maker.subscribe', {});
+});
+afterAll(async () => {
+  for (const t of clients) await t.client.close();
+  await app?.close();
+  await env?.destroy();
+});
+afterEach(async () => {
+  await expectInvariants(rows);
+});
 
+describe('The desk: rfq.cancel of a pending and a quoted RFQ', () => {
   it('a pending RFQ: expired with cancelled_at, the taker hears expired, quoters closed; a repeat gives the same result', async () => {
     const rfq = await create();
     expect(rfq.cancelled_at).toBeNull();
@@ -115,7 +115,9 @@ describe('The desk: rfq.cancel, rfq.cancel_all, idempotent rfq.accept', () => {
     expect(await Promise.all([balanceOf(app, taker.accountId), balanceOf(app, maker.accountId)])).toEqual(before);
     expect(await taker.client.result('rfq.cancel', { rfq_id: q.rfqId })).toEqual(result);
   });
+});
 
+describe('The desk: rfq.cancel refusals and the open-RFQ slot', () => {
   it("another account's or an unknown RFQ is RFQ_NOT_FOUND; a quoter without the taker role is refused", async () => {
     const rfq = await create();
     expectRfqError(await other.client.call('rfq.cancel', { rfq_id: rfq.rfq_id }), 'RFQ_NOT_FOUND');
@@ -140,7 +142,7 @@ describe('The desk: rfq.cancel, rfq.cancel_all, idempotent rfq.accept', () => {
 
     const lapsed = await create();
     await sql(`UPDATE rfqs SET expires_at = expires_at - 1000 WHERE id = $1`, [lapsed.rfq_id]);
-    await app.app.get(RfqExpiry).sweep();
+    await app.app.get(RfqExpiryService).sweep();
     await waitForState(taker, lapsed.rfq_id, ['expired']);
     expectRfqError(await taker.client.call('rfq.cancel', { rfq_id: lapsed.rfq_id }), 'RFQ_STATE_CONFLICT');
     expect(await taker.client.result('rfq.get', { rfq_id: lapsed.rfq_id })).toMatchObject({ state: 'expired', cancelled_at: null });
@@ -156,7 +158,9 @@ describe('The desk: rfq.cancel, rfq.cancel_all, idempotent rfq.accept', () => {
     expectRfqError(await who.client.call('rfq.create', { client_ref: clientRef(), legs: legs() }), 'RFQ_OPEN_LIMIT', true);
     expect((await who.client.result('rfq.cancel_all', {})).cancelled).toHaveLength(MAX_OPEN);
   });
+});
 
+describe('The desk: rfq.cancel_all and a repeated accept', () => {
   it('rfq.cancel_all cancels every pending and quoted RFQ, oldest first, and nothing else', async () => {
     const who = await fresh(['taker']);
     await deposit(app, who.accountId, '1000');
@@ -201,7 +205,9 @@ describe('The desk: rfq.cancel, rfq.cancel_all, idempotent rfq.accept', () => {
     await taker.client.next(on('rfq', 'filled', q.rfqId));
     expect(await silent(taker.client, on('rfq', 'accepted', q.rfqId))).toBe(true);
   });
+});
 
+describe('The desk: idempotent rfq.accept under retries', () => {
   it('one accept retried 20 times at once on 5 connections: one fill, 20 identical results', async () => {
     const connections = [taker.client];
     for (let i = 0; i < 4; i++) connections.push(await resumeWs(app, taker.wallet, taker.accountId, ['taker']));

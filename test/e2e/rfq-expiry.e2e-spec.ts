@@ -2,7 +2,7 @@ import { Notifier } from '../../src/common/broadcast/notifier';
 import { Database } from '../../src/common/database/database';
 import { JobRunner } from '../../src/common/jobs/job-runner';
 import { QUEUES, jobIds } from '../../src/common/jobs/queues';
-import { RfqExpiry } from '../../src/modules/rfq/rfq-expiry.service';
+import { RfqExpiryService } from '../../src/modules/rfq/rfq-expiry.service';
 import { Environment, type TestApp } from './harness';
 import {
   type RfqTrader,
@@ -147,7 +147,7 @@ describe('RFQ expiry', () => {
     const late = await taker.client.result('rfq.create', { client_ref: clientRef(), legs: [leg(sol.symbol('160'), '1')] });
     await app.app.get(Database).dataSource.query(`UPDATE rfqs SET expires_at = expires_at - 100 WHERE id = $1`, [late.rfq_id]);
     const lateExpired = timed(taker.client, on('rfq', 'expired', late.rfq_id), 3000);
-    await app.app.get(RfqExpiry).schedule(nowSeconds() - 1);
+    await app.app.get(RfqExpiryService).schedule(nowSeconds() - 1);
     expect((await lateExpired).n.data.rfq.state).toBe('expired');
   });
 

@@ -1,6 +1,6 @@
 import { Database } from '../../src/common/database/database';
 import { InstrumentsService } from '../../src/modules/instruments/instruments.service';
-import { RfqExpiry } from '../../src/modules/rfq/rfq-expiry.service';
+import { RfqExpiryService } from '../../src/modules/rfq/rfq-expiry.service';
 import type { RpcClient } from './clients';
 import { Environment, type TestApp } from './harness';
 import {
@@ -218,10 +218,10 @@ describe('RFQ races', () => {
     // Both instances' sweeps and the job try to expire the same overdue RFQ: one move, one event.
     await a.app.get(Database).dataSource.query(`UPDATE rfqs SET expires_at = expires_at - 1000 WHERE id = $1`, [rfq.rfq_id]);
     await Promise.all([
-      a.app.get(RfqExpiry).sweep(),
-      b.app.get(RfqExpiry).sweep(),
-      a.app.get(RfqExpiry).onDeadline(rfq.rfq_id),
-      b.app.get(RfqExpiry).onDeadline(rfq.rfq_id),
+      a.app.get(RfqExpiryService).sweep(),
+      b.app.get(RfqExpiryService).sweep(),
+      a.app.get(RfqExpiryService).onDeadline(rfq.rfq_id),
+      b.app.get(RfqExpiryService).onDeadline(rfq.rfq_id),
     ]);
     expect((await taker.client.next(on('rfq', 'expired', rfq.rfq_id))).data.rfq.state).toBe('expired');
     expect(await silent(taker.client, on('rfq', 'expired', rfq.rfq_id))).toBe(true);

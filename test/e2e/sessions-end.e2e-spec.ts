@@ -23,28 +23,28 @@ async function resume(app: TestApp, token: string) {
  * the wallet signature that began it, however often it is resumed; a token of a wallet without an
  * account never becomes a session of an account created later. Each sign-in is logged with its actor.
  */
-describe('sessions end (design.md section 16)', () => {
-  let env: Environment;
-  let app: TestApp;
-  const lines: Array<Record<string, unknown>> = [];
-  let stdout: jest.SpyInstance;
+let env: Environment;
+let app: TestApp;
+const lines: Array<Record<string, unknown>> = [];
+let stdout: jest.SpyInstance;
 
-  beforeAll(async () => {
-    // A 3 s token resumed every 1.2 s would live for ever if resume slid without bound: it ends 4 s after the signature.
-    env = await Environment.create({ SESSION_TTL_SECONDS: '3', SESSION_MAX_SECONDS: '4', LOG_LEVEL: 'info' });
-    stdout = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      for (const line of String(chunk).split('\n')) if (line.startsWith('{')) lines.push(JSON.parse(line) as Record<string, unknown>);
-      return true;
-    });
-    app = await env.start();
-  }, 60_000);
-  afterAll(async () => {
-    logger.setLevel('error');
-    await app?.close();
-    await env?.destroy();
-    stdout.mockRestore();
+beforeAll(async () => {
+  // A 3 s token resumed every 1.2 s would live for ever if resume slid without bound: it ends 4 s after the signature.
+  env = await Environment.create({ SESSION_TTL_SECONDS: '3', SESSION_MAX_SECONDS: '4', LOG_LEVEL: 'info' });
+  stdout = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    for (const line of String(chunk).split('\n')) if (line.startsWith('{')) lines.push(JSON.parse(line) as Record<string, unknown>);
+    return true;
   });
+  app = await env.start();
+}, 60_000);
+afterAll(async () => {
+  logger.setLevel('error');
+  await app?.close();
+  await env?.destroy();
+  stdout.mockRestore();
+});
 
+describe('sessions end (design.md section 16): resume and its limit', () => {
   it('resume keeps auth_time and cannot pass SESSION_MAX_SECONDS: then 1004, 401, and the wallet signs again', async () => {
     const { wallet, accountId } = await createAccount(app, ['taker']);
     // Signed right after a second turns, so that the waits below are whole seconds from auth_time.
@@ -84,7 +84,9 @@ describe('sessions end (design.md section 16)', () => {
     expect(claimsOf(again.token).auth_time).toBeGreaterThanOrEqual(signedAt + 4);
     expect((await again.http.get('/query/balances')).status).toBe(200);
   }, 30_000);
+});
 
+describe('sessions end (design.md section 16): account-less tokens and the sign-in log', () => {
   it('a token of a wallet without an account is not resumed into the account created and revoked since (1004)', async () => {
     const wallet = new TestWallet();
     // 1. The wallet signs in before its account exists.

@@ -42,59 +42,58 @@ async function seedSettledRounds(db: Database, asset: string, newestExpiry: numb
  * database when a listing asks for settled instruments, and whatever needs one (a position, a
  * refused leg) reads it from there.
  */
-describe('settled rounds leave memory (design.md section 17)', () => {
-  let env: Environment;
-  let app: TestApp;
-  let taker: RfqTrader;
-  let ws: RpcClient;
-  const view = () => app.app.get(InstrumentsService);
-  const oldestOldExpiry = expirationIn(-8) - (OLD_ROUNDS - 1) * DAY;
-  let oldSymbol: string;
-  let loadedAtStart: number[];
+let env: Environment;
+let app: TestApp;
+let taker: RfqTrader;
+let ws: RpcClient;
+const view = () => app.app.get(InstrumentsService);
+const oldestOldExpiry = expirationIn(-8) - (OLD_ROUNDS - 1) * DAY;
+let oldSymbol: string;
+let loadedAtStart: number[];
 
-  beforeAll(async () => {
-    env = await Environment.create();
-    app = await env.start();
-    taker = await rfqTrader(app, ['taker']);
-    await listRound(app, 'NEW', expirationIn(3), ['140', '150', '160']);
-    const db = app.app.get(Database);
-    // OLD: 300 rounds, the newest expired 8 days ago and settled an hour after its expiry.
-    await seedSettledRounds(db, 'OLD', expirationIn(-8), OLD_ROUNDS, 3600);
-    // RCT: 5 rounds expired 1 to 5 days ago, settled an hour after.
-    await seedSettledRounds(db, 'RCT', expirationIn(-1), RECENT_ROUNDS, 3600);
-    // EDGE: one round settled 7 days ago less 10 minutes: held at start, crosses the line while the instance runs.
-    await seedSettledRounds(db, 'EDGE', expirationIn(-7), 1, 0);
-    await db.exec(`UPDATE expirations SET settled_at = now() - make_interval(secs => $1) WHERE asset = 'EDGE'`, [7 * DAY - 600]);
-    oldSymbol = (await db.one<{ symbol: string }>(
-      `SELECT symbol FROM instruments WHERE asset = 'OLD' AND expiry = $1 AND strike = 150000000 AND kind = 'put'`,
-      [oldestOldExpiry],
-    ))!.symbol;
-    await db.exec(`INSERT INTO instrument_ivs (symbol, iv, updated_at) VALUES ($1, 700000, now() - interval '300 days')`, [oldSymbol]);
-    // The taker held 2 of it when its round settled (a position 300 days old).
-    await db.exec(
-      `INSERT INTO positions (account_id, instrument, quantity, settled, settlement_amount, avg_num, avg_den, average_price)
-       VALUES ($1, $2, 2000000, true, 0, 5000000, 1, 5000000)`,
-      [taker.accountId, oldSymbol],
-    );
-    await taker.client.close();
-    await app.close();
+beforeAll(async () => {
+  env = await Environment.create();
+  app = await env.start();
+  taker = await rfqTrader(app, ['taker']);
+  await listRound(app, 'NEW', expirationIn(3), ['140', '150', '160']);
+  const db = app.app.get(Database);
+  // OLD: 300 rounds, the newest expired 8 days ago and settled an hour after its expiry.
+  await seedSettledRounds(db, 'OLD', expirationIn(-8), OLD_ROUNDS, 3600);
+  // RCT: 5 rounds expired 1 to 5 days ago, settled an hour after.
+  await seedSettledRounds(db, 'RCT', expirationIn(-1), RECENT_ROUNDS, 3600);
+  // EDGE: one round settled 7 days ago less 10 minutes: held at start, crosses the line while the instance runs.
+  await seedSettledRounds(db, 'EDGE', expirationIn(-7), 1, 0);
+  await db.exec(`UPDATE expirations SET settled_at = now() - make_interval(secs => $1) WHERE asset = 'EDGE'`, [7 * DAY - 600]);
+  oldSymbol = (await db.one<{ symbol: string }>(`SELECT symbol FROM instruments WHERE asset = 'OLD' AND expiry = $1 AND strike = 150000000 AND kind = 'put'`, [
+    oldestOldExpiry,
+  ]))!.symbol;
+  await db.exec(`INSERT INTO instrument_ivs (symbol, iv, updated_at) VALUES ($1, 700000, now() - interval '300 days')`, [oldSymbol]);
+  // The taker held 2 of it when its round settled (a position 300 days old).
+  await db.exec(
+    `INSERT INTO positions (account_id, instrument, quantity, settled, settlement_amount, avg_num, avg_den, average_price)
+     VALUES ($1, $2, 2000000, true, 0, 5000000, 1, 5000000)`,
+    [taker.accountId, oldSymbol],
+  );
+  await taker.client.close();
+  await app.close();
 
-    // A fresh start over that history: count what the instruments view reads.
-    const held = jest.spyOn(InstrumentRepository.prototype, 'held');
-    app = await env.start();
-    loadedAtStart = await Promise.all(held.mock.results.map(async (r) => ((await r.value) as unknown[]).length));
-    held.mockRestore();
-    ws = await RpcClient.connect(app.wsUrl);
-    taker = { ...taker, client: (await signInWs(app, taker.wallet)).client };
-  }, 300_000);
+  // A fresh start over that history: count what the instruments view reads.
+  const held = jest.spyOn(InstrumentRepository.prototype, 'held');
+  app = await env.start();
+  loadedAtStart = await Promise.all(held.mock.results.map(async (r) => ((await r.value) as unknown[]).length));
+  held.mockRestore();
+  ws = await RpcClient.connect(app.wsUrl);
+  taker = { ...taker, client: (await signInWs(app, taker.wallet)).client };
+}, 300_000);
 
-  afterAll(async () => {
-    await ws?.close();
-    await taker?.client.close();
-    await app?.close();
-    await env?.destroy();
-  }, 60_000);
+afterAll(async () => {
+  await ws?.close();
+  await taker?.client.close();
+  await app?.close();
+  await env?.destroy();
+}, 60_000);
 
+describe('settled rounds leave memory (design.md section 17): start-up', () => {
   it('start-up reads and holds the open and recently settled rounds only', () => {
     const expected = 6 + RECENT_ROUNDS * PER_ROUND + PER_ROUND; // NEW, RCT, EDGE
     expect(loadedAtStart).toEqual([expected]);
@@ -104,7 +103,9 @@ describe('settled rounds leave memory (design.md section 17)', () => {
     expect(view().get(oldSymbol)).toBeUndefined();
     expect(app.app.get(MarketDataService).iv(oldSymbol)).toBeNull();
   });
+});
 
+describe('settled rounds leave memory (design.md section 17): listings', () => {
   it('include_settled still lists the older settled instruments, read from the database, in listing order', async () => {
     const http = new Http(app.url);
     const old = (await http.get(`/v1/instruments?asset=OLD&include_settled=true`)).body.instruments;
@@ -161,7 +162,9 @@ describe('settled rounds leave memory (design.md section 17)', () => {
     ]);
     expect((await ws.result('public/get_instruments', { expiry: oldestOldExpiry })).instruments).toEqual([]);
   });
+});
 
+describe('settled rounds leave memory (design.md section 17): positions and the 7-day line', () => {
   it('a position in a round settled 300 days ago is still read, and a leg of that round is refused as settled', async () => {
     const { http } = await signInHttp(app, taker.wallet);
     const rows = (await http.get('/query/rfq-positions?status=settled')).body.rows;

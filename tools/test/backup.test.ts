@@ -85,24 +85,31 @@ describe('restore: arguments and refusals', () => {
   });
 });
 
-describe('backup: arguments, refusals and the file', () => {
+/** A stand-in for the exchange's backup route, for one describe block: answers `reply`, records each request in `seen`. */
+function fakeBackupRoute() {
+  const state = {
+    url: '',
+    reply: { status: 200, body: Buffer.alloc(0) } as { status: number; body: Buffer; sha?: string },
+    seen: [] as Array<{ method?: string; url?: string; authorization?: string }>,
+  };
   let server: Server;
-  let url = '';
-  let reply: { status: number; body: Buffer; sha?: string } = { status: 200, body: Buffer.alloc(0) };
-  const seen: Array<{ method?: string; url?: string; authorization?: string }> = [];
-
   before(async () => {
     server = createServer((req, res) => {
-      seen.push({ method: req.method, url: req.url, authorization: req.headers.authorization });
-      const headers: Record<string, string> = { 'content-type': reply.status === 200 ? 'application/gzip' : 'application/json' };
-      if (reply.sha) headers['x-backup-sha256'] = reply.sha;
+      state.seen.push({ method: req.method, url: req.url, authorization: req.headers.authorization });
+      const headers: Record<string, string> = { 'content-type': state.reply.status === 200 ? 'application/gzip' : 'application/json' };
+      if (state.reply.sha) headers['x-backup-sha256'] = state.reply.sha;
       headers['x-backup-paused-ms'] = '12';
-      res.writeHead(reply.status, headers).end(reply.body);
+      res.writeHead(state.reply.status, headers).end(state.reply.body);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   after(() => server.close());
+  return state;
+}
+
+describe('backup: arguments, refusals and the file', () => {
+  const route = fakeBackupRoute();
 
   it('needs --out and an admin credential, and never overwrites a file', async () => {
     await refused(backupCommand(flagsOf('--admin-token', 't').flags, []), UsageError, /backup needs --out FILE/);
@@ -118,7 +125,7 @@ describe('backup: arguments, refusals and the file', () => {
     }
     writeFileSync(path('exists.backup'), 'old');
     await refused(
-      backupCommand(flagsOf('--url', url, '--admin-token', 't', '--out', path('exists.backup')).flags, []),
+      backupCommand(flagsOf('--url', route.url, '--admin-token', 't', '--out', path('exists.backup')).flags, []),
       Refusal,
       /exists: a backup never overwrites/,
     );
@@ -127,29 +134,29 @@ describe('backup: arguments, refusals and the file', () => {
 
   it('writes the file the exchange sends (POST with the admin token), mode 0600, checked against its SHA-256', async () => {
     const body = Buffer.from('the backup bytes'.repeat(1000));
-    reply = { status: 200, body, sha: createHash('sha256').update(body).digest('hex') };
-    const out = await backupCommand(flagsOf('--url', url, '--admin-token', 'secret-token', '--out', path('ok.out')).flags, []);
+    route.reply = { status: 200, body, sha: createHash('sha256').update(body).digest('hex') };
+    const out = await backupCommand(flagsOf('--url', route.url, '--admin-token', 'secret-token', '--out', path('ok.out')).flags, []);
     assert.equal(out.code, 0);
-    assert.deepEqual(seen.at(-1), { method: 'POST', url: '/v1/admin/backup', authorization: 'Bearer secret-token' });
+    assert.deepEqual(route.seen.at(-1), { method: 'POST', url: '/v1/admin/backup', authorization: 'Bearer secret-token' });
     assert.deepEqual(readFileSync(path('ok.out')), body);
     assert.equal(statSync(path('ok.out')).mode & 0o777, 0o600);
-    assert.deepEqual(out.json, { file: path('ok.out'), bytes: body.length, sha256: reply.sha, paused_ms: 12 });
+    assert.deepEqual(out.json, { file: path('ok.out'), bytes: body.length, sha256: route.reply.sha, paused_ms: 12 });
     assert.equal(existsSync(path('ok.out.partial')), false);
   });
 
   it('keeps nothing when the body does not match the checksum, or the exchange refuses', async () => {
-    reply = { status: 200, body: Buffer.from('damaged in transit'), sha: 'a'.repeat(64) };
+    route.reply = { status: 200, body: Buffer.from('damaged in transit'), sha: 'a'.repeat(64) };
     await refused(
-      backupCommand(flagsOf('--url', url, '--admin-token', 't', '--out', path('bad.out')).flags, []),
+      backupCommand(flagsOf('--url', route.url, '--admin-token', 't', '--out', path('bad.out')).flags, []),
       Refusal,
       /does not match the exchange's checksum/,
     );
     assert.equal(existsSync(path('bad.out')), false);
     assert.equal(existsSync(path('bad.out.partial')), false);
 
-    reply = { status: 409, body: Buffer.from(JSON.stringify({ error: 'this exchange runs on PostgreSQL: back it up with pg_dump' })) };
+    route.reply = { status: 409, body: Buffer.from(JSON.stringify({ error: 'this exchange runs on PostgreSQL: back it up with pg_dump' })) };
     await refused(
-      backupCommand(flagsOf('--url', url, '--admin-token', 't', '--out', path('pg.out')).flags, []),
+      backupCommand(flagsOf('--url', route.url, '--admin-token', 't', '--out', path('pg.out')).flags, []),
       Refusal,
       /refused the backup: HTTP 409: this exchange runs on PostgreSQL/,
     );

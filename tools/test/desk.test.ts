@@ -1,7 +1,7 @@
-// node:test over the desk's tools (docs/spec/design.md 15): limit flags, the payload diff, the CLI's
-// `rfq cancel`, `rfq cancel-all` and `maker limits` as a process, and the reference maker's
-// limits, limit refusals, signature check and protection events, all against a fake exchange.
-// `npm run test:tools`. The real server's answers are covered by the e2e suite; here the wire.
+// node:test over the desk's tools (docs/spec/design.md 15): limit flags, the payload diff, and the
+// CLI's `rfq cancel`, `rfq cancel-all` and `maker limits` as a process against a fake exchange
+// (the reference maker's desk: reference-maker.test.ts). `npm run test:tools`. The real server's
+// answers are covered by the e2e suite; here the wire.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
@@ -9,9 +9,8 @@ import { after, before, describe, it } from 'node:test';
 import { Keypair, encodeQuotePayload, signingDomain } from '@legwork/sdk';
 import { UsageError } from '../src/common';
 import { limitsFromFlags, makerLimitLines, mergeLimits } from '../src/desk';
-import { ReferenceMaker } from '../src/maker/market-maker';
 import { payloadDiff } from '../src/maker/payload-diff';
-import { EXPIRY, FakeExchange, SYMBOL, rfqError } from './fake-exchange';
+import { EXPIRY, FakeExchange, SYMBOL } from './fake-exchange';
 
 describe('maker limit flags', () => {
   it('turn flags into canonical limits, per-asset maps and protection; "none" removes a limit', () => {
@@ -111,16 +110,23 @@ function cli(url: string, args: string[]): Promise<{ code: number; stdout: strin
   });
 }
 
-describe('the CLI desk commands (a process against a fake exchange)', () => {
-  let exchange: FakeExchange;
+/** A fake exchange for the tests of one describe block, started before them and stopped after. */
+function fakeExchangeFor(): () => FakeExchange {
+  let exchange: FakeExchange | undefined;
   before(async () => {
     exchange = await FakeExchange.start();
   });
   after(async () => {
-    await exchange.stop();
+    await exchange?.stop();
   });
+  return () => exchange!;
+}
+
+describe("the CLI's rfq commands (a process against a fake exchange)", () => {
+  const fake = fakeExchangeFor();
 
   it('rfq cancel <id> sends rfq.cancel and prints the result; an unknown RFQ exits 1 with the error', async () => {
+    const exchange = fake();
     const id = 'a'.repeat(32);
     const ok = await cli(exchange.url, ['rfq', 'cancel', id, '--json']);
     assert.equal(ok.code, 0, ok.stderr);
@@ -134,13 +140,19 @@ describe('the CLI desk commands (a process against a fake exchange)', () => {
   });
 
   it('rfq cancel-all prints each cancelled RFQ', async () => {
+    const exchange = fake();
     const out = await cli(exchange.url, ['rfq', 'cancel-all']);
     assert.equal(out.code, 0, out.stderr);
     assert.match(out.stdout, new RegExp(`cancelled rfq ${'a'.repeat(32)}\\ncancelled rfq ${'b'.repeat(32)}`));
     assert.equal(exchange.calls.at(-1)?.method, 'rfq.cancel_all');
   });
+});
+
+describe("the CLI's maker commands (a process against a fake exchange)", () => {
+  const fake = fakeExchangeFor();
 
   it('maker limits shows; with flags it sets them over those held; --replace sends only those given', async () => {
+    const exchange = fake();
     exchange.limits = { max_quote_notional: '5000', price_band_bps: 100 };
     const shown = await cli(exchange.url, ['maker', 'limits']);
     assert.equal(shown.code, 0, shown.stderr);
@@ -175,110 +187,5 @@ describe('the CLI desk commands (a process against a fake exchange)', () => {
     const reset = await cli(exchange.url, ['maker', 'reset-protection']);
     assert.equal(reset.code, 0, reset.stderr);
     assert.ok(exchange.methods().includes('rfq.maker.reset_protection'));
-  });
-});
-
-describe('the reference maker and the desk (against a fake exchange)', () => {
-  let exchange: FakeExchange;
-  let maker: ReferenceMaker;
-  const lines: string[] = [];
-  const keypair = Keypair.fromSeed(new Uint8Array(32).fill(9));
-  const openRfq = (id: string) => {
-    const now = Math.floor(Date.now() / 1000);
-    return { rfq_id: id, legs: [{ instrument: SYMBOL, quantity: '1' }], created_at: now, expires_at: now + 120, max_quote_expires_at: now + 3600 };
-  };
-
-  before(async () => {
-    exchange = await FakeExchange.start();
-    exchange.limits = { max_quote_notional: '5000' };
-    maker = new ReferenceMaker({
-      url: exchange.url,
-      keypair,
-      log: (line) => lines.push(line),
-      limits: { max_open_quotes: 10, max_open_delta: { SOL: '100' } },
-      clientOptions: { reconnect: false, heartbeatMs: 0 },
-    });
-    await maker.start();
-  });
-  after(async () => {
-    await maker.stop();
-    await exchange.stop();
-  });
-
-  it('sets the limits of its flags at start, over those the account holds', () => {
-    const set = exchange.calls.find((c) => c.method === 'rfq.maker.set_limits');
-    assert.deepEqual(set?.params, { limits: { max_quote_notional: '5000', max_open_quotes: 10, max_open_delta: { SOL: '100' } } });
-    assert.ok(exchange.methods().indexOf('rfq.maker.get_limits') < exchange.methods().indexOf('rfq.maker.set_limits'));
-    assert.ok(lines.some((l) => l.startsWith('limits set')));
-  });
-
-  it('after a signature refusal, calls rfq.maker.check with the same params and logs where the payloads differ', async () => {
-    let ours: any = null;
-    exchange.respond = (params) => {
-      ours = params;
-      return rfqError('RFQ_INVALID_SIGNATURE', 'maker_signature does not verify', { rfq_id: params.rfq_id });
-    };
-    // The exchange read the quote with another expires_at: its payload differs there.
-    exchange.check = (params) => {
-      const payload = encodeQuotePayload({
-        domain: signingDomain('Legwork'),
-        rfqId: params.rfq_id,
-        maker: keypair.publicKey,
-        quoteNonce: BigInt(params.quote_nonce),
-        bid: BigInt(Math.round(Number(params.bid) * 1e6)),
-        ask: BigInt(Math.round(Number(params.ask) * 1e6)),
-        issuedAt: params.issued_at,
-        expiresAt: params.expires_at + 1,
-        asset: 'SOL',
-        expiry: EXPIRY,
-        legs: [{ symbol: SYMBOL, strike: 150_000_000n, kind: 'call', quantity: 1_000_000n }],
-      });
-      return rfqError('RFQ_INVALID_SIGNATURE', 'maker_signature does not verify', {
-        rfq_id: params.rfq_id,
-        quote_id: 'ee'.repeat(32),
-        payload: Buffer.from(payload).toString('base64'),
-      });
-    };
-    const mismatch = new Promise<any>((resolve) => maker.once('signatureMismatch', resolve));
-    exchange.pending.push(openRfq('1'.repeat(32)));
-    exchange.notify('rfq_maker', { event: 'created', rfq: openRfq('1'.repeat(32)) });
-    const info = await mismatch;
-    assert.deepEqual(info.fields, ['expires_at']);
-    assert.equal(info.exchangeQuoteId, 'ee'.repeat(32));
-    const checked = exchange.calls.find((c) => c.method === 'rfq.maker.check');
-    assert.deepEqual(checked?.params, ours);
-    assert.ok(
-      lines.some((l) => /SIGNATURE refused .* payload differs in expires_at/.test(l)),
-      lines.join('\n'),
-    );
-  });
-
-  it('logs a quote refused by a limit as such, and goes on', async () => {
-    exchange.respond = (params) => rfqError('RFQ_OPEN_LIMIT', 'max_open_quotes 10 would be 11', { rfq_id: params.rfq_id }, true);
-    const limited = new Promise<any>((resolve) => maker.once('limited', resolve));
-    exchange.notify('rfq_maker', { event: 'created', rfq: openRfq('2'.repeat(32)) });
-    assert.deepEqual(await limited, { rfqId: '2'.repeat(32), error: 'RFQ_OPEN_LIMIT', message: 'max_open_quotes 10 would be 11' });
-    assert.ok(
-      lines.some((l) => /limit {4}rfq 22222222…: quote refused by a limit: RFQ_OPEN_LIMIT/.test(l)),
-      lines.join('\n'),
-    );
-    exchange.respond = (params) => ({ result: { rfq_id: params.rfq_id, quote_id: 'ab'.repeat(32), state: 'quoted' } });
-    const quoted = new Promise<any>((resolve) => maker.once('quoted', resolve));
-    exchange.notify('rfq_maker', { event: 'created', rfq: openRfq('3'.repeat(32)) });
-    assert.equal((await quoted).rfqId, '3'.repeat(32));
-  });
-
-  it('logs and emits a protection event', async () => {
-    const tripped = new Promise<any>((resolve) => maker.once('protection', resolve));
-    exchange.notify('rfq_maker', {
-      account_seq: 1,
-      event: 'protection',
-      protection: { tripped_at: 1_795_000_100, until: null, reason: 'max_fills 3 exceeded' },
-    });
-    assert.deepEqual(await tripped, { trippedAt: 1_795_000_100, until: null, reason: 'max_fills 3 exceeded' });
-    assert.ok(
-      lines.some((l) => /PROTECTION tripped .* max_fills 3 exceeded; no new quote until reset-protection/.test(l)),
-      lines.join('\n'),
-    );
   });
 });

@@ -111,35 +111,9 @@ export class FakeExchange {
       case 'public/session_resume':
         return { result: { wallet: params.wallet ?? 'w', account_id: 7, roles: ['taker', 'quoter'], session_token: params.session_token ?? 'tok' } };
       case 'public/get_market_config':
-        return {
-          result: {
-            service_name: 'Legwork',
-            quote_domain: createHash('sha256').update('Legwork').digest('hex'),
-            settlement_currency: 'USDC',
-            decimals: 6,
-            payload_versions: { quote: 1, accept: 1 },
-            assets: [{ asset: 'SOL', index_price: '150', index_updated_at: now }],
-            rfq: { enabled: true, max_legs: 13, max_open_rfqs: 50, rfq_ttl_seconds: 120, max_quote_lifetime_seconds: 3600, market_data_max_age_seconds: 30 },
-          },
-        };
+        return { result: marketConfig(now) };
       case 'public/get_instruments':
-        return {
-          result: {
-            instruments: [
-              {
-                symbol: SYMBOL,
-                asset: 'SOL',
-                strike: '150',
-                kind: 'call',
-                expiry: EXPIRY,
-                paused: false,
-                settled: false,
-                settlement_price: null,
-                created_at: 0,
-              },
-            ].map((i) => ({ ...i, mark_price: '12.5', iv: '0.8' })),
-          },
-        };
+        return { result: { instruments: INSTRUMENTS } };
       case 'rfq.maker.subscribe':
         return { result: { channel: 'rfq_maker', subscribed: true, account_seq: 0 } };
       case 'rfq.maker.poll':
@@ -166,3 +140,21 @@ export class FakeExchange {
     }
   }
 }
+
+/** The market config the fake exchange answers: one asset, SOL, indexed now. */
+function marketConfig(now: number) {
+  return {
+    service_name: 'Legwork',
+    quote_domain: createHash('sha256').update('Legwork').digest('hex'),
+    settlement_currency: 'USDC',
+    decimals: 6,
+    payload_versions: { quote: 1, accept: 1 },
+    assets: [{ asset: 'SOL', index_price: '150', index_updated_at: now }],
+    rfq: { enabled: true, max_legs: 13, max_open_rfqs: 50, rfq_ttl_seconds: 120, max_quote_lifetime_seconds: 3600, market_data_max_age_seconds: 30 },
+  };
+}
+
+/** The one instrument the fake exchange lists, with its mark. */
+const INSTRUMENTS = [
+  { symbol: SYMBOL, asset: 'SOL', strike: '150', kind: 'call', expiry: EXPIRY, paused: false, settled: false, settlement_price: null, created_at: 0 },
+].map((i) => ({ ...i, mark_price: '12.5', iv: '0.8' }));

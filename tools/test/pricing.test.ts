@@ -38,7 +38,7 @@ const rfq = (legs: Array<[string, string]>, maxQuoteExpiresAt = NOW + 3600) => (
   max_quote_expires_at: maxQuoteExpiresAt,
 });
 
-describe('priceRfq', () => {
+describe('priceRfq: the quote', () => {
   it('quotes mid ∓ 1 % of |mid| (200 bps wide), bid floored and ask ceiled to the micro-unit', () => {
     const d = priceRfq(
       rfq([
@@ -80,7 +80,9 @@ describe('priceRfq', () => {
     assert.ok(d.action === 'quote');
     assert.equal(d.expiresAt, NOW + 12);
   });
+});
 
+describe('priceRfq: the decline', () => {
   it('declines with the reason of interface.md', () => {
     const reasonOf = (r: ReturnType<typeof rfq>, now = NOW, freshness?: Freshness) => {
       const d = priceRfq(r, book, now, { ...DEFAULT_POLICY, maxLegs: 2, maxLegSize: 100n * MICRO }, freshness);
@@ -109,7 +111,9 @@ describe('priceRfq', () => {
     assert.equal(reasonOf(rfq([['SOL-A-150-C', '1']]), NOW, fresh(NOW - 31)), 'stale_data');
     assert.equal(reasonOf(rfq([['SOL-A-150-C', '1']]), NOW, fresh(null)), 'stale_data');
   });
+});
 
+describe('floorDiv and ceilDiv', () => {
   it('divides toward the right infinity (the shared @legwork/protocol helpers)', () => {
     assert.deepEqual([floorDiv(7n, 2n), floorDiv(-7n, 2n), floorDiv(-8n, 2n)], [3n, -4n, -4n]);
     assert.deepEqual([ceilDiv(7n, 2n), ceilDiv(-7n, 2n), ceilDiv(8n, 2n)], [4n, -3n, 4n]);

@@ -30,6 +30,72 @@ interface RfqEvent {
 const PAGE = 50;
 const STATES = ['', 'pending', 'quoted', 'accepted', 'submitting', 'filled', 'declined', 'expired', 'failed'];
 
+/** One RFQ of the table: its legs, state, maker, quote and fill, and the revert of a fill. */
+function RfqRow({ r, selected, onSelect, onRevert }: { r: Rfq; selected: boolean; onSelect: () => void; onRevert: () => void }) {
+  return (
+    <tr data-rfq={r.rfq_id} data-state={r.state} class={selected ? 'selected' : undefined}>
+      <td>
+        <button class="link mono" onClick={onSelect} title={`Events of RFQ ${r.rfq_id}`}>
+          {r.rfq_id.slice(0, 12)}…
+        </button>
+      </td>
+      <td class="num">
+        <a href={`#/accounts/${r.account_id}`}>{r.account_id}</a>
+      </td>
+      <td>{r.legs.map((l) => `${trimDecimal(l.quantity)} ${l.instrument}`).join(', ')}</td>
+      <td>
+        <span class={`badge state-${r.state}`}>{r.state}</span>
+        {r.fill_reverted ? ' (reverted)' : ''}
+      </td>
+      <td class="num">{r.maker_account_id === null ? '—' : <a href={`#/accounts/${r.maker_account_id}`}>{r.maker_account_id}</a>}</td>
+      <td class="num">{r.bid ? `${trimDecimal(r.bid)} / ${trimDecimal(r.ask)}` : '—'}</td>
+      <td class="num">{r.fill_price ? `${r.accepted_side} @ ${trimDecimal(r.fill_price)}` : (r.failure_error ?? '—')}</td>
+      <td>{time(r.updated_at)}</td>
+      <td>
+        {r.state === 'filled' && !r.fill_reverted && (
+          <button class="danger" onClick={onRevert}>
+            Revert
+          </button>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+function RfqTableHead() {
+  return (
+    <thead>
+      <tr>
+        <th scope="col">RFQ</th>
+        <th scope="col">Taker</th>
+        <th scope="col">Legs</th>
+        <th scope="col">State</th>
+        <th scope="col">Maker</th>
+        <th scope="col">Bid / ask</th>
+        <th scope="col">Fill</th>
+        <th scope="col">Updated</th>
+        <th scope="col">Actions</th>
+      </tr>
+    </thead>
+  );
+}
+
+/** The selected RFQ's events, oldest first. */
+function RfqEvents({ rfqId, events }: { rfqId: string; events: { data: { events: RfqEvent[] } | null; error: string | null } }) {
+  return (
+    <Section title={`Events of RFQ ${rfqId}`} id="events">
+      <ErrorText error={events.error} />
+      <ol class="events" data-testid="rfq-events">
+        {(events.data?.events ?? []).map((e) => (
+          <li key={e.id}>
+            {time(e.at)} <strong>{e.event}</strong> → {e.state}
+          </li>
+        ))}
+      </ol>
+    </Section>
+  );
+}
+
 /** Every RFQ, newest first, refreshed every second; events of the selected one; revert of a fill. */
 export function RfqsPage({ confirm }: { confirm: (a: PendingAction) => void }) {
   const [state, setState] = useState('');
@@ -69,47 +135,10 @@ export function RfqsPage({ confirm }: { confirm: (a: PendingAction) => void }) {
         </label>
         <ErrorText error={rfqs.error} />
         <table data-testid="rfq-table">
-          <thead>
-            <tr>
-              <th scope="col">RFQ</th>
-              <th scope="col">Taker</th>
-              <th scope="col">Legs</th>
-              <th scope="col">State</th>
-              <th scope="col">Maker</th>
-              <th scope="col">Bid / ask</th>
-              <th scope="col">Fill</th>
-              <th scope="col">Updated</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
+          <RfqTableHead />
           <tbody>
             {rows.map((r) => (
-              <tr key={r.rfq_id} data-rfq={r.rfq_id} data-state={r.state} class={selected === r.rfq_id ? 'selected' : undefined}>
-                <td>
-                  <button class="link mono" onClick={() => setSelected(r.rfq_id)} title={`Events of RFQ ${r.rfq_id}`}>
-                    {r.rfq_id.slice(0, 12)}…
-                  </button>
-                </td>
-                <td class="num">
-                  <a href={`#/accounts/${r.account_id}`}>{r.account_id}</a>
-                </td>
-                <td>{r.legs.map((l) => `${trimDecimal(l.quantity)} ${l.instrument}`).join(', ')}</td>
-                <td>
-                  <span class={`badge state-${r.state}`}>{r.state}</span>
-                  {r.fill_reverted ? ' (reverted)' : ''}
-                </td>
-                <td class="num">{r.maker_account_id === null ? '—' : <a href={`#/accounts/${r.maker_account_id}`}>{r.maker_account_id}</a>}</td>
-                <td class="num">{r.bid ? `${trimDecimal(r.bid)} / ${trimDecimal(r.ask)}` : '—'}</td>
-                <td class="num">{r.fill_price ? `${r.accepted_side} @ ${trimDecimal(r.fill_price)}` : (r.failure_error ?? '—')}</td>
-                <td>{time(r.updated_at)}</td>
-                <td>
-                  {r.state === 'filled' && !r.fill_reverted && (
-                    <button class="danger" onClick={() => revert(r)}>
-                      Revert
-                    </button>
-                  )}
-                </td>
-              </tr>
+              <RfqRow key={r.rfq_id} r={r} selected={selected === r.rfq_id} onSelect={() => setSelected(r.rfq_id)} onRevert={() => revert(r)} />
             ))}
           </tbody>
         </table>
@@ -123,18 +152,7 @@ export function RfqsPage({ confirm }: { confirm: (a: PendingAction) => void }) {
           <span class="muted">{cursors.length === 0 ? 'Newest first, live' : `Page ${cursors.length + 1}`}</span>
         </div>
       </Section>
-      {selected && (
-        <Section title={`Events of RFQ ${selected}`} id="events">
-          <ErrorText error={events.error} />
-          <ol class="events" data-testid="rfq-events">
-            {(events.data?.events ?? []).map((e) => (
-              <li key={e.id}>
-                {time(e.at)} <strong>{e.event}</strong> → {e.state}
-              </li>
-            ))}
-          </ol>
-        </Section>
-      )}
+      {selected && <RfqEvents rfqId={selected} events={events} />}
     </>
   );
 }

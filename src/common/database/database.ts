@@ -81,7 +81,7 @@ export class Database implements SqlPool {
   /**
    * Runs `fn` with one pooled connection taken now and held until it returns (no transaction:
    * each statement commits on its own), for a statement that must not queue for the pool when it
-   * is due (RfqExpiry takes it just before a deadline). On the embedded database, whose pool is
+   * is due (RfqExpiryService takes it just before a deadline). On the embedded database, whose pool is
    * its one session, nothing is held: `fn` gets the pool.
    */
   async session<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {

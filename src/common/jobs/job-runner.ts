@@ -41,7 +41,7 @@ const MAX_WORKER_CONCURRENCY = 8;
  * never more than MAX_WORKER_CONCURRENCY. Pool 10 (the default) keeps 8 fills; the embedded
  * database's pool of 1 runs one at a time, as its single session does anyway. Expiry and
  * settlement jobs keep MAX_WORKER_CONCURRENCY: both are rare beside fills, and an expiry job holds
- * a connection only from 200 ms before its deadline (one job per deadline second: RfqExpiry).
+ * a connection only from 200 ms before its deadline (one job per deadline second: RfqExpiryService).
  */
 export function workerConcurrency(queue: QueueName, poolSize: number): number {
   if (queue !== 'rfq-fill') return MAX_WORKER_CONCURRENCY;

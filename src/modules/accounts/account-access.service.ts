@@ -23,7 +23,7 @@ export type AccessListener = (accountId: number, state: AccountAccessState) => v
  * paths of bench F1a and F2 stay as they were).
  */
 @Injectable()
-export class AccountAccess implements OnModuleInit, OnModuleDestroy {
+export class AccountAccessService implements OnModuleInit, OnModuleDestroy {
   private readonly states = new Map<number, AccountAccessState>();
   private readonly listeners = new Set<AccessListener>();
   private readonly sync: ViewSync<number>;

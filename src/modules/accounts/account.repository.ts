@@ -12,7 +12,7 @@ export interface Account {
   sessionsRevokedAt: number;
 }
 
-/** What the access cache holds of an account (AccountAccess). */
+/** What the access cache holds of an account (AccountAccessService). */
 interface AccountAccessRow {
   id: number;
   roles: Role[];

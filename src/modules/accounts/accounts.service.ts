@@ -5,7 +5,7 @@ import { Database } from '../../common/database/database';
 import type { Sql } from '../../common/database/sql';
 import { AppError } from '../../common/errors/app-error';
 import { ROLES, type Role } from '../auth/access';
-import { ACCOUNT_ACCESS_CHANGED, AccountAccess } from './account-access.service';
+import { ACCOUNT_ACCESS_CHANGED, AccountAccessService } from './account-access.service';
 import { type Account, AccountRepository } from './account.repository';
 
 export interface AccountView {
@@ -34,7 +34,7 @@ export class AccountsService implements OnApplicationBootstrap {
   constructor(
     private readonly db: Database,
     private readonly accounts: AccountRepository,
-    private readonly access: AccountAccess,
+    private readonly access: AccountAccessService,
   ) {}
 
   /** The fee account exists from the first start: wallet of 32 zero bytes, no role. */

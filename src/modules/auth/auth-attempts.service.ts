@@ -14,7 +14,7 @@ const MAX_REFUSED = 10_000;
  * again: a flood of attempts costs no Redis round trip per frame.
  */
 @Injectable()
-export class AuthAttempts {
+export class AuthAttemptsService {
   /** Refused addresses: refused here until `until`, told to come back at `retryAt` (ms). */
   private readonly refused = new Map<string, { until: number; retryAt: number }>();
 

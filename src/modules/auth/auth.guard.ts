@@ -4,7 +4,7 @@ import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { AppError } from '../../common/errors/app-error';
-import { AccountAccess } from '../accounts/account-access.service';
+import { AccountAccessService } from '../accounts/account-access.service';
 import { ACCESS, ADMIN_TOKEN_PRINCIPAL, type Access, type Lapse, type Principal, checkAccess } from './access';
 import { SessionService } from './session.service';
 
@@ -25,7 +25,7 @@ export class AuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly sessions: SessionService,
-    private readonly access: AccountAccess,
+    private readonly access: AccountAccessService,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.adminDigest = config.adminToken ? digest(config.adminToken) : null;

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { Ed25519Verifier } from '@legwork/protocol';
 import { AccountsModule } from '../accounts/accounts.module';
-import { AuthAttempts } from './auth-attempts.service';
+import { AuthAttemptsService } from './auth-attempts.service';
 import { AuthController } from './auth.controller';
 import { AuthGuard } from './auth.guard';
 import { AuthRpc } from './auth.rpc';
@@ -16,7 +16,7 @@ import { SignInService } from './sign-in.service';
   controllers: [AuthController],
   providers: [
     AuthRpc,
-    AuthAttempts,
+    AuthAttemptsService,
     NonceRepository,
     NonceService,
     SessionService,

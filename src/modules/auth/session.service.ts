@@ -59,7 +59,7 @@ export class SessionService {
    * Tokens verified already, until their `exp`: a bot's bearer token is checked once, not on every
    * request (the HMAC and claim parsing were most of an authenticated read's CPU, bench F1a).
    * Bounded; the oldest entry goes first. What a token may do is decided with the account as it is
-   * now (AccountAccess): this cache only saves the signature check, and a revoke empties it of
+   * now (AccountAccessService): this cache only saves the signature check, and a revoke empties it of
    * the account's tokens as well.
    */
   private readonly verified = new Map<string, { principal: Principal; expiresAtMs: number }>();

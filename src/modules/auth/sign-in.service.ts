@@ -4,7 +4,7 @@ import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { AppError } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
 import { AccountsService } from '../accounts/accounts.service';
-import { AuthAttempts } from './auth-attempts.service';
+import { AuthAttemptsService } from './auth-attempts.service';
 import type { Role } from './access';
 import { NonceService } from './nonce.service';
 import { SessionService } from './session.service';
@@ -30,7 +30,7 @@ export class SignInService {
     private readonly sessions: SessionService,
     private readonly accounts: AccountsService,
     private readonly verifier: Ed25519Verifier,
-    private readonly attempts: AuthAttempts,
+    private readonly attempts: AuthAttemptsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 

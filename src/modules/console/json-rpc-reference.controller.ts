@@ -1,7 +1,7 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { Public } from '../auth/access';
-import { ApiDocuments } from '../docs/api-documents.service';
+import { ApiDocumentsService } from '../docs/api-documents.service';
 import { JSON_RPC_REFERENCE_CSS, renderJsonRpcReference } from './json-rpc-reference';
 
 /** A page of its own, no script: only its stylesheet (docs/spec/design.md section 10's CSP, with style-src 'self'). */
@@ -13,7 +13,7 @@ const PAGE_CSP = "default-src 'none'; style-src 'self'; base-uri 'none'; form-ac
 export class JsonRpcReferenceController {
   private page: string | null = null;
 
-  constructor(private readonly documents: ApiDocuments) {}
+  constructor(private readonly documents: ApiDocumentsService) {}
 
   @Get('json-rpc')
   @Public()

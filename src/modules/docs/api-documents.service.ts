@@ -10,7 +10,7 @@ import { API_VERSION } from './openapi';
  * from the JSON-RPC method registry and the schema table.
  */
 @Injectable()
-export class ApiDocuments {
+export class ApiDocumentsService {
   private openapiDocument: OpenAPIObject | null = null;
   private asyncapiDocument: Record<string, unknown> | null = null;
 

@@ -1,13 +1,13 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '../auth/access';
-import { ApiDocuments } from './api-documents.service';
+import { ApiDocumentsService } from './api-documents.service';
 
 /** The API descriptions. The interactive reference over /openapi.json is served at /docs (Swagger UI, see createApp). */
 @ApiTags('operations')
 @Controller()
 export class DocsController {
-  constructor(private readonly documents: ApiDocuments) {}
+  constructor(private readonly documents: ApiDocumentsService) {}
 
   @Get('openapi.json')
   @Public()

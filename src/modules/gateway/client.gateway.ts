@@ -11,7 +11,7 @@ import { MetricsService } from '../health/metrics.service';
 import { RfqError } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
 import { ShutdownState } from '../../common/shutdown-state';
-import { AccountAccess } from '../accounts/account-access.service';
+import { AccountAccessService } from '../accounts/account-access.service';
 import { type AccountAccessState, checkAccess, currentPrincipal } from '../auth/access';
 import { AccountConnections } from './account-connections';
 import { CHANNELS, ClientConnection, MAX_IN_FLIGHT } from './client-connection';
@@ -66,7 +66,7 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
     private readonly dispatcher: RpcDispatcher,
     private readonly broadcaster: Broadcaster,
     private readonly metrics: MetricsService,
-    private readonly access: AccountAccess,
+    private readonly access: AccountAccessService,
     private readonly registry: RpcRegistry,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly shutdown: ShutdownState,

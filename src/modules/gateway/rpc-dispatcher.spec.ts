@@ -2,7 +2,7 @@ import type { AppConfig } from '../../common/config/config';
 import type { ViewVersions } from '../../common/broadcast/view-versions';
 import { PublicRateLimit } from '../../common/rate-limit/public-rate-limit';
 import { InMemoryRateLimiter } from '../../common/rate-limit/rate-limiter';
-import type { AccountAccess } from '../accounts/account-access.service';
+import type { AccountAccessService } from '../accounts/account-access.service';
 import type { MetricsService } from '../health/metrics.service';
 import { RpcDispatcher } from './rpc-dispatcher';
 import type { RegisteredMethod, RpcRegistry } from './rpc-registry';
@@ -25,7 +25,7 @@ describe('RpcDispatcher with unconfirmed views', () => {
   let stale: string[] = [];
   const views = { stale: () => stale } as unknown as ViewVersions;
   // The account's roles as they are now: here those of the token.
-  const access = { current: (principal: unknown) => principal } as unknown as AccountAccess;
+  const access = { current: (principal: unknown) => principal } as unknown as AccountAccessService;
   const limiter = new InMemoryRateLimiter();
   const dispatcher = new RpcDispatcher(registry, limiter, metrics, access, config, views, new PublicRateLimit(limiter, 1000, 1000));
   const caller = { principal: { via: 'session' as const, wallet: 'w', accountId: 7, roles: [], scopes: [] }, clientIp: '10.0.0.1' } as never;
@@ -70,7 +70,7 @@ describe('RpcDispatcher limits', () => {
   const metrics = { rpcCall: () => undefined } as unknown as MetricsService;
   const config = { rfqEnabled: true, rfqRatePerSecond: 2, rfqRateBurst: 2, publicRatePerSecond: 20, publicRateBurst: 3 } as AppConfig;
   const views = { stale: () => [] } as unknown as ViewVersions;
-  const access = { current: (principal: unknown) => principal } as unknown as AccountAccess;
+  const access = { current: (principal: unknown) => principal } as unknown as AccountAccessService;
   const now = 1_000_000;
   const limiter = new InMemoryRateLimiter(() => now);
   const dispatcher = new RpcDispatcher(registry, limiter, metrics, access, config, views, new PublicRateLimit(limiter, 20, 3, () => now));

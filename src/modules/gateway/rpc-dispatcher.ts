@@ -6,7 +6,7 @@ import { AppError, type AppErrorCode, RfqError, withoutStack } from '../../commo
 import { logger } from '../../common/logging/logger';
 import { PublicRateLimit } from '../../common/rate-limit/public-rate-limit';
 import { RateLimiter } from '../../common/rate-limit/rate-limiter';
-import { AccountAccess } from '../accounts/account-access.service';
+import { AccountAccessService } from '../accounts/account-access.service';
 import { checkAccess, type Lapse, type Principal } from '../auth/access';
 import { MetricsService } from '../health/metrics.service';
 import { type RpcErrorName, type RpcReply, type RpcRequest, MAX_PARAMS_DEPTH, RPC_CODES, deeperThan, failure, success } from './json-rpc';
@@ -67,7 +67,7 @@ export class RpcDispatcher {
     private readonly registry: RpcRegistry,
     private readonly limiter: RateLimiter,
     private readonly metrics: MetricsService,
-    private readonly access: AccountAccess,
+    private readonly access: AccountAccessService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly views: ViewVersions,
     private readonly publicLimit: PublicRateLimit,

@@ -6,7 +6,7 @@ import { logger } from '../../common/logging/logger';
 import type { RfqRecord, StoredQuote } from '../rfq/domain/rfq-record';
 import { LIVE_BOOK_SECONDS } from '../rfq/domain/rfq-state';
 import { RfqLookupService } from '../rfq/rfq-lookup.service';
-import { RfqTransitions } from '../rfq/rfq-transitions.service';
+import { RfqTransitionsService } from '../rfq/rfq-transitions.service';
 import type { RfqCaller } from '../rfq/rfq.service';
 import type { AcceptCommand } from './domain/accept-params';
 import type { AccountBook } from './domain/fill-check';
@@ -39,7 +39,7 @@ function withIds(error: unknown, ids: Pick<RfqErrorExtras, 'rfqId' | 'quoteId'>)
 export class AcceptService {
   constructor(
     private readonly rfqs: RfqLookupService,
-    private readonly transitions: RfqTransitions,
+    private readonly transitions: RfqTransitionsService,
     private readonly verifier: Ed25519Verifier,
     private readonly pricing: LegPricingService,
     private readonly positions: PositionRepository,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { FillReadsRepository } from './fill.reads.repository';
+import { FillReadsRepository } from './fill-reads.repository';
 
 /**
  * The ledger's read models over fills for the operator console (docs/console.md): what other

@@ -154,7 +154,7 @@ const FILL_COLUMNS = 'id, rfq_id, quote_id, taker_account_id, maker_account_id, 
 
 /**
  * The fill ledger's history: `accepts` (read here; its row is written by the move quoted →
- * accepted, RfqTransitions.moveToAccepted), `fills` and `fill_legs`. A fill's write is one
+ * accepted, RfqTransitionsService.moveToAccepted), `fills` and `fill_legs`. A fill's write is one
  * statement over fills, legs, positions and balance rows (`record`).
  */
 @Injectable()

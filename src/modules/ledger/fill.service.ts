@@ -15,7 +15,7 @@ import type { RfqRecord, StoredQuote } from '../rfq/domain/rfq-record';
 import type { RfqState } from '../rfq/domain/rfq-state';
 import { MakerLimitsService } from '../rfq/maker-limits.service';
 import { RfqLookupService } from '../rfq/rfq-lookup.service';
-import { RfqTransitions } from '../rfq/rfq-transitions.service';
+import { RfqTransitionsService } from '../rfq/rfq-transitions.service';
 import { BalanceRepository } from './balance.repository';
 import { refreshLockGroups } from './collateral.sql';
 import { allocatePremium } from './domain/average-price';
@@ -63,7 +63,7 @@ export class FillService implements OnModuleInit {
   constructor(
     private readonly db: Database,
     private readonly rfqs: RfqLookupService,
-    private readonly transitions: RfqTransitions,
+    private readonly transitions: RfqTransitionsService,
     private readonly pricing: LegPricingService,
     private readonly fillRows: FillRepository,
     private readonly balanceRows: BalanceRepository,

@@ -35,7 +35,7 @@ function copyFor(receipt: ReceiptView | undefined, salt: string | undefined): Re
 
 /** The ledger's read models of the query API: RFQ positions and RFQ fills of one account. */
 @Injectable()
-export class LedgerReads {
+export class LedgerReadsService {
   constructor(
     private readonly positionRows: PositionRepository,
     private readonly fillRows: FillRepository,

@@ -36,7 +36,7 @@ const BATCH = 200;
  * instances sweeping at once do no harm.
  */
 @Injectable()
-export class LedgerSweep implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class LedgerSweepService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly periodic: PeriodicSweep;
   /** round key → when this instance last tried to settle it (ms) */
   private readonly lastTry = new Map<string, number>();

@@ -11,11 +11,11 @@ import { BalanceRepository } from './balance.repository';
 import { BalancesService } from './balances.service';
 import { CollateralRepriceService } from './collateral-reprice.service';
 import { FillReadsService } from './fill-reads.service';
-import { FillReadsRepository } from './fill.reads.repository';
+import { FillReadsRepository } from './fill-reads.repository';
 import { FillRepository } from './fill.repository';
 import { FillService } from './fill.service';
-import { LedgerReads } from './ledger-reads.service';
-import { LedgerSweep } from './ledger-sweep.service';
+import { LedgerReadsService } from './ledger-reads.service';
+import { LedgerSweepService } from './ledger-sweep.service';
 import { LegPricingService } from './leg-pricing.service';
 import { PositionRepository } from './position.repository';
 import { RevertService } from './revert.service';
@@ -46,10 +46,10 @@ import { SettlementService } from './settlement.service';
     FillService,
     RevertService,
     SettlementService,
-    LedgerSweep,
-    LedgerReads,
+    LedgerSweepService,
+    LedgerReadsService,
     RiskReportService,
   ],
-  exports: [BalancesService, FillReadsService, RevertService, SettlementService, LedgerReads, RiskReportService],
+  exports: [BalancesService, FillReadsService, RevertService, SettlementService, LedgerReadsService, RiskReportService],
 })
 export class LedgerModule {}

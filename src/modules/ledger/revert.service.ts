@@ -10,7 +10,7 @@ import { InstrumentsService } from '../instruments/instruments.service';
 import { JournalService } from '../journal/journal.service';
 import type { RfqRecord } from '../rfq/domain/rfq-record';
 import { RfqLookupService } from '../rfq/rfq-lookup.service';
-import { RfqTransitions } from '../rfq/rfq-transitions.service';
+import { RfqTransitionsService } from '../rfq/rfq-transitions.service';
 import { BalanceRepository } from './balance.repository';
 import { refreshLockGroups, shareIndexPrices } from './collateral.sql';
 import { FLAT } from './domain/average-price';
@@ -40,7 +40,7 @@ export class RevertService {
   constructor(
     private readonly db: Database,
     private readonly rfqs: RfqLookupService,
-    private readonly transitions: RfqTransitions,
+    private readonly transitions: RfqTransitionsService,
     private readonly fillRows: FillRepository,
     private readonly balanceRows: BalanceRepository,
     private readonly positionRows: PositionRepository,

@@ -12,7 +12,7 @@ import { logger } from '../../common/logging/logger';
 import { parseAsset, parsePositiveAmount, parseUnixSeconds } from '../instruments/domain/inputs';
 import { INSTRUMENTS_CHANGED, InstrumentsService } from '../instruments/instruments.service';
 import { MarketDataService } from '../market-data/market-data.service';
-import { RfqExpiry } from '../rfq/rfq-expiry.service';
+import { RfqExpiryService } from '../rfq/rfq-expiry.service';
 import { RfqLookupService } from '../rfq/rfq-lookup.service';
 import { BalanceRepository } from './balance.repository';
 import { refreshLockGroups, shareIndexPrices } from './collateral.sql';
@@ -71,7 +71,7 @@ export class SettlementService implements OnModuleInit {
     private readonly instruments: InstrumentsService,
     private readonly market: MarketDataService,
     private readonly rfqs: RfqLookupService,
-    private readonly rfqExpiry: RfqExpiry,
+    private readonly rfqExpiry: RfqExpiryService,
     private readonly jobs: JobRunner,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,

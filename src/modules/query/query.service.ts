@@ -3,7 +3,7 @@ import { I64_MAX } from '@legwork/protocol';
 import { AppError } from '../../common/errors/app-error';
 import type { Principal } from '../auth/access';
 import { type BalanceView, BalancesService } from '../ledger/balances.service';
-import { LedgerReads, type PositionStatus, type RfqFillRow, type RfqPositionRow } from '../ledger/ledger-reads.service';
+import { LedgerReadsService, type PositionStatus, type RfqFillRow, type RfqPositionRow } from '../ledger/ledger-reads.service';
 import { selectAccount } from './account-selector';
 import type { RfqFillsQueryDto, RfqPositionsQueryDto } from './dto/rfq-query.dto';
 
@@ -26,7 +26,7 @@ const pageSize = (limit: string | undefined, fallback: number): number => (limit
 export class QueryService {
   constructor(
     private readonly ledgerBalances: BalancesService,
-    private readonly ledger: LedgerReads,
+    private readonly ledger: LedgerReadsService,
   ) {}
 
   /** The selected account's balance row; no row for an account that does not exist (admin readers only). */

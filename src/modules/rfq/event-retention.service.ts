@@ -13,7 +13,7 @@ const PRUNE_BATCH = 5_000;
  * minute (no need to chase each second), on every instance (the DELETE is idempotent).
  */
 @Injectable()
-export class EventRetention implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class EventRetentionService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly periodic: PeriodicSweep;
 
   constructor(

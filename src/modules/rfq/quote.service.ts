@@ -11,8 +11,8 @@ import { checkQuoteTerms } from './domain/quote-terms';
 import { resolveLegs } from './domain/rfq-legs';
 import type { DeclineCommand, RespondCommand } from './domain/rfq-params';
 import type { DeclineReason, RfqRecord } from './domain/rfq-record';
-import { RfqExpiry } from './rfq-expiry.service';
-import { MoveRefused, RfqTransitions } from './rfq-transitions.service';
+import { RfqExpiryService } from './rfq-expiry.service';
+import { MoveRefused, RfqTransitionsService } from './rfq-transitions.service';
 import type { RfqCaller } from './rfq.service';
 import { RfqRepository } from './rfq.repository';
 import type { MakerLimitsRow } from './maker-limits.repository';
@@ -58,10 +58,10 @@ export class QuoteService {
 
   constructor(
     private readonly store: RfqRepository,
-    private readonly transitions: RfqTransitions,
+    private readonly transitions: RfqTransitionsService,
     private readonly instruments: InstrumentsService,
     private readonly verifier: Ed25519Verifier,
-    private readonly expiry: RfqExpiry,
+    private readonly expiry: RfqExpiryService,
     private readonly clock: Clock,
     private readonly limits: MakerLimitsService,
     private readonly db: Database,

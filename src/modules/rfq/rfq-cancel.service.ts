@@ -3,7 +3,7 @@ import { Clock } from '../../common/clock';
 import { RfqError } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
 import type { RfqRecord } from './domain/rfq-record';
-import { RfqTransitions } from './rfq-transitions.service';
+import { RfqTransitionsService } from './rfq-transitions.service';
 import { RfqRepository } from './rfq.repository';
 import type { RfqCaller } from './rfq.service';
 
@@ -17,7 +17,7 @@ export interface CancelResult {
 /**
  * The taker's withdrawal of its requests (docs/spec/design.md 15): rfq.cancel and rfq.cancel_all. A
  * pending or quoted RFQ moves to expired with `cancelled_at`, by the one conditional statement of
- * RfqTransitions.cancel, so a maker's respond or the taker's own accept racing it either moved the
+ * RfqTransitionsService.cancel, so a maker's respond or the taker's own accept racing it either moved the
  * RFQ first (the cancel then finds it quoted, and takes it, or accepted, and refuses) or finds it
  * expired. A quote holds nothing on the ledger (locks follow positions, section 6): there is
  * nothing to release but the taker's open-RFQ slot, which the same statement gives back.
@@ -27,7 +27,7 @@ export class RfqCancelService {
   constructor(
     private readonly clock: Clock,
     private readonly store: RfqRepository,
-    private readonly transitions: RfqTransitions,
+    private readonly transitions: RfqTransitionsService,
   ) {}
 
   /**

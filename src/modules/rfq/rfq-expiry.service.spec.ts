@@ -4,8 +4,8 @@ import type { Database } from '../../common/database/database';
 import type { Sql } from '../../common/database/sql';
 import type { JobRunner } from '../../common/jobs/job-runner';
 import { QUEUES, jobIds } from '../../common/jobs/queues';
-import { RfqExpiry } from './rfq-expiry.service';
-import type { RfqTransitions } from './rfq-transitions.service';
+import { RfqExpiryService } from './rfq-expiry.service';
+import type { RfqTransitionsService } from './rfq-transitions.service';
 import type { RfqRepository } from './rfq.repository';
 
 const DEADLINE = 1_795_000_010;
@@ -47,10 +47,10 @@ function setup(clock: Clock = new Clock()) {
       return fn(held);
     }),
   };
-  const expiry = new RfqExpiry(
+  const expiry = new RfqExpiryService(
     jobs as unknown as JobRunner,
     {} as RfqRepository,
-    transitions as unknown as RfqTransitions,
+    transitions as unknown as RfqTransitionsService,
     clock,
     db as unknown as Database,
     { sweepIntervalMs: 2000 } as AppConfig,
@@ -58,7 +58,7 @@ function setup(clock: Clock = new Clock()) {
   return { expiry, jobs, transitions, db, events };
 }
 
-describe('RfqExpiry: a deadline second', () => {
+describe('RfqExpiryService: a deadline second', () => {
   beforeEach(() => jest.useFakeTimers({ now: DEADLINE_MS - 3000 }));
   afterEach(() => jest.useRealTimers());
 

@@ -8,7 +8,7 @@ import { PeriodicSweep } from '../../common/jobs/periodic-sweep';
 import { QUEUES, jobIds } from '../../common/jobs/queues';
 import { logger } from '../../common/logging/logger';
 import type { RfqRecord } from './domain/rfq-record';
-import { RfqTransitions } from './rfq-transitions.service';
+import { RfqTransitionsService } from './rfq-transitions.service';
 import { RfqRepository } from './rfq.repository';
 
 /** A job that fires this close before its deadline waits for it instead of leaving it to the sweep. */
@@ -41,13 +41,13 @@ function expiryDeadline(rfq: RfqRecord): number | null {
  * SWEEP_INTERVAL_MS from the database that catches any job lost (with Redis, or with the process in
  * the embedded default). Deadlines are whole unix seconds, so there is one job per deadline
  * second (`expire-at-<deadline>`, the same id on every instance), not one per RFQ: it expires
- * every RFQ due by then in one statement (RfqTransitions.expireDue), and a burst of quotes that
+ * every RFQ due by then in one statement (RfqTransitionsService.expireDue), and a burst of quotes that
  * end in the same second costs one job and one UPDATE. A deadline is the instant `expires_at`: at
  * and after it the RFQ or quote is expired. Idempotent: only a still-pending RFQ past its
  * expires_at, or a still-quoted one past its quote's expires_at, moves.
  */
 @Injectable()
-export class RfqExpiry implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
+export class RfqExpiryService implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly periodic: PeriodicSweep;
   /** Deadlines (unix seconds) this instance has enqueued a job for: the next RFQ due then needs no Redis call. */
   private readonly scheduled = new Set<number>();
@@ -55,7 +55,7 @@ export class RfqExpiry implements OnModuleInit, OnApplicationBootstrap, BeforeAp
   constructor(
     private readonly jobs: JobRunner,
     private readonly store: RfqRepository,
-    private readonly transitions: RfqTransitions,
+    private readonly transitions: RfqTransitionsService,
     private readonly clock: Clock,
     private readonly db: Database,
     @Inject(APP_CONFIG) config: AppConfig,

@@ -24,7 +24,7 @@ interface HistoryPass {
  * A year of history (docs/spec/design.md 17): RFQ_HISTORY_DAYS after an RFQ ended, the sweep deletes
  * it with its rfq_events and accept when it has no fill (rfq.get then answers RFQ_NOT_FOUND), and
  * only its rfq_events when it has one (the RFQ, its fill, legs and receipts are the record, kept
- * for ever). Account events (EventRetention, 7 days) and sign-in nonces (NonceService) have their
+ * for ever). Account events (EventRetentionService, 7 days) and sign-in nonces (NonceService) have their
  * own sweeps.
  *
  * Deletion never stalls trading: every statement is its own short transaction of at most
@@ -35,7 +35,7 @@ interface HistoryPass {
  * instance holds.
  */
 @Injectable()
-export class RfqHistory implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class RfqHistoryService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly periodic: PeriodicSweep;
   // Starts small and grows while statements stay quick: the first statements of a backlog find out what the database affords.
   private batchRows = 200;

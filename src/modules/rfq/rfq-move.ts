@@ -1,7 +1,7 @@
 import type { DeclineReason, RfqFailure, Side, StoredQuote } from './domain/rfq-record';
 import type { RfqState } from './domain/rfq-state';
 
-/** The moves of an RFQ as RfqRepository makes them (one conditional statement each) and RfqTransitions asks them. */
+/** The moves of an RFQ as RfqRepository makes them (one conditional statement each) and RfqTransitionsService asks them. */
 
 /** Column values a move may set besides state, updated_at and ended_at. */
 interface RfqChanges {

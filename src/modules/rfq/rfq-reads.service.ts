@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { RfqState } from './domain/rfq-state';
-import { type AdminRfqFilter, type AdminRfqRow, type RfqEventRow, RfqReadsRepository } from './rfq.reads.repository';
+import { type AdminRfqFilter, type AdminRfqRow, type RfqEventRow, RfqReadsRepository } from './rfq-reads.repository';
 
-export type { AdminRfqFilter, AdminRfqRow, RfqEventRow } from './rfq.reads.repository';
+export type { AdminRfqFilter, AdminRfqRow, RfqEventRow } from './rfq-reads.repository';
 
 /**
  * The rfq module's read models for the operator console (docs/console.md): what other modules

@@ -5,7 +5,7 @@ import type { RfqState } from './domain/rfq-state';
 
 /**
  * The `rfqs` row as PostgreSQL returns it, and its mapping to the domain record: used only by the
- * rfq module's repositories (another module asks RfqLookupService or RfqTransitions for records).
+ * rfq module's repositories (another module asks RfqLookupService or RfqTransitionsService for records).
  */
 export interface RfqRow {
   id: string;

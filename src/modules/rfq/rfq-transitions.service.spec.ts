@@ -6,7 +6,7 @@ import type { RfqRecord } from './domain/rfq-record';
 import type { JobRunner } from '../../common/jobs/job-runner';
 import { MetricsService } from '../health/metrics.service';
 import { RfqRepository } from './rfq.repository';
-import { RfqTransitions } from './rfq-transitions.service';
+import { RfqTransitionsService } from './rfq-transitions.service';
 
 const base: RfqRecord = {
   id: '01935f3a8b2c7d4e8f00112233445566',
@@ -47,13 +47,13 @@ const metrics = () => new MetricsService({ depths: async () => ({}) } as unknown
 async function announced(moved: RfqRecord, from: RfqRecord['state']): Promise<Notification[]> {
   const broadcasts: Notification[][] = [];
   const notifier = { notifyAll: async (n: Notification[]) => void broadcasts.push([...n]) } as unknown as Notifier;
-  await new RfqTransitions({} as Database, {} as RfqRepository, new Clock(), notifier, metrics()).announce(moved, from);
+  await new RfqTransitionsService({} as Database, {} as RfqRepository, new Clock(), notifier, metrics()).announce(moved, from);
   // One move, one broadcast (one Redis PUBLISH), whatever the number of its notifications.
   expect(broadcasts).toHaveLength(1);
   return broadcasts[0];
 }
 
-describe('RfqTransitions.announce (design.md section 5, Events)', () => {
+describe('RfqTransitionsService.announce (design.md section 5, Events)', () => {
   it('quoted: the taker hears quoted, every other quoter closed', async () => {
     const sent = await announced({ ...base, state: 'quoted', quote }, 'pending');
     expect(sent).toEqual([
@@ -115,18 +115,24 @@ describe('RfqTransitions.announce (design.md section 5, Events)', () => {
     logger.setLevel('error');
     const notifier = { notifyAll: async () => Promise.reject(new Error('redis down')) } as unknown as Notifier;
     await expect(
-      new RfqTransitions({} as Database, {} as RfqRepository, new Clock(), notifier, metrics()).announce({ ...base, state: 'expired' }, 'pending'),
+      new RfqTransitionsService({} as Database, {} as RfqRepository, new Clock(), notifier, metrics()).announce({ ...base, state: 'expired' }, 'pending'),
     ).resolves.toBeUndefined();
   });
 
   it('refuses a move that is not in the table, before any SQL', async () => {
-    const transitions = new RfqTransitions({} as Database, new RfqRepository({} as Database), new Clock(), {} as Notifier, metrics());
+    const transitions = new RfqTransitionsService({} as Database, new RfqRepository({} as Database), new Clock(), {} as Notifier, metrics());
     await expect(transitions.moveWithin({} as never, { rfqId: base.id, from: 'pending', to: 'filled' })).rejects.toThrow('cannot move from pending to filled');
   });
 
   it('counts every move, the quote latency, and fill failures (not reverts) in the metrics', async () => {
     const m = metrics();
-    const transitions = new RfqTransitions({} as Database, {} as RfqRepository, new Clock(), { notifyAll: async () => undefined } as unknown as Notifier, m);
+    const transitions = new RfqTransitionsService(
+      {} as Database,
+      {} as RfqRepository,
+      new Clock(),
+      { notifyAll: async () => undefined } as unknown as Notifier,
+      m,
+    );
     await transitions.created(base);
     await transitions.announce({ ...base, state: 'quoted', quote, updatedAt: base.createdAt + 2 }, 'pending');
     await transitions.announce({ ...base, state: 'failed', quote, failure: { error: 'RFQ_PRICE_TOLERANCE', message: 'x' } }, 'submitting');

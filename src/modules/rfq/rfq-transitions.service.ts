@@ -32,7 +32,7 @@ interface MovedRfq {
  * commit the subscription events of the move.
  */
 @Injectable()
-export class RfqTransitions {
+export class RfqTransitionsService {
   constructor(
     private readonly db: Database,
     private readonly rfqs: RfqRepository,

@@ -5,29 +5,29 @@ import { InstrumentsModule } from '../instruments/instruments.module';
 import { MarketDataModule } from '../market-data/market-data.module';
 import { AccountEventRepository } from './account-event.repository';
 import { AccountEventsService } from './account-events.service';
-import { EventRetention } from './event-retention.service';
+import { EventRetentionService } from './event-retention.service';
 import { MakerLimitsRepository } from './maker-limits.repository';
 import { MakerLimitsRpc } from './maker-limits.rpc';
 import { MakerLimitsService } from './maker-limits.service';
 import { QuoteService } from './quote.service';
 import { RfqCancelService } from './rfq-cancel.service';
-import { RfqExpiry } from './rfq-expiry.service';
+import { RfqExpiryService } from './rfq-expiry.service';
 import { RfqHistoryRepository } from './rfq-history.repository';
-import { RfqHistory } from './rfq-history.service';
+import { RfqHistoryService } from './rfq-history.service';
 import { RfqLookupService } from './rfq-lookup.service';
 import { RfqReadsService } from './rfq-reads.service';
-import { RfqReadsRepository } from './rfq.reads.repository';
+import { RfqReadsRepository } from './rfq-reads.repository';
 import { RfqRpc } from './rfq.rpc';
 import { RfqRepository } from './rfq.repository';
 import { RfqService } from './rfq.service';
-import { RfqTransitions } from './rfq-transitions.service';
+import { RfqTransitionsService } from './rfq-transitions.service';
 
 /**
  * RFQs, quotes, makers' nonce high-water marks, the stored account events; create, respond,
  * decline, list, poll, subscribe, the taker's cancel and expiry. Owns the tables rfqs, rfq_events, maker_nonces
  * (RfqRepository), account_events and account_event_seqs (AccountEventRepository), and the
  * makers' limits: maker_limits and maker_fills (MakerLimitsRepository); the history sweep
- * (RfqHistory) deletes what is past retention. Exports the
+ * (RfqHistoryService) deletes what is past retention. Exports the
  * state mover, the reads and expiry for the ledger's accept, fill, revert and settlement.
  */
 @Module({
@@ -38,12 +38,12 @@ import { RfqTransitions } from './rfq-transitions.service';
     RfqReadsService,
     AccountEventRepository,
     AccountEventsService,
-    EventRetention,
+    EventRetentionService,
     RfqHistoryRepository,
-    RfqHistory,
+    RfqHistoryService,
     RfqLookupService,
-    RfqTransitions,
-    RfqExpiry,
+    RfqTransitionsService,
+    RfqExpiryService,
     RfqService,
     RfqCancelService,
     QuoteService,
@@ -52,6 +52,6 @@ import { RfqTransitions } from './rfq-transitions.service';
     MakerLimitsService,
     MakerLimitsRpc,
   ],
-  exports: [MakerLimitsService, AccountEventsService, RfqLookupService, RfqReadsService, RfqTransitions, RfqExpiry, RfqService],
+  exports: [MakerLimitsService, AccountEventsService, RfqLookupService, RfqReadsService, RfqTransitionsService, RfqExpiryService, RfqService],
 })
 export class RfqModule {}

@@ -11,8 +11,8 @@ import type { CreateRfqCommand, ListRfqsQuery, PollQuery } from './domain/rfq-pa
 import { type RfqRecord, sameLegs } from './domain/rfq-record';
 import { type OpenRfqView, type RfqView, legsView, openRfqView, rfqView } from './domain/rfq-view';
 import { UuidV7Generator } from './domain/uuid-v7';
-import { RfqExpiry } from './rfq-expiry.service';
-import { RfqTransitions } from './rfq-transitions.service';
+import { RfqExpiryService } from './rfq-expiry.service';
+import { RfqTransitionsService } from './rfq-transitions.service';
 import { RfqRepository } from './rfq.repository';
 
 /** The caller of an rfq.* method: a signed-in account. */
@@ -31,8 +31,8 @@ export class RfqService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly store: RfqRepository,
     private readonly instruments: InstrumentsService,
-    private readonly expiry: RfqExpiry,
-    private readonly transitions: RfqTransitions,
+    private readonly expiry: RfqExpiryService,
+    private readonly transitions: RfqTransitionsService,
   ) {}
 
   /**

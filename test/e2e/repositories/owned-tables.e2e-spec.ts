@@ -1,15 +1,15 @@
 import { ViewVersionRepository } from '../../../src/common/broadcast/view-version.repository';
 import { FEE_ACCOUNT_WALLET } from '@legwork/protocol';
 import { AppError } from '../../../src/common/errors/app-error';
-import type { AccountAccess } from '../../../src/modules/accounts/account-access.service';
+import type { AccountAccessService } from '../../../src/modules/accounts/account-access.service';
 import { ACCOUNT_ACCESS_CHANGED } from '../../../src/modules/accounts/account-access.service';
 import { AccountRepository } from '../../../src/modules/accounts/account.repository';
 import { AccountsService } from '../../../src/modules/accounts/accounts.service';
 import { NonceRepository } from '../../../src/modules/auth/nonce.repository';
 import { InstrumentRepository } from '../../../src/modules/instruments/instrument.repository';
-import { FillReadsRepository } from '../../../src/modules/ledger/fill.reads.repository';
+import { FillReadsRepository } from '../../../src/modules/ledger/fill-reads.repository';
 import { MarketDataRepository } from '../../../src/modules/market-data/market-data.repository';
-import { RfqReadsRepository } from '../../../src/modules/rfq/rfq.reads.repository';
+import { RfqReadsRepository } from '../../../src/modules/rfq/rfq-reads.repository';
 import { describeBothDatabases } from '../support/both-databases';
 import { TestWallet } from '../clients';
 
@@ -38,7 +38,7 @@ describeBothDatabases('owned-table repositories', (getDb) => {
   describe('AccountRepository and AccountsService', () => {
     const access = () => {
       const changed = jest.fn(async () => undefined);
-      return { changed, service: new AccountsService(getDb(), new AccountRepository(getDb()), { changed } as unknown as AccountAccess) };
+      return { changed, service: new AccountsService(getDb(), new AccountRepository(getDb()), { changed } as unknown as AccountAccessService) };
     };
 
     it('creates once per wallet; finds by id and wallet; the fee account is ensured once', async () => {

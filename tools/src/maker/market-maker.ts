@@ -39,7 +39,7 @@ import {
 } from '@legwork/sdk';
 import { type LogLine, clock, describeLegs, logger, nowSeconds, reason, short, utcDate, wsUrlOf } from '../common';
 import { LIMIT_REFUSALS, type LimitChanges, mergeLimits } from '../desk';
-import { payloadDiff } from './payload-diff';
+import { type SignatureMismatch, checkRefusedSignature } from './signature-check';
 import { DEFAULT_POLICY, type Freshness, type PricingPolicy, priceRfq } from './pricing';
 
 export interface MakerOptions {
@@ -59,16 +59,6 @@ export interface MakerOptions {
   clientOptions?: LegworkClientOptions;
   /** Limits set at start with `rfq.maker.set_limits`, over those the server holds (null removes one). */
   limits?: LimitChanges;
-}
-
-/** A respond refused for its signature, and where the exchange's payload differs from ours (`rfq.maker.check`). */
-interface SignatureMismatch {
-  rfqId: string;
-  ourQuoteId: string;
-  /** The exchange's quote id, when its check gave one. */
-  exchangeQuoteId: string | null;
-  /** The payload fields whose bytes differ (empty: same bytes, so the key or the signature itself is at fault). */
-  fields: string[];
 }
 
 export interface QuoteRecord {
@@ -344,34 +334,11 @@ export class ReferenceMaker extends EventEmitter<MakerEvents> {
     }
   }
 
-  /**
-   * After a signature refusal: the same params to `rfq.maker.check`, which answers with the
-   * payload the exchange built; the fields where it differs from ours are logged (a wrong service
-   * name, instrument terms or decimals show here). Never throws: the refusal is logged anyway.
-   */
+  /** After a signature refusal: what `rfq.maker.check` says of it, logged (and emitted when the payloads were compared). */
   private async explainSignature(client: LegworkClient, rfq: OpenRfq, built: ReturnType<typeof buildQuote>): Promise<void> {
-    const ours = built.quoteId;
-    try {
-      const checked = await client.checkQuote(built.params);
-      this.log(`check    rfq ${short(rfq.rfq_id)}: the exchange now accepts these params (quote ${short(checked.quote_id)}); the refusal did not repeat`);
-      return;
-    } catch (error) {
-      if (!(error instanceof RfqError)) {
-        this.log(`check    rfq ${short(rfq.rfq_id)} failed: ${reason(error)}`);
-        return;
-      }
-      if (error.error !== 'RFQ_INVALID_SIGNATURE' || !error.payload) {
-        this.log(`check    rfq ${short(rfq.rfq_id)}: ${error.error} (${error.message})`);
-        return;
-      }
-      const fields = payloadDiff(built.payload, Buffer.from(error.payload, 'base64'));
-      const info: SignatureMismatch = { rfqId: rfq.rfq_id, ourQuoteId: ours, exchangeQuoteId: error.quoteId ?? null, fields };
-      this.log(
-        `SIGNATURE refused on rfq ${short(rfq.rfq_id)}: our quote_id ${ours}, the exchange's ${info.exchangeQuoteId ?? '?'}; ` +
-          (fields.length ? `payload differs in ${fields.join(', ')}` : 'same payload bytes: the key or the signature encoding is at fault'),
-      );
-      this.emit('signatureMismatch', info);
-    }
+    const { line, mismatch } = await checkRefusedSignature(client, rfq.rfq_id, built);
+    this.log(line);
+    if (mismatch) this.emit('signatureMismatch', mismatch);
   }
 
   /** A refused respond or decline: expected when another maker was first or the RFQ ended. */

@@ -1,6 +1,6 @@
 /**
  * The RFQ state machine (docs/spec/design.md section 5): every allowed move, and nothing else. The one
- * service that moves state (RfqTransitions) refuses a move that is not in this table.
+ * service that moves state (RfqTransitionsService) refuses a move that is not in this table.
  */
 
 export const RFQ_STATES = ['pending', 'quoted', 'accepted', 'submitting', 'filled', 'declined', 'expired', 'failed'] as const;
