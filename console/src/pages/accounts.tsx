@@ -5,11 +5,10 @@ import { payoffCurve, type PositionRow, roundsOf } from '../payoff';
 import { type ExchangeKey, type Receipt, checkReceipt } from '../receipts';
 import { trimDecimal } from '../money';
 import { ErrorText, type PendingAction, Section, formValues, time, usePoll } from '../ui';
+import { ROLES } from '../wire';
 
 /** A row of GET /query/rfq-positions: what the payoff chart reads, and the average price (null with no opening fills left). */
 type OpenPosition = PositionRow & { average_price: string | null };
-
-const ROLES = ['taker', 'quoter', 'admin'] as const;
 
 interface Account {
   account_id: number;

@@ -15,3 +15,4 @@ export { hexBytes } from './bytes';
 export * from './quote-payload';
 export * from './accept-payload';
 export * from './receipt';
+export * from './contract';
