@@ -119,7 +119,9 @@ class Writer {
       return `    ${key}: ${required.has(key) ? type : `NotRequired[${type}]`}`;
     });
     const description = doc ?? (typeof schema.description === 'string' ? schema.description : undefined);
-    const body = [...(description ? [...docstring(description), ''] : []), ...(lines.length ? lines : ['    pass'])];
+    // A class with a docstring needs no `pass`; blank line between the docstring and the fields only.
+    const head = description ? docstring(description) : [];
+    const body = lines.length ? [...head, ...(head.length ? [''] : []), ...lines] : head.length ? head : ['    pass'];
     this.classes.push(`class ${name}(TypedDict):\n${body.join('\n')}`);
   }
 }

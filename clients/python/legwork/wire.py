@@ -467,8 +467,6 @@ class PublicSessionResumeParams(TypedDict):
 class PublicGetMarketConfigParams(TypedDict):
     """params of public/get_market_config"""
 
-    pass
-
 
 class PublicGetInstrumentsParams(TypedDict):
     """params of public/get_instruments"""
@@ -507,8 +505,6 @@ class RfqCancelResult(TypedDict):
 
 class RfqCancelAllParams(TypedDict):
     """params of rfq.cancel_all"""
-
-    pass
 
 
 class RfqCancelAllResult(TypedDict):
@@ -642,13 +638,9 @@ class RfqMakerSetLimitsParams(TypedDict):
 class RfqMakerGetLimitsParams(TypedDict):
     """params of rfq.maker.get_limits"""
 
-    pass
-
 
 class RfqMakerResetProtectionParams(TypedDict):
     """params of rfq.maker.reset_protection"""
-
-    pass
 
 
 class RfqMakerCheckParams(TypedDict):
