@@ -15,6 +15,7 @@ MethodName: TypeAlias = Literal[
     "public/session_resume",
     "public/get_market_config",
     "public/get_instruments",
+    "public/get_time",
     "rfq.create",
     "rfq.cancel",
     "rfq.cancel_all",
@@ -37,6 +38,7 @@ METHOD_NAMES: Final[tuple[MethodName, ...]] = (
     "public/session_resume",
     "public/get_market_config",
     "public/get_instruments",
+    "public/get_time",
     "rfq.create",
     "rfq.cancel",
     "rfq.cancel_all",
@@ -480,6 +482,16 @@ class PublicGetInstrumentsResult(TypedDict):
     """result of public/get_instruments"""
 
     instruments: list[InstrumentRecord]
+
+
+class PublicGetTimeParams(TypedDict):
+    """params of public/get_time"""
+
+
+class PublicGetTimeResult(TypedDict):
+    """result of public/get_time"""
+
+    time_ms: int
 
 
 class RfqCreateParams(TypedDict):

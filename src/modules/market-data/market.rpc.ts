@@ -28,4 +28,10 @@ export class MarketRpc {
   async getInstruments(filter: MethodCommand<'public/get_instruments'>) {
     return { instruments: await this.market.instrumentsWithMarks(filter, this.clock.now()) };
   }
+
+  /** The server's clock, for clients to measure their offset before signing timestamps. */
+  @RpcMethod('public/get_time')
+  getTime() {
+    return { time_ms: this.clock.nowMs() };
+  }
 }

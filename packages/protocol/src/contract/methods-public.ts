@@ -80,4 +80,18 @@ export const PUBLIC_METHODS = {
     },
     errors: ['INVALID_PARAMS'],
   }),
+  'public/get_time': declareMethod({
+    ...PUBLIC_READ,
+    summary: "The server's clock in unix milliseconds",
+    description:
+      "To measure the offset of the client's clock before signing a quote or an accept (issued_at and expires_at are checked against the server's clock): half the round trip is the usual estimate of the one-way delay.",
+    params: object({}),
+    result: {
+      type: 'object',
+      properties: { time_ms: { type: 'integer', minimum: 0, description: 'Unix milliseconds when the server answered' } },
+      required: ['time_ms'],
+      additionalProperties: false,
+    },
+    errors: ['INVALID_PARAMS'],
+  }),
 };
