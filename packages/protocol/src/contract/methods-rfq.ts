@@ -15,7 +15,7 @@ const TAKER = { dialect: 'rfq', access: { kind: 'account', role: 'taker' } } as 
 const QUOTER = { dialect: 'rfq', access: { kind: 'account', role: 'quoter' } } as const;
 const ACCOUNT = { dialect: 'rfq', access: { kind: 'account' } } as const;
 
-export const RFQ_ID = string({ ref: 'RfqId', pattern: /^[0-9a-f]{32}$/, invalid: '{path} must be 32 lowercase hex characters' });
+const RFQ_ID = string({ ref: 'RfqId', pattern: /^[0-9a-f]{32}$/, invalid: '{path} must be 32 lowercase hex characters' });
 const CLIENT_REF = string({
   pattern: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
   invalid: '{path} must be a lowercase UUID',

@@ -21,7 +21,10 @@ export interface Doc {
   default?: unknown;
 }
 
-/** The parsed type of a node (the server's command) and its type on the wire (what a client sends), carried by the type only. */
+/**
+ * The parsed type of a node (the server's command) and its type on the wire (what a client sends), carried by the type only.
+ * @public (exported for the declaration files of the nodes that extend it)
+ */
 export interface Typed<T, W = T> {
   readonly __out?: () => T;
   readonly __wire?: () => W;
