@@ -17,12 +17,12 @@ MethodName: TypeAlias = Literal[
     "public/get_instruments",
     "public/get_time",
     "rfq.create",
+    "rfq.accept",
     "rfq.cancel",
     "rfq.cancel_all",
     "rfq.get",
     "rfq.list",
     "rfq.subscribe",
-    "rfq.accept",
     "rfq.maker.poll",
     "rfq.maker.respond",
     "rfq.maker.decline",
@@ -40,12 +40,12 @@ METHOD_NAMES: Final[tuple[MethodName, ...]] = (
     "public/get_instruments",
     "public/get_time",
     "rfq.create",
+    "rfq.accept",
     "rfq.cancel",
     "rfq.cancel_all",
     "rfq.get",
     "rfq.list",
     "rfq.subscribe",
-    "rfq.accept",
     "rfq.maker.poll",
     "rfq.maker.respond",
     "rfq.maker.decline",
@@ -501,6 +501,24 @@ class RfqCreateParams(TypedDict):
     legs: list[RfqLeg]
 
 
+class RfqAcceptParams(TypedDict):
+    """params of rfq.accept"""
+
+    quote_id: QuoteId
+    side: Side
+    expires_at: UnixSeconds
+    taker_signature: Ed25519Base64
+
+
+class RfqAcceptResult(TypedDict):
+    """result of rfq.accept"""
+
+    rfq_id: RfqId
+    quote_id: QuoteId
+    side: Side
+    state: Literal["accepted"]
+
+
 class RfqCancelParams(TypedDict):
     """params of rfq.cancel"""
 
@@ -558,24 +576,6 @@ class RfqSubscribeResult(TypedDict):
     channel: Literal["rfq"]
     subscribed: Literal[True]
     account_seq: int
-
-
-class RfqAcceptParams(TypedDict):
-    """params of rfq.accept"""
-
-    quote_id: QuoteId
-    side: Side
-    expires_at: UnixSeconds
-    taker_signature: Ed25519Base64
-
-
-class RfqAcceptResult(TypedDict):
-    """result of rfq.accept"""
-
-    rfq_id: RfqId
-    quote_id: QuoteId
-    side: Side
-    state: Literal["accepted"]
 
 
 class RfqMakerPollParams(TypedDict):

@@ -110,6 +110,44 @@ export const TAKER_METHODS = {
     result: ref('RfqView'),
     errors: ['RFQ_PRECISION_UNSUPPORTED', 'RFQ_SIZE_INVALID', 'RFQ_INVALID_INSTRUMENT', 'RFQ_CANONICAL_MISMATCH', 'RFQ_OPEN_LIMIT'],
   }),
+  /**
+   * rfq.accept (docs/spec/interface.md 4.2): every field is checked for presence first, then in the
+   * order of the interface's table. Whether `taker_signature` is canonical base64 of 64 bytes is the
+   * signature check's business (RFQ_INVALID_SIGNATURE), so any string passes here.
+   */
+  'rfq.accept': declareMethod({
+    ...TAKER,
+    mode: 'write',
+    summary: "Accept one side of the quote with the taker's Ed25519 signature",
+    description: 'Signature over the 105-byte StrategyAcceptPayload. The fill runs after the reply; its outcome arrives on the `rfq` channel.',
+    params: object(
+      {
+        quote_id: required(string({ ref: 'QuoteId', pattern: /^[0-9a-f]{64}$/, invalid: '{path} must be 64 lowercase hex characters' })),
+        side: required(string({ ref: 'Side', enum: SIDES, invalid: '{path} must be "buy" or "sell"' })),
+        // int64 unix seconds; a JSON number beyond 2^53 cannot be held exactly, so it is refused too.
+        expires_at: required(
+          integer({ ref: 'UnixSeconds', invalid: '{path} must be an integer of unix seconds', description: "At or before the quote's expires_at" }),
+        ),
+        taker_signature: required(string({ ref: 'Ed25519Base64', invalid: '{path} must be a string' })),
+      },
+      { requiredFirst: true },
+    ),
+    result: {
+      type: 'object',
+      properties: { rfq_id: ref('RfqId'), quote_id: ref('QuoteId'), side: ref('Side'), state: { const: 'accepted' } },
+      required: ['rfq_id', 'quote_id', 'side', 'state'],
+      additionalProperties: false,
+    },
+    errors: [
+      'RFQ_NOT_FOUND',
+      'RFQ_STATE_CONFLICT',
+      'RFQ_QUOTE_EXPIRED',
+      'RFQ_INVALID_SIGNATURE',
+      'RFQ_INVALID_INSTRUMENT',
+      'RFQ_TAKER_UNFUNDED',
+      'RFQ_BALANCE_INSUFFICIENT',
+    ],
+  }),
   /** The taker's cancel (docs/spec/design.md 15). */
   'rfq.cancel': declareMethod({
     ...TAKER,
@@ -169,44 +207,6 @@ export const TAKER_METHODS = {
     errors: [],
   }),
   'rfq.subscribe': subscribe('rfq', "Subscribe this connection to the taker's RFQ events (channel rfq)"),
-  /**
-   * rfq.accept (docs/spec/interface.md 4.2): every field is checked for presence first, then in the
-   * order of the interface's table. Whether `taker_signature` is canonical base64 of 64 bytes is the
-   * signature check's business (RFQ_INVALID_SIGNATURE), so any string passes here.
-   */
-  'rfq.accept': declareMethod({
-    ...TAKER,
-    mode: 'write',
-    summary: "Accept one side of the quote with the taker's Ed25519 signature",
-    description: 'Signature over the 105-byte StrategyAcceptPayload. The fill runs after the reply; its outcome arrives on the `rfq` channel.',
-    params: object(
-      {
-        quote_id: required(string({ ref: 'QuoteId', pattern: /^[0-9a-f]{64}$/, invalid: '{path} must be 64 lowercase hex characters' })),
-        side: required(string({ ref: 'Side', enum: SIDES, invalid: '{path} must be "buy" or "sell"' })),
-        // int64 unix seconds; a JSON number beyond 2^53 cannot be held exactly, so it is refused too.
-        expires_at: required(
-          integer({ ref: 'UnixSeconds', invalid: '{path} must be an integer of unix seconds', description: "At or before the quote's expires_at" }),
-        ),
-        taker_signature: required(string({ ref: 'Ed25519Base64', invalid: '{path} must be a string' })),
-      },
-      { requiredFirst: true },
-    ),
-    result: {
-      type: 'object',
-      properties: { rfq_id: ref('RfqId'), quote_id: ref('QuoteId'), side: ref('Side'), state: { const: 'accepted' } },
-      required: ['rfq_id', 'quote_id', 'side', 'state'],
-      additionalProperties: false,
-    },
-    errors: [
-      'RFQ_NOT_FOUND',
-      'RFQ_STATE_CONFLICT',
-      'RFQ_QUOTE_EXPIRED',
-      'RFQ_INVALID_SIGNATURE',
-      'RFQ_INVALID_INSTRUMENT',
-      'RFQ_TAKER_UNFUNDED',
-      'RFQ_BALANCE_INSUFFICIENT',
-    ],
-  }),
 };
 
 export const RESPOND_PARAMS = object({
