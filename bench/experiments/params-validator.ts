@@ -4,18 +4,16 @@
  * valid and invalid. A script, not a timed test:
  *   npx tsc -p bench/tsconfig.json && node bench/.build/bench/experiments/params-validator.js
  */
-import { ACCEPT_METHOD } from '../../src/modules/ledger/accept.schemas';
-import { RFQ_METHODS } from '../../src/modules/rfq/rfq.schemas';
-import { MARKET_METHODS } from '../../src/modules/market-data/market.schemas';
+import { METHODS } from '@legwork/protocol';
 import { compileParams } from '../../src/modules/gateway/schema/compile';
 
 const ID = '01935f3a8b2c7d4e8f00112233445566';
 export const SAMPLES: Array<[string, () => (params: Record<string, unknown>) => unknown, Record<string, unknown>]> = [
-  ['rfq.get', () => compileParams(RFQ_METHODS['rfq.get'].params, 'rfq'), { rfq_id: ID }],
-  ['rfq.list', () => compileParams(RFQ_METHODS['rfq.list'].params, 'rfq'), { states: ['pending', 'quoted'], limit: 50 }],
+  ['rfq.get', () => compileParams(METHODS['rfq.get'].params, 'rfq'), { rfq_id: ID }],
+  ['rfq.list', () => compileParams(METHODS['rfq.list'].params, 'rfq'), { states: ['pending', 'quoted'], limit: 50 }],
   [
     'rfq.create (4 legs)',
-    () => compileParams(RFQ_METHODS['rfq.create'].params, 'rfq'),
+    () => compileParams(METHODS['rfq.create'].params, 'rfq'),
     {
       client_ref: '0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b',
       legs: ['150-C', '140-P', '160-C', '130-P'].map((s, i) => ({ instrument: `SOL-27DEC26-${s}`, quantity: i % 2 ? '-2' : '1.5' })),
@@ -23,18 +21,18 @@ export const SAMPLES: Array<[string, () => (params: Record<string, unknown>) => 
   ],
   [
     'rfq.maker.respond',
-    () => compileParams(RFQ_METHODS['rfq.maker.respond'].params, 'rfq'),
+    () => compileParams(METHODS['rfq.maker.respond'].params, 'rfq'),
     { rfq_id: ID, quote_nonce: '1000', bid: '12.5', ask: '13.25', issued_at: 1795000000, expires_at: 1795000060, maker_signature: 'A'.repeat(86) + '==' },
   ],
   [
     'rfq.accept',
-    () => compileParams(ACCEPT_METHOD.params, 'rfq'),
+    () => compileParams(METHODS['rfq.accept'].params, 'rfq'),
     { quote_id: 'ab'.repeat(32), side: 'buy', expires_at: 1795000000, taker_signature: 'A'.repeat(86) + '==' },
   ],
-  ['public/get_instruments', () => compileParams(MARKET_METHODS['public/get_instruments'].params, 'public'), { asset: 'SOL' }],
+  ['public/get_instruments', () => compileParams(METHODS['public/get_instruments'].params, 'public'), { asset: 'SOL' }],
   [
     'rfq.create (bad precision)',
-    () => compileParams(RFQ_METHODS['rfq.create'].params, 'rfq'),
+    () => compileParams(METHODS['rfq.create'].params, 'rfq'),
     { client_ref: '0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b', legs: [{ instrument: 'X', quantity: '1.0000001' }] },
   ],
 ];

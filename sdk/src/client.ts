@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import { type MethodName, type MethodParams, type MethodResult, SUBSCRIBE_METHODS } from '@legwork/protocol';
 import WebSocket from 'ws';
 import { ConnectionError, LegworkRpcError, TimeoutError, rpcErrorFrom } from './errors';
 import { type Keypair, messageToSign } from './keys';
@@ -97,6 +98,12 @@ export interface BatchRequest {
   params?: Record<string, unknown>;
 }
 
+/**
+ * What `call` resolves with: the declared result of a method of the contract, `T` when given, else
+ * unknown (a method the contract does not know).
+ */
+type CallResult<T, M extends string> = [T] extends [never] ? (M extends MethodName ? MethodResult<M> : unknown) : T;
+
 interface Entry {
   method: string;
   params: Record<string, unknown> | undefined;
@@ -118,7 +125,6 @@ interface Sink {
   done: boolean;
 }
 
-const SUBSCRIBE_METHOD: Record<Channel, string> = { rfq: 'rfq.subscribe', rfq_maker: 'rfq.maker.subscribe' };
 const MAX_BATCH = 20;
 
 /**
@@ -235,8 +241,12 @@ export class LegworkClient extends EventEmitter<LegworkClientEvents> {
    * One JSON-RPC request. While reconnecting it waits for the connection (within its timeout).
    * @throws {RfqError | LegworkRpcError | TimeoutError | ConnectionError}
    */
-  call<T = unknown>(method: string, params?: Record<string, unknown>, options: { timeoutMs?: number } = {}): Promise<T> {
-    const [entry, promise] = this.entry<T>(method, params, options.timeoutMs);
+  call<T = never, M extends string = string>(
+    method: M,
+    params?: M extends MethodName ? MethodParams<M> : Record<string, unknown>,
+    options: { timeoutMs?: number } = {},
+  ): Promise<CallResult<T, M>> {
+    const [entry, promise] = this.entry<CallResult<T, M>>(method, params, options.timeoutMs);
     this.submit({ entries: [entry], batch: false }, false);
     return promise;
   }
@@ -429,7 +439,7 @@ export class LegworkClient extends EventEmitter<LegworkClientEvents> {
 
   /** Resumes a session with a session token (`public/session_resume`) and remembers it. */
   async resumeSession(sessionToken: string): Promise<AuthResult> {
-    const result = await this.call<AuthResult>('public/session_resume', { session_token: sessionToken });
+    const result = await this.call('public/session_resume', { session_token: sessionToken });
     this.remember(result);
     return result;
   }
@@ -449,7 +459,7 @@ export class LegworkClient extends EventEmitter<LegworkClientEvents> {
   }
 
   private request<T>(method: string, params: Record<string, unknown>, internal: boolean): Promise<T> {
-    if (!internal) return this.call<T>(method, params);
+    if (!internal) return this.call<T>(method, params) as Promise<T>;
     const [entry, promise] = this.entry<T>(method, params);
     this.submit({ entries: [entry], batch: false }, true);
     return promise;
@@ -459,12 +469,12 @@ export class LegworkClient extends EventEmitter<LegworkClientEvents> {
 
   /** `public/get_market_config`: service name, signing domain, decimals, RFQ limits. */
   getMarketConfig(): Promise<MarketConfig> {
-    return this.call<MarketConfig>('public/get_market_config', {});
+    return this.call('public/get_market_config', {});
   }
 
   /** `public/get_instruments`: instrument records (default: open instruments of every asset), with marks. */
   async getInstruments(params: GetInstrumentsParams = {}): Promise<Instrument[]> {
-    const result = await this.call<{ instruments: Instrument[] }>('public/get_instruments', clean(params));
+    const result = await this.call('public/get_instruments', clean(params));
     return result.instruments;
   }
 
@@ -472,17 +482,17 @@ export class LegworkClient extends EventEmitter<LegworkClientEvents> {
 
   /** `rfq.create` (taker role): opens an RFQ; idempotent by `client_ref`, generated when omitted. */
   createRfq(params: CreateRfqParams): Promise<RfqView> {
-    return this.call<RfqView>('rfq.create', { client_ref: params.client_ref ?? randomUUID(), legs: params.legs });
+    return this.call('rfq.create', { client_ref: params.client_ref ?? randomUUID(), legs: params.legs });
   }
 
   /** `rfq.get`: one of the account's live-book RFQs. */
   getRfq(rfqId: string): Promise<RfqView> {
-    return this.call<RfqView>('rfq.get', { rfq_id: rfqId });
+    return this.call('rfq.get', { rfq_id: rfqId });
   }
 
   /** `rfq.list`: the account's live-book RFQs, newest first. */
   listRfqs(params: ListRfqsParams = {}): Promise<Page<RfqView>> {
-    return this.call<Page<RfqView>>('rfq.list', clean(params));
+    return this.call('rfq.list', clean(params));
   }
 
   /**
@@ -502,7 +512,7 @@ export class LegworkClient extends EventEmitter<LegworkClientEvents> {
 
   private async subscribeChannel(channel: Channel, since: number | undefined): Promise<SubscribeResult> {
     if (since !== undefined) this.lastAccountSeq.set(channel, since);
-    const result = await this.call<SubscribeResult>(SUBSCRIBE_METHOD[channel], since === undefined ? {} : { since });
+    const result = await this.call<SubscribeResult>(SUBSCRIBE_METHODS[channel], since === undefined ? {} : { since });
     this.channels.add(channel);
     if (since === undefined && typeof result.account_seq === 'number')
       this.lastAccountSeq.set(channel, Math.max(this.lastAccountSeq.get(channel) ?? 0, result.account_seq));
@@ -515,7 +525,7 @@ export class LegworkClient extends EventEmitter<LegworkClientEvents> {
    * the RFQ is in the live book: nothing runs twice.
    */
   accept(params: AcceptParams): Promise<AcceptResult> {
-    return this.call<AcceptResult>('rfq.accept', { ...params });
+    return this.call('rfq.accept', { ...params });
   }
 
   /**
@@ -524,29 +534,29 @@ export class LegworkClient extends EventEmitter<LegworkClientEvents> {
    * RFQ_STATE_CONFLICT (a racing accept or expiry came first).
    */
   cancelRfq(rfqId: string): Promise<CancelResult> {
-    return this.call<CancelResult>('rfq.cancel', { rfq_id: rfqId });
+    return this.call('rfq.cancel', { rfq_id: rfqId });
   }
 
   /** `rfq.cancel_all` (taker role): cancels every pending and quoted RFQ of the account; their ids, oldest first. */
   cancelAllRfqs(): Promise<CancelAllResult> {
-    return this.call<CancelAllResult>('rfq.cancel_all', {});
+    return this.call('rfq.cancel_all', {});
   }
 
   // RFQ: quoter
 
   /** `rfq.maker.poll` (quoter role): pending RFQs, oldest first. */
   poll(params: PollParams = {}): Promise<Page<OpenRfq>> {
-    return this.call<Page<OpenRfq>>('rfq.maker.poll', clean(params));
+    return this.call('rfq.maker.poll', clean(params));
   }
 
   /** `rfq.maker.respond` (quoter role): a signed two-sided quote; build the params with `signQuote`. */
   respond(params: RespondParams): Promise<RespondResult> {
-    return this.call<RespondResult>('rfq.maker.respond', { ...params });
+    return this.call('rfq.maker.respond', { ...params });
   }
 
   /** `rfq.maker.decline` (quoter role). */
   decline(rfqId: string, reason: DeclineReason): Promise<DeclineResult> {
-    return this.call<DeclineResult>('rfq.maker.decline', { rfq_id: rfqId, reason });
+    return this.call('rfq.maker.decline', { rfq_id: rfqId, reason });
   }
 
   /**
@@ -555,7 +565,7 @@ export class LegworkClient extends EventEmitter<LegworkClientEvents> {
    * carries `payload` and `quoteId`: the exchange's bytes, to diff against yours.
    */
   checkQuote(params: RespondParams): Promise<CheckQuoteResult> {
-    return this.call<CheckQuoteResult>('rfq.maker.check', { ...params });
+    return this.call('rfq.maker.check', { ...params });
   }
 
   /**
@@ -563,17 +573,18 @@ export class LegworkClient extends EventEmitter<LegworkClientEvents> {
    * `max_open_quotes: 0` stops new quotes). Live quotes stay firm. Returns `getMakerLimits`'s result.
    */
   setMakerLimits(limits: MakerLimits): Promise<MakerLimitsResult> {
-    return this.call<MakerLimitsResult>('rfq.maker.set_limits', { limits: clean(limits) });
+    // The server checks the document field by field (a missing protection field is RFQ_VALUE_OUT_OF_RANGE naming it).
+    return this.call('rfq.maker.set_limits', { limits: clean(limits) as MethodParams<'rfq.maker.set_limits'>['limits'] });
   }
 
   /** `rfq.maker.get_limits` (quoter role): the account's limits, the operator's, usage at the current marks and protection. */
   getMakerLimits(): Promise<MakerLimitsResult> {
-    return this.call<MakerLimitsResult>('rfq.maker.get_limits', {});
+    return this.call('rfq.maker.get_limits', {});
   }
 
   /** `rfq.maker.reset_protection` (quoter role): lifts a protection freeze that has no end (`frozen_seconds: 0`). */
-  resetProtection(): Promise<Record<string, unknown>> {
-    return this.call<Record<string, unknown>>('rfq.maker.reset_protection', {});
+  resetProtection(): Promise<MakerLimitsResult> {
+    return this.call('rfq.maker.reset_protection', {});
   }
 
   /** `rfq.maker.subscribe` (quoter role): quoter events on channel `rfq_maker`, kept across reconnections as `subscribeRfq`'s. */
@@ -723,7 +734,7 @@ export class LegworkClient extends EventEmitter<LegworkClientEvents> {
       // From the last event delivered: what was sent while away is replayed, nothing twice.
       const since = this.lastAccountSeq.get(channel);
       try {
-        await this.request(SUBSCRIBE_METHOD[channel], since === undefined ? {} : { since }, true);
+        await this.request(SUBSCRIBE_METHODS[channel], since === undefined ? {} : { since }, true);
       } catch (error) {
         if (!(error instanceof LegworkRpcError)) throw error;
         this.emit('resumeError', error);
@@ -731,7 +742,7 @@ export class LegworkClient extends EventEmitter<LegworkClientEvents> {
         const live =
           since === undefined
             ? null
-            : await this.request<SubscribeResult>(SUBSCRIBE_METHOD[channel], {}, true).catch((e: Error) => {
+            : await this.request<SubscribeResult>(SUBSCRIBE_METHODS[channel], {}, true).catch((e: Error) => {
                 if (!(e instanceof LegworkRpcError)) throw e;
                 return null;
               });
@@ -818,6 +829,6 @@ export class LegworkClient extends EventEmitter<LegworkClientEvents> {
 }
 
 /** Drops undefined values (the server refuses unknown or ill-typed params). */
-function clean<T extends object>(params: T): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined));
+function clean<T extends object>(params: T): T {
+  return Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined)) as T;
 }

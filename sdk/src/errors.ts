@@ -1,7 +1,7 @@
-import type { RfqErrorCode } from './types';
+import { RPC_CODES, type RfqErrorCode } from '@legwork/protocol';
 
 /** JSON-RPC error code of every `rfq.*` failure. */
-export const RFQ_ERROR_CODE = 1200;
+export const RFQ_ERROR_CODE = RPC_CODES.RFQ_ERROR;
 
 /**
  * A JSON-RPC error reply (`error: { code, message, data? }`). Non-RFQ failures carry

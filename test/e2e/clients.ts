@@ -4,6 +4,7 @@ import WebSocket from 'ws';
 import { publicKeyFromSeed, signEd25519 } from '@legwork/protocol';
 import { ADMIN_TOKEN } from './harness';
 import { checkResponse } from './support/openapi-responses';
+import { checkNotification, checkResult } from './support/rpc-results';
 
 export interface HttpResult<T = any> {
   status: number;
@@ -149,11 +150,13 @@ export class RpcClient {
     return new RpcClient(socket);
   }
 
-  /** Sends a request and returns the whole reply envelope. */
-  call(method: string, params?: unknown, id: unknown = this.nextId++): Promise<any> {
+  /** Sends a request and returns the whole reply envelope (a result checked against the method's declared result schema). */
+  async call(method: string, params?: unknown, id: unknown = this.nextId++): Promise<any> {
     const envelope: Record<string, unknown> = { jsonrpc: '2.0', id, method };
     if (params !== undefined) envelope.params = params;
-    return this.send(envelope, id);
+    const reply = await this.send(envelope, id);
+    if (reply && typeof reply === 'object' && 'result' in reply) checkResult(method, reply.result);
+    return reply;
   }
 
   /** Sends any JSON text and resolves with the reply carrying `expectId`. */
@@ -175,11 +178,16 @@ export class RpcClient {
     });
   }
 
-  batch(requests: any[]): Promise<any[]> {
-    return new Promise((resolve) => {
+  async batch(requests: any[]): Promise<any[]> {
+    const replies = await new Promise<any[]>((resolve) => {
       this.pending.set(`batch:${requests.map((r) => r.id).join(',')}`, resolve);
       this.socket.send(JSON.stringify(requests));
     });
+    for (const reply of replies) {
+      const request = requests.find((r) => r?.id === reply?.id);
+      if (reply && 'result' in reply && typeof request?.method === 'string') checkResult(request.method, reply.result);
+    }
+    return replies;
   }
 
   /** The result, or throws with the error envelope. */
@@ -189,14 +197,18 @@ export class RpcClient {
     return reply.result;
   }
 
-  /** Resolves with the first notification (already received or coming) that matches. */
-  next(match: (n: Notification) => boolean = () => true, timeoutMs = 5000): Promise<Notification> {
+  /** Resolves with the first notification (already received or coming) that matches, checked against its channel's declared events. */
+  async next(match: (n: Notification) => boolean = () => true, timeoutMs = 5000): Promise<Notification> {
     const index = this.notifications.findIndex(match);
-    if (index >= 0) return Promise.resolve(this.notifications.splice(index, 1)[0]);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('no matching notification in time')), timeoutMs);
-      this.waiters.push({ match, resolve: (n) => (clearTimeout(timer), resolve(n)) });
-    });
+    const notification =
+      index >= 0
+        ? this.notifications.splice(index, 1)[0]
+        : await new Promise<Notification>((resolve, reject) => {
+            const timer = setTimeout(() => reject(new Error('no matching notification in time')), timeoutMs);
+            this.waiters.push({ match, resolve: (n) => (clearTimeout(timer), resolve(n)) });
+          });
+    checkNotification(notification.channel, notification.data);
+    return notification;
   }
 
   async close(): Promise<void> {

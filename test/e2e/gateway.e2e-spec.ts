@@ -1,7 +1,7 @@
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import WebSocket from 'ws';
 import { ACCESS } from '../../src/modules/auth/access';
-import { RPC_METHODS } from '../../src/modules/gateway/rpc-method';
+import { METHOD_NAMES as RPC_METHODS } from '@legwork/protocol';
 import { RpcRegistry } from '../../src/modules/gateway/rpc-registry';
 import { Http, RpcClient, TestWallet, freshIp } from './clients';
 import { signInWs, createAccount } from './factories';

@@ -3,7 +3,8 @@ import { Database } from '../../src/common/database/database';
 import { RfqError } from '../../src/common/errors/app-error';
 import { markPrice } from '../../src/modules/market-data/domain/black76';
 import { MarketDataService } from '../../src/modules/market-data/market-data.service';
-import { Http, RpcClient } from './clients';
+import { LegworkClient } from '../../sdk/src';
+import { Http, RpcClient, freshIp } from './clients';
 import { expirationIn, sessionToken, symbolOf, until } from './factories';
 import { Environment, type TestApp } from './harness';
 
@@ -217,6 +218,29 @@ describe('market data: index prices, IVs, marks, market config', () => {
     it('takes absent params, and refuses unknown ones with -32602', async () => {
       expect((await ws.call('public/get_market_config')).result.service_name).toBe('Legwork');
       expect((await ws.call('public/get_market_config', { asset: 'SOL' })).error).toMatchObject({ code: -32602, data: { error: 'INVALID_PARAMS' } });
+    });
+  });
+
+  describe('public/get_time', () => {
+    it("answers the server's clock in unix milliseconds, without sign-in, typed for the SDK by the declaration", async () => {
+      const before = Date.now();
+      const client = await LegworkClient.connect(app.wsUrl, { wsOptions: { headers: { 'x-forwarded-for': freshIp() } } });
+      try {
+        const { time_ms } = await client.call('public/get_time', {});
+        expect(Number.isSafeInteger(time_ms)).toBe(true);
+        expect(time_ms).toBeGreaterThanOrEqual(before);
+        expect(time_ms).toBeLessThanOrEqual(Date.now());
+      } finally {
+        await client.close();
+      }
+    });
+
+    it('takes absent params, and refuses unknown ones with -32602', async () => {
+      expect((await ws.call('public/get_time')).result.time_ms).toEqual(expect.any(Number));
+      expect((await ws.call('public/get_time', { tz: 'UTC' })).error).toMatchObject({
+        code: -32602,
+        data: { error: 'INVALID_PARAMS', message: 'unknown param tz' },
+      });
     });
   });
 

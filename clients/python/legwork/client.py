@@ -27,14 +27,14 @@ import websockets.exceptions
 from .errors import LegworkConnectionError, LegworkError, LegworkRpcError, RequestTimeout, rpc_error_from
 from .signin import DEFAULT_SERVICE_NAME, message_to_sign
 from .wallet import Keypair
+from .wire import SUBSCRIBE_METHODS
 
 _log = logging.getLogger("legwork")
 
 JsonObject = dict[str, Any]
 Listener = Callable[..., Union[None, Awaitable[None]]]
 
-CHANNELS = ("rfq", "rfq_maker")
-SUBSCRIBE_METHOD = {"rfq": "rfq.subscribe", "rfq_maker": "rfq.maker.subscribe"}
+CHANNELS = tuple(SUBSCRIBE_METHODS)
 MAX_BATCH = 20
 EVENTS = ("notification", "gap", "disconnected", "reconnecting", "reconnected", "resume_error", "closed")
 
@@ -560,7 +560,7 @@ class LegworkClient:
     async def _subscribe(self, channel: str, since: int | None) -> JsonObject:
         if since is not None:
             self._last_account_seq[channel] = since
-        result: JsonObject = await self.call(SUBSCRIBE_METHOD[channel], {} if since is None else {"since": since})
+        result: JsonObject = await self.call(SUBSCRIBE_METHODS[channel], {} if since is None else {"since": since})
         if channel not in self._channels:
             self._channels.append(channel)
         latest = result.get("account_seq")
@@ -675,14 +675,14 @@ class LegworkClient:
         for channel in list(self._channels):
             since = self._last_account_seq.get(channel)
             try:
-                await self._internal(SUBSCRIBE_METHOD[channel], {} if since is None else {"since": since})
+                await self._internal(SUBSCRIBE_METHODS[channel], {} if since is None else {"since": since})
             except LegworkRpcError as error:
                 self._emit("resume_error", error)
                 live: JsonObject | None = None
                 if since is not None:
                     # Older than the stored events (7 days): live from now; the application re-reads its state.
                     with contextlib.suppress(LegworkRpcError):
-                        live = await self._internal(SUBSCRIBE_METHOD[channel], {})
+                        live = await self._internal(SUBSCRIBE_METHODS[channel], {})
                 if live is not None and isinstance(live.get("account_seq"), int):
                     self._last_account_seq[channel] = live["account_seq"]
                 elif live is None:

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-RFQ_ERROR_CODE = 1200
-"""JSON-RPC error code of every ``rfq.*`` failure."""
+from .wire import RFQ_ERROR_CODE as RFQ_ERROR_CODE  # noqa: F401 (the contract's code of every rfq.* failure, re-exported)
 
 
 class LegworkError(Exception):

@@ -3,8 +3,7 @@ import { trimDecimal } from '../money';
 import { type PendingAction, ErrorText, Section, formValues, usePoll } from '../ui';
 import { AccountFills } from './account-fills';
 import { AccountPositions } from './account-positions';
-
-export const ROLES = ['taker', 'quoter', 'admin'] as const;
+import { ROLES } from '../wire';
 
 export interface Account {
   account_id: number;

@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { call, describeError } from '../api';
 import { type PendingAction, ErrorText, Section, formValues } from '../ui';
-import { type Account, AccountDetail, ROLES } from './account-detail';
+import { type Account, AccountDetail } from './account-detail';
+import { ROLES } from '../wire';
 
 /** Search, create, and one account's roles, transfers, balances, positions, fills and payoff. */
 export function AccountsPage({

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { call } from '../api';
 import { trimDecimal } from '../money';
 import { ErrorText, type PendingAction, Section, time, usePoll } from '../ui';
+import { RFQ_STATES } from '../wire';
 
 interface Rfq {
   rfq_id: string;
@@ -28,7 +29,7 @@ interface RfqEvent {
 }
 
 const PAGE = 50;
-const STATES = ['', 'pending', 'quoted', 'accepted', 'submitting', 'filled', 'declined', 'expired', 'failed'];
+const STATES = ['', ...RFQ_STATES];
 
 /** One RFQ of the table: its legs, state, maker, quote and fill, and the revert of a fill. */
 function RfqRow({ r, selected, onSelect, onRevert }: { r: Rfq; selected: boolean; onSelect: () => void; onRevert: () => void }) {

@@ -23,3 +23,4 @@ export * from './accept-payload';
 export * from './receipt';
 export * from './receipt-check';
 export * from './audit-chain';
+export * from './contract';

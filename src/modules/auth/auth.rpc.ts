@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { RpcMethod, type RpcContext } from '../gateway/rpc-method';
-import { AUTH_METHODS } from './auth.schemas';
 import { NonceService } from './nonce.service';
 import { SessionService } from './session.service';
 import { SignInService } from './sign-in.service';
@@ -14,19 +13,19 @@ export class AuthRpc {
     private readonly sessions: SessionService,
   ) {}
 
-  @RpcMethod('public/get_nonce', { kind: 'public' }, AUTH_METHODS['public/get_nonce'])
+  @RpcMethod('public/get_nonce')
   getNonce(params: { wallet: unknown }, context: RpcContext) {
     return this.nonces.issue(params.wallet, context.clientIp);
   }
 
-  @RpcMethod('public/auth', { kind: 'public' }, AUTH_METHODS['public/auth'])
+  @RpcMethod('public/auth')
   async auth(params: { wallet: unknown; signature: unknown; message: unknown }, context: RpcContext) {
     const result = await this.signIn.signIn(params, context.clientIp);
     context.session.signIn(this.sessions.principalOf(result));
     return result;
   }
 
-  @RpcMethod('public/session_resume', { kind: 'public' }, AUTH_METHODS['public/session_resume'])
+  @RpcMethod('public/session_resume')
   async sessionResume(params: { sessionToken: unknown }, context: RpcContext) {
     const result = await this.signIn.resume(params.sessionToken, context.clientIp);
     context.session.signIn(this.sessions.principalOf(result));

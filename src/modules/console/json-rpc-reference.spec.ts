@@ -1,5 +1,5 @@
 import { buildAsyncApiDocument } from '../gateway/asyncapi/asyncapi-document';
-import { RPC_METHODS } from '../gateway/rpc-method';
+import { METHOD_NAMES as RPC_METHODS } from '@legwork/protocol';
 import { type Follow, type JsonNode, exampleOf, renderJsonRpcReference } from './json-rpc-reference';
 
 describe('JSON-RPC reference page', () => {

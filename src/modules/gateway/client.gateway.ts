@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { Inject, type BeforeApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
 import { type OnGatewayConnection, type OnGatewayInit, WebSocketGateway } from '@nestjs/websockets';
 import type { RawData, WebSocket, WebSocketServer } from 'ws';
+import { METHODS, SUBSCRIBE_METHODS, isMethodName } from '@legwork/protocol';
 import { Broadcaster } from '../../common/broadcast/broadcaster';
 import { NOTIFY_TOPIC, type Notification, type NotifyPayload, notificationsOf } from '../../common/broadcast/notifier';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
@@ -26,7 +27,6 @@ const SHUTTING_DOWN = 'this instance is shutting down: reconnect (to another ins
 /** How often signed-in connections are checked for their token's `exp` (docs/spec/design.md 10: lapse at exp). */
 const LAPSE_CHECK_MS = 500;
 /** The method whose access a channel's subscription needs (a role change drops what it no longer allows). */
-const SUBSCRIBE_METHOD = { rfq: 'rfq.subscribe', rfq_maker: 'rfq.maker.subscribe' } as const;
 const TOO_MANY_IN_FLIGHT = 'too many requests in flight';
 /** A place in flight frees as soon as one reply is out: the client may send again shortly. */
 const IN_FLIGHT_RETRY_MS = 100;
@@ -125,7 +125,7 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
         continue;
       }
       for (const channel of CHANNELS) {
-        const method = this.registry.get(SUBSCRIBE_METHOD[channel]);
+        const method = this.registry.get(SUBSCRIBE_METHODS[channel]);
         if (connection.subscribed(channel) && method && checkAccess(method.access, current)) connection.unsubscribe(channel);
       }
     }
@@ -344,6 +344,7 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
 }
 
 function refusal(request: RpcRequest): RpcReply {
-  if (request.method.startsWith('rfq.')) return rfqFailure(request.id, new RfqError('RFQ_NOT_READY', SHUTTING_DOWN), randomUUID());
+  if (isMethodName(request.method) && METHODS[request.method].dialect === 'rfq')
+    return rfqFailure(request.id, new RfqError('RFQ_NOT_READY', SHUTTING_DOWN), randomUUID());
   return failure(request.id, 'INTERNAL_ERROR', SHUTTING_DOWN);
 }

@@ -3,6 +3,7 @@
  * parsing of requests and building of replies. No Nest, no ws.
  */
 
+import { RPC_CODES, type RpcErrorName } from '@legwork/protocol';
 import { RawIntegerId, restoreLargeIds } from './raw-ids';
 
 /** A RawIntegerId is an integer id beyond 2^53, echoed as the text it was sent as (raw-ids.ts). */
@@ -22,22 +23,8 @@ export { MAX_JSON_DEPTH as MAX_PARAMS_DEPTH } from '../../common/json-depth';
 
 export { deeperThan } from '../../common/json-depth';
 
-/** Non-RFQ failure codes (docs/spec/design.md section 4). */
-export const RPC_CODES = {
-  PARSE_ERROR: -32700,
-  INVALID_REQUEST: -32600,
-  METHOD_NOT_FOUND: -32601,
-  INVALID_PARAMS: -32602,
-  INTERNAL_ERROR: -32603,
-  AUTH_REQUIRED: 1000,
-  AUTH_INVALID_SIGNATURE: 1001,
-  AUTH_INVALID_NONCE: 1002,
-  SESSION_INVALID: 1004,
-  RATE_LIMITED: 1005,
-  RFQ_ERROR: 1200,
-} as const;
-
-export type RpcErrorName = Exclude<keyof typeof RPC_CODES, 'RFQ_ERROR'>;
+/** The failure codes (docs/spec/design.md section 4) are the contract's. */
+export { RPC_CODES, type RpcErrorName };
 
 interface RpcErrorBody {
   code: number;

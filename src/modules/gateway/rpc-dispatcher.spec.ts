@@ -1,3 +1,4 @@
+import { type MethodName, methodDeclaration } from '@legwork/protocol';
 import type { AppConfig } from '../../common/config/config';
 import type { ViewVersions } from '../../common/broadcast/view-versions';
 import { PublicRateLimit } from '../../common/rate-limit/public-rate-limit';
@@ -11,7 +12,8 @@ import type { RegisteredMethod, RpcRegistry } from './rpc-registry';
 describe('RpcDispatcher with unconfirmed views', () => {
   const ran: string[] = [];
   const method = (name: string): RegisteredMethod => ({
-    name: name as RegisteredMethod['name'],
+    name: name as MethodName,
+    declaration: methodDeclaration(name as MethodName),
     access: { kind: 'account' },
     parse: (params) => params,
     handler: async () => {
@@ -58,8 +60,9 @@ describe('RpcDispatcher with unconfirmed views', () => {
 describe('RpcDispatcher limits', () => {
   const ran: string[] = [];
   const method = (name: string): RegisteredMethod => ({
-    name: name as RegisteredMethod['name'],
-    access: name.startsWith('rfq.') ? { kind: 'account' } : { kind: 'public' },
+    name: name as MethodName,
+    declaration: methodDeclaration(name as MethodName),
+    access: methodDeclaration(name as MethodName).dialect === 'rfq' ? { kind: 'account' } : { kind: 'public' },
     parse: (params) => params,
     handler: async () => {
       ran.push(name);

@@ -33,12 +33,6 @@ const APP_TO_RPC: Partial<Record<AppErrorCode, RpcErrorName>> = {
   RATE_LIMITED: 'RATE_LIMITED',
 };
 
-/** The sign-in methods keep their own limits (nonces, attempts); every other public/* method takes from the public bucket. */
-const SIGN_IN: ReadonlySet<string> = new Set(['public/get_nonce', 'public/auth', 'public/session_resume']);
-
-/** rfq.* methods that only read (or subscribe): served even when the views are unconfirmed. */
-const RFQ_READS: ReadonlySet<string> = new Set(['rfq.get', 'rfq.list', 'rfq.subscribe', 'rfq.maker.poll', 'rfq.maker.subscribe']);
-
 /** The 1200 reply of an rfq.* failure: the typed RFQ error of docs/spec/interface.md 7.2. */
 export function rfqFailure(id: RpcRequest['id'], error: RfqError, operationId: string): RpcReply {
   const data: Record<string, unknown> = { error: error.code, message: error.message, operation_id: operationId, retryable: error.retryable };
@@ -94,7 +88,8 @@ export class RpcDispatcher {
     const method = this.registry.get(request.method);
     let reply: RpcReply;
     if (!method) reply = failure(request.id, 'METHOD_NOT_FOUND', `method ${JSON.stringify(request.method).slice(0, 80)} does not exist`);
-    else if (method.access.kind === 'public' && !SIGN_IN.has(method.name)) reply = await this.runPublic(method, request, caller);
+    // The sign-in methods keep their own limits (nonces, attempts); every other public method takes from the public bucket.
+    else if (method.access.kind === 'public' && !method.declaration.ownRateLimit) reply = await this.runPublic(method, request, caller);
     else reply = await this.run(method, request, caller);
     this.metrics.rpcCall(method?.name ?? 'unknown', rpcOutcome(reply), (performance.now() - started) / 1000);
     return reply;
@@ -123,10 +118,10 @@ export class RpcDispatcher {
    * happens: a call that succeeds has nothing to quote.
    */
   private async run(method: RegisteredMethod, request: RpcRequest, caller: CallerState): Promise<RpcReply> {
-    const isRfq = method.name.startsWith('rfq.');
+    const isRfq = method.declaration.dialect === 'rfq';
     try {
       const principal = await this.principalOf(caller);
-      if (isRfq) await this.admitRfq(method.name, method.access, principal);
+      if (isRfq) await this.admitRfq(method, principal);
       else if (checkAccess(method.access, principal)) throw new AppError('AUTH_REQUIRED', 'sign in first');
       const params = request.params;
       if (typeof params !== 'object' || params === null || Array.isArray(params)) {
@@ -147,7 +142,7 @@ export class RpcDispatcher {
   }
 
   /** RFQ_ENABLED, then who may call (RFQ_WRONG_ROLE), then the views' freshness for writes, then the account's token bucket. */
-  private async admitRfq(name: string, access: Parameters<typeof checkAccess>[0], principal: Principal | null): Promise<void> {
+  private async admitRfq({ access, declaration }: RegisteredMethod, principal: Principal | null): Promise<void> {
     if (!this.config.rfqEnabled) throw new RfqError('RFQ_NOT_ENABLED', 'RFQ trading is not enabled');
     const denial = checkAccess(access, principal);
     if (denial === 'AUTH_REQUIRED') throw new RfqError('RFQ_WRONG_ROLE', 'sign in with an account first');
@@ -155,8 +150,8 @@ export class RpcDispatcher {
       const role = access.kind === 'account' && access.role ? `the ${access.role} role` : 'an account';
       throw new RfqError('RFQ_WRONG_ROLE', `this method needs ${role}`);
     }
-    // docs/spec/design.md section 11: never trade on an instrument or market view that could not be confirmed.
-    if (!RFQ_READS.has(name) && this.views.stale().length > 0) {
+    // docs/spec/design.md section 11: never trade on an instrument or market view that could not be confirmed (reads are served).
+    if (declaration.mode === 'write' && this.views.stale().length > 0) {
       throw new RfqError('RFQ_NOT_READY', 'this instance could not confirm its instrument and market data for 30 s; retry (another instance may serve you)');
     }
     const accountId = principal?.accountId;

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { RfqError } from '../../common/errors/app-error';
 import { RpcMethod, type RpcContext } from '../gateway/rpc-method';
 import { AcceptService } from './accept.service';
-import { ACCEPT_METHOD } from './accept.schemas';
 import type { AcceptCommand } from './domain/accept-params';
 
 /** rfq.accept (docs/spec/interface.md 4.2): access declared, params parsed by its declaration (accept.schemas.ts), one service call. */
@@ -10,7 +9,7 @@ import type { AcceptCommand } from './domain/accept-params';
 export class AcceptRpc {
   constructor(private readonly accepts: AcceptService) {}
 
-  @RpcMethod('rfq.accept', { kind: 'account', role: 'taker' }, ACCEPT_METHOD)
+  @RpcMethod('rfq.accept')
   accept(command: AcceptCommand, context: RpcContext) {
     const principal = context.principal;
     if (!principal || principal.accountId === null || !principal.wallet) throw new RfqError('RFQ_WRONG_ROLE', 'sign in with an account first');

@@ -1,9 +1,9 @@
 import { RfqError } from '../../common/errors/app-error';
 import { compileParams } from '../gateway/schema/compile';
-import { ACCEPT_METHOD } from './accept.schemas';
+import { METHODS } from '@legwork/protocol';
 
 // The validator the gateway compiles from the declaration (the hand parser it replaced was tested here).
-const parseAcceptParams = compileParams(ACCEPT_METHOD.params, 'rfq');
+const parseAcceptParams = compileParams(METHODS['rfq.accept'].params, 'rfq');
 
 const good = { quote_id: 'ab'.repeat(32), side: 'buy', expires_at: 1_795_000_000, taker_signature: 'x' };
 

@@ -1,8 +1,8 @@
+import type { MethodCommand } from '@legwork/protocol';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import { JsonText } from '../gateway/json-rpc';
-import { type ParamsOf, RpcMethod } from '../gateway/rpc-method';
-import { MARKET_METHODS } from './market.schemas';
+import { RpcMethod } from '../gateway/rpc-method';
 import { MarketDataService } from './market-data.service';
 
 /** The public market reads of the trading WebSocket (docs/spec/design.md section 4). */
@@ -16,7 +16,7 @@ export class MarketRpc {
   /** The config's JSON text, made once per config object (the service keeps one until an index price changes). */
   private configText: { config: object; text: JsonText } | null = null;
 
-  @RpcMethod('public/get_market_config', { kind: 'public' }, MARKET_METHODS['public/get_market_config'])
+  @RpcMethod('public/get_market_config')
   getMarketConfig(): JsonText {
     const config = this.market.marketConfig();
     if (this.configText?.config !== config) this.configText = { config, text: new JsonText(JSON.stringify(config)) };
@@ -24,8 +24,14 @@ export class MarketRpc {
   }
 
   /** params `{ asset?, expiry?, include_settled? }`; default: open instruments of every asset. */
-  @RpcMethod('public/get_instruments', { kind: 'public' }, MARKET_METHODS['public/get_instruments'])
-  async getInstruments(filter: ParamsOf<(typeof MARKET_METHODS)['public/get_instruments']>) {
+  @RpcMethod('public/get_instruments')
+  async getInstruments(filter: MethodCommand<'public/get_instruments'>) {
     return { instruments: await this.market.instrumentsWithMarks(filter, this.clock.now()) };
+  }
+
+  /** The server's clock, for clients to measure their offset before signing timestamps. */
+  @RpcMethod('public/get_time')
+  getTime() {
+    return { time_ms: this.clock.nowMs() };
   }
 }

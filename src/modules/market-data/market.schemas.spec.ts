@@ -1,6 +1,6 @@
 import { compileParams } from '../gateway/schema/compile';
 import { invalidParamsMessage as problem } from '../../../test/invalid-params';
-import { MARKET_METHODS } from './market.schemas';
+import { METHODS as MARKET_METHODS } from '@legwork/protocol';
 
 // The validator the gateway compiles from the declaration (the hand parser it replaced, instruments/domain/inputs.ts, was tested here).
 const parseListParams = compileParams(MARKET_METHODS['public/get_instruments'].params, 'public');

@@ -4,7 +4,6 @@ import { RpcMethod, type RpcContext } from '../gateway/rpc-method';
 import { LimitsInvalid, parseLimits } from './domain/maker-limits';
 import type { RespondCommand } from './domain/rfq-params';
 import { MakerLimitsService } from './maker-limits.service';
-import { MAKER_LIMITS_METHODS } from './maker-limits.schemas';
 import { QuoteService } from './quote.service';
 import { rfqCaller } from './rfq.rpc';
 
@@ -26,22 +25,22 @@ export class MakerLimitsRpc {
     private readonly quotes: QuoteService,
   ) {}
 
-  @RpcMethod('rfq.maker.set_limits', { kind: 'account', role: 'quoter' }, MAKER_LIMITS_METHODS['rfq.maker.set_limits'])
+  @RpcMethod('rfq.maker.set_limits')
   setLimits(params: { limits: unknown }, context: RpcContext) {
     return this.limits.set(rfqCaller(context).accountId, 'limits', limitsParam(params.limits));
   }
 
-  @RpcMethod('rfq.maker.get_limits', { kind: 'account', role: 'quoter' }, MAKER_LIMITS_METHODS['rfq.maker.get_limits'])
+  @RpcMethod('rfq.maker.get_limits')
   getLimits(_params: object, context: RpcContext) {
     return this.limits.view(rfqCaller(context).accountId);
   }
 
-  @RpcMethod('rfq.maker.reset_protection', { kind: 'account', role: 'quoter' }, MAKER_LIMITS_METHODS['rfq.maker.reset_protection'])
+  @RpcMethod('rfq.maker.reset_protection')
   resetProtection(_params: object, context: RpcContext) {
     return this.limits.resetProtection(rfqCaller(context).accountId);
   }
 
-  @RpcMethod('rfq.maker.check', { kind: 'account', role: 'quoter' }, MAKER_LIMITS_METHODS['rfq.maker.check'])
+  @RpcMethod('rfq.maker.check')
   check(params: RespondCommand, context: RpcContext) {
     return this.quotes.check(rfqCaller(context), params);
   }

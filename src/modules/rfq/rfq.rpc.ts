@@ -1,6 +1,7 @@
+import type { MethodCommand } from '@legwork/protocol';
 import { Injectable } from '@nestjs/common';
 import { RfqError } from '../../common/errors/app-error';
-import { type ParamsOf, RpcMethod, type RpcContext } from '../gateway/rpc-method';
+import { RpcMethod, type RpcContext } from '../gateway/rpc-method';
 import type { CreateRfqCommand, DeclineCommand, ListRfqsQuery, PollQuery, RespondCommand } from './domain/rfq-params';
 import type { Channel } from '../../common/broadcast/notifier';
 import { type EventSource, SinceOutOfRange } from '../gateway/event-stream';
@@ -9,9 +10,8 @@ import { RfqCancelService } from './rfq-cancel.service';
 import { accountEventData, protectionEventData } from './domain/account-event';
 import { QuoteService } from './quote.service';
 import { type RfqCaller, RfqService } from './rfq.service';
-import { RFQ_METHODS } from './rfq.schemas';
 
-type SubscribeParams = ParamsOf<(typeof RFQ_METHODS)['rfq.subscribe']>;
+type SubscribeParams = MethodCommand<'rfq.subscribe'>;
 
 /** The signed-in account of an `account`-access rfq.* method (the dispatcher enforced the access already). */
 export function rfqCaller(context: RpcContext): RfqCaller {
@@ -53,53 +53,53 @@ export class RfqRpc {
     }
   }
 
-  @RpcMethod('rfq.create', { kind: 'account', role: 'taker' }, RFQ_METHODS['rfq.create'])
+  @RpcMethod('rfq.create')
   create(params: CreateRfqCommand, context: RpcContext) {
     return this.rfqs.create(rfqCaller(context), params);
   }
 
   // The taker's cancel (docs/spec/design.md 15).
-  @RpcMethod('rfq.cancel', { kind: 'account', role: 'taker' }, RFQ_METHODS['rfq.cancel'])
+  @RpcMethod('rfq.cancel')
   cancel(params: { rfqId: string }, context: RpcContext) {
     return this.cancels.cancel(rfqCaller(context), params.rfqId);
   }
 
-  @RpcMethod('rfq.cancel_all', { kind: 'account', role: 'taker' }, RFQ_METHODS['rfq.cancel_all'])
+  @RpcMethod('rfq.cancel_all')
   cancelAll(_params: Record<string, never>, context: RpcContext) {
     return this.cancels.cancelAll(rfqCaller(context));
   }
 
-  @RpcMethod('rfq.get', { kind: 'account' }, RFQ_METHODS['rfq.get'])
+  @RpcMethod('rfq.get')
   get(params: { rfqId: string }, context: RpcContext) {
     return this.rfqs.get(rfqCaller(context), params.rfqId);
   }
 
-  @RpcMethod('rfq.list', { kind: 'account' }, RFQ_METHODS['rfq.list'])
+  @RpcMethod('rfq.list')
   list(params: ListRfqsQuery, context: RpcContext) {
     return this.rfqs.list(rfqCaller(context), params);
   }
 
-  @RpcMethod('rfq.subscribe', { kind: 'account' }, RFQ_METHODS['rfq.subscribe'])
+  @RpcMethod('rfq.subscribe')
   subscribe(params: SubscribeParams, context: RpcContext) {
     return this.subscribeStream('rfq', params, context);
   }
 
-  @RpcMethod('rfq.maker.poll', { kind: 'account', role: 'quoter' }, RFQ_METHODS['rfq.maker.poll'])
+  @RpcMethod('rfq.maker.poll')
   poll(params: PollQuery, context: RpcContext) {
     return this.rfqs.poll(rfqCaller(context), params);
   }
 
-  @RpcMethod('rfq.maker.respond', { kind: 'account', role: 'quoter' }, RFQ_METHODS['rfq.maker.respond'])
+  @RpcMethod('rfq.maker.respond')
   respond(params: RespondCommand, context: RpcContext) {
     return this.quotes.respond(rfqCaller(context), params);
   }
 
-  @RpcMethod('rfq.maker.decline', { kind: 'account', role: 'quoter' }, RFQ_METHODS['rfq.maker.decline'])
+  @RpcMethod('rfq.maker.decline')
   decline(params: DeclineCommand, context: RpcContext) {
     return this.quotes.decline(rfqCaller(context), params);
   }
 
-  @RpcMethod('rfq.maker.subscribe', { kind: 'account', role: 'quoter' }, RFQ_METHODS['rfq.maker.subscribe'])
+  @RpcMethod('rfq.maker.subscribe')
   makerSubscribe(params: SubscribeParams, context: RpcContext) {
     return this.subscribeStream('rfq_maker', params, context);
   }

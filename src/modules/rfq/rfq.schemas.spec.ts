@@ -1,6 +1,6 @@
 import { RfqError } from '../../common/errors/app-error';
 import { compileParams } from '../gateway/schema/compile';
-import { RFQ_METHODS } from './rfq.schemas';
+import { METHODS as RFQ_METHODS } from '@legwork/protocol';
 
 // The validators the gateway compiles from the declarations (the hand parsers they replaced were tested here).
 const parseCreateParams = compileParams(RFQ_METHODS['rfq.create'].params, 'rfq');

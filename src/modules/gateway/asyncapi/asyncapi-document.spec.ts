@@ -1,7 +1,6 @@
 import { type Diagnostic, Parser } from '@asyncapi/parser';
-import { RPC_METHODS } from '../rpc-method';
+import { METHOD_NAMES as RPC_METHODS, METHODS as METHOD_SCHEMAS } from '@legwork/protocol';
 import { buildAsyncApiDocument, methodKey } from './asyncapi-document';
-import { METHOD_SCHEMAS } from './method-schemas';
 
 /** DiagnosticSeverity.Error, as the parser's own copy of @stoplight/types declares the diagnostics' severity. */
 const ERROR: Diagnostic['severity'] = 0;

@@ -1,10 +1,20 @@
+import {
+  EVENTS,
+  type JsonSchema,
+  METHOD_NAMES,
+  type MethodDeclaration,
+  type MethodName,
+  PUBLIC_COMMON_ERRORS,
+  RFQ_COMMON_ERRORS,
+  RPC_CODES,
+  RPC_ERROR_NAMES,
+  VIEW_SCHEMAS,
+  methodDeclaration,
+  objectSchemaOf,
+  ref,
+} from '@legwork/protocol';
 import type { Access } from '../../auth/access';
-import { RFQ_STATES } from '../../rfq/domain/rfq-state';
-import { MAX_BATCH, RPC_CODES } from '../json-rpc';
-import { RPC_METHODS, type RpcDeclaration, type RpcMethodName } from '../rpc-method';
-import { type JsonSchema, objectSchemaOf, ref } from '../schema/json-schema';
-import { METHOD_SCHEMAS } from './method-schemas';
-import { RPC_ERROR_NAMES, SCHEMAS } from './schemas';
+import { MAX_BATCH } from '../json-rpc';
 
 /** A method as the registry holds it: its name and declared access. */
 interface ServedMethod {
@@ -18,9 +28,6 @@ export interface AsyncApiOptions {
   /** The methods this build registers (RpcRegistry.all()): their access goes into the document. */
   served: ServedMethod[];
 }
-
-/** Errors every rfq.* call may get, whatever the method (docs/spec/design.md section 4). */
-const RFQ_COMMON_ERRORS = ['RFQ_NOT_ENABLED', 'RFQ_WRONG_ROLE', 'RFQ_RATE_LIMITED', 'RFQ_VALUE_OUT_OF_RANGE', 'RFQ_NOT_READY'];
 
 /** A component key for a method name (`public/get_nonce` → `public_get_nonce`, `rfq.maker.poll` → `rfq_maker_poll`). */
 export function methodKey(method: string): string {
@@ -48,7 +55,7 @@ const envelope = (properties: Record<string, JsonSchema>, required: string[]): J
   additionalProperties: false,
 });
 
-function requestMessage(method: RpcMethodName, schema: RpcDeclaration): JsonSchema {
+function requestMessage(method: MethodName, schema: MethodDeclaration): JsonSchema {
   const params = objectSchemaOf(schema.params);
   const paramsRequired = (params.required as string[]).length > 0;
   return {
@@ -61,19 +68,19 @@ function requestMessage(method: RpcMethodName, schema: RpcDeclaration): JsonSche
   };
 }
 
-function resultMessage(method: RpcMethodName, schema: RpcDeclaration): JsonSchema {
+function resultMessage(method: MethodName, schema: MethodDeclaration): JsonSchema {
   return {
     name: `${method} result`,
     title: `${method} result`,
     contentType: 'application/json',
     correlationId: { location: '$message.payload#/id' },
-    payload: envelope({ id: ref('RpcId'), result: schema.result }, ['id', 'result']),
+    payload: envelope({ id: ref('RpcId'), result: schema.result as JsonSchema }, ['id', 'result']),
   };
 }
 
-function errorMessage(method: RpcMethodName, schema: RpcDeclaration): JsonSchema {
-  const rfq = method.startsWith('rfq.');
-  const codes: string[] = rfq ? [...RFQ_COMMON_ERRORS, ...schema.errors] : [...schema.errors, 'INTERNAL_ERROR'];
+function errorMessage(method: MethodName, schema: MethodDeclaration): JsonSchema {
+  const rfq = schema.dialect === 'rfq';
+  const codes: string[] = rfq ? [...RFQ_COMMON_ERRORS, ...schema.errors] : [...schema.errors, ...PUBLIC_COMMON_ERRORS];
   const listed = rfq ? codes.join(', ') : codes.map((name) => `${RPC_CODES[name as keyof typeof RPC_CODES]} ${name}`).join(', ');
   return {
     name: `${method} error`,
@@ -94,76 +101,25 @@ const notification = (channel: string, data: JsonSchema): JsonSchema =>
     },
     ['method', 'params'],
   );
-const SEQ: JsonSchema = { type: 'integer', minimum: 1, description: 'Increases by one per notification on each connection: a gap is a lost notification' };
-const ACCOUNT_SEQ: JsonSchema = {
-  type: 'integer',
-  minimum: 1,
-  description: 'Per account, +1 per event with no gap, kept 7 days: the `since` of rfq.subscribe / rfq.maker.subscribe after a reconnect (design.md 13)',
-};
-/** `account`: an event addressed to one account, numbered with account_seq (not the broadcasts created and closed). */
-const eventData = (event: JsonSchema, rest: Record<string, JsonSchema>, account = false): JsonSchema => ({
-  type: 'object',
-  properties: { seq: SEQ, ...(account ? { account_seq: ACCOUNT_SEQ } : {}), event, ...rest },
-  required: ['seq', ...(account ? ['account_seq'] : []), 'event', ...Object.keys(rest)],
-  additionalProperties: false,
-});
+interface EventDeclaration {
+  name: string;
+  title: string;
+  summary: string;
+  data: object;
+}
 
-/** Notification messages of the `rfq` and `rfq_maker` channels (docs/spec/design.md section 5, Events). */
-const NOTIFICATIONS: Record<'rfq' | 'rfq_maker' | 'session', Record<string, JsonSchema>> = {
-  session: {
-    session_lapsed: {
-      name: 'session lapsed',
-      title: 'The sign-in ended',
-      summary:
-        "At the token's exp or at a revoke of the account's sessions (design.md section 10): the connection is as before sign-in, its subscriptions dropped",
-      contentType: 'application/json',
-      payload: notification('session', eventData({ type: 'string', enum: ['expired', 'revoked'] }, {})),
-    },
-  },
-  rfq: {
-    rfq_event: {
-      name: 'rfq event',
-      title: 'RFQ event (taker)',
-      summary: 'Every state move of one of the subscriber’s RFQs',
-      contentType: 'application/json',
-      payload: notification('rfq', eventData({ type: 'string', enum: RFQ_STATES.filter((state) => state !== 'pending') }, { rfq: ref('RfqView') }, true)),
-    },
-  },
-  rfq_maker: {
-    rfq_maker_created: {
-      name: 'rfq_maker created',
-      title: 'New pending RFQ',
-      summary: 'To every subscribed quoter but the taker',
-      contentType: 'application/json',
-      payload: notification('rfq_maker', eventData({ const: 'created' }, { rfq: ref('OpenRfq') })),
-    },
-    rfq_maker_closed: {
-      name: 'rfq_maker closed',
-      title: 'RFQ left pending',
-      summary: 'It left pending without the receiver’s quote (quoted by another maker, declined, expired)',
-      contentType: 'application/json',
-      payload: notification('rfq_maker', eventData({ const: 'closed' }, { rfq: ref('ClosedRfq') })),
-    },
-    rfq_maker_quote: {
-      name: 'rfq_maker quote event',
-      title: 'Event of the quote the receiver holds',
-      summary: 'accepted, filled, failed or expired, to the maker holding the quote',
-      contentType: 'application/json',
-      payload: notification(
-        'rfq_maker',
-        eventData({ type: 'string', enum: ['accepted', 'filled', 'failed', 'expired'] }, { rfq: ref('MakerQuoteEvent') }, true),
-      ),
-    },
-    rfq_maker_protection: {
-      name: 'rfq_maker protection',
-      title: 'Maker protection tripped',
-      summary:
-        'To the maker whose fills in its protection window exceeded a threshold (design.md section 15): new quotes are refused (RFQ_OPEN_LIMIT) until `until`, or until rfq.maker.reset_protection when null; live quotes stay firm',
-      contentType: 'application/json',
-      payload: notification('rfq_maker', eventData({ const: 'protection' }, { protection: ref('MakerProtectionTrip') }, true)),
-    },
-  },
-};
+/** Notification messages of the channels (docs/spec/design.md section 5, Events): the contract's events in their envelope. */
+const NOTIFICATIONS = Object.fromEntries(
+  Object.entries(EVENTS).map(([channel, events]) => [
+    channel,
+    Object.fromEntries(
+      Object.entries(events as Record<string, EventDeclaration>).map(([key, { name, title, summary, data }]) => [
+        key,
+        { name, title, summary, contentType: 'application/json', payload: notification(channel, data as JsonSchema) },
+      ]),
+    ),
+  ]),
+) as unknown as Record<keyof typeof EVENTS, Record<string, JsonSchema>>;
 
 const DESCRIPTION = `JSON-RPC 2.0 over WebSocket at /client (same host and port as the HTTP API; wss behind TLS).
 
@@ -194,8 +150,8 @@ const channelMessage = (channel: string, key: string) => ({ $ref: `#/channels/${
 function methodOperations(book: MessageBook, served: Map<string, Access>): Record<string, JsonSchema> {
   const operations: Record<string, JsonSchema> = {};
   book.add('client', 'rpc_error', { name: 'error', title: 'Non-RFQ failure', contentType: 'application/json', payload: ref('RpcErrorReply') });
-  for (const method of RPC_METHODS) {
-    const schema = METHOD_SCHEMAS[method];
+  for (const method of METHOD_NAMES) {
+    const schema = methodDeclaration(method);
     const key = methodKey(method);
     book.add('client', `${key}.request`, requestMessage(method, schema));
     book.add('client', `${key}.result`, resultMessage(method, schema));
@@ -266,9 +222,9 @@ const CHANNELS: Record<keyof MessageBook['channels'], { title: string; descripti
 };
 
 /**
- * The AsyncAPI 3.0 description of the trading WebSocket, built from the interface's method list
- * (RPC_METHODS), the registry (which methods this build serves and their access) and the methods'
- * declarations (the ones their validators are compiled from). The server's point of view: it
+ * The AsyncAPI 3.0 description of the trading WebSocket, built from the contract (`METHODS`,
+ * `VIEW_SCHEMAS` and `EVENTS` of `@legwork/protocol`: the declarations the validators are compiled
+ * from) and the registry (which methods this build serves). The server's point of view: it
  * receives requests (and replies) and sends notifications.
  */
 export function buildAsyncApiDocument(options: AsyncApiOptions): Record<string, unknown> {
@@ -284,6 +240,6 @@ export function buildAsyncApiDocument(options: AsyncApiOptions): Record<string, 
     servers: SERVERS,
     channels,
     operations,
-    components: { schemas: SCHEMAS, messages: book.messages },
+    components: { schemas: VIEW_SCHEMAS, messages: book.messages },
   };
 }

@@ -1,6 +1,5 @@
-import { DecimalError, U64_MAX, parseRfqSigned } from '@legwork/protocol';
+import { DecimalError, type Dialect, type Fault, type Node, type ObjectNode, type Prop, U64_MAX, camel, parseRfqSigned } from '@legwork/protocol';
 import { AppError, RfqError } from '../../../common/errors/app-error';
-import { type Dialect, type Fault, type Node, type ObjectNode, type Prop, camel } from './schema';
 
 /**
  * The one validator of JSON-RPC params: a method's declaration compiled once (at registration)

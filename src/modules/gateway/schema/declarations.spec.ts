@@ -1,20 +1,41 @@
 import { MetadataScanner, Reflector } from '@nestjs/core';
-import { Injectable } from '@nestjs/common';
 import { AuthRpc } from '../../auth/auth.rpc';
 import { AcceptRpc } from '../../ledger/accept.rpc';
 import { MarketRpc } from '../../market-data/market.rpc';
 import { MakerLimitsRpc } from '../../rfq/maker-limits.rpc';
 import { RfqRpc } from '../../rfq/rfq.rpc';
-import { RFQ_STATES } from '../../rfq/domain/rfq-state';
-import { RFQ_STATES as SDK_RFQ_STATES } from '../../../../sdk/src/enums';
+import {
+  ASSET_PATTERN,
+  DECLINE_REASONS,
+  DEFAULT_PAGE,
+  MAX_EXPIRY,
+  MAX_LEGS,
+  MAX_PAGE,
+  MAX_RFQ_LEGS,
+  METHOD_NAMES as RPC_METHODS,
+  METHODS as METHOD_SCHEMAS,
+  type Node,
+  RFQ_ERROR_CODES,
+  RFQ_STATES,
+  ROLES,
+  SIDES,
+  VIEW_SCHEMAS as SCHEMAS,
+  inlineSchemaOf,
+  objectSchemaOf,
+} from '@legwork/protocol';
+import { object, required, string } from '../../../../packages/protocol/src/contract/params';
+import { RFQ_ERROR_CODES as SERVER_RFQ_ERROR_CODES } from '../../../common/errors/app-error';
+import { ROLES as SERVER_ROLES } from '../../auth/access';
+import { MAX_EXPIRY as SERVER_MAX_EXPIRY } from '../../instruments/domain/inputs';
+import { ASSET_PATTERN as SERVER_ASSET_PATTERN } from '../../instruments/domain/symbol';
+import { ACCEPT_SIDES } from '../../ledger/domain/accept-params';
+import { DEFAULT_PAGE as SERVER_DEFAULT_PAGE, MAX_PAGE as SERVER_MAX_PAGE } from '../../rfq/domain/rfq-params';
+import { DECLINE_REASONS as SERVER_DECLINE_REASONS } from '../../rfq/domain/rfq-record';
+import { RFQ_STATES as SERVER_RFQ_STATES } from '../../rfq/domain/rfq-state';
 import { buildAsyncApiDocument, methodKey } from '../asyncapi/asyncapi-document';
-import { METHOD_SCHEMAS } from '../asyncapi/method-schemas';
-import { SCHEMAS } from '../asyncapi/schemas';
-import { RPC_METHODS, type RpcDeclaration, RpcMethod } from '../rpc-method';
+import { RpcMethod } from '../rpc-method';
 import { RpcRegistry } from '../rpc-registry';
 import { compileParams } from './compile';
-import { inlineSchemaOf, objectSchemaOf } from './json-schema';
-import { type Node, object, required, string } from './schema';
 
 /** A registry over these providers (instances without their dependencies: only the metadata is read). */
 function registryOf(...classes: Array<abstract new (...args: never[]) => object>): RpcRegistry {
@@ -46,20 +67,14 @@ describe('JSON-RPC method declarations', () => {
       expect(typeof method.parse).toBe('function');
       expect(document.operations[methodKey(method.name)]).toMatchObject({ 'x-jsonrpc-method': method.name, 'x-access': method.access });
       const request = document.components.messages[`${methodKey(method.name)}.request`];
-      expect(request.payload.properties.params).toEqual(objectSchemaOf(METHOD_SCHEMAS[method.name].params as never));
+      expect(request.payload.properties.params).toEqual(objectSchemaOf(METHOD_SCHEMAS[method.name].params));
     }
   });
 
-  it('refuses a handler declared with a schema other than the one the document is written from', () => {
-    const copy: RpcDeclaration<unknown> = { ...METHOD_SCHEMAS['public/get_market_config'] };
-    @Injectable()
-    class Stray {
-      @RpcMethod('public/get_market_config', { kind: 'public' }, copy)
-      config() {
-        return {};
-      }
-    }
-    expect(() => registryOf(Stray)).toThrow(/declared with a schema other than METHOD_SCHEMAS/);
+  it('refuses a handler of a method the contract does not declare, and a method handled twice', () => {
+    const unknownMethod = RpcMethod as (name: string) => MethodDecorator;
+    expect(() => unknownMethod('public/get_weather')).toThrow(/public\/get_weather is not a method of the interface/);
+    expect(() => registryOf(MarketRpc, MarketRpc)).toThrow(/declared twice/);
   });
 
   it('hands the handler the parsed command, and refuses bad params with the method dialect', () => {
@@ -73,24 +88,38 @@ describe('JSON-RPC method declarations', () => {
     );
   });
 
-  it.each(Object.entries(METHOD_SCHEMAS))('%s: every named node checks what its components.schemas entry says', (_name, declaration) => {
-    for (const [name, node] of namedNodes(declaration.params)) {
-      const component = (SCHEMAS as Record<string, Record<string, unknown>>)[name];
-      expect(component).toBeDefined();
-      const inline = inlineSchemaOf(node);
-      for (const key of ['type', 'pattern', 'enum'] as const)
-        if (inline[key] !== undefined && component[key] !== undefined) expect([name, key, inline[key]]).toEqual([name, key, component[key]]);
-      if (inline.type === 'object') {
-        expect(Object.keys(inline.properties as object)).toEqual(Object.keys(component.properties as object));
-        expect(inline.required).toEqual(component.required);
+  it.each(RPC_METHODS.map((name) => [name, METHOD_SCHEMAS[name]] as const))(
+    '%s: every named node checks what its components.schemas entry says',
+    (_name, declaration) => {
+      for (const [name, node] of namedNodes(declaration.params)) {
+        const component = (SCHEMAS as Record<string, Record<string, unknown>>)[name];
+        expect(component).toBeDefined();
+        const inline = inlineSchemaOf(node);
+        for (const key of ['type', 'pattern', 'enum'] as const)
+          if (inline[key] !== undefined && component[key] !== undefined) expect([name, key, inline[key]]).toEqual([name, key, component[key]]);
+        if (inline.type === 'object') {
+          expect(Object.keys(inline.properties as object)).toEqual(Object.keys(component.properties as object));
+          expect(inline.required).toEqual(component.required);
+        }
       }
-    }
+    },
+  );
+
+  it('the server domain holds the contract enums and bounds', () => {
+    expect([...SERVER_RFQ_STATES]).toEqual([...RFQ_STATES]);
+    expect([...SERVER_DECLINE_REASONS]).toEqual([...DECLINE_REASONS]);
+    expect([...ACCEPT_SIDES]).toEqual([...SIDES]);
+    expect([...SERVER_ROLES]).toEqual([...ROLES]);
+    expect([...SERVER_RFQ_ERROR_CODES]).toEqual([...RFQ_ERROR_CODES]);
+    expect(SERVER_ASSET_PATTERN.source).toBe(ASSET_PATTERN.source);
+    expect([SERVER_MAX_EXPIRY, SERVER_DEFAULT_PAGE, SERVER_MAX_PAGE]).toEqual([MAX_EXPIRY, DEFAULT_PAGE, MAX_PAGE]);
+    expect(MAX_RFQ_LEGS).toBe(MAX_LEGS);
   });
 
-  it('takes enums from the domain', () => {
-    expect(SCHEMAS.RfqState.enum).toEqual([...RFQ_STATES]);
-    // The SDK (and the CLI through it) cannot import the server: its copy is held equal here.
-    expect([...SDK_RFQ_STATES]).toEqual([...RFQ_STATES]);
+  it('the dispatch policy is the declaration: rfq.* methods speak the rfq dialect, the reads are served on unconfirmed views', () => {
+    for (const name of RPC_METHODS) expect([name, METHOD_SCHEMAS[name].dialect]).toEqual([name, name.startsWith('rfq.') ? 'rfq' : 'public']);
+    const reads = RPC_METHODS.filter((name) => METHOD_SCHEMAS[name].dialect === 'rfq' && METHOD_SCHEMAS[name].mode === 'read');
+    expect(reads.sort()).toEqual(['rfq.get', 'rfq.list', 'rfq.maker.poll', 'rfq.maker.subscribe', 'rfq.subscribe']);
   });
 
   it('sign-in params: only unknown ones are refused here, the values are the service’s (it counts the attempt first)', () => {

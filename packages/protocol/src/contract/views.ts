@@ -1,40 +1,37 @@
-import { RFQ_ERROR_CODES } from '../../../common/errors/app-error';
-import { ROLES } from '../../auth/access';
-import { ASSET_PATTERN } from '../../instruments/domain/symbol';
-import { ACCEPT_SIDES } from '../../ledger/domain/accept-params';
-import { DECLINE_REASONS } from '../../rfq/domain/rfq-record';
-import { RFQ_STATES } from '../../rfq/domain/rfq-state';
-import { RPC_CODES } from '../json-rpc';
-import { type JsonSchema, ref } from '../schema/json-schema';
+import { DECLINE_REASONS, ASSET_PATTERN, OPTION_KINDS, RFQ_STATES, ROLES, SIDES } from './enums';
+import { RFQ_ERROR_CODES, RPC_CODES, RPC_ERROR_NAMES } from './errors';
+import type { FromSchema } from './from-schema';
+import { ref } from './json-schema';
 
 /**
  * JSON Schemas (draft-07, the AsyncAPI schema dialect) of the values the trading WebSocket
- * carries, from docs/spec/interface.md sections 2 and 7.2 and docs/spec/design.md sections 2 to 5. They become
- * `components.schemas` of /asyncapi.json; the method table (method-schemas.ts) refers to them.
+ * carries, from docs/spec/interface.md sections 2 and 7.2 and docs/spec/design.md sections 2 to 5: the
+ * `components.schemas` of /asyncapi.json, the schemas the methods' results refer to, and (through
+ * `View`) the TypeScript types of the clients. Written with literal types kept, so `View<'RfqView'>`
+ * is read off the schema.
  */
-const nullable = (schema: JsonSchema): JsonSchema => ({ oneOf: [schema, { type: 'null' }] });
-const object = (properties: Record<string, JsonSchema>, required: string[] = Object.keys(properties), extra: JsonSchema = {}): JsonSchema => ({
-  type: 'object',
-  properties,
-  required,
-  additionalProperties: false,
-  ...extra,
-});
+const nullable = <const S>(schema: S) => ({ oneOf: [schema, { type: 'null' }] }) as const;
+/** An object with exactly these properties; all required unless `required` says which. */
+function object<
+  const P extends Record<string, object>,
+  const R extends readonly (keyof P & string)[] = ReadonlyArray<keyof P & string>,
+  const E extends object = Record<never, never>,
+>(properties: P, required?: R, extra?: E): { type: 'object'; properties: P; required: R; additionalProperties: false } & E {
+  return { type: 'object', properties, required: required ?? (Object.keys(properties) as unknown as R), additionalProperties: false, ...(extra as E) };
+}
 
-const UNIX_SECONDS: JsonSchema = { type: 'integer', format: 'int64', minimum: 0, description: 'Unix seconds' };
-
-/** The non-RFQ failure names of docs/spec/design.md section 4 (everything of RPC_CODES but the 1200 RFQ code). */
-export const RPC_ERROR_NAMES = (Object.keys(RPC_CODES) as Array<keyof typeof RPC_CODES>).filter((name) => name !== 'RFQ_ERROR');
+const UNIX_SECONDS = { type: 'integer', format: 'int64', minimum: 0, description: 'Unix seconds' } as const;
 
 /** A per-asset map of RfqDecimal (keys: assets). `properties` is empty: every key is an asset. */
-const assetDecimals = (description: string): JsonSchema => ({
-  type: 'object',
-  properties: {},
-  required: [],
-  propertyNames: { pattern: ASSET_PATTERN.source },
-  additionalProperties: ref('RfqDecimal'),
-  description,
-});
+const assetDecimals = (description: string) =>
+  ({
+    type: 'object',
+    properties: {},
+    required: [],
+    propertyNames: { pattern: ASSET_PATTERN.source },
+    additionalProperties: ref('RfqDecimal'),
+    description,
+  }) as const;
 
 /** The maker desk (docs/spec/design.md section 15): limits, protection, usage. */
 const MAKER_LIMITS_SCHEMAS = {
@@ -87,9 +84,9 @@ const MAKER_LIMITS_SCHEMAS = {
     until: { type: ['integer', 'null'], description: 'Unix seconds; null: until rfq.maker.reset_protection' },
     reason: { type: 'string', description: 'The threshold exceeded and the value reached' },
   }),
-} satisfies Record<string, JsonSchema>;
+} as const;
 
-export const SCHEMAS = {
+export const VIEW_SCHEMAS = {
   RpcId: { description: 'JSON-RPC request id, echoed in the response', type: ['string', 'integer', 'null'] },
   UnixSeconds: UNIX_SECONDS,
   RfqSignedDecimal: {
@@ -106,8 +103,8 @@ export const SCHEMAS = {
   },
   RfqId: { type: 'string', pattern: '^[0-9a-f]{32}$', description: '16-byte RFQ id (UUIDv7) as 32 lowercase hex characters' },
   QuoteId: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of the canonical 1,050-byte StrategyQuotePayload' },
-  RfqState: { type: 'string', enum: [...RFQ_STATES] },
-  Side: { type: 'string', enum: [...ACCEPT_SIDES] },
+  RfqState: { type: 'string', enum: RFQ_STATES },
+  Side: { type: 'string', enum: SIDES },
   Wallet: { type: 'string', pattern: '^[1-9A-HJ-NP-Za-km-z]{32,44}$', description: 'base58 of a 32-byte ed25519 public key (Solana address)' },
   Ed25519Base64: {
     type: 'string',
@@ -116,7 +113,7 @@ export const SCHEMAS = {
   },
   InstrumentSymbol: { type: 'string', maxLength: 32, description: '<ASSET>-<DDMMMYY>-<STRIKE>-<C|P>', examples: ['SOL-27DEC26-152.5-C'] },
   Asset: { type: 'string', pattern: ASSET_PATTERN.source, examples: ['SOL'] },
-  Role: { type: 'string', enum: [...ROLES] },
+  Role: { type: 'string', enum: ROLES },
   RfqLeg: object(
     { instrument: ref('InstrumentSymbol'), quantity: { ...ref('RfqSignedDecimal'), description: 'Non-zero; signed contracts in taker-buy orientation' } },
     undefined,
@@ -162,7 +159,7 @@ export const SCHEMAS = {
     description:
       "the taker's salt (design.md 16): taker_commitment = SHA-256(\"LEGWORK_TAKER\" || salt || taker key); the taker's copies only, never the maker's",
   },
-  RfqFailure: object({ error: { type: 'string', enum: [...RFQ_ERROR_CODES] }, message: { type: 'string' } }),
+  RfqFailure: object({ error: { type: 'string', enum: RFQ_ERROR_CODES }, message: { type: 'string' } }),
   RfqView: object(
     {
       rfq_id: ref('RfqId'),
@@ -175,7 +172,7 @@ export const SCHEMAS = {
       max_quote_expires_at: ref('UnixSeconds'),
       quote: nullable(ref('RfqQuote')),
       accepted_side: nullable(ref('Side')),
-      decline_reason: nullable({ type: 'string', enum: [...DECLINE_REASONS] }),
+      decline_reason: nullable({ type: 'string', enum: DECLINE_REASONS }),
       failure: nullable(ref('RfqFailure')),
       fill: nullable(ref('RfqFill')),
       cancelled_at: { ...nullable(ref('UnixSeconds')), description: 'When the taker cancelled it (rfq.cancel; it is then expired), else null' },
@@ -218,7 +215,7 @@ export const SCHEMAS = {
       symbol: ref('InstrumentSymbol'),
       asset: ref('Asset'),
       strike: ref('RfqDecimal'),
-      kind: { type: 'string', enum: ['call', 'put'] },
+      kind: { type: 'string', enum: OPTION_KINDS },
       expiry: ref('UnixSeconds'),
       paused: { type: 'boolean' },
       settled: { type: 'boolean' },
@@ -294,7 +291,7 @@ export const SCHEMAS = {
   ),
   RfqErrorData: object(
     {
-      error: { type: 'string', enum: [...RFQ_ERROR_CODES] },
+      error: { type: 'string', enum: RFQ_ERROR_CODES },
       message: { type: 'string' },
       operation_id: { type: 'string', description: 'Server correlation id to quote to support' },
       retryable: { type: 'boolean' },
@@ -349,4 +346,10 @@ export const SCHEMAS = {
     undefined,
     { description: 'A non-RFQ failure (design.md section 4): parse errors, invalid requests, unknown methods and public/* failures' },
   ),
-} satisfies Record<string, JsonSchema>;
+} as const;
+
+export type ViewName = keyof typeof VIEW_SCHEMAS;
+/** The wire type of a named view: `View<'RfqView'>` is the taker's view of an RFQ as the server sends it. */
+export type View<N extends ViewName> = FromSchema<(typeof VIEW_SCHEMAS)[N], typeof VIEW_SCHEMAS>;
+/** The wire type of any schema that refers to the views. */
+export type WireType<S> = FromSchema<S, typeof VIEW_SCHEMAS>;

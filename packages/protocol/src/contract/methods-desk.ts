@@ -1,14 +1,13 @@
-import type { RpcDeclaration, RpcMethodName } from '../gateway/rpc-method';
-import { ref } from '../gateway/schema/json-schema';
-import { checkedByService, integer, object, optional, required, string } from '../gateway/schema/schema';
-import { RFQ_METHODS } from './rfq.schemas';
+import { declareMethod } from './declaration';
+import { ref } from './json-schema';
+import { checkedByService, integer, object, optional, required, string } from './params';
+import { RESPOND_ERRORS, RESPOND_PARAMS } from './methods-rfq';
 
 /**
- * The maker desk methods of maker-limits.rpc.ts (docs/spec/design.md section 15). The limits
- * document is checked by the service (domain/maker-limits.ts: its per-asset maps have keys the
- * params compiler cannot declare), field by field: a value off its type is RFQ_VALUE_OUT_OF_RANGE
- * naming the field, a decimal that is not canonical RFQ_PRECISION_UNSUPPORTED. The nodes below
- * document it.
+ * The maker desk methods (docs/spec/design.md section 15). The limits document is checked by the
+ * service (its per-asset maps have keys the params compiler cannot declare), field by field: a
+ * value off its type is RFQ_VALUE_OUT_OF_RANGE naming the field, a decimal that is not canonical
+ * RFQ_PRECISION_UNSUPPORTED. The nodes below document it.
  */
 
 /** RfqDecimal (unsigned), documented only: the service checks it. */
@@ -41,35 +40,42 @@ const LIMITS = object(
   { ref: 'MakerLimits' },
 );
 
-const LIMITS_VIEW = ref('MakerLimitsView');
+/**
+ * Every desk method is priced on the current marks (usage, price band), so each is refused on
+ * unconfirmed views like a write.
+ */
+const DESK = { dialect: 'rfq', access: { kind: 'account', role: 'quoter' }, mode: 'write' } as const;
 
-/** The declarations of maker-limits.rpc.ts, by method. */
-export const MAKER_LIMITS_METHODS = {
-  'rfq.maker.set_limits': {
+export const DESK_METHODS = {
+  'rfq.maker.set_limits': declareMethod({
+    ...DESK,
     summary: "Replace the caller's maker limits (quoter role); answers rfq.maker.get_limits",
     description:
       'Every field optional (absent = no limit); the effective limit of each is the stricter of the maker’s and the operator’s. Lowering a limit never cancels a live quote.',
     params: object({ limits: required(checkedByService(LIMITS)) }),
-    result: LIMITS_VIEW,
+    result: ref('MakerLimitsView'),
     errors: ['RFQ_PRECISION_UNSUPPORTED'],
-  },
-  'rfq.maker.get_limits': {
+  }),
+  'rfq.maker.get_limits': declareMethod({
+    ...DESK,
     summary: "The caller's maker limits, the operator's ceiling, the usage of its live quotes at the current marks, and its protection state",
     params: object({}),
-    result: LIMITS_VIEW,
+    result: ref('MakerLimitsView'),
     errors: [],
-  },
-  'rfq.maker.reset_protection': {
+  }),
+  'rfq.maker.reset_protection': declareMethod({
+    ...DESK,
     summary: "End the caller's protection freeze and start a new window; answers rfq.maker.get_limits",
     params: object({}),
-    result: LIMITS_VIEW,
+    result: ref('MakerLimitsView'),
     errors: [],
-  },
-  'rfq.maker.check': {
+  }),
+  'rfq.maker.check': declareMethod({
+    ...DESK,
     summary: 'Run every check of rfq.maker.respond on these params without storing, moving or consuming anything',
     description:
       'Takes exactly the params of rfq.maker.respond and answers the error respond would give; RFQ_INVALID_SIGNATURE carries the payload the exchange built and its quote_id. Counts against the rate limit like respond.',
-    params: RFQ_METHODS['rfq.maker.respond'].params,
+    params: RESPOND_PARAMS,
     result: {
       type: 'object',
       properties: {
@@ -80,6 +86,6 @@ export const MAKER_LIMITS_METHODS = {
       required: ['ok', 'quote_id', 'payload'],
       additionalProperties: false,
     },
-    errors: RFQ_METHODS['rfq.maker.respond'].errors,
-  },
-} satisfies Partial<Record<RpcMethodName, RpcDeclaration<unknown>>>;
+    errors: RESPOND_ERRORS,
+  }),
+};

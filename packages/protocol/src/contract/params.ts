@@ -1,9 +1,10 @@
-import type { RfqErrorCode } from '../../../common/errors/app-error';
+import type { RfqErrorCode } from './errors';
 
 /**
- * The params of a JSON-RPC method as plain typed data: one declaration that the gateway compiles
- * into the method's validator (compile.ts) and writes into /asyncapi.json (json-schema.ts). A
- * node names its own failures, so the contract's exact code and message stay in the declaration.
+ * The params of a JSON-RPC method as plain typed data: one declaration that the server compiles
+ * into the method's validator and writes into /asyncapi.json (as JSON Schema, json-schema.ts), and
+ * that types the clients' calls (`WireOf`). A node names its own failures, so the contract's exact
+ * code and message stay in the declaration.
  *
  * A failure's text may hold `{path}` (the field, e.g. `legs[0].quantity`), `{value}` (a short
  * JSON rendering of what was sent) and `{length}` (of an array). `code` is an RFQ code other than
@@ -12,7 +13,7 @@ import type { RfqErrorCode } from '../../../common/errors/app-error';
 export type Fault = string | { code: RfqErrorCode; message: string };
 
 /** What a node says in /asyncapi.json besides its checks. */
-interface Doc {
+export interface Doc {
   /** A schema of components.schemas the document refers to instead of the inline form. */
   ref?: string;
   description?: string;
@@ -20,12 +21,16 @@ interface Doc {
   default?: unknown;
 }
 
-/** The parsed type of a node, carried by the type only. */
-interface Typed<T> {
+/**
+ * The parsed type of a node (the server's command) and its type on the wire (what a client sends), carried by the type only.
+ * @public (exported for the declaration files of the nodes that extend it)
+ */
+export interface Typed<T, W = T> {
   readonly __out?: () => T;
+  readonly __wire?: () => W;
 }
 
-interface StringNode<T extends string = string> extends Doc, Typed<T> {
+export interface StringNode<T extends string = string> extends Doc, Typed<T> {
   kind: 'string';
   pattern?: RegExp;
   enum?: readonly T[];
@@ -37,7 +42,7 @@ interface StringNode<T extends string = string> extends Doc, Typed<T> {
 }
 
 /** A JSON number that is a safe integer (int64 held exactly), within the bounds. */
-interface IntegerNode extends Doc, Typed<number> {
+export interface IntegerNode extends Doc, Typed<number> {
   kind: 'integer';
   minimum?: number;
   maximum?: number;
@@ -46,13 +51,13 @@ interface IntegerNode extends Doc, Typed<number> {
   range?: Fault;
 }
 
-interface BooleanNode extends Doc, Typed<boolean> {
+export interface BooleanNode extends Doc, Typed<boolean> {
   kind: 'boolean';
   invalid: Fault;
 }
 
 /** An RfqSignedDecimal (docs/spec/interface.md 2) in micro-units. */
-interface DecimalNode extends Doc, Typed<bigint> {
+export interface DecimalNode extends Doc, Typed<bigint, string> {
   kind: 'decimal';
   /** Neither a string nor a number. */
   invalid: Fault;
@@ -65,15 +70,15 @@ interface DecimalNode extends Doc, Typed<bigint> {
 }
 
 /** A canonical decimal u64 string of 1 or more, as a bigint. */
-interface U64Node extends Doc, Typed<bigint> {
+export interface U64Node extends Doc, Typed<bigint, string> {
   kind: 'u64';
   invalid: Fault;
   range: Fault;
 }
 
-interface ArrayNode<T> extends Doc, Typed<T[]> {
+export interface ArrayNode<T, W = T> extends Doc, Typed<T[], W[]> {
   kind: 'array';
-  items: Node<T>;
+  items: Node<unknown>;
   invalid: Fault;
   minItems?: number;
   maxItems?: number;
@@ -84,21 +89,23 @@ interface ArrayNode<T> extends Doc, Typed<T[]> {
 }
 
 /** A value documented here but checked by the service (which must count the attempt first). */
-interface ServiceCheckedNode extends Doc, Typed<unknown> {
+export interface ServiceCheckedNode<W = unknown> extends Doc, Typed<unknown, W> {
   kind: 'service';
   documented: Node<unknown>;
 }
 
-export interface Prop<T = unknown, Optional extends boolean = boolean> {
+export interface Prop<T = unknown, Optional extends boolean = boolean, W = T, WireOptional extends boolean = Optional> {
   node: Node<unknown>;
   /** Absent is fine; the parsed object then has no such key. */
   optional: Optional;
   /** Absent (or null with `nullable`) reads as this. */
   default?: { value: unknown; nullable: boolean };
   readonly __out?: () => T;
+  readonly __wire?: () => W;
+  readonly __wireOptional?: WireOptional;
 }
 
-export interface ObjectNode<T> extends Doc, Typed<T> {
+export interface ObjectNode<T, W = unknown> extends Doc, Typed<T, W> {
   kind: 'object';
   props: Record<string, Prop>;
   /** Not an object (params themselves are checked by the dispatcher). */
@@ -110,16 +117,25 @@ export interface ObjectNode<T> extends Doc, Typed<T> {
 export type Node<T> = StringNode<T & string> | IntegerNode | BooleanNode | DecimalNode | U64Node | ArrayNode<unknown> | ServiceCheckedNode | ObjectNode<T>;
 
 type Infer<N> = N extends { readonly __out?: () => infer T } ? T : never;
+/** What a client sends for a node: decimals as strings, fields snake_case, defaulted fields optional. */
+export type WireOf<N> = N extends { readonly __wire?: () => infer W } ? W : never;
 
 /** `client_ref` → `clientRef`: the key of a field in the parsed command. */
 type Camel<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
 export const camel = (key: string): string => key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 
-type PropOut<P> = P extends Prop<infer T, boolean> ? T : never;
+type PropOut<P> = P extends { readonly __out?: () => infer T } ? T : never;
+type PropWire<P> = P extends { readonly __wire?: () => infer W } ? W : never;
 type Flat<T> = { [K in keyof T]: T[K] } & {};
+type WireRequired<P> = P extends { readonly __wireOptional?: infer O } ? (O extends false ? true : false) : false;
+type ObjectWire<P extends Record<string, Prop>> = Flat<
+  { [K in keyof P as WireRequired<P[K]> extends true ? K : never]: PropWire<P[K]> } & {
+    [K in keyof P as WireRequired<P[K]> extends true ? never : K]?: PropWire<P[K]>;
+  }
+>;
 type ObjectOut<P extends Record<string, Prop>> = Flat<
-  { [K in keyof P as P[K] extends Prop<unknown, false> ? Camel<K & string> : never]: PropOut<P[K]> } & {
-    [K in keyof P as P[K] extends Prop<unknown, false> ? never : Camel<K & string>]?: PropOut<P[K]>;
+  { [K in keyof P as P[K] extends { optional: false } ? Camel<K & string> : never]: PropOut<P[K]> } & {
+    [K in keyof P as P[K] extends { optional: false } ? never : Camel<K & string>]?: PropOut<P[K]>;
   }
 >;
 
@@ -130,25 +146,35 @@ export const integer = (node: Omit<IntegerNode, 'kind'>): IntegerNode => ({ kind
 export const boolean = (node: Omit<BooleanNode, 'kind'>): BooleanNode => ({ kind: 'boolean', ...node });
 export const decimal = (node: Omit<DecimalNode, 'kind'>): DecimalNode => ({ kind: 'decimal', ...node });
 export const u64 = (node: Omit<U64Node, 'kind'>): U64Node => ({ kind: 'u64', ...node });
-export const array = <T>(node: Omit<ArrayNode<T>, 'kind'>): ArrayNode<T> => ({ kind: 'array', ...node });
-export const checkedByService = (documented: Node<unknown>, doc: Doc = {}): ServiceCheckedNode => ({ kind: 'service', documented, ...doc });
+export const array = <I extends Node<unknown>>(
+  node: Omit<ArrayNode<Infer<I>, WireOf<I>>, 'kind' | 'items'> & { items: I },
+): ArrayNode<Infer<I>, WireOf<I>> => ({
+  kind: 'array',
+  ...node,
+});
+export const checkedByService = <N extends Node<unknown>>(documented: N, doc: Doc = {}): ServiceCheckedNode<WireOf<N>> => ({
+  kind: 'service',
+  documented,
+  ...doc,
+});
 export const object = <P extends Record<string, Prop>>(
   props: P,
   options: Pick<ObjectNode<unknown>, 'ref' | 'description' | 'invalid' | 'requiredFirst'> = {},
-): ObjectNode<ObjectOut<P>> => ({
+): ObjectNode<ObjectOut<P>, ObjectWire<P>> => ({
   kind: 'object',
   props,
   ...options,
 });
 
-export const required = <N extends Node<unknown>>(node: N): Prop<Infer<N>, false> => ({ node, optional: false });
-export const optional = <N extends Node<unknown>>(node: N): Prop<Infer<N>, true> => ({ node, optional: true });
-/** Absent reads as `value`; with `nullable`, null too. */
-export const withDefault = <N extends Node<unknown>, const D>(node: N, value: D, nullable = false): Prop<Infer<N> | D, false> => ({
+export const required = <N extends Node<unknown>>(node: N): Prop<Infer<N>, false, WireOf<N>> => ({ node, optional: false });
+export const optional = <N extends Node<unknown>>(node: N): Prop<Infer<N>, true, WireOf<N>> => ({ node, optional: true });
+/** Absent reads as `value`; with `nullable`, null too (so a client may send null). */
+export const withDefault = <N extends Node<unknown>, const D, const Nullable extends boolean = false>(
+  node: N,
+  value: D,
+  nullable?: Nullable,
+): Prop<Infer<N> | D, false, WireOf<N> | (Nullable extends true ? null : never), true> => ({
   node,
   optional: false,
-  default: { value, nullable },
+  default: { value, nullable: nullable ?? false },
 });
-
-/** Which failures a method's params answer with by default (docs/spec/design.md section 4). */
-export type Dialect = 'rfq' | 'public';

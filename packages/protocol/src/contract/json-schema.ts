@@ -1,10 +1,10 @@
-import type { Node, ObjectNode } from './schema';
+import type { Node, ObjectNode } from './params';
 
 /** A JSON Schema (draft-07, the AsyncAPI schema dialect). */
 export type JsonSchema = Record<string, unknown>;
 
 /** A reference to a schema of components.schemas (the parser's validation of the document proves every one resolves). */
-export const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+export const ref = <const N extends string>(name: N): { $ref: `#/components/schemas/${N}` } => ({ $ref: `#/components/schemas/${name}` });
 
 const defined = (schema: JsonSchema): JsonSchema => Object.fromEntries(Object.entries(schema).filter(([, v]) => v !== undefined));
 

@@ -1,0 +1,744 @@
+"""Wire types of the Legwork trading WebSocket, generated from the contract of @legwork/protocol.
+
+Do not edit: `npm run protocol:python` writes this file, and a test fails when it differs from
+the output. Decimals are strings on the wire, unix seconds integers; TypedDicts describe what the
+server sends (results, events) and what it takes (params; NotRequired: absent is fine).
+"""
+
+from __future__ import annotations
+
+from typing import Final, Literal, NotRequired, TypeAlias, TypedDict
+
+MethodName: TypeAlias = Literal[
+    "public/get_nonce",
+    "public/auth",
+    "public/session_resume",
+    "public/get_market_config",
+    "public/get_instruments",
+    "public/get_time",
+    "rfq.create",
+    "rfq.accept",
+    "rfq.cancel",
+    "rfq.cancel_all",
+    "rfq.get",
+    "rfq.list",
+    "rfq.subscribe",
+    "rfq.maker.poll",
+    "rfq.maker.respond",
+    "rfq.maker.decline",
+    "rfq.maker.subscribe",
+    "rfq.maker.set_limits",
+    "rfq.maker.get_limits",
+    "rfq.maker.reset_protection",
+    "rfq.maker.check",
+]
+METHOD_NAMES: Final[tuple[MethodName, ...]] = (
+    "public/get_nonce",
+    "public/auth",
+    "public/session_resume",
+    "public/get_market_config",
+    "public/get_instruments",
+    "public/get_time",
+    "rfq.create",
+    "rfq.accept",
+    "rfq.cancel",
+    "rfq.cancel_all",
+    "rfq.get",
+    "rfq.list",
+    "rfq.subscribe",
+    "rfq.maker.poll",
+    "rfq.maker.respond",
+    "rfq.maker.decline",
+    "rfq.maker.subscribe",
+    "rfq.maker.set_limits",
+    "rfq.maker.get_limits",
+    "rfq.maker.reset_protection",
+    "rfq.maker.check",
+)
+RfqErrorCode: TypeAlias = Literal[
+    "RFQ_NOT_ENABLED",
+    "RFQ_NOT_READY",
+    "RFQ_INVALID_INSTRUMENT",
+    "RFQ_SIZE_INVALID",
+    "RFQ_PRECISION_UNSUPPORTED",
+    "RFQ_VALUE_OUT_OF_RANGE",
+    "RFQ_OPEN_LIMIT",
+    "RFQ_NOT_FOUND",
+    "RFQ_WRONG_ROLE",
+    "RFQ_INVALID_SIGNATURE",
+    "RFQ_CANONICAL_MISMATCH",
+    "RFQ_QUOTE_EXPIRED",
+    "RFQ_STATE_CONFLICT",
+    "RFQ_TAKER_UNFUNDED",
+    "RFQ_BALANCE_INSUFFICIENT",
+    "RFQ_PRICE_TOLERANCE",
+    "RFQ_ATTESTATION_FAILED",
+    "RFQ_TX_FAILED",
+    "RFQ_RATE_LIMITED",
+]
+RpcErrorName: TypeAlias = Literal[
+    "PARSE_ERROR",
+    "INVALID_REQUEST",
+    "METHOD_NOT_FOUND",
+    "INVALID_PARAMS",
+    "INTERNAL_ERROR",
+    "AUTH_REQUIRED",
+    "AUTH_INVALID_SIGNATURE",
+    "AUTH_INVALID_NONCE",
+    "SESSION_INVALID",
+    "RATE_LIMITED",
+]
+DeclineReason: TypeAlias = Literal[
+    "unlisted_instrument",
+    "near_expiry",
+    "size_limit",
+    "stale_data",
+    "low_confidence",
+    "queue_overflow",
+]
+RFQ_ERROR_CODES: Final[tuple[RfqErrorCode, ...]] = (
+    "RFQ_NOT_ENABLED",
+    "RFQ_NOT_READY",
+    "RFQ_INVALID_INSTRUMENT",
+    "RFQ_SIZE_INVALID",
+    "RFQ_PRECISION_UNSUPPORTED",
+    "RFQ_VALUE_OUT_OF_RANGE",
+    "RFQ_OPEN_LIMIT",
+    "RFQ_NOT_FOUND",
+    "RFQ_WRONG_ROLE",
+    "RFQ_INVALID_SIGNATURE",
+    "RFQ_CANONICAL_MISMATCH",
+    "RFQ_QUOTE_EXPIRED",
+    "RFQ_STATE_CONFLICT",
+    "RFQ_TAKER_UNFUNDED",
+    "RFQ_BALANCE_INSUFFICIENT",
+    "RFQ_PRICE_TOLERANCE",
+    "RFQ_ATTESTATION_FAILED",
+    "RFQ_TX_FAILED",
+    "RFQ_RATE_LIMITED",
+)
+RPC_CODES: Final[dict[str, int]] = {
+    "PARSE_ERROR": -32700,
+    "INVALID_REQUEST": -32600,
+    "METHOD_NOT_FOUND": -32601,
+    "INVALID_PARAMS": -32602,
+    "INTERNAL_ERROR": -32603,
+    "AUTH_REQUIRED": 1000,
+    "AUTH_INVALID_SIGNATURE": 1001,
+    "AUTH_INVALID_NONCE": 1002,
+    "SESSION_INVALID": 1004,
+    "RATE_LIMITED": 1005,
+    "RFQ_ERROR": 1200,
+}
+RFQ_ERROR_CODE: Final = 1200
+SUBSCRIBE_METHODS: Final[dict[str, MethodName]] = {
+    "rfq": "rfq.subscribe",
+    "rfq_maker": "rfq.maker.subscribe",
+}
+
+RpcId: TypeAlias = str | int | None
+UnixSeconds: TypeAlias = int
+RfqSignedDecimal: TypeAlias = str
+RfqDecimal: TypeAlias = str
+RfqId: TypeAlias = str
+QuoteId: TypeAlias = str
+RfqState: TypeAlias = Literal["pending", "quoted", "accepted", "submitting", "filled", "declined", "expired", "failed"]
+Side: TypeAlias = Literal["buy", "sell"]
+Wallet: TypeAlias = str
+Ed25519Base64: TypeAlias = str
+InstrumentSymbol: TypeAlias = str
+Asset: TypeAlias = str
+Role: TypeAlias = Literal["taker", "quoter", "admin"]
+TakerSalt: TypeAlias = str
+AssetDecimals: TypeAlias = dict[str, RfqDecimal]
+
+
+class RfqLeg(TypedDict):
+    """One leg, as the taker sent it (legs keep the taker order everywhere)"""
+
+    instrument: InstrumentSymbol
+    quantity: RfqSignedDecimal
+
+
+class RfqQuote(TypedDict):
+    quote_id: QuoteId
+    maker: Wallet
+    quote_nonce: str
+    bid: RfqSignedDecimal
+    ask: RfqSignedDecimal
+    issued_at: UnixSeconds
+    expires_at: UnixSeconds
+    maker_signature: Ed25519Base64
+
+
+class RfqFill(TypedDict):
+    fill_id: str
+    side: Side
+    price: RfqSignedDecimal
+    fee: RfqDecimal
+    filled_at: UnixSeconds
+    reverted: bool
+    receipt: NotRequired[FillReceipt]
+
+
+class FillReceipt(TypedDict):
+    journal_seq: int
+    kind: Literal[0, 1]
+    payload: str
+    hash: str
+    key_id: str
+    signature: str
+    taker_salt: NotRequired[TakerSalt]
+
+
+class RfqFailure(TypedDict):
+    error: RfqErrorCode
+    message: str
+
+
+class RfqView(TypedDict):
+    """The taker's view of an RFQ (design.md section 5)"""
+
+    rfq_id: RfqId
+    client_ref: str
+    state: RfqState
+    legs: list[RfqLeg]
+    created_at: UnixSeconds
+    updated_at: UnixSeconds
+    expires_at: UnixSeconds
+    max_quote_expires_at: UnixSeconds
+    quote: RfqQuote | None
+    accepted_side: Side | None
+    decline_reason: DeclineReason | None
+    failure: RfqFailure | None
+    fill: RfqFill | None
+    cancelled_at: UnixSeconds | None
+
+
+class OpenRfq(TypedDict):
+    """A pending RFQ as quoters see it: the legs are the exact structure quoted; the taker stays
+    anonymous
+    """
+
+    rfq_id: RfqId
+    legs: list[RfqLeg]
+    created_at: UnixSeconds
+    expires_at: UnixSeconds
+    max_quote_expires_at: UnixSeconds
+
+
+class ClosedRfq(TypedDict):
+    """An RFQ that left pending without the receiving quoter’s quote: the open RFQ object plus its
+    state
+    """
+
+    rfq_id: RfqId
+    legs: list[RfqLeg]
+    created_at: UnixSeconds
+    expires_at: UnixSeconds
+    max_quote_expires_at: UnixSeconds
+    state: RfqState
+
+
+class MakerQuoteEvent(TypedDict):
+    rfq_id: RfqId
+    quote_id: QuoteId
+    state: RfqState
+    side: Side | None
+    fill: RfqFill | None
+
+
+class InstrumentRecord(TypedDict):
+    symbol: InstrumentSymbol
+    asset: Asset
+    strike: RfqDecimal
+    kind: Literal["call", "put"]
+    expiry: UnixSeconds
+    paused: bool
+    settled: bool
+    settlement_price: RfqDecimal | None
+    created_at: UnixSeconds
+    mark_price: RfqDecimal | None
+    iv: RfqDecimal | None
+
+
+class MarketConfigPayloadVersions(TypedDict):
+    quote: int
+    accept: int
+
+
+class MarketConfigAssetsItem(TypedDict):
+    asset: Asset
+    index_price: RfqDecimal
+    index_updated_at: UnixSeconds
+
+
+class MarketConfigRfq(TypedDict):
+    enabled: bool
+    max_legs: Literal[13]
+    max_open_rfqs: int
+    rfq_ttl_seconds: int
+    max_quote_lifetime_seconds: Literal[3600]
+    taker_fee_bps: int
+    trade_fee_cap_bps: int
+    taker_fee_tolerance_bps: int
+    market_data_max_age_seconds: int
+
+
+class MarketConfig(TypedDict):
+    service_name: str
+    quote_domain: str
+    settlement_currency: Literal["USDC"]
+    decimals: Literal[6]
+    payload_versions: MarketConfigPayloadVersions
+    assets: list[MarketConfigAssetsItem]
+    rfq: MarketConfigRfq
+
+
+class NonceChallenge(TypedDict):
+    wallet: Wallet
+    nonce: str
+    expires_at: UnixSeconds
+    message: str
+
+
+class SignInResult(TypedDict):
+    wallet: Wallet
+    account_id: int | None
+    roles: list[Role]
+    session_token: str
+
+
+class RfqFundingRequirement(TypedDict):
+    """required = cash_debit + max_fee + lock_increase, for one accept side"""
+
+    required: RfqDecimal
+    estimate: bool
+    funded: bool
+    package_cash_delta: NotRequired[RfqSignedDecimal]
+    cash_debit: NotRequired[RfqDecimal]
+    fee: NotRequired[RfqDecimal]
+    max_fee: NotRequired[RfqDecimal]
+    writer: NotRequired[bool]
+    lock_increase: NotRequired[RfqDecimal]
+    post_fill_locked: NotRequired[RfqDecimal]
+
+
+class RfqTakerFunding(TypedDict):
+    """Advisory funding view (RFQ_TAKER_UNFUNDED details)"""
+
+    anchored: bool
+    free_balance: RfqDecimal | None
+    buy: RfqFundingRequirement | None
+    sell: RfqFundingRequirement | None
+
+
+class RfqErrorData(TypedDict):
+    """error.data of every rfq.* failure (interface.md 7.2)"""
+
+    error: RfqErrorCode
+    message: str
+    operation_id: str
+    retryable: bool
+    rfq_id: NotRequired[RfqId]
+    quote_id: NotRequired[QuoteId]
+    details: NotRequired[RfqTakerFunding]
+    retry_after_ms: NotRequired[int]
+    payload: NotRequired[str]
+
+
+class MakerProtection(TypedDict):
+    """Maker protection after fills: the maker is frozen when the fills of the last window_seconds
+    exceed a threshold
+    """
+
+    window_seconds: int
+    max_fills: NotRequired[int]
+    max_fill_notional: NotRequired[RfqDecimal]
+    max_fill_delta: NotRequired[AssetDecimals]
+    frozen_seconds: int
+
+
+class MakerLimits(TypedDict):
+    """Every field optional (absent = no limit)"""
+
+    max_open_quotes: NotRequired[int]
+    max_open_notional: NotRequired[RfqDecimal]
+    max_quote_notional: NotRequired[RfqDecimal]
+    max_open_delta: NotRequired[AssetDecimals]
+    max_open_vega: NotRequired[AssetDecimals]
+    price_band_bps: NotRequired[int]
+    protection: NotRequired[MakerProtection]
+
+
+class MakerLimitsViewUsage(TypedDict):
+    open_quotes: int
+    open_notional: RfqDecimal
+    open_delta: dict[str, RfqDecimal]
+    open_vega: dict[str, RfqDecimal]
+
+
+class MakerLimitsViewProtectionWindow(TypedDict):
+    fills: int
+    notional: RfqDecimal
+    delta: dict[str, RfqDecimal]
+
+
+class MakerLimitsViewProtection(TypedDict):
+    frozen: bool
+    until: int | None
+    window: MakerLimitsViewProtectionWindow
+
+
+class MakerLimitsView(TypedDict):
+    """Limits, ceiling, usage of the live quotes at the current marks, and protection state
+    (rfq.maker.get_limits)
+    """
+
+    limits: MakerLimits
+    admin_limits: MakerLimits
+    usage: MakerLimitsViewUsage
+    protection: MakerLimitsViewProtection
+
+
+class MakerProtectionTrip(TypedDict):
+    tripped_at: int
+    until: int | None
+    reason: str
+
+
+class RpcErrorData(TypedDict):
+    """error.data of a non-RFQ failure (design.md section 4)"""
+
+    error: RpcErrorName
+    message: str
+    operation_id: NotRequired[str]
+    retry_after_ms: NotRequired[int]
+
+
+class RfqErrorReplyError(TypedDict):
+    code: Literal[1200]
+    message: str
+    data: RfqErrorData
+
+
+class RfqErrorReply(TypedDict):
+    """The failure of an rfq.* method: always code 1200 with the typed RFQ error"""
+
+    jsonrpc: Literal["2.0"]
+    id: RpcId
+    error: RfqErrorReplyError
+
+
+class RpcErrorReplyError(TypedDict):
+    code: Literal[-32700, -32600, -32601, -32602, -32603, 1000, 1001, 1002, 1004, 1005]
+    message: str
+    data: RpcErrorData
+
+
+class RpcErrorReply(TypedDict):
+    """A non-RFQ failure (design.md section 4): parse errors, invalid requests, unknown methods and
+    public/* failures
+    """
+
+    jsonrpc: Literal["2.0"]
+    id: RpcId
+    error: RpcErrorReplyError
+
+
+class PublicGetNonceParams(TypedDict):
+    """params of public/get_nonce"""
+
+    wallet: Wallet
+
+
+class PublicAuthParams(TypedDict):
+    """params of public/auth"""
+
+    wallet: Wallet
+    signature: str
+    message: str
+
+
+class PublicSessionResumeParams(TypedDict):
+    """params of public/session_resume"""
+
+    session_token: str
+
+
+class PublicGetMarketConfigParams(TypedDict):
+    """params of public/get_market_config"""
+
+
+class PublicGetInstrumentsParams(TypedDict):
+    """params of public/get_instruments"""
+
+    asset: NotRequired[Asset]
+    expiry: NotRequired[UnixSeconds]
+    include_settled: NotRequired[bool]
+
+
+class PublicGetInstrumentsResult(TypedDict):
+    """result of public/get_instruments"""
+
+    instruments: list[InstrumentRecord]
+
+
+class PublicGetTimeParams(TypedDict):
+    """params of public/get_time"""
+
+
+class PublicGetTimeResult(TypedDict):
+    """result of public/get_time"""
+
+    time_ms: int
+
+
+class RfqCreateParams(TypedDict):
+    """params of rfq.create"""
+
+    client_ref: str
+    legs: list[RfqLeg]
+
+
+class RfqAcceptParams(TypedDict):
+    """params of rfq.accept"""
+
+    quote_id: QuoteId
+    side: Side
+    expires_at: UnixSeconds
+    taker_signature: Ed25519Base64
+
+
+class RfqAcceptResult(TypedDict):
+    """result of rfq.accept"""
+
+    rfq_id: RfqId
+    quote_id: QuoteId
+    side: Side
+    state: Literal["accepted"]
+
+
+class RfqCancelParams(TypedDict):
+    """params of rfq.cancel"""
+
+    rfq_id: RfqId
+
+
+class RfqCancelResult(TypedDict):
+    """result of rfq.cancel"""
+
+    rfq_id: RfqId
+    state: Literal["expired"]
+    cancelled_at: UnixSeconds
+
+
+class RfqCancelAllParams(TypedDict):
+    """params of rfq.cancel_all"""
+
+
+class RfqCancelAllResult(TypedDict):
+    """result of rfq.cancel_all"""
+
+    cancelled: list[RfqId]
+
+
+class RfqGetParams(TypedDict):
+    """params of rfq.get"""
+
+    rfq_id: RfqId
+
+
+class RfqListParams(TypedDict):
+    """params of rfq.list"""
+
+    states: NotRequired[list[RfqState]]
+    cursor: NotRequired[RfqId]
+    limit: NotRequired[int]
+
+
+class RfqListResult(TypedDict):
+    """result of rfq.list"""
+
+    items: list[RfqView]
+    next_cursor: NotRequired[RfqId]
+
+
+class RfqSubscribeParams(TypedDict):
+    """params of rfq.subscribe"""
+
+    since: NotRequired[int]
+
+
+class RfqSubscribeResult(TypedDict):
+    """result of rfq.subscribe"""
+
+    channel: Literal["rfq"]
+    subscribed: Literal[True]
+    account_seq: int
+
+
+class RfqMakerPollParams(TypedDict):
+    """params of rfq.maker.poll"""
+
+    cursor: NotRequired[RfqId]
+    limit: NotRequired[int]
+
+
+class RfqMakerPollResult(TypedDict):
+    """result of rfq.maker.poll"""
+
+    items: list[OpenRfq]
+    next_cursor: NotRequired[RfqId]
+
+
+class RfqMakerRespondParams(TypedDict):
+    """params of rfq.maker.respond"""
+
+    rfq_id: RfqId
+    quote_nonce: str
+    bid: RfqSignedDecimal
+    ask: RfqSignedDecimal
+    issued_at: UnixSeconds
+    expires_at: UnixSeconds
+    maker_signature: Ed25519Base64
+
+
+class RfqMakerRespondResult(TypedDict):
+    """result of rfq.maker.respond"""
+
+    rfq_id: RfqId
+    quote_id: QuoteId
+    state: Literal["quoted"]
+
+
+class RfqMakerDeclineParams(TypedDict):
+    """params of rfq.maker.decline"""
+
+    rfq_id: RfqId
+    reason: DeclineReason
+
+
+class RfqMakerDeclineResult(TypedDict):
+    """result of rfq.maker.decline"""
+
+    rfq_id: RfqId
+    state: Literal["declined"]
+    decline_reason: DeclineReason
+
+
+class RfqMakerSubscribeParams(TypedDict):
+    """params of rfq.maker.subscribe"""
+
+    since: NotRequired[int]
+
+
+class RfqMakerSubscribeResult(TypedDict):
+    """result of rfq.maker.subscribe"""
+
+    channel: Literal["rfq_maker"]
+    subscribed: Literal[True]
+    account_seq: int
+
+
+class RfqMakerSetLimitsParams(TypedDict):
+    """params of rfq.maker.set_limits"""
+
+    limits: MakerLimits
+
+
+class RfqMakerGetLimitsParams(TypedDict):
+    """params of rfq.maker.get_limits"""
+
+
+class RfqMakerResetProtectionParams(TypedDict):
+    """params of rfq.maker.reset_protection"""
+
+
+class RfqMakerCheckParams(TypedDict):
+    """params of rfq.maker.check"""
+
+    rfq_id: RfqId
+    quote_nonce: str
+    bid: RfqSignedDecimal
+    ask: RfqSignedDecimal
+    issued_at: UnixSeconds
+    expires_at: UnixSeconds
+    maker_signature: Ed25519Base64
+
+
+class RfqMakerCheckResult(TypedDict):
+    """result of rfq.maker.check"""
+
+    ok: Literal[True]
+    quote_id: QuoteId
+    payload: str
+
+
+class SessionLapsedData(TypedDict):
+    """At the token's exp or at a revoke of the account's sessions (design.md section 10): the
+    connection is as before sign-in, its subscriptions dropped
+    """
+
+    seq: int
+    event: Literal["expired", "revoked"]
+
+
+class RfqEventData(TypedDict):
+    """Every state move of one of the subscriber’s RFQs"""
+
+    seq: int
+    account_seq: int
+    event: Literal["quoted", "accepted", "submitting", "filled", "declined", "expired", "failed"]
+    rfq: RfqView
+
+
+class RfqMakerCreatedData(TypedDict):
+    """To every subscribed quoter but the taker"""
+
+    seq: int
+    event: Literal["created"]
+    rfq: OpenRfq
+
+
+class RfqMakerClosedData(TypedDict):
+    """It left pending without the receiver’s quote (quoted by another maker, declined, expired)"""
+
+    seq: int
+    event: Literal["closed"]
+    rfq: ClosedRfq
+
+
+class RfqMakerQuoteData(TypedDict):
+    """accepted, filled, failed or expired, to the maker holding the quote"""
+
+    seq: int
+    account_seq: int
+    event: Literal["accepted", "filled", "failed", "expired"]
+    rfq: MakerQuoteEvent
+
+
+class RfqMakerProtectionData(TypedDict):
+    """To the maker whose fills in its protection window exceeded a threshold (design.md section
+    15): new quotes are refused (RFQ_OPEN_LIMIT) until `until`, or until
+    rfq.maker.reset_protection when null; live quotes stay firm
+    """
+
+    seq: int
+    account_seq: int
+    event: Literal["protection"]
+    protection: MakerProtectionTrip
+
+
+PublicGetNonceResult: TypeAlias = NonceChallenge
+PublicAuthResult: TypeAlias = SignInResult
+PublicSessionResumeResult: TypeAlias = SignInResult
+PublicGetMarketConfigResult: TypeAlias = MarketConfig
+RfqCreateResult: TypeAlias = RfqView
+RfqGetResult: TypeAlias = RfqView
+RfqMakerSetLimitsResult: TypeAlias = MakerLimitsView
+RfqMakerGetLimitsResult: TypeAlias = MakerLimitsView
+RfqMakerResetProtectionResult: TypeAlias = MakerLimitsView
+SessionNotificationData: TypeAlias = SessionLapsedData
+RfqNotificationData: TypeAlias = RfqEventData
+RfqMakerNotificationData: TypeAlias = RfqMakerCreatedData | RfqMakerClosedData | RfqMakerQuoteData | RfqMakerProtectionData

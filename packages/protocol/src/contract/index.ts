@@ -1,0 +1,15 @@
+/**
+ * The JSON-RPC contract of the trading WebSocket as plain data: the methods (methods.ts), the
+ * views their results and events carry (views.ts), the error codes and the enumerations. No Node
+ * built-ins: the console loads it in a browser. The params builders stay inside the contract
+ * (declarations are written here); their types are exported for the server's validator.
+ */
+export * from './declaration';
+export * from './enums';
+export * from './errors';
+export * from './events';
+export type { FromSchema } from './from-schema';
+export { type JsonSchema, inlineSchemaOf, objectSchemaOf, ref } from './json-schema';
+export * from './methods';
+export { type Fault, type Node, type ObjectNode, type Prop, type WireOf, camel } from './params';
+export * from './views';
