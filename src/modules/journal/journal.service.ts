@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { parseWallet } from '@legwork/protocol';
-import type { Sql } from '../../common/database/sql';
+import type { Tx } from '../../common/database/sql';
 import { parseSymbol } from '../instruments/domain/symbol';
 import { type ReceiptKind, encodeReceipt, receiptHash, takerCommitment } from '@legwork/protocol';
 import { MetricsService } from '../health/metrics.service';
@@ -44,11 +44,11 @@ export class JournalService {
    * locks the head (JournalRepository.lockHead), not in a round trip of its own under the locks.
    * The lock's wait and hold go to /metrics when the transaction commits (three clock reads).
    */
-  async append(sql: Sql, entry: JournalEntry, feeCredit?: FeeCredit): Promise<ReceiptView> {
+  async append(tx: Tx, entry: JournalEntry, feeCredit?: FeeCredit): Promise<ReceiptView> {
     const asked = process.hrtime.bigint();
-    const head = await this.journal.lockHead(sql, entry.takerAccountId, feeCredit);
+    const head = await this.journal.lockHead(tx, entry.takerAccountId, feeCredit);
     const held = process.hrtime.bigint();
-    sql.afterCommit(() => this.metrics.journalHead(Number(held - asked) / 1e9, Number(process.hrtime.bigint() - held) / 1e9));
+    tx.afterCommit(() => this.metrics.journalHead(Number(held - asked) / 1e9, Number(process.hrtime.bigint() - held) / 1e9));
     const journalSeq = head.journalSeq + 1n;
     const payload = encodeReceipt({
       kind: entry.kind,
@@ -72,7 +72,7 @@ export class JournalService {
     });
     const hash = receiptHash(payload).toString('hex');
     const signature = this.key.sign(payload).toString('base64');
-    await this.journal.appendReceipt(sql, {
+    await this.journal.appendReceipt(tx, {
       journalSeq,
       kind: entry.kind,
       fillId: entry.fillId,
