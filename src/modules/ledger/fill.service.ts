@@ -150,7 +150,7 @@ export class FillService implements OnModuleInit {
     const indexByAsset = new Map([
       ...this.pricing.indexFor([...positions.get(taker)!, ...positions.get(maker)!], now, true),
       ...legs.map((l) => [l.asset, l.index] as const),
-      // Locks at the index rows share-locked above, which a concurrent reprice waits for (collateral.tx.ts).
+      // Locks at the index rows share-locked above, which a concurrent reprice waits for (collateral.sql.ts).
       ...locked.indexes,
     ]);
     const decision = checkFill({
@@ -176,7 +176,7 @@ export class FillService implements OnModuleInit {
     // Drawn once per fill and stored with it; the revert's receipt commits with the same one (docs/spec/design.md 16).
     const takerSalt = newTakerSalt();
     const fillId = await this.writeFill(tx, v, decision, takerSalt);
-    // The group summaries the next market-data update reprices from (collateral.tx.ts).
+    // The group summaries the next market-data update reprices from (collateral.sql.ts).
     await refreshLockGroups(tx, [taker, maker]);
     const moved = await this.transitions.moveWithin(
       tx,

@@ -74,7 +74,7 @@ export class RevertService {
     if (settled.length > 0) throw new AppError('CONFLICT', `the round of ${settled[0]} has settled; its fills stand`);
 
     const { takerAccountId: taker, makerAccountId: maker, feeAccountId } = fill;
-    // Index rows before balance rows, as a fill takes them: the locks below are at these prices (collateral.tx.ts).
+    // Index rows before balance rows, as a fill takes them: the locks below are at these prices (collateral.sql.ts).
     const indexes = await shareIndexPrices(tx);
     // The fee account's row after the others, in the fills' lock order (fill.service.ts): no deadlock with a running fill.
     const balances = await this.balanceRows.rowsOf(tx, [taker, maker], true);

@@ -162,7 +162,7 @@ export class SettlementService implements OnModuleInit {
   private async pay(tx: Tx, asset: string, expiry: number, price: bigint): Promise<SettleOutcome> {
     // Instruments first (fills share-lock them before balance rows), then the balance rows in account-id order.
     const instruments = await this.instruments.settlement.lockTerms(asset, expiry, tx);
-    // Index rows before balance rows, as a fill takes them: the locks below are at these prices (collateral.tx.ts).
+    // Index rows before balance rows, as a fill takes them: the locks below are at these prices (collateral.sql.ts).
     const indexes = await shareIndexPrices(tx);
     const terms = new Map(instruments.map((i) => [i.symbol, i]));
     const symbols = instruments.map((i) => i.symbol);
