@@ -1,4 +1,5 @@
 import type { EntityManager, QueryRunner } from 'typeorm';
+import { logger } from '../logging/logger';
 
 /** Positional parameters of one statement ($1, $2, ...). */
 export type SqlParams = readonly unknown[];
@@ -116,7 +117,8 @@ export class RunnerSql implements Sql {
 
   afterCommit(fn: () => void | Promise<void>): void {
     if (this.committed) this.committed.push(fn);
-    else void fn();
+    // Outside a transaction there is nothing to wait for; an async callback's failure is logged, as Database.tx does.
+    else void Promise.resolve(fn()).catch((error: unknown) => logger.event('warn', 'after-commit callback failed', { error: String(error) }, 'Database'));
   }
 
   async rows<T extends object>(text: string, params: SqlParams = []): Promise<T[]> {
