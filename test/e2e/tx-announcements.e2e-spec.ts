@@ -77,7 +77,9 @@ describeBothDatabases('moves in a transaction are announced after its commit', (
   it('a quote rolled back is not announced, and leaves the nonce high-water mark where it was', async () => {
     const db = getDb();
     const { rfqId } = await pendingRfq(db);
-    const maker = Number((await db.one<{ id: string }>(`INSERT INTO accounts (wallet) VALUES ($1) RETURNING id`, [`tx-${randomBytes(12).toString('hex')}`]))!.id);
+    const maker = Number(
+      (await db.one<{ id: string }>(`INSERT INTO accounts (wallet) VALUES ($1) RETURNING id`, [`tx-${randomBytes(12).toString('hex')}`]))!.id,
+    );
     const { transitions, broadcasts } = transitionsOf(db);
     const quote = {
       quoteId: randomBytes(32).toString('hex'),
