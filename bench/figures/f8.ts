@@ -4,7 +4,7 @@ import { refreshLockGroups, repriceAsset } from '../../src/modules/ledger/collat
 import type { FigureResult } from '../lib/report';
 import { median } from '../lib/stats';
 import { type Context, alternate } from './context';
-import { clientSql } from '../lib/client-sql';
+import { clientSql, clientTx } from '../lib/client-sql';
 
 /** Accounts holding positions in the repriced asset. */
 const ACCOUNTS = 10_000;
@@ -31,14 +31,15 @@ export async function runF8(ctx: Context): Promise<FigureResult[]> {
   await client.connect();
   try {
     const { first, last } = await seed(client);
-    const sql = clientSql(client);
+    // The reprice runs in the transaction this client opens (BEGIN ... COMMIT below).
+    const tx = clientTx(client);
     let flip = 0;
     const reprice = async () => {
       const index = INDEXES[flip++ % 2];
       const t0 = process.hrtime.bigint();
       await client.query('BEGIN');
       await client.query(`UPDATE index_prices SET index_price = $2, updated_at = now() WHERE asset = $1`, [ASSET, index.toString()]);
-      const done = await repriceAsset(sql, ASSET, 10_000);
+      const done = await repriceAsset(tx, ASSET, 10_000);
       await client.query('COMMIT');
       const ms = Number(process.hrtime.bigint() - t0) / 1e6;
       if (done.changed !== ACCOUNTS) throw new Error(`reprice changed ${done.changed} locks: expected ${ACCOUNTS}`);

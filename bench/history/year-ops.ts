@@ -5,7 +5,7 @@ import { median } from '../lib/stats';
 import { absoluteFigure } from './measure';
 import type { Scale } from './plan';
 import type { HistoryOptions, Side } from './sides';
-import { clientSql } from '../lib/client-sql';
+import { clientSql, clientTx } from '../lib/client-sql';
 
 /**
  * Two timed operations on the year side: a market-data update's reprice with every account of the
@@ -45,14 +45,15 @@ export async function repriceFigure(o: HistoryOptions, s: Scale, year: Side): Pr
   await c.connect();
   try {
     const ids = await seedHolders(c, s.accounts, [round.symbol('150'), round.symbol('200'), round.symbol('100', 'put')]);
-    const sql = clientSql(c);
+    // The reprice runs in the transaction this client opens (BEGIN ... COMMIT below).
+    const tx = clientTx(c);
     let flip = 0;
     let changed = 0;
     const reprice = () =>
       timed(async () => {
         await c.query('BEGIN');
         await c.query(`UPDATE index_prices SET index_price = $2, updated_at = now() WHERE asset = $1`, ['HREP', INDEXES[flip++ % 2].toString()]);
-        changed = (await repriceAsset(sql, 'HREP', 10_000)).changed;
+        changed = (await repriceAsset(tx, 'HREP', 10_000)).changed;
         await c.query('COMMIT');
       });
     let bump = 0;

@@ -1,5 +1,5 @@
 import type { Client } from 'pg';
-import type { Sql } from '../../src/common/database/sql';
+import type { Sql, Tx } from '../../src/common/database/sql';
 
 /**
  * The app's `Sql` port over one of the bench's own pg clients, so that figures can call the app's
@@ -17,4 +17,13 @@ export function clientSql(client: Client): Sql {
       throw new Error('no entity manager on a pg client');
     },
   };
+}
+
+/**
+ * `clientSql` as a `Tx`, for the app's functions that must run in a transaction (repriceAsset)
+ * while the figure holds one on this client: the caller sends BEGIN and COMMIT itself. An
+ * after-commit callback still runs at once (the figures register none).
+ */
+export function clientTx(client: Client): Tx {
+  return clientSql(client) as Tx;
 }

@@ -5,7 +5,7 @@
  * fill and a revert could deadlock. Two real sessions on PostgreSQL (PGlite has one session).
  */
 import { Database } from '../../src/common/database/database';
-import type { Sql } from '../../src/common/database/sql';
+import type { Sql, Tx } from '../../src/common/database/sql';
 import { AccountsService } from '../../src/modules/accounts/accounts.service';
 import { JournalRepository } from '../../src/modules/journal/journal.repository';
 import { Environment, type TestApp } from './harness';
@@ -61,7 +61,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
     });
     await sleep(50);
     // Session B: a fill's last statement.
-    const fill = db.tx((sql: Sql) => journal.lockHead(sql, feeAccount, { accountId: feeAccount, amount: 1234n }));
+    const fill = db.tx((tx: Tx) => journal.lockHead(tx, feeAccount, { accountId: feeAccount, amount: 1234n }));
     await blockedOn('journal_head h, fee');
     release();
     await holder.catch(() => undefined);

@@ -217,13 +217,13 @@ describe('GET /metrics (Prometheus)', () => {
     const calls: string[] = [];
     await db.tx(async (sql) => {
       await sql.rows('SELECT 1');
-      sql.afterCommit(() => calls.push('committed'));
+      sql.afterCommit(() => void calls.push('committed'));
       expect(calls).toEqual([]);
     });
     expect(calls).toEqual(['committed']);
     await expect(
       db.tx(async (sql) => {
-        sql.afterCommit(() => calls.push('rolled back'));
+        sql.afterCommit(() => void calls.push('rolled back'));
         throw new Error('roll back');
       }),
     ).rejects.toThrow('roll back');

@@ -160,7 +160,7 @@ describeBothDatabases('rfq, ledger and journal repositories', (getDb) => {
     const balances = new BalanceRepository(db);
     const a = await account(db);
     const b = await account(db);
-    await balances.ensureRow(db, a);
+    await db.tx((tx) => balances.ensureRow(tx, a));
     await expect(
       db.tx((sql) =>
         balances.setMany(sql, [
@@ -170,11 +170,13 @@ describeBothDatabases('rfq, ledger and journal repositories', (getDb) => {
       ),
     ).rejects.toThrow('1 balance rows updated of 2');
     expect((await balances.rowsOf(db, [a, b])).get(a)).toEqual({ total: 0n, locked: 0n });
-    await balances.ensureRow(db, b);
-    await balances.setMany(db, [
-      { accountId: a, row: { total: 5n, locked: 1n } },
-      { accountId: b, row: { total: 7n, locked: 0n } },
-    ]);
+    await db.tx(async (tx) => {
+      await balances.ensureRow(tx, b);
+      await balances.setMany(tx, [
+        { accountId: a, row: { total: 5n, locked: 1n } },
+        { accountId: b, row: { total: 7n, locked: 0n } },
+      ]);
+    });
     expect(await balances.rowsOf(db, [b, a])).toEqual(
       new Map([
         [a, { total: 5n, locked: 1n }],
@@ -183,8 +185,8 @@ describeBothDatabases('rfq, ledger and journal repositories', (getDb) => {
     );
 
     const reference = randomBytes(8).toString('hex');
-    expect(await balances.claimTransfer(db, { accountId: a, kind: 'deposit', amount: 3n, reference })).toBe(true);
-    expect(await balances.claimTransfer(db, { accountId: b, kind: 'deposit', amount: 3n, reference })).toBe(false);
+    expect(await db.tx((tx) => balances.claimTransfer(tx, { accountId: a, kind: 'deposit', amount: 3n, reference }))).toBe(true);
+    expect(await db.tx((tx) => balances.claimTransfer(tx, { accountId: b, kind: 'deposit', amount: 3n, reference }))).toBe(false);
     expect(await balances.transferByReference(db, reference)).toEqual({ accountId: a, kind: 'deposit', amount: 3n });
     expect(await balances.underCollateralized()).toEqual([]);
   });
@@ -206,7 +208,7 @@ describeBothDatabases('rfq, ledger and journal repositories', (getDb) => {
     const write = { accountId: a, instrument: symbol, delta: 2n, position: { quantity: 3n, average: { n: 1n, d: 1n } } };
     await expect(db.tx((sql) => positions.write(sql, [write]))).rejects.toThrow('changed under the ledger');
     expect(await count(db, `SELECT count(*) AS n FROM positions WHERE account_id = $1`, [a])).toBe(0);
-    await positions.write(db, [{ ...write, position: { quantity: 2n, average: { n: 1n, d: 1n } } }]);
+    await db.tx((tx) => positions.write(tx, [{ ...write, position: { quantity: 2n, average: { n: 1n, d: 1n } } }]));
     expect((await positions.openOf(db, [a])).get(a)).toMatchObject([{ instrument: symbol, quantity: 2n, average: { n: 1n, d: 1n } }]);
   });
 
@@ -239,13 +241,15 @@ describeBothDatabases('rfq, ledger and journal repositories', (getDb) => {
       { accountId: maker, row: { total: 12n, locked: 5n } },
       { accountId: fee, row: { total: 10n, locked: 0n } },
     ];
-    for (const id of [taker, maker]) await balances.ensureRow(db, id);
+    await db.tx(async (tx) => {
+      for (const id of [taker, maker]) await balances.ensureRow(tx, id);
+    });
     // The fee account has no balance row: the statement throws, and nothing of it stays.
     await expect(db.tx((sql) => fills.record(sql, fill, positions, rows))).rejects.toThrow('2 balance rows updated of 3');
     expect(await fills.findByRfq(db, rfq.id)).toBeNull();
     expect(await count(db, `SELECT count(*) AS n FROM positions WHERE instrument = $1`, [symbol])).toBe(0);
 
-    await balances.ensureRow(db, fee);
+    await db.tx((tx) => balances.ensureRow(tx, fee));
     const before = await journal.segment(0, 1);
     const fillId = await db.tx(async (sql) => {
       const id = await fills.record(sql, fill, positions, rows);

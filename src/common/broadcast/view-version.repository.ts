@@ -1,4 +1,4 @@
-import type { Sql } from '../database/sql';
+import type { Sql, Tx } from '../database/sql';
 
 /**
  * The only reader and writer of `view_versions` (docs/spec/design.md section 11): one row per view topic,
@@ -9,8 +9,8 @@ export class ViewVersionRepository {
   constructor(private readonly db: Sql) {}
 
   /** Bumps the topic's version and answers the new one (1 for its first change). */
-  async bump(topic: string, sql: Sql = this.db): Promise<bigint> {
-    const row = await sql.one<{ version: string }>(
+  async bump(topic: string, tx: Tx): Promise<bigint> {
+    const row = await tx.one<{ version: string }>(
       `INSERT INTO view_versions (topic, version) VALUES ($1, 1)
        ON CONFLICT (topic) DO UPDATE SET version = view_versions.version + 1 RETURNING version`,
       [topic],

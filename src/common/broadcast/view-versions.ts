@@ -1,5 +1,5 @@
 import { logger } from '../logging/logger';
-import type { Sql } from '../database/sql';
+import type { Sql, Tx } from '../database/sql';
 import { ViewVersionRepository } from './view-version.repository';
 
 /**
@@ -18,8 +18,8 @@ export const VIEW_STALE_AFTER_MS = 30_000;
  * ViewSync.publish: an instance that hears it right after the one it holds stays current
  * without a full reload.
  */
-export function bumpViewVersion(sql: Sql, topic: string): Promise<bigint> {
-  return new ViewVersionRepository(sql).bump(topic);
+export function bumpViewVersion(tx: Tx, topic: string): Promise<bigint> {
+  return new ViewVersionRepository(tx).bump(topic, tx);
 }
 
 /** What the checker needs of a view (ViewSync implements it). */

@@ -6,7 +6,7 @@ import type { AppConfig } from '../config/config';
 import { logger } from '../logging/logger';
 import { EmbeddedConnector, closeDataDirToOthers, preparePrivateDataDir } from './embedded';
 import { tarWithout } from './tar';
-import { type Isolation, RunnerSql, type Sql, type SqlParams, type SqlPool, StatementNames, transactionSql } from './sql';
+import { type Isolation, RunnerSql, type Sql, type SqlParams, type SqlPool, StatementNames, type Tx, transactionSql } from './sql';
 
 /** The embedded database's pool: PGlite has one session for every connection. */
 const EMBEDDED_POOL_SIZE = 1;
@@ -58,18 +58,18 @@ export class Database implements SqlPool {
     return this.pool.exec(text, params);
   }
 
-  async tx<T>(fn: (sql: Sql) => Promise<T>, isolation?: Isolation): Promise<T> {
-    // Sql.afterCommit callbacks of this transaction: run once its COMMIT is answered, dropped on rollback.
-    const committed: Array<() => void> = [];
+  async tx<T>(fn: (tx: Tx) => Promise<T>, isolation?: Isolation): Promise<T> {
+    // Tx.afterCommit callbacks of this transaction: run once its COMMIT is answered, dropped on rollback.
+    const committed: Array<() => void | Promise<void>> = [];
     const run = (manager: EntityManager): Promise<T> => fn(transactionSql(manager, committed, this.names));
     const result = await (isolation ? this.dataSource.transaction(isolation, run) : this.dataSource.transaction(run));
-    for (const callback of committed) {
-      try {
-        callback();
-      } catch (error) {
-        // The transaction is committed: a failed callback must not make it look failed to its caller.
-        logger.event('warn', 'after-commit callback failed', { error: String(error) }, 'Database');
-      }
+    // Every callback starts at once, in order (a metric reads its clock right after the COMMIT;
+    // announcements are published in the order of their moves); then their promises are awaited,
+    // so the caller continues once its events are out, as when it published them itself.
+    const running = committed.map(async (callback) => callback());
+    for (const outcome of await Promise.allSettled(running)) {
+      // The transaction is committed: a failed callback must not make it look failed to its caller.
+      if (outcome.status === 'rejected') logger.event('warn', 'after-commit callback failed', { error: String(outcome.reason) }, 'Database');
     }
     return result;
   }

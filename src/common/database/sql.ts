@@ -1,4 +1,5 @@
 import type { EntityManager, QueryRunner } from 'typeorm';
+import { logger } from '../logging/logger';
 
 /** Positional parameters of one statement ($1, $2, ...). */
 export type SqlParams = readonly unknown[];
@@ -7,8 +8,9 @@ export type SqlParams = readonly unknown[];
 export type Isolation = 'READ COMMITTED' | 'REPEATABLE READ' | 'SERIALIZABLE';
 
 /**
- * Typed SQL over one executor: the pool, or one transaction. Repositories take a `Sql` so the
- * same method runs alone or inside a caller's transaction. Row types are the caller's
+ * Typed SQL over one executor: the pool, or one transaction. A repository method that is right
+ * alone or inside a caller's transaction (a read, a single statement atomic on its own) takes a
+ * `Sql`; one that must run inside a transaction takes a `Tx`. Row types are the caller's
  * declaration of the statement's columns (snake_case, as PostgreSQL returns them).
  */
 export interface Sql {
@@ -28,10 +30,32 @@ export interface Sql {
   afterCommit(fn: () => void): void;
 }
 
+/** Brands `Tx`: no value but the one `SqlPool.tx` hands its callback carries it (type only, nothing at run time). */
+declare const inTransaction: unique symbol;
+
+/**
+ * One open transaction, as `SqlPool.tx` hands it to its callback: the only value of this type
+ * (the pool and a held session are `Sql`, not `Tx`). A method that locks rows (FOR UPDATE /
+ * FOR SHARE, a transaction-scoped advisory lock) or writes one of several statements that must
+ * commit together takes a required `tx: Tx`, so the compiler refuses a call made with the pool
+ * or without it: such a call would run outside the transaction, without its locks on
+ * PostgreSQL and waiting forever for the one session on PGlite.
+ */
+export interface Tx extends Sql {
+  readonly [inTransaction]: true;
+  /**
+   * Runs `fn` right after this transaction's COMMIT is answered, never when it rolls back: the
+   * announcement of a move made in it (events to subscribers), a metric. Callbacks start in the
+   * order they were registered; `SqlPool.tx` awaits the promises they return before it returns
+   * and logs (never throws) their failures, since the work is committed.
+   */
+  afterCommit(fn: () => void | Promise<void>): void;
+}
+
 /** The pool's executor, which can also open transactions. */
 export interface SqlPool extends Sql {
-  /** Runs `fn` in one transaction; inside it use only the `Sql` it is given (PGlite has one session). */
-  tx<T>(fn: (sql: Sql) => Promise<T>, isolation?: Isolation): Promise<T>;
+  /** Runs `fn` in one transaction; inside it use only the `Tx` it is given (PGlite has one session). */
+  tx<T>(fn: (tx: Tx) => Promise<T>, isolation?: Isolation): Promise<T>;
 }
 
 interface StructuredResult {
@@ -87,13 +111,14 @@ export class RunnerSql implements Sql {
     readonly manager: EntityManager,
     private readonly runner: () => { runner: QueryRunner; release: boolean },
     /** A transaction's callbacks, run by `Database.tx` after its COMMIT; null outside a transaction. */
-    private readonly committed: Array<() => void> | null = null,
+    private readonly committed: Array<() => void | Promise<void>> | null = null,
     private readonly names?: StatementNames,
   ) {}
 
-  afterCommit(fn: () => void): void {
+  afterCommit(fn: () => void | Promise<void>): void {
     if (this.committed) this.committed.push(fn);
-    else fn();
+    // Outside a transaction there is nothing to wait for; an async callback's failure is logged, as Database.tx does.
+    else void Promise.resolve(fn()).catch((error: unknown) => logger.event('warn', 'after-commit callback failed', { error: String(error) }, 'Database'));
   }
 
   async rows<T extends object>(text: string, params: SqlParams = []): Promise<T[]> {
@@ -123,13 +148,15 @@ export class RunnerSql implements Sql {
 }
 
 /**
- * The `Sql` of a transaction's entity manager (its query runner is fixed for the transaction);
+ * The `Tx` of a transaction's entity manager (its query runner is fixed for the transaction);
  * its `afterCommit` callbacks go into `committed`, which the caller runs after the COMMIT.
+ * Only `Database.tx` calls it: it is what makes a `Tx`.
  */
-export function transactionSql(manager: EntityManager, committed: Array<() => void> = [], names?: StatementNames): Sql {
+export function transactionSql(manager: EntityManager, committed: Array<() => void | Promise<void>> = [], names?: StatementNames): Tx {
   const runner = manager.queryRunner;
   if (!runner) throw new Error('transactionSql needs a transaction entity manager');
-  return new RunnerSql(manager, () => ({ runner, release: false }), committed, names);
+  // The brand is a type only: this executor runs on the transaction's own runner.
+  return new RunnerSql(manager, () => ({ runner, release: false }), committed, names) as Sql as Tx;
 }
 
 /** SQLSTATE raised by `legwork_refuse(reason)` (migration 1763800000004): a statement refused itself. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../common/database/database';
-import type { Sql } from '../../common/database/sql';
+import type { Sql, Tx } from '../../common/database/sql';
 import type { Role } from '../auth/access';
 
 export interface Account {
@@ -55,8 +55,8 @@ export class AccountRepository {
   }
 
   /** Creates the account of the wallet; null when the wallet has one already (nothing changed). */
-  async insert(wallet: string, roles: readonly Role[], sql: Sql = this.db): Promise<Account | null> {
-    const row = await sql.one<AccountRow>(`INSERT INTO accounts (wallet, roles) VALUES ($1, $2) ON CONFLICT (wallet) DO NOTHING RETURNING ${COLUMNS}`, [
+  async insert(wallet: string, roles: readonly Role[], tx: Tx): Promise<Account | null> {
+    const row = await tx.one<AccountRow>(`INSERT INTO accounts (wallet, roles) VALUES ($1, $2) ON CONFLICT (wallet) DO NOTHING RETURNING ${COLUMNS}`, [
       wallet,
       roles,
     ]);
@@ -64,8 +64,8 @@ export class AccountRepository {
   }
 
   /** Replaces the roles of the account; null when there is no such account or it has `exceptWallet`. */
-  async setRoles(accountId: number, roles: readonly Role[], exceptWallet: string, sql: Sql = this.db): Promise<Account | null> {
-    const row = await sql.one<AccountRow>(`UPDATE accounts SET roles = $2 WHERE id = $1 AND wallet <> $3 RETURNING ${COLUMNS}`, [
+  async setRoles(accountId: number, roles: readonly Role[], exceptWallet: string, tx: Tx): Promise<Account | null> {
+    const row = await tx.one<AccountRow>(`UPDATE accounts SET roles = $2 WHERE id = $1 AND wallet <> $3 RETURNING ${COLUMNS}`, [
       accountId,
       roles,
       exceptWallet,
@@ -77,8 +77,8 @@ export class AccountRepository {
    * Moves the account's revocation to `atSeconds` (never back); the revocation it holds now, or
    * null when there is no such account or it has `exceptWallet`.
    */
-  async revokeSessions(accountId: number, atSeconds: number, exceptWallet: string, sql: Sql = this.db): Promise<number | null> {
-    const row = await sql.one<{ sessions_revoked_at: string }>(
+  async revokeSessions(accountId: number, atSeconds: number, exceptWallet: string, tx: Tx): Promise<number | null> {
+    const row = await tx.one<{ sessions_revoked_at: string }>(
       `UPDATE accounts SET sessions_revoked_at = GREATEST(COALESCE(sessions_revoked_at, 0), $2) WHERE id = $1 AND wallet <> $3 RETURNING sessions_revoked_at`,
       [accountId, atSeconds, exceptWallet],
     );

@@ -2,7 +2,7 @@ import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { FEE_ACCOUNT_WALLET, WalletError, parseWallet } from '@legwork/protocol';
 import { bumpViewVersion } from '../../common/broadcast/view-versions';
 import { Database } from '../../common/database/database';
-import type { Sql } from '../../common/database/sql';
+import type { Tx } from '../../common/database/sql';
 import { AppError } from '../../common/errors/app-error';
 import { ROLES, type Role } from '../auth/access';
 import { ACCOUNT_ACCESS_CHANGED, AccountAccessService } from './account-access.service';
@@ -90,7 +90,7 @@ export class AccountsService implements OnApplicationBootstrap {
    * A write of accounts' roles or revocation and the bump of the access view's version in one
    * transaction (docs/spec/design.md 11): the version commits if and only if a row changed.
    */
-  private accessChange<Row>(write: (sql: Sql) => Promise<Row | null>): Promise<{ row: Row | null; version: bigint | null }> {
+  private accessChange<Row>(write: (tx: Tx) => Promise<Row | null>): Promise<{ row: Row | null; version: bigint | null }> {
     return this.db.tx(async (sql) => {
       const row = await write(sql);
       return { row, version: row !== null ? await bumpViewVersion(sql, ACCOUNT_ACCESS_CHANGED) : null };

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../common/database/database';
-import type { Sql } from '../../common/database/sql';
+import type { Tx } from '../../common/database/sql';
 import type { AuditRow, AuditValue, ChainPoint } from './domain/audit-chain';
 
 /** What a page of the log is asked for: newest first, before the cursor, optionally filtered. */
@@ -58,15 +58,15 @@ export class AuditRepository {
    * from here until it ends, so two commands can never link to the same row (the journal's way,
    * JournalRepository.lockHead).
    */
-  async lockHead(sql: Sql): Promise<ChainPoint> {
-    const head = await sql.one<{ audit_seq: string; hash: string }>(`SELECT audit_seq, hash FROM audit_head WHERE id = 1 FOR UPDATE`);
+  async lockHead(tx: Tx): Promise<ChainPoint> {
+    const head = await tx.one<{ audit_seq: string; hash: string }>(`SELECT audit_seq, hash FROM audit_head WHERE id = 1 FOR UPDATE`);
     if (!head) throw new Error('audit_head has no row');
     return { audit_seq: Number(head.audit_seq), hash: head.hash };
   }
 
   /** Writes the row and moves the head to it: one statement, under the head's lock. */
-  async append(sql: Sql, row: AuditRow): Promise<void> {
-    await sql.exec(
+  async append(tx: Tx, row: AuditRow): Promise<void> {
+    await tx.exec(
       `WITH entry AS (
          INSERT INTO audit_log (${COLUMNS})
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10::jsonb, $11, $12, $13)

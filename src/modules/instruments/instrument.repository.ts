@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../common/database/database';
-import type { Sql } from '../../common/database/sql';
+import type { Sql, Tx } from '../../common/database/sql';
 import type { OptionKind } from './domain/symbol';
 import type { Instrument, Round } from './instrument';
 
@@ -81,13 +81,13 @@ export class InstrumentRepository {
   constructor(private readonly db: Database) {}
 
   /** Holds the round's advisory lock until the caller's transaction ends. */
-  async lockRound(expiry: number, sql: Sql): Promise<void> {
-    await sql.rows('SELECT pg_advisory_xact_lock($1::bigint)', [(ROUND_LOCK_NAMESPACE | BigInt(expiry)).toString()]);
+  async lockRound(expiry: number, tx: Tx): Promise<void> {
+    await tx.rows('SELECT pg_advisory_xact_lock($1::bigint)', [(ROUND_LOCK_NAMESPACE | BigInt(expiry)).toString()]);
   }
 
   /** Stores the asset's expiration round; false when the asset has it, or another round that day, already. */
-  async insertExpiration(asset: string, expiry: number, utcDate: string, sql: Sql = this.db): Promise<boolean> {
-    const inserted = await sql.rows(`INSERT INTO expirations (asset, expiry, utc_date) VALUES ($1, $2, $3::date) ON CONFLICT DO NOTHING RETURNING asset`, [
+  async insertExpiration(asset: string, expiry: number, utcDate: string, tx: Tx): Promise<boolean> {
+    const inserted = await tx.rows(`INSERT INTO expirations (asset, expiry, utc_date) VALUES ($1, $2, $3::date) ON CONFLICT DO NOTHING RETURNING asset`, [
       asset,
       expiry,
       utcDate,
@@ -111,8 +111,8 @@ export class InstrumentRepository {
   }
 
   /** Lists the instruments of the round that are not listed yet; how many were new. */
-  async insertMissing(asset: string, expiry: number, paused: boolean, instruments: readonly NewInstrument[], sql: Sql = this.db): Promise<number> {
-    const rows = await sql.rows(
+  async insertMissing(asset: string, expiry: number, paused: boolean, instruments: readonly NewInstrument[], tx: Tx): Promise<number> {
+    const rows = await tx.rows(
       `INSERT INTO instruments (symbol, asset, strike, kind, expiry, paused)
        SELECT t.symbol, $1, t.strike, t.kind, $2, $3
          FROM unnest($4::text[], $5::bigint[], $6::text[]) AS t(symbol, strike, kind)
@@ -123,8 +123,8 @@ export class InstrumentRepository {
   }
 
   /** Sets `paused` on every instrument of the round; how many it holds. */
-  setPaused(round: Round, paused: boolean, sql: Sql = this.db): Promise<number> {
-    return sql.exec(`UPDATE instruments SET paused = $1 WHERE expiry = $2 AND ($3::text IS NULL OR asset = $3::text)`, [paused, round.expiry, round.asset]);
+  setPaused(round: Round, paused: boolean, tx: Tx): Promise<number> {
+    return tx.exec(`UPDATE instruments SET paused = $1 WHERE expiry = $2 AND ($3::text IS NULL OR asset = $3::text)`, [paused, round.expiry, round.asset]);
   }
 
   /**
@@ -203,8 +203,8 @@ export class InstrumentRepository {
   // through InstrumentsService): the round, then its instruments, are locked before any balance row.
 
   /** The round, locked until the caller's transaction ends; null when there is no such round. */
-  async lockExpiration(asset: string, expiry: number, sql: Sql): Promise<RoundSettlementState | null> {
-    const row = await sql.one<{ settled: boolean; settlement_price: string | null; settled_at: Date | null }>(
+  async lockExpiration(asset: string, expiry: number, tx: Tx): Promise<RoundSettlementState | null> {
+    const row = await tx.one<{ settled: boolean; settlement_price: string | null; settled_at: Date | null }>(
       `SELECT settled, settlement_price, settled_at FROM expirations WHERE asset = $1 AND expiry = $2 FOR UPDATE`,
       [asset, expiry],
     );
@@ -212,8 +212,8 @@ export class InstrumentRepository {
   }
 
   /** The round's instruments, locked (fills share-lock them before balance rows), in symbol order. */
-  async lockTerms(asset: string, expiry: number, sql: Sql): Promise<InstrumentTerms[]> {
-    const rows = await sql.rows<{ symbol: string; kind: OptionKind; strike: string }>(
+  async lockTerms(asset: string, expiry: number, tx: Tx): Promise<InstrumentTerms[]> {
+    const rows = await tx.rows<{ symbol: string; kind: OptionKind; strike: string }>(
       `SELECT symbol, kind, strike FROM instruments WHERE asset = $1 AND expiry = $2 ORDER BY symbol FOR UPDATE`,
       [asset, expiry],
     );
@@ -230,9 +230,9 @@ export class InstrumentRepository {
   }
 
   /** Marks the round and its instruments settled at `price`; when the round settled. */
-  async markSettled(asset: string, expiry: number, price: bigint, sql: Sql): Promise<Date> {
-    await sql.exec(`UPDATE instruments SET settled = true, settlement_price = $3 WHERE asset = $1 AND expiry = $2`, [asset, expiry, price.toString()]);
-    const row = await sql.one<{ settled_at: Date }>(
+  async markSettled(asset: string, expiry: number, price: bigint, tx: Tx): Promise<Date> {
+    await tx.exec(`UPDATE instruments SET settled = true, settlement_price = $3 WHERE asset = $1 AND expiry = $2`, [asset, expiry, price.toString()]);
+    const row = await tx.one<{ settled_at: Date }>(
       `UPDATE expirations SET settled = true, settlement_price = $3, settled_at = now() WHERE asset = $1 AND expiry = $2 RETURNING settled_at`,
       [asset, expiry, price.toString()],
     );

@@ -4,7 +4,7 @@ import { ViewSync } from '../../common/broadcast/view-sync';
 import { ViewVersions, bumpViewVersion } from '../../common/broadcast/view-versions';
 import { Clock } from '../../common/clock';
 import { Database } from '../../common/database/database';
-import type { Sql } from '../../common/database/sql';
+import type { Sql, Tx } from '../../common/database/sql';
 import { AppError } from '../../common/errors/app-error';
 import { JobRunner } from '../../common/jobs/job-runner';
 import { QUEUES, jobIds } from '../../common/jobs/queues';
@@ -326,11 +326,11 @@ export class InstrumentsService implements OnModuleInit, OnModuleDestroy {
    * bumpViewVersion(INSTRUMENTS_CHANGED) and changed(round) after commit).
    */
   readonly settlement = {
-    lockRound: (expiry: number, sql: Sql): Promise<void> => this.repository.lockRound(expiry, sql),
-    lockExpiration: (asset: string, expiry: number, sql: Sql): Promise<RoundSettlementState | null> => this.repository.lockExpiration(asset, expiry, sql),
-    lockTerms: (asset: string, expiry: number, sql: Sql): Promise<InstrumentTerms[]> => this.repository.lockTerms(asset, expiry, sql),
+    lockRound: (expiry: number, tx: Tx): Promise<void> => this.repository.lockRound(expiry, tx),
+    lockExpiration: (asset: string, expiry: number, tx: Tx): Promise<RoundSettlementState | null> => this.repository.lockExpiration(asset, expiry, tx),
+    lockTerms: (asset: string, expiry: number, tx: Tx): Promise<InstrumentTerms[]> => this.repository.lockTerms(asset, expiry, tx),
     settledAmong: (symbols: readonly string[], sql: Sql): Promise<string[]> => this.repository.settledAmong(symbols, sql),
-    markSettled: (asset: string, expiry: number, price: bigint, sql: Sql): Promise<Date> => this.repository.markSettled(asset, expiry, price, sql),
+    markSettled: (asset: string, expiry: number, price: bigint, tx: Tx): Promise<Date> => this.repository.markSettled(asset, expiry, price, tx),
     dueRounds: (now: number, limit: number): Promise<Array<{ asset: string; expiry: number }>> => this.repository.dueRounds(now, limit),
   };
 }

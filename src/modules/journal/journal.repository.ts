@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../common/database/database';
-import type { Sql } from '../../common/database/sql';
+import type { Tx } from '../../common/database/sql';
 import type { ReceiptKind } from '@legwork/protocol';
 import type { ReceiptView } from './domain/receipt';
 
@@ -65,9 +65,9 @@ export class JournalRepository {
    * then the head (revert.service.ts): the CTE's row locks the fee account's row before the join
    * can give the head row to FOR UPDATE.
    */
-  async lockHead(sql: Sql, takerAccountId: number, feeCredit?: FeeCredit): Promise<{ journalSeq: bigint; hash: string; takerWallet: string }> {
+  async lockHead(tx: Tx, takerAccountId: number, feeCredit?: FeeCredit): Promise<{ journalSeq: bigint; hash: string; takerWallet: string }> {
     const head = feeCredit
-      ? await sql.one<HeadRow>(
+      ? await tx.one<HeadRow>(
           `WITH fee AS (
              INSERT INTO balances (account_id, total) VALUES ($2, $3)
              ON CONFLICT (account_id) DO UPDATE SET total = balances.total + EXCLUDED.total, updated_at = now()
@@ -76,7 +76,7 @@ export class JournalRepository {
            ${SELECT_HEAD}, fee WHERE h.id = 1 FOR UPDATE OF h`,
           [takerAccountId, feeCredit.accountId, feeCredit.amount.toString()],
         )
-      : await sql.one<HeadRow>(`${SELECT_HEAD} WHERE h.id = 1 FOR UPDATE`, [takerAccountId]);
+      : await tx.one<HeadRow>(`${SELECT_HEAD} WHERE h.id = 1 FOR UPDATE`, [takerAccountId]);
     if (!head) throw new Error('journal_head has no row');
     return { journalSeq: BigInt(head.journal_seq), hash: head.hash, takerWallet: head.taker };
   }
@@ -87,8 +87,8 @@ export class JournalRepository {
    * prev_hash is the head's hash), so no code path can write a broken chain; a receipt that is not
    * the next link throws and the fill's transaction rolls back.
    */
-  async appendReceipt(sql: Sql, r: NewReceipt): Promise<void> {
-    const moved = await sql.exec(
+  async appendReceipt(tx: Tx, r: NewReceipt): Promise<void> {
+    const moved = await tx.exec(
       `WITH receipt AS (
          INSERT INTO receipts (journal_seq, kind, fill_id, payload, hash, prev_hash, key_id, signature, at)
          SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9 FROM journal_head h

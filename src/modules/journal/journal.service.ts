@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { parseWallet } from '@legwork/protocol';
-import type { Sql } from '../../common/database/sql';
+import type { Tx } from '../../common/database/sql';
 import { parseSymbol } from '../instruments/domain/symbol';
 import { type ReceiptKind, encodeReceipt, receiptHash, takerCommitment, toHex } from '@legwork/protocol';
 import { asBuffer } from '../../common/bytes';
@@ -45,11 +45,11 @@ export class JournalService {
    * locks the head (JournalRepository.lockHead), not in a round trip of its own under the locks.
    * The lock's wait and hold go to /metrics when the transaction commits (three clock reads).
    */
-  async append(sql: Sql, entry: JournalEntry, feeCredit?: FeeCredit): Promise<ReceiptView> {
+  async append(tx: Tx, entry: JournalEntry, feeCredit?: FeeCredit): Promise<ReceiptView> {
     const asked = process.hrtime.bigint();
-    const head = await this.journal.lockHead(sql, entry.takerAccountId, feeCredit);
+    const head = await this.journal.lockHead(tx, entry.takerAccountId, feeCredit);
     const held = process.hrtime.bigint();
-    sql.afterCommit(() => this.metrics.journalHead(Number(held - asked) / 1e9, Number(process.hrtime.bigint() - held) / 1e9));
+    tx.afterCommit(() => this.metrics.journalHead(Number(held - asked) / 1e9, Number(process.hrtime.bigint() - held) / 1e9));
     const journalSeq = head.journalSeq + 1n;
     // A Buffer view of the bytes (no copy): the journal row stores it, the view carries its base64.
     const payload = asBuffer(
@@ -76,7 +76,7 @@ export class JournalService {
     );
     const hash = toHex(receiptHash(payload));
     const signature = this.key.sign(payload).toString('base64');
-    await this.journal.appendReceipt(sql, {
+    await this.journal.appendReceipt(tx, {
       journalSeq,
       kind: entry.kind,
       fillId: entry.fillId,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../common/database/database';
-import type { Sql } from '../../common/database/sql';
+import type { Sql, Tx } from '../../common/database/sql';
 import type { Balance, TransferKind } from './domain/balance';
 import { Params } from './statement-params';
 
@@ -55,7 +55,9 @@ const toBalance = (r: { total: string; locked: string }): Balance => ({ total: B
 export class BalanceRepository {
   constructor(private readonly db: Database) {}
 
-  /** Balance rows of the accounts (absent: never anchored); `forUpdate` locks them in account-id order. */
+  /** Balance rows of the accounts (absent: never anchored); `forUpdate` locks them in account-id order (in a `Tx`). */
+  rowsOf(tx: Tx, accountIds: readonly number[], forUpdate: true): Promise<Map<number, Balance>>;
+  rowsOf(sql: Sql, accountIds: readonly number[], forUpdate?: false): Promise<Map<number, Balance>>;
   async rowsOf(sql: Sql, accountIds: readonly number[], forUpdate = false): Promise<Map<number, Balance>> {
     const rows = await sql.rows<BalanceRow>(
       `SELECT account_id, total, locked FROM balances WHERE account_id = ANY($1::bigint[]) ORDER BY account_id${forUpdate ? ' FOR UPDATE' : ''}`,
@@ -64,7 +66,9 @@ export class BalanceRepository {
     return new Map(rows.map((r) => [Number(r.account_id), toBalance(r)]));
   }
 
-  /** The account's balance row with its time, or null when it was never anchored; `forUpdate` locks it. */
+  /** The account's balance row with its time, or null when it was never anchored; `forUpdate` locks it (in a `Tx`). */
+  anchor(tx: Tx, accountId: number, forUpdate: true): Promise<(Balance & { updatedAt: Date }) | null>;
+  anchor(sql: Sql, accountId: number, forUpdate?: false): Promise<(Balance & { updatedAt: Date }) | null>;
   async anchor(sql: Sql, accountId: number, forUpdate = false): Promise<(Balance & { updatedAt: Date }) | null> {
     const row = await sql.one<BalanceRow>(`SELECT account_id, total, locked, updated_at FROM balances WHERE account_id = $1${forUpdate ? ' FOR UPDATE' : ''}`, [
       accountId,
@@ -73,19 +77,19 @@ export class BalanceRepository {
   }
 
   /** Creates the balance row of an account that has none (a first deposit, the fee account's first fee). */
-  async ensureRow(sql: Sql, accountId: number): Promise<void> {
-    await sql.exec(`INSERT INTO balances (account_id) VALUES ($1) ON CONFLICT (account_id) DO NOTHING`, [accountId]);
+  async ensureRow(tx: Tx, accountId: number): Promise<void> {
+    await tx.exec(`INSERT INTO balances (account_id) VALUES ($1) ON CONFLICT (account_id) DO NOTHING`, [accountId]);
   }
 
   /** Sets `total` and `locked` of several accounts' balance rows in one statement; throws unless each has one. */
-  async setMany(sql: Sql, rows: readonly BalanceWrite[]): Promise<void> {
+  async setMany(tx: Tx, rows: readonly BalanceWrite[]): Promise<void> {
     const p = new Params();
-    checkBalances(rows, await sql.exec(balancesUpdate(p, rows), p.values));
+    checkBalances(rows, await tx.exec(balancesUpdate(p, rows), p.values));
   }
 
   /** Sets the account's `total` (a transfer); the row as written. */
-  async setTotal(sql: Sql, accountId: number, total: bigint): Promise<Balance & { updatedAt: Date }> {
-    const row = await sql.one<BalanceRow>(
+  async setTotal(tx: Tx, accountId: number, total: bigint): Promise<Balance & { updatedAt: Date }> {
+    const row = await tx.one<BalanceRow>(
       `UPDATE balances SET total = $2, updated_at = now() WHERE account_id = $1 RETURNING account_id, total, locked, updated_at`,
       [accountId, total.toString()],
     );
@@ -97,8 +101,8 @@ export class BalanceRepository {
    * Claims a transfer's reference (idempotency key): true when this transfer is the first with it.
    * A concurrent claim of the same reference waits for the caller's transaction to end.
    */
-  async claimTransfer(sql: Sql, t: { accountId: number; kind: TransferKind; amount: bigint; reference: string }): Promise<boolean> {
-    const claimed = await sql.exec(`INSERT INTO transfers (account_id, kind, amount, reference) VALUES ($1, $2, $3, $4) ON CONFLICT (reference) DO NOTHING`, [
+  async claimTransfer(tx: Tx, t: { accountId: number; kind: TransferKind; amount: bigint; reference: string }): Promise<boolean> {
+    const claimed = await tx.exec(`INSERT INTO transfers (account_id, kind, amount, reference) VALUES ($1, $2, $3, $4) ON CONFLICT (reference) DO NOTHING`, [
       t.accountId,
       t.kind,
       t.amount.toString(),

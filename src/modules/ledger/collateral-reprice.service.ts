@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
-import type { Sql } from '../../common/database/sql';
+import type { Tx } from '../../common/database/sql';
 import { logger } from '../../common/logging/logger';
 import { MarketDataService } from '../market-data/market-data.service';
 import { repriceAsset } from './collateral.sql';
@@ -18,11 +18,11 @@ export class CollateralRepriceService implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.marketData.onIndexWritten((sql, asset) => this.reprice(sql, asset));
+    this.marketData.onIndexWritten((tx, asset) => this.reprice(tx, asset));
   }
 
-  private async reprice(sql: Sql, asset: string): Promise<void> {
-    const repriced = await repriceAsset(sql, asset, this.config.lockUpsideBps);
+  private async reprice(tx: Tx, asset: string): Promise<void> {
+    const repriced = await repriceAsset(tx, asset, this.config.lockUpsideBps);
     logger.event('debug', 'locks repriced', { asset, changed: repriced.changed }, 'Ledger');
   }
 }

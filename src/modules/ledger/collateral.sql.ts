@@ -35,7 +35,7 @@
  * and withdrawals do not take the index row: they change `total` only, and the UPDATE sets
  * `locked` only.
  */
-import type { Sql } from '../../common/database/sql';
+import type { Sql, Tx } from '../../common/database/sql';
 import type { Bps } from './domain/fees';
 
 const I64_MAX = '9223372036854775807';
@@ -101,12 +101,12 @@ export async function refreshLockGroups(sql: Sql, accountIds: readonly number[])
  * covered call spreads are not recomputed; index lock_groups_short_calls). Rows whose lock is
  * unchanged are not written. Answers how many locks changed.
  */
-export async function repriceAsset(sql: Sql, asset: string, lockUpsideBps: Bps): Promise<{ changed: number }> {
+export async function repriceAsset(tx: Tx, asset: string, lockUpsideBps: Bps): Promise<{ changed: number }> {
   // Reprices of two assets update the balance rows of the accounts holding both, in no set order:
   // one at a time (until commit), so they cannot deadlock. Taken after the index row, which no
   // holder of this lock waits for.
-  await sql.rows('SELECT pg_advisory_xact_lock($1::bigint)', [REPRICE_LOCK]);
-  const row = await sql.one<{ changed: string }>(
+  await tx.rows('SELECT pg_advisory_xact_lock($1::bigint)', [REPRICE_LOCK]);
+  const row = await tx.one<{ changed: string }>(
     `WITH locks AS (
        SELECT g.account_id, least(sum(${groupLock('g', 'x.index_price', '$2')}), ${I64_MAX})::bigint AS locked
          FROM lock_groups g LEFT JOIN index_prices x ON x.asset = g.asset
@@ -164,7 +164,7 @@ export function parseIndexShare(value: unknown): Map<string, bigint> {
 }
 
 /** Share-locks every index price row (a settlement's or a revert's step before its balance rows); the prices. */
-export async function shareIndexPrices(sql: Sql): Promise<Map<string, bigint>> {
-  const row = await sql.one<{ prices: unknown }>(`SELECT ${INDEX_SHARE} AS prices`);
+export async function shareIndexPrices(tx: Tx): Promise<Map<string, bigint>> {
+  const row = await tx.one<{ prices: unknown }>(`SELECT ${INDEX_SHARE} AS prices`);
   return parseIndexShare(row?.prices);
 }

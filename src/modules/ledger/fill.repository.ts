@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../common/database/database';
-import type { Sql } from '../../common/database/sql';
+import type { Sql, Tx } from '../../common/database/sql';
 import type { OptionKind } from '../instruments/domain/symbol';
 import type { RfqState } from '../rfq/domain/rfq-state';
 import { type BalanceWrite, balancesUpdate, checkBalances } from './balance.repository';
@@ -179,8 +179,8 @@ export class FillRepository {
    * holds them (a round trip per lock would lengthen every fill's hold on those rows); and whether
    * the maker has a `maker_limits` row, so that a fill of a maker without limits reads it no more.
    */
-  async lockForFill(sql: Sql, rfqId: string, symbols: readonly string[]): Promise<FillLocks | null> {
-    const row = await sql.one<
+  async lockForFill(tx: Tx, rfqId: string, symbols: readonly string[]): Promise<FillLocks | null> {
+    const row = await tx.one<
       { state: RfqState; settled: string[] | string; indexes: unknown; maker_limits: boolean } & {
         [K in keyof AcceptRow]: AcceptRow[K] | null;
       }
@@ -206,9 +206,9 @@ export class FillRepository {
    * rows of both accounts (checked: each ends at the quantity computed), and the balance rows
    * (taker, maker, fee account). Its id. A second fill of one RFQ violates `fills.rfq_id UNIQUE`.
    */
-  async record(sql: Sql, f: NewFill, positions: readonly PositionWrite[], balances: readonly BalanceWrite[]): Promise<string> {
+  async record(tx: Tx, f: NewFill, positions: readonly PositionWrite[], balances: readonly BalanceWrite[]): Promise<string> {
     const p = new Params();
-    const row = await sql.one<{
+    const row = await tx.one<{
       id: string;
       legs: string;
       balances: string;
@@ -249,8 +249,8 @@ export class FillRepository {
    * Marks the fill reverted; throws when it is already. A fill whose receipt is version 1 has no
    * salt: it takes `takerSalt`, which its revert's (version 2) receipt commits with.
    */
-  async markReverted(sql: Sql, fillId: string, at: number, takerSalt: Buffer | null = null): Promise<void> {
-    const updated = await sql.exec(`UPDATE fills SET reverted = true, reverted_at = $2, taker_salt = coalesce(taker_salt, $3) WHERE id = $1 AND NOT reverted`, [
+  async markReverted(tx: Tx, fillId: string, at: number, takerSalt: Buffer | null = null): Promise<void> {
+    const updated = await tx.exec(`UPDATE fills SET reverted = true, reverted_at = $2, taker_salt = coalesce(taker_salt, $3) WHERE id = $1 AND NOT reverted`, [
       fillId,
       at,
       takerSalt,

@@ -2,7 +2,7 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { asBuffer } from '../../common/bytes';
 import { Clock } from '../../common/clock';
 import { Database } from '../../common/database/database';
-import type { Sql } from '../../common/database/sql';
+import type { Tx } from '../../common/database/sql';
 import { RfqError, type RfqErrorCode } from '../../common/errors/app-error';
 import { JobRunner } from '../../common/jobs/job-runner';
 import { QUEUES, jobIds } from '../../common/jobs/queues';
@@ -12,7 +12,6 @@ import { AccountsService } from '../accounts/accounts.service';
 import type { ReceiptView } from '../journal/domain/receipt';
 import { JournalService } from '../journal/journal.service';
 import type { RfqRecord, StoredQuote } from '../rfq/domain/rfq-record';
-import type { RfqState } from '../rfq/domain/rfq-state';
 import { MakerLimitsService } from '../rfq/maker-limits.service';
 import { RfqLookupService } from '../rfq/rfq-lookup.service';
 import { RfqTransitionsService } from '../rfq/rfq-transitions.service';
@@ -28,9 +27,11 @@ import { type HeldPosition, PositionRepository, type PositionWrite } from './pos
 /** Attempts of a fill job (docs/spec/design.md section 5: at least 5). Backoff 0.2 s doubling to 10 s: about 23 s in all. */
 const FILL_ATTEMPTS = 8;
 
-/** A committed move to announce; `seconds`: accepted → filled, for the fill latency metric. */
-/** `makerLimits` false: the maker had no limits row when the fill locked its RFQ (nothing to protect after it). */
-type Announcement = { moved: RfqRecord; from: RfqState; seconds?: number; makerLimits?: boolean } | null;
+/**
+ * The fill's move (announced by RfqTransitionsService once the transaction commits). `makerLimits` false:
+ * the maker had no limits row when the fill locked its RFQ (nothing to protect after it).
+ */
+type Announcement = { moved: RfqRecord; makerLimits?: boolean } | null;
 
 /** The fill's frozen view, under its locks: the accept, the legs at fresh marks, both parties' positions. */
 interface FillView {
@@ -116,27 +117,27 @@ export class FillService implements OnModuleInit {
   private async submit(rfq: RfqRecord): Promise<void> {
     const now = this.clock.now();
     const legs = this.pricing.pricedLegs(rfq.legs, now);
-    const announcement = await this.db.tx((sql) => this.fillWithin(sql, rfq, legs, now));
-    if (announcement) await this.transitions.announce(announcement.moved, announcement.from, announcement.seconds);
+    // The move's events go out when this returns (RfqTransitionsService announces after the COMMIT).
+    const announcement = await this.db.tx((tx) => this.fillWithin(tx, rfq, legs, now));
     // Maker protection after fills (docs/spec/design.md section 15): nothing for a maker without a limits row (read
     // in the fill's first statement), else one keyed read unless the maker has protection set.
     if (announcement?.moved.state === 'filled' && announcement.makerLimits !== false) await this.makerLimits.afterFill(announcement.moved);
   }
 
   /** The fill's transaction: its locks, its checks on the frozen view, then its writes or its failure. */
-  private async fillWithin(sql: Sql, rfq: RfqRecord, legs: PricedLeg[], now: number): Promise<Announcement> {
+  private async fillWithin(tx: Tx, rfq: RfqRecord, legs: PricedLeg[], now: number): Promise<Announcement> {
     // The fill's statements are keyed reads and writes whose best plan never depends on the values.
     // With a year of statistics PostgreSQL planned them anew on every call (it guessed the generic
     // plan dearer than the custom ones): most of what a year-old database added to a lifecycle's
     // PostgreSQL CPU (docs/performance.md, "A year of history"). Generic plans are made once per connection.
-    await sql.exec(`SET LOCAL plan_cache_mode = force_generic_plan`);
+    await tx.exec(`SET LOCAL plan_cache_mode = force_generic_plan`);
     const locked = await this.fillRows.lockForFill(
-      sql,
+      tx,
       rfq.id,
       rfq.legs.map((l) => l.instrument),
     );
     if (locked?.state !== 'submitting') return null;
-    const failWith = (error: RfqErrorCode, message: string) => this.failWithin(sql, rfq.id, error, message);
+    const failWith = (error: RfqErrorCode, message: string) => this.failWithin(tx, rfq.id, error, message);
     const accept = locked.accept;
     if (!accept) return failWith('RFQ_TX_FAILED', 'the accept of this RFQ is not in the ledger');
     const settled = locked.settled;
@@ -150,8 +151,8 @@ export class FillService implements OnModuleInit {
     const feeAccount = this.accounts.feeAccountId();
     // The fee account's row is not locked here but credited last (with the journal head, in `record`): every fill
     // writes it, and a lock held from here to COMMIT made the whole transaction one at a time.
-    const balances = await this.balanceRows.rowsOf(sql, [taker, maker], true);
-    const positions = await this.positionRows.openOf(sql, [taker, maker]);
+    const balances = await this.balanceRows.rowsOf(tx, [taker, maker], true);
+    const positions = await this.positionRows.openOf(tx, [taker, maker]);
     const indexByAsset = new Map([
       ...this.pricing.indexFor([...positions.get(taker)!, ...positions.get(maker)!], now, true),
       ...legs.map((l) => [l.asset, l.index] as const),
@@ -170,34 +171,39 @@ export class FillService implements OnModuleInit {
       params: this.pricing.params,
     });
     if (!decision.ok) return failWith(decision.error, decision.message);
-    return this.record(sql, { rfq, quote, accept, legs, feeAccount, positions, now, makerLimits: locked.makerLimits }, decision);
+    return this.record(tx, { rfq, quote, accept, legs, feeAccount, positions, now, makerLimits: locked.makerLimits }, decision);
   }
 
   /** The fill's writes: the ledger in one statement, the lock summaries, the move to filled, the receipt. */
-  private async record(sql: Sql, v: FillView, decision: Extract<FillDecision, { ok: true }>): Promise<Announcement> {
+  private async record(tx: Tx, v: FillView, decision: Extract<FillDecision, { ok: true }>): Promise<Announcement> {
     const { rfq, quote, accept, now } = v;
     const taker = rfq.accountId;
     const maker = quote.makerAccountId;
     // Drawn once per fill and stored with it; the revert's receipt commits with the same one (docs/spec/design.md 16).
     const takerSalt = asBuffer(newTakerSalt());
-    const fillId = await this.writeFill(sql, v, decision, takerSalt);
+    const fillId = await this.writeFill(tx, v, decision, takerSalt);
     // The group summaries the next market-data update reprices from (collateral.sql.ts).
-    await refreshLockGroups(sql, [taker, maker]);
-    const moved = await this.transitions.moveWithin(sql, {
-      rfqId: rfq.id,
-      from: 'submitting',
-      to: 'filled',
-      at: now,
-      changes: { fill: { fillId, price: decision.cash.price, fee: decision.fee, filledAt: now } },
-    });
+    await refreshLockGroups(tx, [taker, maker]);
+    const moved = await this.transitions.moveWithin(
+      tx,
+      {
+        rfqId: rfq.id,
+        from: 'submitting',
+        to: 'filled',
+        at: now,
+        changes: { fill: { fillId, price: decision.cash.price, fee: decision.fee, filledAt: now } },
+      },
+      // accepted → filled, for the fill latency metric.
+      (filled) => filled.updatedAt - accept.acceptedAt,
+    );
     if (!moved) throw new Error(`rfq ${rfq.id} left submitting under its own row lock`);
     // The two rows every fill writes, last, so that fills wait for each other only over these
     // statements and the COMMIT: the fee account's balance (its row comes with its first fee) and
     // the journal head, credited and locked in one statement and held to COMMIT (docs/spec/design.md 14,
     // docs/receipts.md). Lock order: other accounts' rows in id order, then the fee account's, then
     // the head (revert.service.ts too).
-    const receipt = await this.appendReceipt(sql, v, decision, fillId, takerSalt);
-    // The `filled` events carry the receipt; only the taker's view adds the salt (rfq-view.ts).
+    const receipt = await this.appendReceipt(tx, v, decision, fillId, takerSalt);
+    // The `filled` events (sent after the COMMIT) carry the receipt; only the taker's view adds the salt (rfq-view.ts).
     moved.fill!.receipt = { ...receipt };
     moved.fill!.takerSalt = takerSalt.toString('hex');
     logger.event(
@@ -206,11 +212,11 @@ export class FillService implements OnModuleInit {
       { rfq_id: rfq.id, fill_id: fillId, side: accept.side, price: decision.cash.price.toString(), fee: decision.fee.toString() },
       'Ledger',
     );
-    return { moved, from: 'submitting', seconds: moved.updatedAt - accept.acceptedAt, makerLimits: v.makerLimits };
+    return { moved, makerLimits: v.makerLimits };
   }
 
   /** The fill row with its legs, the positions and the two balances, in one statement: the fill's id. */
-  private writeFill(sql: Sql, v: FillView, decision: Extract<FillDecision, { ok: true }>, takerSalt: Buffer): Promise<string> {
+  private writeFill(tx: Tx, v: FillView, decision: Extract<FillDecision, { ok: true }>, takerSalt: Buffer): Promise<string> {
     const { rfq, quote, accept, legs, now } = v;
     const taker = rfq.accountId;
     const maker = quote.makerAccountId;
@@ -221,7 +227,7 @@ export class FillService implements OnModuleInit {
     );
     const positionWrites = (accountId: number, list: LegTrade[]) => positionWritesOf(v.positions.get(accountId)!, accountId, list);
     return this.fillRows.record(
-      sql,
+      tx,
       {
         rfqId: rfq.id,
         quoteId: quote.quoteId,
@@ -244,10 +250,10 @@ export class FillService implements OnModuleInit {
   }
 
   /** The fill's receipt, appended to the journal (its head stays locked to COMMIT). */
-  private appendReceipt(sql: Sql, v: FillView, decision: Extract<FillDecision, { ok: true }>, fillId: string, takerSalt: Buffer): Promise<ReceiptView> {
+  private appendReceipt(tx: Tx, v: FillView, decision: Extract<FillDecision, { ok: true }>, fillId: string, takerSalt: Buffer): Promise<ReceiptView> {
     const { rfq, quote, accept, legs, now } = v;
     return this.journal.append(
-      sql,
+      tx,
       {
         kind: 0,
         fillId,
@@ -266,10 +272,10 @@ export class FillService implements OnModuleInit {
     );
   }
 
-  private async failWithin(sql: Sql, rfqId: string, error: RfqErrorCode, message: string): Promise<Announcement> {
-    const moved = await this.transitions.moveWithin(sql, { rfqId, from: 'submitting', to: 'failed', changes: { failure: { error, message } } });
+  private async failWithin(tx: Tx, rfqId: string, error: RfqErrorCode, message: string): Promise<Announcement> {
+    const moved = await this.transitions.moveWithin(tx, { rfqId, from: 'submitting', to: 'failed', changes: { failure: { error, message } } });
     if (moved) logger.event('info', 'rfq fill failed', { rfq_id: rfqId, error, message }, 'Ledger');
-    return moved ? { moved, from: 'submitting' } : null;
+    return moved ? { moved } : null;
   }
 
   /** submitting → failed in a transaction of its own (after the last attempt). */

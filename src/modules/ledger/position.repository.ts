@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../common/database/database';
 import { httpDecimalSql, isoTimeSql } from '../../common/database/http-format.sql';
-import type { Sql } from '../../common/database/sql';
+import type { Sql, Tx } from '../../common/database/sql';
 import type { OptionKind } from '../instruments/domain/symbol';
 import { type PositionCost, type Ratio, roundedAverage } from './domain/average-price';
 import type { AccountBook } from './domain/fill-check';
@@ -151,10 +151,10 @@ export class PositionRepository {
   }
 
   /** Writes position rows (a revert's): quantities by delta, checked, and their average cost. */
-  async write(sql: Sql, writes: readonly PositionWrite[]): Promise<void> {
+  async write(tx: Tx, writes: readonly PositionWrite[]): Promise<void> {
     if (writes.length === 0) return;
     const p = new Params();
-    checkPositions(writes, await sql.rows<{ account_id: string; instrument: string; quantity: string }>(positionsUpsert(p, writes), p.values));
+    checkPositions(writes, await tx.rows<{ account_id: string; instrument: string; quantity: string }>(positionsUpsert(p, writes), p.values));
   }
 
   /** The non-zero open positions in the instruments (a settling round's), in instrument then account order. */
@@ -167,8 +167,8 @@ export class PositionRepository {
   }
 
   /** Marks a position settled with the amount it paid or received. */
-  async settleOne(sql: Sql, accountId: number, instrument: string, amount: bigint): Promise<void> {
-    await sql.exec(`UPDATE positions SET settled = true, settlement_amount = $3, updated_at = now() WHERE account_id = $1 AND instrument = $2`, [
+  async settleOne(tx: Tx, accountId: number, instrument: string, amount: bigint): Promise<void> {
+    await tx.exec(`UPDATE positions SET settled = true, settlement_amount = $3, updated_at = now() WHERE account_id = $1 AND instrument = $2`, [
       accountId,
       instrument,
       amount.toString(),
@@ -176,8 +176,8 @@ export class PositionRepository {
   }
 
   /** Marks every remaining position in the instruments settled (the flat ones). */
-  async settleRest(sql: Sql, instruments: readonly string[]): Promise<void> {
-    await sql.exec(`UPDATE positions SET settled = true, updated_at = now() WHERE instrument = ANY($1::text[]) AND NOT settled`, [instruments]);
+  async settleRest(tx: Tx, instruments: readonly string[]): Promise<void> {
+    await tx.exec(`UPDATE positions SET settled = true, updated_at = now() WHERE instrument = ANY($1::text[]) AND NOT settled`, [instruments]);
   }
 
   /**

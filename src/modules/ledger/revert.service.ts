@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { asBuffer } from '../../common/bytes';
 import { Clock } from '../../common/clock';
 import { Database } from '../../common/database/database';
-import type { Sql } from '../../common/database/sql';
+import type { Tx } from '../../common/database/sql';
 import { AppError } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
 import { newTakerSalt } from '@legwork/protocol';
@@ -53,34 +53,34 @@ export class RevertService {
   async revert(rfqId: string): Promise<RevertResult> {
     if (!RFQ_ID.test(rfqId)) throw new AppError('INVALID_PARAMS', 'rfq_id must be 32 lowercase hex characters');
     const now = this.clock.now();
-    const moved = await this.db.tx((sql) => this.revertWithin(sql, rfqId, now));
-    await this.transitions.announce(moved, 'filled');
+    // The move filled → failed is announced once this transaction commits (RfqTransitionsService.moveWithin).
+    await this.db.tx((tx) => this.revertWithin(tx, rfqId, now));
     return { rfq_id: rfqId, state: 'failed', reverted: true };
   }
 
   /** The revert's transaction: locks, checks, then the undo (`undo`). */
-  private async revertWithin(sql: Sql, rfqId: string, now: number): Promise<RfqRecord> {
-    const state = await this.rfqs.lockState(sql, rfqId);
+  private async revertWithin(tx: Tx, rfqId: string, now: number): Promise<RfqRecord> {
+    const state = await this.rfqs.lockState(tx, rfqId);
     if (state === null) throw new AppError('NOT_FOUND', `no RFQ ${rfqId}`);
-    const rfq = (await this.rfqs.findById(rfqId, sql))!;
+    const rfq = (await this.rfqs.findById(rfqId, tx))!;
     if (state !== 'filled') {
       throw new AppError('CONFLICT', rfq.fill?.reverted ? `the fill of RFQ ${rfqId} is reverted already` : `RFQ ${rfqId} is ${state}, not filled`);
     }
-    const fill = await this.fillRows.findByRfq(sql, rfqId);
+    const fill = await this.fillRows.findByRfq(tx, rfqId);
     if (!fill) throw new Error(`rfq ${rfqId} is filled but has no fill row`);
     const settled = await this.instruments.settlement.settledAmong(
       fill.legs.map((l) => l.instrument),
-      sql,
+      tx,
     );
     if (settled.length > 0) throw new AppError('CONFLICT', `the round of ${settled[0]} has settled; its fills stand`);
 
     const { takerAccountId: taker, makerAccountId: maker, feeAccountId } = fill;
     // Index rows before balance rows, as a fill takes them: the locks below are at these prices (collateral.sql.ts).
-    const indexes = await shareIndexPrices(sql);
+    const indexes = await shareIndexPrices(tx);
     // The fee account's row after the others, in the fills' lock order (fill.service.ts): no deadlock with a running fill.
-    const balances = await this.balanceRows.rowsOf(sql, [taker, maker], true);
-    for (const [id, row] of await this.balanceRows.rowsOf(sql, [feeAccountId], true)) balances.set(id, row);
-    const positions = await this.positionRows.openOf(sql, [taker, maker]);
+    const balances = await this.balanceRows.rowsOf(tx, [taker, maker], true);
+    for (const [id, row] of await this.balanceRows.rowsOf(tx, [feeAccountId], true)) balances.set(id, row);
+    const positions = await this.positionRows.openOf(tx, [taker, maker]);
     const decision = revertOutcome({
       side: fill.side,
       price: fill.price,
@@ -93,19 +93,19 @@ export class RevertService {
       lockUpsideBps: this.pricing.params.lockUpsideBps,
     });
     if (!decision.ok) throw new AppError('CONFLICT', decision.message);
-    return this.undo(sql, rfq, fill, decision, now);
+    return this.undo(tx, rfq, fill, decision, now);
   }
 
   /** The fill leaves the history; each position's quantity and average are what the remaining fills make. */
-  private async undo(sql: Sql, rfq: RfqRecord, fill: FillRecord, decision: Extract<RevertDecision, { ok: true }>, now: number): Promise<RfqRecord> {
+  private async undo(tx: Tx, rfq: RfqRecord, fill: FillRecord, decision: Extract<RevertDecision, { ok: true }>, now: number): Promise<RfqRecord> {
     const { takerAccountId: taker, makerAccountId: maker, feeAccountId } = fill;
     // The fill's own salt, so the revert commits to the taker as its fill did; a fill signed as
     // version 1 (no salt) gets one here, which its row keeps (docs/spec/design.md 16).
     const takerSalt = fill.takerSalt ?? asBuffer(newTakerSalt());
-    await this.fillRows.markReverted(sql, fill.fillId, now, takerSalt);
+    await this.fillRows.markReverted(tx, fill.fillId, now, takerSalt);
     const deltas = positionDeltas(fill.legs, fill.side);
     const replayed = await this.fillRows.replayPositions(
-      sql,
+      tx,
       [taker, maker],
       fill.legs.map((l) => l.instrument),
     );
@@ -116,14 +116,14 @@ export class RevertService {
         delta: d.quantity,
         position: replayed.get(positionKey(accountId, d.instrument)) ?? FLAT,
       }));
-    await this.positionRows.write(sql, [...undo(taker, deltas.taker), ...undo(maker, deltas.maker)]);
-    await refreshLockGroups(sql, [taker, maker]);
-    await this.balanceRows.setMany(sql, [
+    await this.positionRows.write(tx, [...undo(taker, deltas.taker), ...undo(maker, deltas.maker)]);
+    await refreshLockGroups(tx, [taker, maker]);
+    await this.balanceRows.setMany(tx, [
       { accountId: taker, row: decision.taker },
       { accountId: maker, row: decision.maker },
       { accountId: feeAccountId, row: decision.feeAccount },
     ]);
-    const record = await this.transitions.moveWithin(sql, {
+    const record = await this.transitions.moveWithin(tx, {
       rfqId: rfq.id,
       from: 'filled',
       to: 'failed',
@@ -132,7 +132,7 @@ export class RevertService {
     });
     if (!record) throw new Error(`rfq ${rfq.id} left filled under its own row lock`);
     // The revert's receipt (kind 1) repeats the fill's terms at the revert's time; last, as a fill's is.
-    await this.journal.append(sql, {
+    await this.journal.append(tx, {
       kind: 1,
       fillId: fill.fillId,
       rfqId: rfq.id,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Sql } from '../../common/database/sql';
+import type { Sql, Tx } from '../../common/database/sql';
 
 /**
  * Settlement's own statements: the payments (`settlement_payments`). The round's rows it locks
@@ -23,8 +23,8 @@ export class SettlementRepository {
     return Number(row?.n ?? 0);
   }
 
-  async insertPayment(sql: Sql, p: { instrument: string; accountId: number; quantity: bigint; amount: bigint }): Promise<void> {
-    await sql.exec(`INSERT INTO settlement_payments (instrument, account_id, quantity, amount) VALUES ($1, $2, $3, $4)`, [
+  async insertPayment(tx: Tx, p: { instrument: string; accountId: number; quantity: bigint; amount: bigint }): Promise<void> {
+    await tx.exec(`INSERT INTO settlement_payments (instrument, account_id, quantity, amount) VALUES ($1, $2, $3, $4)`, [
       p.instrument,
       p.accountId,
       p.quantity.toString(),

@@ -3,7 +3,7 @@ import { bumpViewVersion } from '../../common/broadcast/view-versions';
 import { Clock } from '../../common/clock';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { Database } from '../../common/database/database';
-import type { Sql } from '../../common/database/sql';
+import type { Tx } from '../../common/database/sql';
 import { formatHttp } from '@legwork/protocol';
 import { AppError } from '../../common/errors/app-error';
 import { JobRunner } from '../../common/jobs/job-runner';
@@ -121,7 +121,7 @@ export class SettlementService implements OnModuleInit {
   }
 
   private async settle(asset: string, expiry: number, given: bigint | null): Promise<SettleExpirationResult> {
-    const outcome = await this.db.tx((sql) => this.settleWithin(sql, asset, expiry, given));
+    const outcome = await this.db.tx((tx) => this.settleWithin(tx, asset, expiry, given));
     // A failed announcement is rethrown once the round's RFQs are expired.
     const announced = outcome.fresh
       ? await this.instruments.changed({ asset, expiry }).then(
@@ -143,48 +143,48 @@ export class SettlementService implements OnModuleInit {
   }
 
   /** The settlement's transaction: the round locked, then (unless settled already) its payments (`pay`). */
-  private async settleWithin(sql: Sql, asset: string, expiry: number, given: bigint | null): Promise<SettleOutcome> {
-    await this.instruments.settlement.lockRound(expiry, sql);
-    const round = await this.instruments.settlement.lockExpiration(asset, expiry, sql);
+  private async settleWithin(tx: Tx, asset: string, expiry: number, given: bigint | null): Promise<SettleOutcome> {
+    await this.instruments.settlement.lockRound(expiry, tx);
+    const round = await this.instruments.settlement.lockExpiration(asset, expiry, tx);
     if (!round) throw new AppError('NOT_FOUND', `no expiration ${expiry} of ${asset}`);
     if (round.settled) {
       const stored = round.settlementPrice!;
       if (given !== null && given !== stored) throw new AppError('CONFLICT', `expiration ${expiry} of ${asset} settled at ${formatHttp(stored)} already`);
-      return { fresh: false, price: stored, settledAt: round.settledAt!, positions: await this.rounds.paymentCount(sql, asset, expiry) };
+      return { fresh: false, price: stored, settledAt: round.settledAt!, positions: await this.rounds.paymentCount(tx, asset, expiry) };
     }
-    return this.pay(sql, asset, expiry, given ?? (await this.freshIndex(sql, asset)));
+    return this.pay(tx, asset, expiry, given ?? (await this.freshIndex(tx, asset)));
   }
 
   /**
    * Every open position of the round pays or receives; positions, instruments and the round are
    * marked settled at `price`, and the locks of every account involved are recomputed.
    */
-  private async pay(sql: Sql, asset: string, expiry: number, price: bigint): Promise<SettleOutcome> {
+  private async pay(tx: Tx, asset: string, expiry: number, price: bigint): Promise<SettleOutcome> {
     // Instruments first (fills share-lock them before balance rows), then the balance rows in account-id order.
-    const instruments = await this.instruments.settlement.lockTerms(asset, expiry, sql);
+    const instruments = await this.instruments.settlement.lockTerms(asset, expiry, tx);
     // Index rows before balance rows, as a fill takes them: the locks below are at these prices (collateral.sql.ts).
-    const indexes = await shareIndexPrices(sql);
+    const indexes = await shareIndexPrices(tx);
     const terms = new Map(instruments.map((i) => [i.symbol, i]));
     const symbols = instruments.map((i) => i.symbol);
-    const held = await this.positionRows.heldIn(sql, symbols);
+    const held = await this.positionRows.heldIn(tx, symbols);
     const payments = settlementPayments(
       held.map((p) => ({ ...p, kind: terms.get(p.instrument)!.kind, strike: terms.get(p.instrument)!.strike })),
       price,
     );
     const accounts = [...new Set(payments.map((p) => p.accountId))].sort((a, b) => a - b);
-    for (const id of accounts) await this.balanceRows.ensureRow(sql, id);
-    const balances = await this.balanceRows.rowsOf(sql, accounts, true);
+    for (const id of accounts) await this.balanceRows.ensureRow(tx, id);
+    const balances = await this.balanceRows.rowsOf(tx, accounts, true);
     for (const p of payments) {
-      await this.rounds.insertPayment(sql, p);
-      await this.positionRows.settleOne(sql, p.accountId, p.instrument, p.amount);
+      await this.rounds.insertPayment(tx, p);
+      await this.positionRows.settleOne(tx, p.accountId, p.instrument, p.amount);
     }
-    await this.positionRows.settleRest(sql, symbols);
+    await this.positionRows.settleRest(tx, symbols);
     // The round's row is locked since lockExpiration: marking it here or before the bump takes no new lock.
-    const settledAt = await this.instruments.settlement.markSettled(asset, expiry, price, sql);
-    await bumpViewVersion(sql, INSTRUMENTS_CHANGED);
+    const settledAt = await this.instruments.settlement.markSettled(asset, expiry, price, tx);
+    await bumpViewVersion(tx, INSTRUMENTS_CHANGED);
 
     // Locks over what stays open (this round's positions are settled now).
-    const open = await this.positionRows.openOf(sql, accounts);
+    const open = await this.positionRows.openOf(tx, accounts);
     const received = new Map<number, bigint>();
     for (const p of payments) received.set(p.accountId, (received.get(p.accountId) ?? 0n) + p.amount);
     // A short that owes more than its total ends negative: a debt shown as it is (docs/spec/design.md section 12).
@@ -195,15 +195,15 @@ export class SettlementService implements OnModuleInit {
         locked: portfolioLock(open.get(id)!, { indexByAsset: indexes, lockUpsideBps: this.pricing.params.lockUpsideBps }),
       },
     }));
-    if (rows.length > 0) await this.balanceRows.setMany(sql, rows);
-    await refreshLockGroups(sql, accounts);
+    if (rows.length > 0) await this.balanceRows.setMany(tx, rows);
+    await refreshLockGroups(tx, accounts);
     logger.event('info', 'expiration settled', { asset, expiry, price: price.toString(), positions: payments.length }, 'Ledger');
     return { fresh: true, price, settledAt, positions: payments.length };
   }
 
   /** The asset's index from the database, if no older than MARKET_DATA_MAX_AGE_SECONDS. */
-  private async freshIndex(sql: Sql, asset: string): Promise<bigint> {
-    const row = await this.market.storedIndex(asset, sql);
+  private async freshIndex(tx: Tx, asset: string): Promise<bigint> {
+    const row = await this.market.storedIndex(asset, tx);
     const age = row ? this.clock.now() - Math.floor(new Date(row.updatedAt).getTime() / 1000) : Infinity;
     if (!row || age > this.config.marketDataMaxAgeSeconds) throw new StaleIndexError(`no fresh index for ${asset}`);
     return row.price;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../common/database/database';
 import { httpDecimalSql, isoTimeSql } from '../../common/database/http-format.sql';
-import type { Sql } from '../../common/database/sql';
+import type { Sql, Tx } from '../../common/database/sql';
 import type { Stamped } from './domain/market-update';
 
 interface StampedRow {
@@ -32,8 +32,8 @@ export interface IndexPriceAge {
 export class MarketDataRepository {
   constructor(private readonly db: Database) {}
 
-  async upsertIndex(asset: string, price: bigint, at: Date, sql: Sql = this.db): Promise<void> {
-    await sql.exec(
+  async upsertIndex(asset: string, price: bigint, at: Date, tx: Tx): Promise<void> {
+    await tx.exec(
       `INSERT INTO index_prices (asset, index_price, updated_at) VALUES ($1, $2, $3)
        ON CONFLICT (asset) DO UPDATE SET index_price = EXCLUDED.index_price, updated_at = EXCLUDED.updated_at
        WHERE index_prices.updated_at <= EXCLUDED.updated_at`,
@@ -42,10 +42,10 @@ export class MarketDataRepository {
   }
 
   /** Sets the IV of each symbol (a listed instrument); the symbols whose row took the new value. */
-  async upsertIvs(ivs: ReadonlyMap<string, bigint>, at: Date, sql: Sql = this.db): Promise<string[]> {
+  async upsertIvs(ivs: ReadonlyMap<string, bigint>, at: Date, tx: Tx): Promise<string[]> {
     if (ivs.size === 0) return [];
     const symbols = [...ivs.keys()];
-    const rows = await sql.rows<{ symbol: string }>(
+    const rows = await tx.rows<{ symbol: string }>(
       `INSERT INTO instrument_ivs (symbol, iv, updated_at) SELECT t.symbol, t.iv, $3 FROM unnest($1::text[], $2::bigint[]) AS t(symbol, iv)
        ON CONFLICT (symbol) DO UPDATE SET iv = EXCLUDED.iv, updated_at = EXCLUDED.updated_at
        WHERE instrument_ivs.updated_at <= EXCLUDED.updated_at RETURNING symbol`,

@@ -5,7 +5,7 @@ import { ViewVersions, bumpViewVersion } from '../../common/broadcast/view-versi
 import { Clock } from '../../common/clock';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { Database } from '../../common/database/database';
-import type { Sql } from '../../common/database/sql';
+import type { Sql, Tx } from '../../common/database/sql';
 import { MAX_LEGS, formatHttp, formatRfq, signingDomain, toHex } from '@legwork/protocol';
 import { AppError, RfqError } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
@@ -55,7 +55,7 @@ export interface FreshMarket {
  * the ledger's live collateral registers one (docs/spec/design.md section 12). Registered rather than
  * imported so market data does not depend on the ledger, which depends on it.
  */
-export type IndexWrittenHook = (sql: Sql, asset: string) => Promise<void>;
+export type IndexWrittenHook = (tx: Tx, asset: string) => Promise<void>;
 
 export type InstrumentMarketRecord = InstrumentRecord & { mark_price: string | null; iv: string | null };
 
@@ -163,26 +163,26 @@ export class MarketDataService implements OnModuleInit, OnModuleDestroy {
   }
 
   /** Checks the update against the listed instruments and writes it; how many instruments' IVs it set. */
-  private async write(u: MarketUpdate, at: Date, sql: Sql): Promise<number> {
-    if (!(await this.instruments.assetListed(u.asset, sql))) throw new AppError('NOT_FOUND', `no instruments are listed for ${u.asset}`);
+  private async write(u: MarketUpdate, at: Date, tx: Tx): Promise<number> {
+    if (!(await this.instruments.assetListed(u.asset, tx))) throw new AppError('NOT_FOUND', `no instruments are listed for ${u.asset}`);
     const symbols = [...u.ivs.keys()];
     if (symbols.length > 0) {
-      const assetOf = await this.instruments.assetsOf(symbols, sql);
+      const assetOf = await this.instruments.assetsOf(symbols, tx);
       for (const symbol of symbols) {
         const asset = assetOf.get(symbol);
         if (asset === undefined) throw invalid(`ivs.${symbol}: no such instrument`);
         if (asset !== u.asset) throw invalid(`ivs.${symbol}: not an instrument of ${u.asset}`);
       }
     }
-    await this.repository.upsertIndex(u.asset, u.indexPrice, at, sql);
+    await this.repository.upsertIndex(u.asset, u.indexPrice, at, tx);
     const touched = new Set<string>();
     if (u.iv !== null) {
       const flat = u.iv;
-      const open = await this.instruments.symbolsOf(u.asset, true, sql);
-      for (const symbol of await this.repository.upsertIvs(new Map(open.map((s) => [s, flat])), at, sql)) touched.add(symbol);
+      const open = await this.instruments.symbolsOf(u.asset, true, tx);
+      for (const symbol of await this.repository.upsertIvs(new Map(open.map((s) => [s, flat])), at, tx)) touched.add(symbol);
     }
     // Per-symbol IVs after the flat one: a symbol given both ends with its own.
-    for (const symbol of await this.repository.upsertIvs(u.ivs, at, sql)) touched.add(symbol);
+    for (const symbol of await this.repository.upsertIvs(u.ivs, at, tx)) touched.add(symbol);
     return touched.size;
   }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../common/database/database';
-import type { Sql } from '../../common/database/sql';
+import type { Sql, Tx } from '../../common/database/sql';
 import type { AccountEventChannel, ProtectionTrip } from './domain/account-event';
 import type { RfqRecord } from './domain/rfq-record';
 import { type RfqRow, toRfqRecord } from './rfq-row';
@@ -74,8 +74,8 @@ export class AccountEventRepository {
    * numbered like the moves' events: the account's counter row is upserted and stays locked to
    * the caller's commit. The event's account_seq.
    */
-  async appendProtection(sql: Sql, accountId: number, trip: ProtectionTrip): Promise<number> {
-    const row = await sql.one<{ account_seq: string }>(
+  async appendProtection(tx: Tx, accountId: number, trip: ProtectionTrip): Promise<number> {
+    const row = await tx.one<{ account_seq: string }>(
       `WITH seq AS (
          INSERT INTO account_event_seqs AS s (account_id, last_seq) VALUES ($1, 1)
          ON CONFLICT (account_id) DO UPDATE SET last_seq = s.last_seq + 1 RETURNING last_seq)

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../common/database/database';
-import type { Sql } from '../../common/database/sql';
+import type { Sql, Tx } from '../../common/database/sql';
 import type { LimitsDocument } from './domain/maker-limits';
 import type { FillWindow } from './domain/quote-exposure';
 import type { RfqLeg, RfqRecord } from './domain/rfq-record';
@@ -72,8 +72,8 @@ export class MakerLimitsRepository {
   }
 
   /** The row locked to the caller's commit: one maker's responds under limits, and its fills' protection, queue on it. */
-  async lock(sql: Sql, accountId: number): Promise<MakerLimitsRow | null> {
-    const row = await sql.one<RawRow>(`SELECT ${COLUMNS} FROM maker_limits WHERE account_id = $1 FOR UPDATE`, [accountId]);
+  async lock(tx: Tx, accountId: number): Promise<MakerLimitsRow | null> {
+    const row = await tx.one<RawRow>(`SELECT ${COLUMNS} FROM maker_limits WHERE account_id = $1 FOR UPDATE`, [accountId]);
     return row && toRow(row);
   }
 
@@ -83,14 +83,14 @@ export class MakerLimitsRepository {
    * version, the `account_seq` counter may read older (a version that matches nothing later).
    * Null version: the maker never quoted, nothing but the limits row is locked.
    */
-  async lockWithVersion(sql: Sql, accountId: number): Promise<{ row: MakerLimitsRow | null; version: QuotesVersion | null }> {
-    const r = await sql.one<RawRow & { high_water: string; last_seq: string | null }>(
+  async lockWithVersion(tx: Tx, accountId: number): Promise<{ row: MakerLimitsRow | null; version: QuotesVersion | null }> {
+    const r = await tx.one<RawRow & { high_water: string; last_seq: string | null }>(
       `SELECT ${COLUMNS}, n.high_water::text AS high_water, (SELECT last_seq::text FROM account_event_seqs WHERE account_id = $1) AS last_seq
          FROM maker_limits m JOIN maker_nonces n ON n.account_id = m.account_id WHERE m.account_id = $1 FOR UPDATE OF m, n`,
       [accountId],
     );
     if (r) return { row: toRow(r), version: quotesVersion(BigInt(r.high_water), r.last_seq, true) };
-    return { row: await this.lock(sql, accountId), version: null };
+    return { row: await this.lock(tx, accountId), version: null };
   }
 
   /** Replaces the maker's own document (`which` = limits) or the operator's (`admin_limits`), creating the row. */
@@ -160,17 +160,17 @@ export class MakerLimitsRepository {
    * `windowStart`, and answers the window's sums.
    */
   async addFill(
-    sql: Sql,
+    tx: Tx,
     accountId: number,
     fill: { rfqId: string; filledAt: number; asset: string; notional: bigint; delta: bigint },
     windowStart: number,
   ): Promise<FillWindow> {
-    await sql.exec(
+    await tx.exec(
       `INSERT INTO maker_fills (account_id, rfq_id, filled_at, asset, notional, delta) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (account_id, rfq_id) DO NOTHING`,
       [accountId, fill.rfqId, fill.filledAt, fill.asset, fill.notional.toString(), fill.delta.toString()],
     );
-    await sql.exec(`DELETE FROM maker_fills WHERE account_id = $1 AND filled_at <= $2`, [accountId, windowStart]);
-    return this.window(accountId, sql);
+    await tx.exec(`DELETE FROM maker_fills WHERE account_id = $1 AND filled_at <= $2`, [accountId, windowStart]);
+    return this.window(accountId, tx);
   }
 
   /** The sums of the fills in the maker's protection window. */
@@ -189,14 +189,14 @@ export class MakerLimitsRepository {
   }
 
   /** A trip: the maker is frozen from `at` (until `until`, or until reset when null), and a new window starts. */
-  async trip(sql: Sql, accountId: number, at: number, until: number | null, reason: string): Promise<void> {
-    await sql.exec(`UPDATE maker_limits SET tripped_at = $2, frozen_until = $3, trip_reason = $4, updated_at = $2 WHERE account_id = $1`, [
+  async trip(tx: Tx, accountId: number, at: number, until: number | null, reason: string): Promise<void> {
+    await tx.exec(`UPDATE maker_limits SET tripped_at = $2, frozen_until = $3, trip_reason = $4, updated_at = $2 WHERE account_id = $1`, [
       accountId,
       at,
       until,
       reason,
     ]);
-    await sql.exec(`DELETE FROM maker_fills WHERE account_id = $1`, [accountId]);
+    await tx.exec(`DELETE FROM maker_fills WHERE account_id = $1`, [accountId]);
   }
 
   /** rfq.maker.reset_protection: not frozen any more; the window starts anew. Whether a row was there. */

@@ -3,7 +3,7 @@ import { formatRfq } from '@legwork/protocol';
 import { Notifier } from '../../common/broadcast/notifier';
 import { Clock } from '../../common/clock';
 import { Database } from '../../common/database/database';
-import type { Sql } from '../../common/database/sql';
+import type { Sql, Tx } from '../../common/database/sql';
 import { RfqError } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
 import { MarketDataService } from '../market-data/market-data.service';
@@ -119,8 +119,8 @@ export class MakerLimitsService {
   }
 
   /** The row locked to the caller's commit, with the maker's high-water row (respond under limits on what is out). */
-  lock(sql: Sql, accountId: number): Promise<LockedLimits> {
-    return this.rows.lockWithVersion(sql, accountId);
+  lock(tx: Tx, accountId: number): Promise<LockedLimits> {
+    return this.rows.lockWithVersion(tx, accountId);
   }
 
   /** Does a respond under this row need the maker's lock (limits on what is already out)? */
@@ -142,17 +142,10 @@ export class MakerLimitsService {
    * checkQuote for a respond whose transaction (`sql`) holds the maker's limits row locked; it also
    * locks the maker's high-water row, so the quotes it saw are exactly those out until it commits.
    */
-  async checkLocked(
-    sql: Sql,
-    accountId: number,
-    locked: LockedLimits,
-    rfq: RfqRecord,
-    quote: { bid: bigint; ask: bigint },
-    nowMs: number,
-  ): Promise<SeenQuotes> {
+  async checkLocked(tx: Tx, accountId: number, locked: LockedLimits, rfq: RfqRecord, quote: { bid: bigint; ask: bigint }, nowMs: number): Promise<SeenQuotes> {
     const checked = this.checkOne(locked.row, rfq, quote, nowMs);
     if (!checked || !boundsOpenQuotes(checked.limits)) return null;
-    const live = await this.liveUsage(sql, accountId, nowMs, true, locked.version ?? undefined);
+    const live = await this.liveUsage(tx, accountId, nowMs, true, locked.version ?? undefined);
     try {
       checkOpenLimits(checked.limits, live.usage, checked.exposure, rfq.id);
       return { accountId, version: live.version };
@@ -161,7 +154,7 @@ export class MakerLimitsService {
     }
     // The version read with the lock may hold an older account_seq (quotes gone since are then
     // still counted): a refusal is decided on the version read now.
-    const fresh = await this.liveUsage(sql, accountId, nowMs, true);
+    const fresh = await this.liveUsage(tx, accountId, nowMs, true);
     checkOpenLimits(checked.limits, fresh.usage, checked.exposure, rfq.id);
     return { accountId, version: fresh.version };
   }
@@ -281,33 +274,33 @@ export class MakerLimitsService {
       // One keyed read for a maker without protection: the fill pays nothing more.
       const row = await this.rows.find(maker);
       if (!row || !this.effective(row).protection) return;
-      const trip = await this.db.tx((sql) => this.protect(sql, maker, rfq));
-      if (trip) await this.notifier.notify({ channel: 'rfq_maker', accountId: maker, data: protectionEventData(trip.trip, trip.accountSeq) });
+      await this.db.tx((tx) => this.protect(tx, maker, rfq));
     } catch (error) {
       logger.event('error', 'maker protection not updated after a fill', { rfq_id: rfq.id, maker_account_id: maker, error: String(error) }, 'Rfq');
     }
   }
 
-  private async protect(sql: Sql, maker: number, rfq: RfqRecord): Promise<{ trip: ProtectionTrip; accountSeq: number } | null> {
-    const row = await this.rows.lock(sql, maker);
+  private async protect(tx: Tx, maker: number, rfq: RfqRecord): Promise<void> {
+    const row = await this.rows.lock(tx, maker);
     const protection = row && this.effective(row).protection;
-    if (!protection) return null;
+    if (!protection) return;
     const now = rfq.fill!.filledAt;
     const exposure = this.exposureAtLatest(rfq, now);
     const abs = exposure.delta < 0n ? -exposure.delta : exposure.delta;
     const window = await this.rows.addFill(
-      sql,
+      tx,
       maker,
       { rfqId: rfq.id, filledAt: now, asset: rfq.asset, notional: exposure.notional, delta: abs },
       now - protection.windowSeconds,
     );
     const reason = protectionTrip(protection, window);
-    if (!reason || isFrozen(row, this.clock.nowMs())) return null;
+    if (!reason || isFrozen(row, this.clock.nowMs())) return;
     const trip: ProtectionTrip = { tripped_at: now, until: protection.frozenSeconds === 0 ? null : now + protection.frozenSeconds, reason };
-    await this.rows.trip(sql, maker, now, trip.until, reason);
-    const accountSeq = await this.events.appendProtection(sql, maker, trip);
+    await this.rows.trip(tx, maker, now, trip.until, reason);
+    const accountSeq = await this.events.appendProtection(tx, maker, trip);
     logger.event('warn', 'maker protection tripped', { maker_account_id: maker, rfq_id: rfq.id, reason, until: trip.until }, 'Rfq');
-    return { trip, accountSeq };
+    // Told once the trip commits; a lost event is logged there, and replays (stored with its account_seq).
+    tx.afterCommit(() => this.notifier.notify({ channel: 'rfq_maker', accountId: maker, data: protectionEventData(trip, accountSeq) }));
   }
 
   private effective(row: MakerLimitsRow): MakerLimits {

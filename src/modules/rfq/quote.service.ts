@@ -106,12 +106,12 @@ export class QuoteService {
     let seen: SeenQuotes = null;
     try {
       if (checked.limits && this.limits.serialized(checked.limits)) {
-        moved = await this.db.tx(async (sql) => {
-          const locked = await this.limits.lock(sql, maker.accountId);
-          seen = await this.limits.checkLocked(sql, maker.accountId, locked, rfq, command, this.clock.nowMs());
-          return this.transitions.moveToQuotedWithin(sql, move, quote);
+        // Announced once the transaction commits (RfqTransitionsService.moveToQuotedWithin).
+        moved = await this.db.tx(async (tx) => {
+          const locked = await this.limits.lock(tx, maker.accountId);
+          seen = await this.limits.checkLocked(tx, maker.accountId, locked, rfq, command, this.clock.nowMs());
+          return this.transitions.moveToQuotedWithin(tx, move, quote);
         });
-        if (moved) await this.transitions.announce(moved, 'pending');
       } else {
         await this.limits.checkQuote(this.db, maker.accountId, checked.limits, rfq, command, this.clock.nowMs());
         moved = await this.transitions.moveToQuoted(move, quote);

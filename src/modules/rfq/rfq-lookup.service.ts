@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Sql } from '../../common/database/sql';
+import type { Sql, Tx } from '../../common/database/sql';
 import type { RfqRecord } from './domain/rfq-record';
 import type { RfqState } from './domain/rfq-state';
 import { RfqRepository } from './rfq.repository';
@@ -23,8 +23,8 @@ export class RfqLookupService {
   }
 
   /** Locks an RFQ's row for the caller's transaction; its state, or null when there is no such RFQ. */
-  lockState(sql: Sql, rfqId: string): Promise<RfqState | null> {
-    return this.rfqs.lockState(sql, rfqId);
+  lockState(tx: Tx, rfqId: string): Promise<RfqState | null> {
+    return this.rfqs.lockState(tx, rfqId);
   }
 
   /** RFQs left accepted or submitting since `updatedBefore` (unix seconds) or earlier, oldest first. */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Notifier, type Notification } from '../../common/broadcast/notifier';
 import { Clock } from '../../common/clock';
 import { Database } from '../../common/database/database';
-import type { Sql } from '../../common/database/sql';
+import type { Sql, Tx } from '../../common/database/sql';
 import { logger } from '../../common/logging/logger';
 import { MetricsService } from '../health/metrics.service';
 import { accountEventData, makerHears } from './domain/account-event';
@@ -29,7 +29,8 @@ interface MovedRfq {
  * The one place RFQ state moves (docs/spec/design.md section 5), for this module and the ledger: the
  * conditional statements of RfqRepository (an `UPDATE … WHERE id = $1 AND state = <from>` and its
  * `rfq_events` row in one statement, so two instances can never both move one RFQ), and after
- * commit the subscription events of the move.
+ * commit the subscription events of the move: at once for a move that is its own statement, by
+ * `Tx.afterCommit` for one made in a caller's transaction (no caller announces by hand).
  */
 @Injectable()
 export class RfqTransitionsService {
@@ -54,10 +55,12 @@ export class RfqTransitionsService {
 
   /**
    * The move inside a transaction the caller holds (for a caller that writes its own rows in the
-   * same transaction). The caller must call `announce(moved, from)` after its commit.
+   * same transaction), announced once that transaction commits (`Tx.afterCommit`: never for a
+   * move rolled back). The record is announced as it is then, so the caller may add to it (a
+   * fill's receipt) before its commit; `seconds`, read then too, is the step's latency.
    */
-  moveWithin(sql: Sql, move: RfqMoveRequest): Promise<RfqRecord | null> {
-    return this.rfqs.move(sql, this.timed(move));
+  async moveWithin(tx: Tx, move: RfqMoveRequest, seconds?: (moved: RfqRecord) => number): Promise<RfqRecord | null> {
+    return this.announcedAfterCommit(tx, await this.rfqs.move(tx, this.timed(move)), move.from, seconds);
   }
 
   /**
@@ -70,10 +73,10 @@ export class RfqTransitionsService {
 
   /**
    * pending → quoted inside a transaction the caller holds (respond under a maker's limits, with
-   * its limits row locked). The caller must call `announce(moved, 'pending')` after its commit.
+   * its limits row locked), announced once that transaction commits.
    */
-  moveToQuotedWithin(sql: Sql, move: RfqMoveRequest, quote: StoredQuote): Promise<RfqRecord | null> {
-    return this.rfqs.moveToQuoted(sql, this.timed(move), quote);
+  async moveToQuotedWithin(tx: Tx, move: RfqMoveRequest, quote: StoredQuote): Promise<RfqRecord | null> {
+    return this.announcedAfterCommit(tx, await this.rfqs.moveToQuoted(tx, this.timed(move), quote), move.from);
   }
 
   /** quoted → accepted with its accept row (the side and the frozen max_fee) in the same statement, and announced. */
@@ -112,6 +115,11 @@ export class RfqTransitionsService {
 
   private async announced(moved: RfqRecord | null, from: RfqState): Promise<RfqRecord | null> {
     if (moved) await this.announce(moved, from);
+    return moved;
+  }
+
+  private announcedAfterCommit(tx: Tx, moved: RfqRecord | null, from: RfqState, seconds?: (moved: RfqRecord) => number): RfqRecord | null {
+    if (moved) tx.afterCommit(() => this.announce(moved, from, seconds?.(moved)));
     return moved;
   }
 

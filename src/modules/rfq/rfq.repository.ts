@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../common/database/database';
-import { type Sql, refusalReason } from '../../common/database/sql';
+import { refusalReason, type Sql, type Tx } from '../../common/database/sql';
 import { makerHears } from './domain/account-event';
 import type { RfqRecord, StoredQuote } from './domain/rfq-record';
 import { LIVE_BOOK_SECONDS, type RfqState, canMove, freesSlot, isEnded } from './domain/rfq-state';
@@ -157,8 +157,8 @@ export class RfqRepository {
   }
 
   /** Locks an RFQ's row for the caller's transaction; its state, or null when there is no such RFQ. */
-  async lockState(sql: Sql, rfqId: string): Promise<RfqState | null> {
-    return (await sql.one<{ state: RfqState }>(`SELECT state FROM rfqs WHERE id = $1 FOR UPDATE`, [rfqId]))?.state ?? null;
+  async lockState(tx: Tx, rfqId: string): Promise<RfqState | null> {
+    return (await tx.one<{ state: RfqState }>(`SELECT state FROM rfqs WHERE id = $1 FOR UPDATE`, [rfqId]))?.state ?? null;
   }
 
   /** In the live book: not ended, or ended less than 24 h ago. */

@@ -23,8 +23,8 @@ describeBothDatabases('owned-table repositories', (getDb) => {
     it('bumps from 1, reads what committed, and a rolled-back bump leaves nothing', async () => {
       const versions = new ViewVersionRepository(getDb());
       expect(await versions.read(['t.a'])).toEqual(new Map());
-      expect(await versions.bump('t.a')).toBe(1n);
-      expect(await versions.bump('t.a')).toBe(2n);
+      expect(await getDb().tx((tx) => versions.bump('t.a', tx))).toBe(1n);
+      expect(await getDb().tx((tx) => versions.bump('t.a', tx))).toBe(2n);
       await expect(
         getDb().tx(async (sql) => {
           expect(await versions.bump('t.a', sql)).toBe(3n);
@@ -44,9 +44,9 @@ describeBothDatabases('owned-table repositories', (getDb) => {
     it('creates once per wallet; finds by id and wallet; the fee account is ensured once', async () => {
       const accounts = new AccountRepository(getDb());
       const wallet = new TestWallet().address;
-      const created = await accounts.insert(wallet, ['taker']);
+      const created = await getDb().tx((tx) => accounts.insert(wallet, ['taker'], tx));
       expect(created).toMatchObject({ wallet, roles: ['taker'], sessionsRevokedAt: 0 });
-      expect(await accounts.insert(wallet, [])).toBeNull();
+      expect(await getDb().tx((tx) => accounts.insert(wallet, [], tx))).toBeNull();
       expect(await accounts.findById(created!.id)).toEqual(created);
       expect(await accounts.findByWallet(wallet)).toEqual(created);
       expect(await accounts.findByWallet(new TestWallet().address)).toBeNull();
@@ -63,12 +63,12 @@ describeBothDatabases('owned-table repositories', (getDb) => {
     it('never changes the fee account, and a revocation never moves back', async () => {
       const accounts = new AccountRepository(getDb());
       const fee = await accounts.ensure(FEE_ACCOUNT_WALLET);
-      expect(await accounts.setRoles(fee, ['admin'], FEE_ACCOUNT_WALLET)).toBeNull();
-      expect(await accounts.revokeSessions(fee, 100, FEE_ACCOUNT_WALLET)).toBeNull();
-      const { id } = (await accounts.insert(new TestWallet().address, []))!;
-      expect(await accounts.revokeSessions(id, 2000, FEE_ACCOUNT_WALLET)).toBe(2000);
-      expect(await accounts.revokeSessions(id, 1000, FEE_ACCOUNT_WALLET)).toBe(2000);
-      expect((await accounts.setRoles(id, ['quoter'], FEE_ACCOUNT_WALLET))?.roles).toEqual(['quoter']);
+      expect(await getDb().tx((tx) => accounts.setRoles(fee, ['admin'], FEE_ACCOUNT_WALLET, tx))).toBeNull();
+      expect(await getDb().tx((tx) => accounts.revokeSessions(fee, 100, FEE_ACCOUNT_WALLET, tx))).toBeNull();
+      const { id } = (await getDb().tx((tx) => accounts.insert(new TestWallet().address, [], tx)))!;
+      expect(await getDb().tx((tx) => accounts.revokeSessions(id, 2000, FEE_ACCOUNT_WALLET, tx))).toBe(2000);
+      expect(await getDb().tx((tx) => accounts.revokeSessions(id, 1000, FEE_ACCOUNT_WALLET, tx))).toBe(2000);
+      expect((await getDb().tx((tx) => accounts.setRoles(id, ['quoter'], FEE_ACCOUNT_WALLET, tx)))?.roles).toEqual(['quoter']);
     });
 
     it('a role change bumps the access version in its transaction; a change of nothing bumps nothing', async () => {
@@ -129,11 +129,11 @@ describeBothDatabases('owned-table repositories', (getDb) => {
         return instruments.insertMissing('RPO', EXPIRY, await instruments.roundPaused(EXPIRY, sql), listing, sql);
       });
       expect(created).toBe(3);
-      expect(await instruments.insertMissing('RPO', EXPIRY, false, listing)).toBe(0);
+      expect(await db.tx((tx) => instruments.insertMissing('RPO', EXPIRY, false, listing, tx))).toBe(0);
       expect(await instruments.expirationOn('RPO', '2096-10-01')).toEqual({ expiry: EXPIRY, settled: false });
       expect(await instruments.expirationOn('RPO', '2096-10-02')).toBeNull();
 
-      expect(await instruments.setPaused({ expiry: EXPIRY, asset: null }, true)).toBe(3);
+      expect(await db.tx((tx) => instruments.setPaused({ expiry: EXPIRY, asset: null }, true, tx))).toBe(3);
       expect(await instruments.roundPaused(EXPIRY)).toBe(true);
       const round = await instruments.held({ expiry: EXPIRY, asset: 'RPO' }, 0);
       expect(round.map((i) => [i.symbol, i.strike, i.kind, i.paused, i.settled, i.settlementPrice])).toEqual(
@@ -205,8 +205,8 @@ describeBothDatabases('owned-table repositories', (getDb) => {
       const market = new MarketDataRepository(getDb());
       const t1 = new Date('2026-01-01T00:00:01.000Z');
       const t2 = new Date('2026-01-01T00:00:02.000Z');
-      await market.upsertIndex('RPO', 150_000_000n, t2);
-      await market.upsertIndex('RPO', 140_000_000n, t1); // received earlier: ignored
+      await getDb().tx((tx) => market.upsertIndex('RPO', 150_000_000n, t2, tx));
+      await getDb().tx((tx) => market.upsertIndex('RPO', 140_000_000n, t1, tx)); // received earlier: ignored
       expect(await market.indexes('RPO')).toEqual(new Map([['RPO', { value: 150_000_000n, updatedAt: 1767225602 }]]));
       expect(await market.indexOf('RPO')).toEqual({ price: 150_000_000n, updatedAt: t2 });
       expect(await market.indexOf('NONE')).toBeNull();
@@ -214,17 +214,20 @@ describeBothDatabases('owned-table repositories', (getDb) => {
       const [a, b] = [listing[0].symbol, listing[1].symbol];
       expect(
         (
-          await market.upsertIvs(
-            new Map([
-              [a, 800_000n],
-              [b, 900_000n],
-            ]),
-            t2,
+          await getDb().tx((tx) =>
+            market.upsertIvs(
+              new Map([
+                [a, 800_000n],
+                [b, 900_000n],
+              ]),
+              t2,
+              tx,
+            ),
           )
         ).sort(),
       ).toEqual([a, b].sort());
-      expect(await market.upsertIvs(new Map([[a, 100_000n]]), t1)).toEqual([]);
-      expect(await market.upsertIvs(new Map(), t2)).toEqual([]);
+      expect(await getDb().tx((tx) => market.upsertIvs(new Map([[a, 100_000n]]), t1, tx))).toEqual([]);
+      expect(await getDb().tx((tx) => market.upsertIvs(new Map(), t2, tx))).toEqual([]);
       expect(await market.ivs([a])).toEqual(new Map([[a, { value: 800_000n, updatedAt: 1767225602 }]]));
       expect((await market.ivs(null)).get(b)).toEqual({ value: 900_000n, updatedAt: 1767225602 });
 
