@@ -4,7 +4,7 @@
  * (they measure a p99 ratio, so they run in a jest process of their own on an otherwise idle
  * machine). `npm test` runs every check with fewer repetitions (docs/conventions.md, "Tests").
  */
-export const LONG = process.env.LEGWORK_LONG === '1';
+const LONG = process.env.LEGWORK_LONG === '1';
 
 /** `fast` repetitions in `npm test`, `long` in the long variant. */
 export function repetitions(fast: number, long: number): number {
