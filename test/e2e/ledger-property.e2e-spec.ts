@@ -7,7 +7,7 @@
  * negative totals counted), and every account's total, lock and positions equal an independent
  * model built from the domain functions (fold, settlement split, lock at the model's index).
  * Seed: LEDGER_PROPERTY_SEED (default fixed), steps: LEDGER_PROPERTY_STEPS (default 60 in
- * `npm run test:long`, 20 in `npm test`);
+ * `npm run test:long`, 40 in `npm test`: the walk checks it made 40);
  * `scripts/ledger-property-seeds.sh 1 20` runs seeds 1 to 20.
  */
 import { formatRfq, parseRfqSigned } from '@legwork/protocol';
@@ -26,7 +26,7 @@ import { repetitions } from './support/long';
 import { prng } from './support/prng';
 
 const SEED = Number(process.env.LEDGER_PROPERTY_SEED ?? 20251122);
-const STEPS = Number(process.env.LEDGER_PROPERTY_STEPS ?? repetitions(20, 60));
+const STEPS = Number(process.env.LEDGER_PROPERTY_STEPS ?? repetitions(40, 60));
 const STRIKES = ['90', '100', '110', '120'];
 const INDEX = 100n * M;
 /** The model's index of PA, moved by the walk. */
