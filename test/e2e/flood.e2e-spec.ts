@@ -13,9 +13,10 @@ import { type RfqTrader, type Round, expirationIn, leg, listRound, rfqTrader } f
  * 1005s (in flight, then sign-in rate), the server stays up, and the trader's lifecycle p99 stays
  * within 2x of its p99 without the flood, measured in this run.
  *
- * `npm test` runs this file first, in a jest process of its own (`npm run test:flood`): after the
- * other suites (the fuzz's million frames among them) the same process and database were slower,
- * and the flood was answered in 1.5 s instead of 0.8 s (docs/security.md, "Measured").
+ * A latency ratio: `npm test` leaves this file to `npm run test:long`, which runs it first, in a jest
+ * process of its own (`npm run test:flood`): after the other suites (the fuzz's million frames
+ * among them) the same process and database were slower, and the flood was answered in 1.5 s
+ * instead of 0.8 s (docs/security.md, "Measured").
  */
 const FLOOD_FRAMES = 20_000;
 /** Lifecycles per phase: enough that the p99 is not one unlucky sample (the 2nd worst of 120). */

@@ -6,7 +6,8 @@
  * SQL invariants hold (invariants.ts: every lock at the latest index, cash conserved with
  * negative totals counted), and every account's total, lock and positions equal an independent
  * model built from the domain functions (fold, settlement split, lock at the model's index).
- * Seed: LEDGER_PROPERTY_SEED (default fixed), steps: LEDGER_PROPERTY_STEPS (default 60);
+ * Seed: LEDGER_PROPERTY_SEED (default fixed), steps: LEDGER_PROPERTY_STEPS (default 60 in
+ * `npm run test:long`, 40 in `npm test`: the walk checks it made 40);
  * `scripts/ledger-property-seeds.sh 1 20` runs seeds 1 to 20.
  */
 import { formatRfq, parseRfqSigned } from '@legwork/protocol';
@@ -21,10 +22,11 @@ import { type RfqTrader, type Round, expirationIn, leg, listRound, rfqTrader } f
 import { PositionAverage1763800000003 } from '../../migrations/1763800000003-PositionAverage';
 import { Database } from '../../src/common/database/database';
 import { M, acceptParams, balanceOf, deposit, feeAccountId, marketData, positionsOf, quoted, waitForState, withdraw } from './support/ledger';
+import { repetitions } from './support/long';
 import { prng } from './support/prng';
 
 const SEED = Number(process.env.LEDGER_PROPERTY_SEED ?? 20251122);
-const STEPS = Number(process.env.LEDGER_PROPERTY_STEPS ?? 60);
+const STEPS = Number(process.env.LEDGER_PROPERTY_STEPS ?? repetitions(40, 60));
 const STRIKES = ['90', '100', '110', '120'];
 const INDEX = 100n * M;
 /** The model's index of PA, moved by the walk. */

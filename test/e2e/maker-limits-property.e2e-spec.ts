@@ -5,7 +5,8 @@
  * step rfq.maker.get_limits' usage equals a recomputation from the database (the live quotes'
  * legs, priced here with the domain's Black-76 at the walk's index and IV), and right after every
  * respond that was taken the usage at that moment's marks is within every effective limit.
- * Seed: MAKER_LIMITS_PROPERTY_SEED (default fixed), steps: MAKER_LIMITS_PROPERTY_STEPS (default 50).
+ * Seed: MAKER_LIMITS_PROPERTY_SEED (default fixed), steps: MAKER_LIMITS_PROPERTY_STEPS (default 50 in
+ * `npm run test:long`, 20 in `npm test`).
  */
 import { formatRfq, parseRfqSigned } from '@legwork/protocol';
 import { Database } from '../../src/common/database/database';
@@ -16,10 +17,11 @@ import { Http } from './clients';
 import { Environment, type TestApp } from './harness';
 import { type RfqTrader, type Round, clientRef, expirationIn, leg, listRound, rfqTrader, signedQuote, sleep, terms } from './rfq-support';
 import { M, acceptParams, deposit, marketData, nextNonce, nowSeconds, waitForState } from './support/ledger';
+import { repetitions } from './support/long';
 import { prng } from './support/prng';
 
 const SEED = Number(process.env.MAKER_LIMITS_PROPERTY_SEED ?? 20261126);
-const STEPS = Number(process.env.MAKER_LIMITS_PROPERTY_STEPS ?? 50);
+const STEPS = Number(process.env.MAKER_LIMITS_PROPERTY_STEPS ?? repetitions(20, 50));
 const STRIKES = ['140', '150', '160'];
 
 interface Usage {

@@ -5,12 +5,14 @@ import { Http } from './clients';
 import { Environment, type TestApp } from './harness';
 import { type RfqTrader, type Round, clientRef, expectRfqError, expirationIn, leg, listRound, rfqTrader } from './rfq-support';
 import { acceptAndFill, fillsOf, marketData, nowSeconds, pair, quoted, sleep, waitForState } from './support/ledger';
+import { longIt } from './support/long';
 
 /**
  * A year of history (docs/spec/design.md 17): RFQ_HISTORY_DAYS after an RFQ ended, one without a fill
  * is deleted with its rfq_events and accept, one with a fill keeps its row, fill, legs and
  * receipts (the journal still verifies) and loses its rfq_events; /metrics shows the tables'
- * sizes and the retention lag; and deleting a large backlog does not slow the trading path.
+ * sizes and the retention lag; and deleting a large backlog does not slow the trading path (a
+ * latency ratio: `npm run test:long` only).
  */
 
 /** RFQ_HISTORY_DAYS of the first instance: four seconds. */
@@ -136,26 +138,29 @@ describe('RFQ history retention', () => {
     await metricsUntil((text) => sample(text, 'legwork_retention_lag_seconds') === 0);
   }, 120_000);
 
-  it('a backlog of ended RFQs drains in short statements: lag to 0, and the trading p99 stays within 1.5x', async () => {
-    // The same database, now keeping a day of history: the traffic of the test is not due.
-    await app.close();
-    app = await env.start({ RFQ_HISTORY_DAYS: '1' });
-    const taker = await rfqTrader(app, ['taker']);
-    traders.push(taker);
-    const legs = [leg(sol.symbol('150'), '1')];
-    const lifecycle = async (): Promise<number> => {
-      const started = performance.now();
-      const rfq = await taker.client.result('rfq.create', { client_ref: clientRef(), legs });
-      await taker.client.result('rfq.get', { rfq_id: rfq.rfq_id });
-      await taker.client.result('rfq.cancel', { rfq_id: rfq.rfq_id });
-      return performance.now() - started;
-    };
-    // A backlog, set-based, that falls due BACKLOG_DUE_IN seconds from now (a day after it ended):
-    // declined and expired RFQs, and failed accepts (an accept row, no fill), each with two events.
-    const endedAt = nowSeconds() - 86_400 + BACKLOG_DUE_IN;
-    for (let lo = 1; lo <= BACKLOG; lo += BACKLOG_CHUNK) {
-      await db().exec(
-        `WITH b AS (SELECT g, 'b' || lpad(to_hex(g), 31, '0') AS id, CASE g % 3 WHEN 0 THEN 'declined' WHEN 1 THEN 'expired' ELSE 'failed' END AS state,
+  // A latency ratio: only `npm run test:long` runs it, in a jest process of its own.
+  longIt(
+    'a backlog of ended RFQs drains in short statements: lag to 0, and the trading p99 stays within 1.5x',
+    async () => {
+      // The same database, now keeping a day of history: the traffic of the test is not due.
+      await app.close();
+      app = await env.start({ RFQ_HISTORY_DAYS: '1' });
+      const taker = await rfqTrader(app, ['taker']);
+      traders.push(taker);
+      const legs = [leg(sol.symbol('150'), '1')];
+      const lifecycle = async (): Promise<number> => {
+        const started = performance.now();
+        const rfq = await taker.client.result('rfq.create', { client_ref: clientRef(), legs });
+        await taker.client.result('rfq.get', { rfq_id: rfq.rfq_id });
+        await taker.client.result('rfq.cancel', { rfq_id: rfq.rfq_id });
+        return performance.now() - started;
+      };
+      // A backlog, set-based, that falls due BACKLOG_DUE_IN seconds from now (a day after it ended):
+      // declined and expired RFQs, and failed accepts (an accept row, no fill), each with two events.
+      const endedAt = nowSeconds() - 86_400 + BACKLOG_DUE_IN;
+      for (let lo = 1; lo <= BACKLOG; lo += BACKLOG_CHUNK) {
+        await db().exec(
+          `WITH b AS (SELECT g, 'b' || lpad(to_hex(g), 31, '0') AS id, CASE g % 3 WHEN 0 THEN 'declined' WHEN 1 THEN 'expired' ELSE 'failed' END AS state,
                            CASE WHEN g % 3 = 2 THEN 'e' || lpad(to_hex(g), 63, '0') END AS quote_id, $3::bigint + g % 5 AS ended_at
                       FROM generate_series($4::int, $5::int) g),
               rfq AS (INSERT INTO rfqs (id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at, max_quote_expires_at,
@@ -169,46 +174,48 @@ describe('RFQ history retention', () => {
               events AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, e, e, ended_at FROM b, unnest(ARRAY['created', 'ended']) e)
          INSERT INTO accepts (rfq_id, quote_id, side, fee, max_fee, taker_signature, expires_at, accepted_at)
          SELECT id, quote_id, 'buy', 0, 0, 's', ended_at, ended_at FROM b WHERE quote_id IS NOT NULL`,
-        [taker.accountId, sol.expiry, endedAt, lo, Math.min(BACKLOG, lo + BACKLOG_CHUNK - 1)],
+          [taker.accountId, sol.expiry, endedAt, lo, Math.min(BACKLOG, lo + BACKLOG_CHUNK - 1)],
+        );
+      }
+      // The trading path before the backlog is due: the sweep finds nothing.
+      for (let i = 0; i < 30; i++) await lifecycle(); // warm-up
+      const without: number[] = [];
+      for (let i = 0; i < SAMPLES; i++) without.push(await lifecycle());
+
+      const history = app.app.get(RfqHistoryService);
+      expect((await history.growth()).lagSeconds).toBe(0);
+      expect(nowSeconds()).toBeLessThan(endedAt + 86_400); // the baseline ran before anything was due
+      while (nowSeconds() <= endedAt + 4 + 86_400) await sleep(200);
+      expect((await history.growth()).lagSeconds).toBeGreaterThan(0);
+
+      // The trading path while the sweep drains the backlog.
+      let sweeping = true;
+      const swept = history.sweep().finally(() => (sweeping = false));
+      const during: number[] = [];
+      while (sweeping) during.push(await lifecycle());
+      await swept;
+      expect(during.length).toBeGreaterThanOrEqual(100);
+
+      expect(await count(`SELECT count(*) AS n FROM rfqs WHERE id LIKE 'b%'`)).toBe(0);
+      expect(await count(`SELECT count(*) AS n FROM rfq_events WHERE rfq_id LIKE 'b%'`)).toBe(0);
+      expect(await count(`SELECT count(*) AS n FROM accepts WHERE rfq_id LIKE 'b%'`)).toBe(0);
+      const p99Without = percentile(without, 99);
+      const p99During = percentile(during, 99);
+      console.log(
+        `rfq.create+get+cancel p99: ${p99Without.toFixed(1)} ms without the sweep (${without.length} samples), ` +
+          `${p99During.toFixed(1)} ms while it deleted ${BACKLOG} RFQs with ${2 * BACKLOG} events (${during.length} samples); ` +
+          `p50 ${percentile(without, 50).toFixed(1)} / ${percentile(during, 50).toFixed(1)} ms`,
       );
-    }
-    // The trading path before the backlog is due: the sweep finds nothing.
-    for (let i = 0; i < 30; i++) await lifecycle(); // warm-up
-    const without: number[] = [];
-    for (let i = 0; i < SAMPLES; i++) without.push(await lifecycle());
+      expect(p99During).toBeLessThanOrEqual(1.5 * p99Without);
 
-    const history = app.app.get(RfqHistoryService);
-    expect((await history.growth()).lagSeconds).toBe(0);
-    expect(nowSeconds()).toBeLessThan(endedAt + 86_400); // the baseline ran before anything was due
-    while (nowSeconds() <= endedAt + 4 + 86_400) await sleep(200);
-    expect((await history.growth()).lagSeconds).toBeGreaterThan(0);
-
-    // The trading path while the sweep drains the backlog.
-    let sweeping = true;
-    const swept = history.sweep().finally(() => (sweeping = false));
-    const during: number[] = [];
-    while (sweeping) during.push(await lifecycle());
-    await swept;
-    expect(during.length).toBeGreaterThanOrEqual(100);
-
-    expect(await count(`SELECT count(*) AS n FROM rfqs WHERE id LIKE 'b%'`)).toBe(0);
-    expect(await count(`SELECT count(*) AS n FROM rfq_events WHERE rfq_id LIKE 'b%'`)).toBe(0);
-    expect(await count(`SELECT count(*) AS n FROM accepts WHERE rfq_id LIKE 'b%'`)).toBe(0);
-    const p99Without = percentile(without, 99);
-    const p99During = percentile(during, 99);
-    console.log(
-      `rfq.create+get+cancel p99: ${p99Without.toFixed(1)} ms without the sweep (${without.length} samples), ` +
-        `${p99During.toFixed(1)} ms while it deleted ${BACKLOG} RFQs with ${2 * BACKLOG} events (${during.length} samples); ` +
-        `p50 ${percentile(without, 50).toFixed(1)} / ${percentile(during, 50).toFixed(1)} ms`,
-    );
-    expect(p99During).toBeLessThanOrEqual(1.5 * p99Without);
-
-    const text = await metricsUntil((t) => sample(t, 'legwork_retention_lag_seconds') === 0);
-    for (const table of ['rfqs', 'rfq_events', 'account_events', 'fills', 'fill_legs', 'receipts', 'positions'])
-      expect(sample(text, 'legwork_table_rows', `{table="${table}"}`)).toEqual(expect.any(Number));
-    // The gauge is the planner's estimate: after ANALYZE, the table's count.
-    await db().exec('ANALYZE rfqs');
-    const rows = await count('SELECT count(*) AS n FROM rfqs');
-    await metricsUntil((t) => sample(t, 'legwork_table_rows', '{table="rfqs"}') === rows);
-  }, 600_000);
+      const text = await metricsUntil((t) => sample(t, 'legwork_retention_lag_seconds') === 0);
+      for (const table of ['rfqs', 'rfq_events', 'account_events', 'fills', 'fill_legs', 'receipts', 'positions'])
+        expect(sample(text, 'legwork_table_rows', `{table="${table}"}`)).toEqual(expect.any(Number));
+      // The gauge is the planner's estimate: after ANALYZE, the table's count.
+      await db().exec('ANALYZE rfqs');
+      const rows = await count('SELECT count(*) AS n FROM rfqs');
+      await metricsUntil((t) => sample(t, 'legwork_table_rows', '{table="rfqs"}') === rows);
+    },
+    600_000,
+  );
 });

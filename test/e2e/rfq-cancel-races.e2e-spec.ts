@@ -4,9 +4,11 @@ import { Environment, type TestApp } from './harness';
 import { type Rows, appRows, expectInvariants } from './invariants';
 import { type RfqTrader, type Round, clientRef, expectRfqError, expirationIn, leg, listRound, resumeWs, rfqTrader, signedQuote, terms } from './rfq-support';
 import { acceptParams, deposit, marketData, sleep, waitForState } from './support/ledger';
+import { repetitions } from './support/long';
 import { prng } from './support/prng';
 
-const ITERATIONS = 200;
+/** 200 in `npm run test:long`, 50 in `npm test`. */
+const ITERATIONS = repetitions(50, 200);
 /** Iterations run this many at a time, each worker on its own connections and makers (a maker's nonces rise in order). */
 const WORKERS = 10;
 /**

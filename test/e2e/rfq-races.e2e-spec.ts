@@ -18,8 +18,10 @@ import {
   silent,
   terms,
 } from './rfq-support';
+import { repetitions } from './support/long';
 
-const ROUNDS = 20;
+/** 20 in `npm run test:long`, 5 in `npm test`. */
+const ROUNDS = repetitions(5, 20);
 const QUOTERS = 8;
 
 /** First wins, with real concurrency: many connections firing at once. */

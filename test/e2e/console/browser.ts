@@ -9,8 +9,13 @@ export const hasChromium = existsSync(CHROMIUM);
 
 const ROOT = join(__dirname, '..', '..', '..');
 
-/** Builds the console bundle as `npm run build` does (esbuild, well under a second). */
+/**
+ * Builds the console bundle as `npm run build` does (esbuild, well under a second), unless `npm test`
+ * built it before its jest workers started (LEGWORK_PREBUILT=1): two files rebuilding it at once
+ * would serve each other half-written files.
+ */
 export function buildConsole(): void {
+  if (process.env.LEGWORK_PREBUILT === '1') return;
   execFileSync(process.execPath, [join(ROOT, 'console', 'build.mjs')], { stdio: 'inherit' });
 }
 
