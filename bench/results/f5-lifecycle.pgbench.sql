@@ -25,7 +25,7 @@ SELECT id, account_id, client_ref, legs, asset, expiry, state, created_at, updat
 \set t9 :now_s + 0
 \set t13 :now_s + 0
 \set t14 :now_s + 3
-\set t16 :now_ms + 15
+\set t16 :now_ms + 8
 WITH moved AS (UPDATE rfqs SET state = :c8, updated_at = :t9, quote_id = :qid, maker_account_id = :maker, maker_wallet = :c10, quote_nonce = :nonce, bid = :c11, ask = :c12, issued_at = :t13, quote_expires_at = :t14, maker_signature = :c15 WHERE id = :rid AND state = :c7 AND expiry_deadline * 1000 > :t16::bigint RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
   max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
@@ -64,7 +64,7 @@ SELECT id, account_id, client_ref, legs, asset, expiry, state, created_at, updat
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
   fill_fee, filled_at, fill_reverted, ended_at, cancelled_at FROM rfqs WHERE quote_id = :qid;
 \set t20 :now_s + 0
-\set t22 :now_ms + 28
+\set t22 :now_ms + 20
 \set t27 :now_s + 3
 \set t28 :now_s + 0
 WITH moved AS (UPDATE rfqs SET state = :c19, updated_at = :t20, accepted_side = :c21 WHERE id = :rid AND state = :c18 AND expiry_deadline * 1000 > :t22::bigint RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
@@ -130,6 +130,7 @@ WITH moved AS (UPDATE rfqs SET state = :c30, updated_at = :t31 WHERE id = :rid A
     )
        SELECT moved.*, (SELECT json_object_agg(st.channel, st.account_seq::text) FROM stored st WHERE st.rfq_id = moved.id) AS account_seqs FROM moved;
 START TRANSACTION;
+SET LOCAL plan_cache_mode = force_generic_plan;
 SELECT r.state, a.rfq_id, a.quote_id, a.side, a.fee, a.max_fee, a.taker_signature, a.expires_at, a.accepted_at,
               EXISTS (SELECT 1 FROM maker_limits ml WHERE ml.account_id = r.maker_account_id) AS maker_limits,
               (SELECT coalesce(array_agg(i.symbol ORDER BY i.symbol) FILTER (WHERE i.settled), '{}')
@@ -173,7 +174,7 @@ WITH fill AS (
      WHERE b.account_id = v.account_id
     RETURNING b.account_id)
        SELECT (SELECT id FROM fill) AS id, (SELECT count(*) FROM legs) AS legs, (SELECT count(*) FROM balanced) AS balances,
-              (SELECT coalesce(json_agg(json_build_object('account_id', account_id, 'instrument', instrument, 'quantity', quantity::text)), '[]'::json) FROM written) AS positions \gset g6_4_
+              (SELECT coalesce(json_agg(json_build_object('account_id', account_id, 'instrument', instrument, 'quantity', quantity::text)), '[]'::json) FROM written) AS positions \gset g6_5_
 WITH open AS (
       SELECT p.account_id, i.asset, i.expiry, i.strike AS k, p.quantity::numeric AS q,
              CASE WHEN i.kind = 'put' THEN p.quantity::numeric ELSE 0 END AS pq
@@ -202,7 +203,7 @@ WITH open AS (
      SELECT (SELECT count(*) FROM written) AS written, (SELECT count(*) FROM gone) AS gone;
 \set t57 :now_s + 0
 \set t60 :now_s + 0
-WITH moved AS (UPDATE rfqs SET state = :c56, updated_at = :t57, ended_at = :t57, fill_id = :g6_4_id, fill_price = :c58, fill_fee = :c59, filled_at = :t60 WHERE id = :rid AND state = :c55 RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
+WITH moved AS (UPDATE rfqs SET state = :c56, updated_at = :t57, ended_at = :t57, fill_id = :g6_5_id, fill_price = :c58, fill_fee = :c59, filled_at = :t60 WHERE id = :rid AND state = :c55 RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
   max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
   maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
   fill_fee, filled_at, fill_reverted, ended_at, cancelled_at),
@@ -238,5 +239,5 @@ WITH fee AS (
            )
            SELECT h.journal_seq, h.hash, (SELECT wallet FROM accounts WHERE id = :taker) AS taker FROM journal_head h, fee WHERE h.id = 1 FOR UPDATE OF h;
 \set t70 :now_s + 0
-WITH h AS (SELECT journal_seq + 1 AS seq, hash AS prev FROM journal_head WHERE id = 1), receipt AS (INSERT INTO receipts (journal_seq, kind, fill_id, payload, hash, prev_hash, key_id, signature, at) SELECT h.seq, :c64, :g6_4_id, :c65, encode(sha256(:c65::bytea || convert_to(h.seq::text, 'UTF8')), 'hex'), h.prev, :c68, :c69, :t70 FROM h RETURNING journal_seq, hash) UPDATE journal_head SET journal_seq = r.journal_seq, hash = r.hash FROM receipt r WHERE id = 1;
+WITH h AS (SELECT journal_seq + 1 AS seq, hash AS prev FROM journal_head WHERE id = 1), receipt AS (INSERT INTO receipts (journal_seq, kind, fill_id, payload, hash, prev_hash, key_id, signature, at) SELECT h.seq, :c64, :g6_5_id, :c65, encode(sha256(:c65::bytea || convert_to(h.seq::text, 'UTF8')), 'hex'), h.prev, :c68, :c69, :t70 FROM h RETURNING journal_seq, hash) UPDATE journal_head SET journal_seq = r.journal_seq, hash = r.hash FROM receipt r WHERE id = 1;
 COMMIT;
