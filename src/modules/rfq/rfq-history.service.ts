@@ -5,7 +5,7 @@ import { PeriodicSweep } from '../../common/jobs/periodic-sweep';
 import { logger } from '../../common/logging/logger';
 import { MetricsService } from '../health/metrics.service';
 import { EVENT_RETENTION_SECONDS } from './domain/account-event';
-import { historyCutoff, historySeconds, nextBatchRows, retentionLag } from './domain/history';
+import { REST_PER_STATEMENT, historyCutoff, historySeconds, nextBatchRows, retentionLag } from './domain/history';
 import { GROWING_TABLES, RfqHistoryRepository } from './rfq-history.repository';
 
 /** The sweep's period at the least: history is kept for days, there is no second to chase. */
@@ -109,15 +109,15 @@ export class RfqHistoryService implements OnApplicationBootstrap, BeforeApplicat
   }
 
   /**
-   * Runs one statement, sizes the next from its time, then rests as long as it took: the trading
-   * path's statements get at least as much of the database as the sweep.
+   * Runs one statement, sizes the next from its time, then rests twice as long as it took: the
+   * trading path's statements get at least twice as much of the database as the sweep.
    */
   private async timed<T>(statement: () => Promise<T>): Promise<T> {
     const started = performance.now();
     const result = await statement();
     const ms = performance.now() - started;
     this.batchRows = nextBatchRows(this.batchRows, ms);
-    await new Promise((resolve) => setTimeout(resolve, Math.ceil(ms)));
+    await new Promise((resolve) => setTimeout(resolve, Math.ceil(ms * REST_PER_STATEMENT)));
     return result;
   }
 
