@@ -1,14 +1,8 @@
-import { MICRO, parseHttpDecimal } from '@legwork/protocol';
+import { MICRO, type RfqPositionRow, parseHttpDecimal } from '@legwork/protocol';
 import { plotNumber } from './money';
 
-export interface PositionRow {
-  instrument: string;
-  asset: string;
-  strike: string;
-  kind: 'call' | 'put';
-  expiry: number;
-  quantity: string;
-}
+/** What the payoff reads of a `/query/rfq-positions` row (the contract's `RfqPositionRow`). */
+export type PositionRow = Pick<RfqPositionRow, 'instrument' | 'asset' | 'strike' | 'kind' | 'expiry' | 'quantity'>;
 
 export interface Round {
   key: string;

@@ -4,8 +4,7 @@
  * server validates and documents), so they cannot drift from what the server sends. Decimals are
  * strings on the wire: convert with the decimal helpers this package re-exports from `@legwork/protocol`.
  */
-import type { EventData, MethodParams, MethodResult, OptionKind, Side, SubscriptionChannel, View } from '@legwork/protocol';
-import type { Receipt } from './receipts';
+import type { EventData, MethodParams, MethodResult, SubscriptionChannel, View } from '@legwork/protocol';
 
 export type { DeclineReason, MethodName, MethodParams, MethodResult, OptionKind, RfqErrorCode, RfqState, Side, View } from '@legwork/protocol';
 
@@ -153,45 +152,5 @@ export interface CursorRows<T> {
   next_cursor?: string;
 }
 
-/** A balance row (`GET /query/balances`); amounts have 8 decimal places. */
-export interface BalanceRow {
-  account_id: number;
-  currency: string;
-  available: string;
-  locked: string;
-  total: string;
-  updated_at: string;
-}
-
-/** A net RFQ position row (`GET /query/rfq-positions`). */
-export interface RfqPositionRow {
-  account_id: number;
-  instrument: string;
-  asset: string;
-  strike: string;
-  kind: OptionKind;
-  expiry: number;
-  settled: boolean;
-  quantity: string;
-  /** Average price per contract over the fills that made the position; null when none can be given. */
-  average_price: string | null;
-  updated_at: string;
-  [key: string]: unknown;
-}
-
-/** A fill row (`GET /query/rfq-fills`). */
-export interface RfqFillRow {
-  fill_id: string;
-  rfq_id: string;
-  quote_id: string;
-  role: 'taker' | 'maker';
-  side: Side;
-  legs: RfqLeg[];
-  price: string;
-  fee: string;
-  filled_at: number | string;
-  reverted: boolean;
-  receipt: Receipt | null;
-  revert_receipt: Receipt | null;
-  [key: string]: unknown;
-}
+/** The rows of the HTTP query API: balances, RFQ positions, RFQ fills (amounts have 8 decimal places). */
+export type { BalanceRow, RfqFillRow, RfqPositionRow } from '@legwork/protocol';

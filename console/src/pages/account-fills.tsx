@@ -1,21 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { ExchangeKeyInfo, FillToMatch, Receipt } from '@legwork/protocol';
+import type { ExchangeKeyInfo, Receipt, RfqFillRow } from '@legwork/protocol';
 import { call, describeError } from '../api';
 import { trimDecimal } from '../money';
 import { checkReceipt } from '../receipts';
 import { ErrorText, time, usePoll } from '../ui';
 
-/** A row of GET /query/rfq-fills as this page reads it. */
-interface FillRow extends FillToMatch {
-  rfq_id: string;
-  role: 'taker' | 'maker';
-  legs: Array<{ instrument: string; quantity: string }>;
-  fee: string;
-  filled_at: number;
-  reverted: boolean;
-  receipt?: Receipt | null;
-  revert_receipt?: Receipt | null;
-}
+/** A row of GET /query/rfq-fills (the contract's). */
+type FillRow = RfqFillRow;
 
 let keys: Promise<ExchangeKeyInfo[]> | null = null;
 /** The exchange's published keys, read once per page load (rotation appends; a reload picks it up). */

@@ -1,15 +1,13 @@
+import type { RfqPositionRow } from '@legwork/protocol';
 import { call } from '../api';
 import { Chart } from '../chart';
 import { trimDecimal } from '../money';
-import { type PositionRow, payoffCurve, roundsOf } from '../payoff';
+import { payoffCurve, roundsOf } from '../payoff';
 import { ErrorText, time, usePoll } from '../ui';
-
-/** A row of GET /query/rfq-positions: what the payoff chart reads, and the average price (null with no opening fills left). */
-type OpenPosition = PositionRow & { average_price: string | null };
 
 /** The account's open positions, and the payoff at expiry of each round they are in. */
 export function AccountPositions({ accountId }: { accountId: number }) {
-  const positions = usePoll(() => call<{ rows: OpenPosition[] }>('rfqPositions', { query: { account_id: accountId, status: 'open' } }), 3000);
+  const positions = usePoll(() => call<{ rows: RfqPositionRow[] }>('rfqPositions', { query: { account_id: accountId, status: 'open' } }), 3000);
   return (
     <>
       <h3>Open positions</h3>

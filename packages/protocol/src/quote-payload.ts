@@ -1,5 +1,6 @@
 import { utf8ToBytes } from '@noble/hashes/utils.js';
 import { hexBytes, newLayout, putAscii, putBytes, putCheckedAscii, putI64, putSeconds, putU64 } from './bytes';
+import { MAX_RFQ_LEGS } from './contract/enums';
 import { toHex } from './encoding';
 import { sha256 } from './sha256';
 
@@ -41,7 +42,7 @@ export interface QuotePayloadFields {
 /** Size of a StrategyQuotePayload. */
 export const QUOTE_PAYLOAD_SIZE = 1_050;
 /** Most legs of an RFQ. */
-export const MAX_LEGS = 13;
+export const MAX_LEGS = MAX_RFQ_LEGS;
 /** The service name the default signing domain is made of. */
 export const DEFAULT_SERVICE_NAME = 'Legwork';
 const QUOTE_TAG = 'STRATEGY_QUOTE';

@@ -1,3 +1,5 @@
+import type { RfqErrorCode } from '@legwork/protocol';
+
 /**
  * Typed errors thrown by services. Services never throw transport exceptions: the HTTP filter
  * and the JSON-RPC layer each map these codes once (http-status.ts here, the gateway's rpc-dispatcher.ts).
@@ -44,29 +46,8 @@ export function withoutStack<E extends Error>(make: () => E): E {
   }
 }
 
-/** RFQ error codes of docs/spec/interface.md section 7.2. */
-export const RFQ_ERROR_CODES = [
-  'RFQ_NOT_ENABLED',
-  'RFQ_NOT_READY',
-  'RFQ_INVALID_INSTRUMENT',
-  'RFQ_SIZE_INVALID',
-  'RFQ_PRECISION_UNSUPPORTED',
-  'RFQ_VALUE_OUT_OF_RANGE',
-  'RFQ_OPEN_LIMIT',
-  'RFQ_NOT_FOUND',
-  'RFQ_WRONG_ROLE',
-  'RFQ_INVALID_SIGNATURE',
-  'RFQ_CANONICAL_MISMATCH',
-  'RFQ_QUOTE_EXPIRED',
-  'RFQ_STATE_CONFLICT',
-  'RFQ_TAKER_UNFUNDED',
-  'RFQ_BALANCE_INSUFFICIENT',
-  'RFQ_PRICE_TOLERANCE',
-  'RFQ_ATTESTATION_FAILED',
-  'RFQ_TX_FAILED',
-  'RFQ_RATE_LIMITED',
-] as const;
-export type RfqErrorCode = (typeof RFQ_ERROR_CODES)[number];
+/** RFQ error codes of docs/spec/interface.md section 7.2: the contract's list. */
+export type { RfqErrorCode };
 
 /** docs/spec/design.md section 4: retryable exactly for these (and a paused leg, flagged by the thrower). */
 const RETRYABLE: ReadonlySet<RfqErrorCode> = new Set(['RFQ_NOT_READY', 'RFQ_RATE_LIMITED', 'RFQ_OPEN_LIMIT', 'RFQ_BALANCE_INSUFFICIENT']);

@@ -1,7 +1,7 @@
 import { SetMetadata } from '@nestjs/common';
 
-export const ROLES = ['taker', 'quoter', 'admin'] as const;
-export type Role = (typeof ROLES)[number];
+export { ROLES, type Role } from '@legwork/protocol';
+import type { Role } from '@legwork/protocol';
 
 /**
  * Who may call a route or a JSON-RPC method. Declared on every route and method (a test fails

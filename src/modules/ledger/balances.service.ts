@@ -1,19 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../common/database/database';
-import { DecimalError, I64_MAX, formatHttp, parseHttpAmount } from '@legwork/protocol';
+import { type BalanceRow, DecimalError, I64_MAX, formatHttp, parseHttpAmount } from '@legwork/protocol';
 import { AppError } from '../../common/errors/app-error';
 import { BalanceRepository } from './balance.repository';
 import type { Balance, TransferKind } from './domain/balance';
 
-/** An account's balance in the HTTP API (docs/spec/design.md section 6): 8-dp strings, `available = total - locked`. */
-export interface BalanceView {
-  account_id: number;
-  currency: 'USDC';
-  available: string;
-  locked: string;
-  total: string;
-  updated_at: string;
-}
+/** An account's balance in the HTTP API (docs/spec/design.md section 6): the contract's `BalanceRow`. */
+export type BalanceView = BalanceRow;
 
 /** A transfer as the service takes it: the request's body parsed (`parseTransferRequest`). */
 export interface TransferCommand {

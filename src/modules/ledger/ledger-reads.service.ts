@@ -1,28 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { formatHttp } from '@legwork/protocol';
+import { type RfqFillRow, formatHttp } from '@legwork/protocol';
 import type { ReceiptView } from '../journal/domain/receipt';
 import { JournalService } from '../journal/journal.service';
-import type { AcceptSide } from './domain/funding';
 import { FillRepository } from './fill.repository';
 import { type PositionStatus, PositionRepository, type RfqPositionRow } from './position.repository';
 
 export type { PositionStatus, RfqPositionRow } from './position.repository';
 
-/** A row of GET /query/rfq-fills (docs/spec/design.md section 8). */
-export interface RfqFillRow {
-  fill_id: string;
-  rfq_id: string;
-  quote_id: string;
-  role: 'taker' | 'maker';
-  side: AcceptSide;
-  legs: Array<{ instrument: string; quantity: string }>;
-  price: string;
-  fee: string;
-  filled_at: number;
-  reverted: boolean;
-  receipt: ReceiptView | null;
-  revert_receipt: ReceiptView | null;
-}
+/** A row of GET /query/rfq-fills (docs/spec/design.md section 8): the contract's. */
+export type { RfqFillRow };
 
 /**
  * The taker's copy of a receipt carries the salt (docs/spec/design.md 16); the maker's is the receipt as

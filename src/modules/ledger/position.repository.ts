@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { RfqPositionRow } from '@legwork/protocol';
 import { Database } from '../../common/database/database';
 import { httpDecimalSql, isoTimeSql } from '../../common/database/http-format.sql';
 import type { Sql, Tx } from '../../common/database/sql';
@@ -29,19 +30,8 @@ export interface PositionWrite {
 
 export type PositionStatus = 'open' | 'settled' | 'all';
 
-/** A row of GET /query/rfq-positions (docs/spec/design.md section 8). */
-export interface RfqPositionRow {
-  account_id: number;
-  instrument: string;
-  asset: string;
-  strike: string;
-  kind: OptionKind;
-  expiry: number;
-  settled: boolean;
-  quantity: string;
-  average_price: string | null;
-  updated_at: string;
-}
+/** A row of GET /query/rfq-positions (docs/spec/design.md section 8): the contract's. */
+export type { RfqPositionRow };
 
 type PositionRow = {
   account_id: string;

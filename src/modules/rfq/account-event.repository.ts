@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { Receipt } from '@legwork/protocol';
 import { Database } from '../../common/database/database';
 import type { Sql, Tx } from '../../common/database/sql';
 import type { AccountEventChannel, ProtectionTrip } from './domain/account-event';
@@ -44,7 +45,7 @@ export class AccountEventRepository {
       channel: AccountEventChannel;
       event: string;
       rfq: RfqRow;
-      receipt: Record<string, unknown> | null;
+      receipt: Receipt | null;
       taker_salt: string | null;
     }>(
       `SELECT e.account_seq, e.channel, e.event, e.rfq,
@@ -62,7 +63,7 @@ export class AccountEventRepository {
         return { accountSeq: Number(row.account_seq), channel: 'rfq_maker', record: null, protection: row.rfq as unknown as ProtectionTrip };
       const record = toRfqRecord(row.rfq);
       // base64 from PostgreSQL breaks lines every 76 characters.
-      if (row.receipt && record.fill) record.fill.receipt = { ...row.receipt, payload: String(row.receipt.payload).replace(/\n/g, '') };
+      if (row.receipt && record.fill) record.fill.receipt = { ...row.receipt, payload: row.receipt.payload.replace(/\n/g, '') };
       // The salt goes only into the taker's view (`rfq` channel): rfq-view.ts leaves it out of `rfq_maker`.
       if (row.taker_salt && record.fill) record.fill.takerSalt = row.taker_salt;
       return { accountSeq: Number(row.account_seq), channel: row.channel, record };

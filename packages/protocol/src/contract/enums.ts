@@ -30,5 +30,5 @@ export const MAX_EXPIRY = 4_102_444_800;
 /** Page size of rfq.list and rfq.maker.poll: the default and the most. */
 export const DEFAULT_PAGE = 100;
 export const MAX_PAGE = 100;
-/** Legs of an RFQ at most (the quote payload's MAX_LEGS; a test keeps the two equal, this one imports no node:crypto). */
+/** Legs of an RFQ at most (the quote payload's MAX_LEGS is this one). */
 export const MAX_RFQ_LEGS = 13;

@@ -11,5 +11,6 @@ export * from './events';
 export type { FromSchema } from './from-schema';
 export { type JsonSchema, inlineSchemaOf, objectSchemaOf, ref } from './json-schema';
 export * from './methods';
+export type * from './query-rows';
 export { type Fault, type Node, type ObjectNode, type Prop, type WireOf, camel } from './params';
 export * from './views';

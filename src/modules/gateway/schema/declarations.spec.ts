@@ -4,34 +4,8 @@ import { AcceptRpc } from '../../ledger/accept.rpc';
 import { MarketRpc } from '../../market-data/market.rpc';
 import { MakerLimitsRpc } from '../../rfq/maker-limits.rpc';
 import { RfqRpc } from '../../rfq/rfq.rpc';
-import {
-  ASSET_PATTERN,
-  DECLINE_REASONS,
-  DEFAULT_PAGE,
-  MAX_EXPIRY,
-  MAX_LEGS,
-  MAX_PAGE,
-  MAX_RFQ_LEGS,
-  METHOD_NAMES as RPC_METHODS,
-  METHODS as METHOD_SCHEMAS,
-  type Node,
-  RFQ_ERROR_CODES,
-  RFQ_STATES,
-  ROLES,
-  SIDES,
-  VIEW_SCHEMAS as SCHEMAS,
-  inlineSchemaOf,
-  objectSchemaOf,
-} from '@legwork/protocol';
+import { METHOD_NAMES as RPC_METHODS, METHODS as METHOD_SCHEMAS, type Node, VIEW_SCHEMAS as SCHEMAS, inlineSchemaOf, objectSchemaOf } from '@legwork/protocol';
 import { object, required, string } from '../../../../packages/protocol/src/contract/params';
-import { RFQ_ERROR_CODES as SERVER_RFQ_ERROR_CODES } from '../../../common/errors/app-error';
-import { ROLES as SERVER_ROLES } from '../../auth/access';
-import { MAX_EXPIRY as SERVER_MAX_EXPIRY } from '../../instruments/domain/inputs';
-import { ASSET_PATTERN as SERVER_ASSET_PATTERN } from '../../instruments/domain/symbol';
-import { ACCEPT_SIDES } from '../../ledger/domain/accept-params';
-import { DEFAULT_PAGE as SERVER_DEFAULT_PAGE, MAX_PAGE as SERVER_MAX_PAGE } from '../../rfq/domain/rfq-params';
-import { DECLINE_REASONS as SERVER_DECLINE_REASONS } from '../../rfq/domain/rfq-record';
-import { RFQ_STATES as SERVER_RFQ_STATES } from '../../rfq/domain/rfq-state';
 import { buildAsyncApiDocument, methodKey } from '../asyncapi/asyncapi-document';
 import { RpcMethod } from '../rpc-method';
 import { RpcRegistry } from '../rpc-registry';
@@ -104,17 +78,6 @@ describe('JSON-RPC method declarations', () => {
       }
     },
   );
-
-  it('the server domain holds the contract enums and bounds', () => {
-    expect([...SERVER_RFQ_STATES]).toEqual([...RFQ_STATES]);
-    expect([...SERVER_DECLINE_REASONS]).toEqual([...DECLINE_REASONS]);
-    expect([...ACCEPT_SIDES]).toEqual([...SIDES]);
-    expect([...SERVER_ROLES]).toEqual([...ROLES]);
-    expect([...SERVER_RFQ_ERROR_CODES]).toEqual([...RFQ_ERROR_CODES]);
-    expect(SERVER_ASSET_PATTERN.source).toBe(ASSET_PATTERN.source);
-    expect([SERVER_MAX_EXPIRY, SERVER_DEFAULT_PAGE, SERVER_MAX_PAGE]).toEqual([MAX_EXPIRY, DEFAULT_PAGE, MAX_PAGE]);
-    expect(MAX_RFQ_LEGS).toBe(MAX_LEGS);
-  });
 
   it('the dispatch policy is the declaration: rfq.* methods speak the rfq dialect, the reads are served on unconfirmed views', () => {
     for (const name of RPC_METHODS) expect([name, METHOD_SCHEMAS[name].dialect]).toEqual([name, name.startsWith('rfq.') ? 'rfq' : 'public']);

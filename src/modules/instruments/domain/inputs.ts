@@ -3,12 +3,12 @@
  * (`unknown`) and return the exact value, or throw INVALID_PARAMS naming the field, so a command
  * is safe from any transport (HTTP, JSON-RPC, a job).
  */
-import { DecimalError, parseHttpAmount } from '@legwork/protocol';
+import { DecimalError, MAX_EXPIRY, parseHttpAmount } from '@legwork/protocol';
 import { AppError } from '../../../common/errors/app-error';
 import { ASSET_PATTERN } from './symbol';
 
-/** 2100-01-01T00:00:00Z: a symbol carries a two-digit year, so later expirations cannot be named. */
-export const MAX_EXPIRY = 4_102_444_800;
+/** 2100-01-01T00:00:00Z (the contract's bound): a symbol carries a two-digit year, so later expirations cannot be named. */
+export { MAX_EXPIRY };
 
 export function invalid(message: string): AppError {
   return new AppError('INVALID_PARAMS', message);

@@ -2,11 +2,12 @@
  * Instrument symbols (docs/spec/design.md section 2): `<ASSET>-<DDMMMYY>-<STRIKE>-<C|P>`, e.g. `SOL-27DEC26-152.5-C`.
  * The date is the UTC date of the expiry; STRIKE is the strike in the shortest RFQ form.
  */
-import { formatRfq, parseRfqUnsigned } from '@legwork/protocol';
+import { ASSET_PATTERN, formatRfq, parseRfqUnsigned } from '@legwork/protocol';
 
-export type OptionKind = 'call' | 'put';
+import type { OptionKind } from '@legwork/protocol';
 
-export const ASSET_PATTERN = /^[A-Z][A-Z0-9]{1,7}$/;
+export type { OptionKind };
+export { ASSET_PATTERN };
 const SYMBOL_MAX_BYTES = 32;
 
 const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'] as const;

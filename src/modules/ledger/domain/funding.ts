@@ -8,12 +8,13 @@
  *   required = cash_debit + max_fee + lock_increase;
  *   estimate = writer && !anchored; funded = !estimate && anchored && free_balance >= required.
  */
-import { formatRfq } from '@legwork/protocol';
+import { type Side, formatRfq } from '@legwork/protocol';
 import type { OptionKind } from '../../instruments/domain/symbol';
 import { type Bps, maxFee, packageFee } from './fees';
 import { type IndexByAsset, type LockPosition, indexOf, portfolioLock } from './lock';
 
-export type AcceptSide = 'buy' | 'sell';
+/** The side a taker accepts: the wire's `Side`. */
+export type AcceptSide = Side;
 
 export interface FundingLeg {
   asset: string;

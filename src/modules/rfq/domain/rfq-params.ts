@@ -6,9 +6,6 @@ import type { RfqState } from './rfq-state';
  * (rfq.schemas.ts), which the gateway's one validator checks with the contract's error codes.
  */
 
-export const DEFAULT_PAGE = 100;
-export const MAX_PAGE = 100;
-
 export interface CreateRfqCommand {
   clientRef: string;
   /** Canonical values in the taker's order; not yet checked against the instruments. */

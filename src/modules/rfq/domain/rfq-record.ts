@@ -1,12 +1,11 @@
+import type { Receipt } from '@legwork/protocol';
 import type { RfqErrorCode } from '../../../common/errors/app-error';
 import type { RfqState } from './rfq-state';
 
 /** An RFQ as the services hold it: money and quantities in micro-units, times in unix seconds. */
 
-export const DECLINE_REASONS = ['unlisted_instrument', 'near_expiry', 'size_limit', 'stale_data', 'low_confidence', 'queue_overflow'] as const;
-export type DeclineReason = (typeof DECLINE_REASONS)[number];
-
-export type Side = 'buy' | 'sell';
+export type { DeclineReason, Side } from '@legwork/protocol';
+import type { DeclineReason, Side } from '@legwork/protocol';
 
 /** A leg as the taker sent it, in the taker's order; `quantity` in micro-contracts, taker-buy orientation. */
 export interface RfqLeg {
@@ -45,7 +44,7 @@ interface RfqFill {
   filledAt: number;
   reverted: boolean;
   /** The exchange's signed receipt (docs/spec/design.md 14), where it was read with the fill: `filled` events. */
-  receipt?: Record<string, unknown>;
+  receipt?: Receipt;
   /** The taker's salt of the receipt, hex (docs/spec/design.md 16): only the taker's view shows it. */
   takerSalt?: string;
 }

@@ -3,8 +3,9 @@
  * service that moves state (RfqTransitionsService) refuses a move that is not in this table.
  */
 
-export const RFQ_STATES = ['pending', 'quoted', 'accepted', 'submitting', 'filled', 'declined', 'expired', 'failed'] as const;
-export type RfqState = (typeof RFQ_STATES)[number];
+import { RFQ_STATES, type RfqState } from '@legwork/protocol';
+
+export { RFQ_STATES, type RfqState };
 
 /** from → the states it may move to, with what moves it (for the reader; the code uses the keys). */
 export const RFQ_MOVES: Readonly<Record<RfqState, Readonly<Partial<Record<RfqState, string>>>>> = {

@@ -131,7 +131,7 @@ describe('RFQ views (design.md section 5)', () => {
   });
 
   it("the taker's copy of a fill's receipt carries the salt, the maker's never (design.md 16)", () => {
-    const receipt = { journal_seq: 3, kind: 0, payload: 'AAEC', hash: 'ab'.repeat(32), key_id: 'e667e8d6b484d58c', signature: 'c2ln' };
+    const receipt = { journal_seq: 3, kind: 0 as const, payload: 'AAEC', hash: 'ab'.repeat(32), key_id: 'e667e8d6b484d58c', signature: 'c2ln' };
     const salt = 'cd'.repeat(32);
     const filled: RfqRecord = {
       ...quoted,

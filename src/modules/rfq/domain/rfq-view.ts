@@ -1,70 +1,19 @@
-import { formatRfq } from '@legwork/protocol';
-import type { RfqRecord, Side, StoredLeg } from './rfq-record';
+import { type View, formatRfq } from '@legwork/protocol';
+import type { RfqRecord, StoredLeg } from './rfq-record';
 import type { RfqState } from './rfq-state';
 
 /** The wire forms of an RFQ (docs/spec/design.md section 5). Pure: records in, JSON-ready objects out. */
 
-interface RfqQuoteView {
-  quote_id: string;
-  maker: string;
-  quote_nonce: string;
-  bid: string;
-  ask: string;
-  issued_at: number;
-  expires_at: number;
-  maker_signature: string;
-}
-
-interface RfqFillView {
-  fill_id: string;
-  side: Side;
-  price: string;
-  fee: string;
-  filled_at: number;
-  reverted: boolean;
-  /**
-   * The fill's signed receipt: in `filled` events (docs/spec/design.md 14). The taker's copy carries
-   * `taker_salt` (section 16); the maker's never does.
-   */
-  receipt?: Record<string, unknown>;
-}
+type RfqFillView = View<'RfqFill'>;
 
 /** Result of rfq.create and rfq.get, items of rfq.list, `data.rfq` of `rfq` events (the taker's view). */
-export interface RfqView {
-  rfq_id: string;
-  client_ref: string;
-  state: RfqState;
-  legs: StoredLeg[];
-  created_at: number;
-  updated_at: number;
-  expires_at: number;
-  max_quote_expires_at: number;
-  quote: RfqQuoteView | null;
-  accepted_side: Side | null;
-  decline_reason: string | null;
-  failure: { error: string; message: string } | null;
-  fill: RfqFillView | null;
-  /** Unix seconds of the taker's rfq.cancel (the RFQ is then `expired`), else null (docs/spec/design.md 15). */
-  cancelled_at: number | null;
-}
+export type RfqView = View<'RfqView'>;
 
 /** Items of rfq.maker.poll and `data.rfq` of `rfq_maker` created events: the taker stays anonymous. */
-export interface OpenRfqView {
-  rfq_id: string;
-  legs: StoredLeg[];
-  created_at: number;
-  expires_at: number;
-  max_quote_expires_at: number;
-}
+export type OpenRfqView = View<'OpenRfq'>;
 
 /** What the maker holding the quote hears on `rfq_maker` (accepted, filled, failed, expired). */
-export interface MakerQuoteEvent {
-  rfq_id: string;
-  quote_id: string;
-  state: RfqState;
-  side: Side | null;
-  fill: RfqFillView | null;
-}
+export type MakerQuoteEvent = View<'MakerQuoteEvent'>;
 
 export function legsView(rfq: Pick<RfqRecord, 'legs'>): StoredLeg[] {
   return rfq.legs.map((leg) => ({ instrument: leg.instrument, quantity: formatRfq(leg.quantity) }));
