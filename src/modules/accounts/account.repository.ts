@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../common/database/database';
 import type { Sql, Tx } from '../../common/database/sql';
+import { type Narrow, type Row, type RowOf, columnList } from '../../common/database/table';
 import type { Role } from '../auth/access';
 
 export interface Account {
@@ -20,15 +21,9 @@ interface AccountAccessRow {
   sessionsRevokedAt: number;
 }
 
-interface AccountRow {
-  id: string;
-  wallet: string;
-  roles: Role[];
-  created_at: Date;
-  sessions_revoked_at: string | null;
-}
-
-const COLUMNS = 'id, wallet, roles, created_at, sessions_revoked_at';
+const ACCOUNT = columnList('accounts', ['id', 'wallet', 'roles', 'created_at', 'sessions_revoked_at']);
+const COLUMNS = ACCOUNT.sql;
+type AccountRow = Narrow<RowOf<typeof ACCOUNT>, { roles: Role[] }>;
 
 const toAccount = (row: AccountRow): Account => ({
   id: Number(row.id),
@@ -50,7 +45,7 @@ export class AccountRepository {
   /** The account of the wallet, created with no role when there is none; answers its id. */
   async ensure(wallet: string, sql: Sql = this.db): Promise<number> {
     await sql.exec(`INSERT INTO accounts (wallet, roles) VALUES ($1, '{}') ON CONFLICT (wallet) DO NOTHING`, [wallet]);
-    const row = await sql.one<{ id: string }>(`SELECT id FROM accounts WHERE wallet = $1`, [wallet]);
+    const row = await sql.one<Row<'accounts', 'id'>>(`SELECT id FROM accounts WHERE wallet = $1`, [wallet]);
     return Number(row!.id);
   }
 
@@ -78,7 +73,7 @@ export class AccountRepository {
    * null when there is no such account or it has `exceptWallet`.
    */
   async revokeSessions(accountId: number, atSeconds: number, exceptWallet: string, tx: Tx): Promise<number | null> {
-    const row = await tx.one<{ sessions_revoked_at: string }>(
+    const row = await tx.one<Row<'accounts', 'sessions_revoked_at'>>(
       `UPDATE accounts SET sessions_revoked_at = GREATEST(COALESCE(sessions_revoked_at, 0), $2) WHERE id = $1 AND wallet <> $3 RETURNING sessions_revoked_at`,
       [accountId, atSeconds, exceptWallet],
     );
@@ -97,7 +92,7 @@ export class AccountRepository {
 
   /** Roles and revocation of the accounts that exist among `ids`. */
   async accessOf(ids: readonly number[], sql: Sql = this.db): Promise<AccountAccessRow[]> {
-    const rows = await sql.rows<{ id: string; roles: Role[]; sessions_revoked_at: string | null }>(
+    const rows = await sql.rows<Narrow<Row<'accounts', 'id' | 'roles' | 'sessions_revoked_at'>, { roles: Role[] }>>(
       `SELECT id, roles, sessions_revoked_at FROM accounts WHERE id = ANY($1::bigint[])`,
       [ids],
     );

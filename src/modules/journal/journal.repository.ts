@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../common/database/database';
 import type { Tx } from '../../common/database/sql';
+import { type Maybe, type Row, type RowOf, columnList } from '../../common/database/table';
 import type { ReceiptKind } from '@legwork/protocol';
 import type { ReceiptView } from './domain/receipt';
 
@@ -31,11 +32,12 @@ export interface FeeCredit {
   amount: bigint;
 }
 
-type HeadRow = { journal_seq: string; hash: string; taker: string };
+type HeadRow = Row<'journal_head', 'journal_seq' | 'hash'> & { taker: string };
 /** The head row with the taker's wallet ($1: the taker's account), as lockHead reads it with or without a fee credit. */
 const SELECT_HEAD = `SELECT h.journal_seq, h.hash, (SELECT wallet FROM accounts WHERE id = $1) AS taker FROM journal_head h`;
 
-type ReceiptRow = { journal_seq: string; kind: number; fill_id: string; payload: Buffer; hash: string; key_id: string; signature: string };
+const RECEIPT = columnList('receipts', ['journal_seq', 'kind', 'fill_id', 'payload', 'hash', 'key_id', 'signature']);
+type ReceiptRow = RowOf<typeof RECEIPT>;
 
 function receiptView(r: ReceiptRow): ReceiptView {
   return {
@@ -105,10 +107,7 @@ export class JournalRepository {
   async receiptsOf(fillIds: readonly string[]): Promise<Map<string, { fill?: ReceiptView; revert?: ReceiptView }>> {
     const out = new Map<string, { fill?: ReceiptView; revert?: ReceiptView }>();
     if (fillIds.length === 0) return out;
-    const rows = await this.db.rows<ReceiptRow>(
-      `SELECT journal_seq, kind, fill_id, payload, hash, key_id, signature FROM receipts WHERE fill_id = ANY($1::bigint[])`,
-      [fillIds],
-    );
+    const rows = await this.db.rows<ReceiptRow>(`SELECT ${RECEIPT.sql} FROM receipts WHERE fill_id = ANY($1::bigint[])`, [fillIds]);
     for (const row of rows) {
       const entry = out.get(String(row.fill_id)) ?? {};
       if (Number(row.kind) === 0) entry.fill = receiptView(row);
@@ -120,15 +119,9 @@ export class JournalRepository {
 
   /** The chain after `after`, at most `limit` rows, and the head. */
   async segment(after: number, limit: number): Promise<{ rows: JournalRow[]; head: { journal_seq: number; hash: string } }> {
-    const rows = await this.db.rows<{
-      journal_seq: string | null;
-      kind: number;
-      hash: string;
-      prev_hash: string;
-      at: string;
-      head_seq: string;
-      head_hash: string;
-    }>(
+    // The head's columns, and a receipt's or (past the head) nulls.
+    type Link = Row<'receipts', 'journal_seq' | 'kind' | 'hash' | 'prev_hash' | 'at'>;
+    const rows = await this.db.rows<Maybe<Link> & { head_seq: string; head_hash: string }>(
       `SELECT r.journal_seq, r.kind, r.hash, r.prev_hash, r.at, h.journal_seq AS head_seq, h.hash AS head_hash
          FROM journal_head h LEFT JOIN LATERAL (SELECT * FROM receipts WHERE journal_seq > $1 ORDER BY journal_seq LIMIT $2) r ON true
         WHERE h.id = 1`,
@@ -137,16 +130,14 @@ export class JournalRepository {
     const head = { journal_seq: Number(rows[0].head_seq), hash: rows[0].head_hash };
     return {
       rows: rows
-        .filter((r) => r.journal_seq !== null)
+        .filter((r): r is Link & { head_seq: string; head_hash: string } => r.journal_seq !== null)
         .map((r) => ({ journal_seq: Number(r.journal_seq), kind: Number(r.kind) as ReceiptKind, hash: r.hash, prev_hash: r.prev_hash, at: Number(r.at) })),
       head,
     };
   }
 
   async keys(): Promise<Array<{ key_id: string; public_key: string; from: number }>> {
-    const rows = await this.db.rows<{ key_id: string; public_key: string; from_at: string }>(
-      `SELECT key_id, public_key, from_at FROM exchange_keys ORDER BY from_at, key_id`,
-    );
+    const rows = await this.db.rows<Row<'exchange_keys'>>(`SELECT key_id, public_key, from_at FROM exchange_keys ORDER BY from_at, key_id`);
     return rows.map((r) => ({ key_id: r.key_id, public_key: r.public_key, from: Number(r.from_at) }));
   }
 
