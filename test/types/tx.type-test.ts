@@ -11,6 +11,7 @@ import type { Sql, Tx } from '../../src/common/database/sql';
 import type { InstrumentRepository } from '../../src/modules/instruments/instrument.repository';
 import type { BalanceRepository } from '../../src/modules/ledger/balance.repository';
 import type { FillRepository } from '../../src/modules/ledger/fill.repository';
+import type { MakerLimitsRepository } from '../../src/modules/rfq/maker-limits.repository';
 import type { RfqRepository } from '../../src/modules/rfq/rfq.repository';
 import type { RfqTransitionsService } from '../../src/modules/rfq/rfq-transitions.service';
 
@@ -18,6 +19,7 @@ export interface Repositories {
   balances: BalanceRepository;
   fills: FillRepository;
   instruments: InstrumentRepository;
+  makerLimits: MakerLimitsRepository;
   rfqs: RfqRepository;
   transitions: RfqTransitionsService;
 }
@@ -46,6 +48,11 @@ export async function poolIsNotTx(db: Database, session: Sql, r: Repositories): 
   await r.balances.rowsOf(db, [1]);
   // @ts-expect-error a move in a caller's transaction needs that transaction (it announces after its commit)
   await r.transitions.moveWithin(db, move);
+  await db.tx((tx) => r.makerLimits.quotesVersion(1, { sql: tx, lock: true }));
+  // @ts-expect-error the maker's high-water row locked on the pool would be released at once
+  await r.makerLimits.quotesVersion(1, { sql: db, lock: true });
+  // The version read without the lock runs anywhere.
+  await r.makerLimits.quotesVersion(1, { sql: db, lock: false });
   // @ts-expect-error an object shaped like Sql is not a Tx: only db.tx makes one
   await r.balances.ensureRow({ ...session }, 1);
 }

@@ -65,7 +65,8 @@ export function balanceLines(rows: BalanceRow[]): string[] {
   );
 }
 
-export function fillLines(rows: RfqFillRow[]): string[] {
+/** Fill rows, each with the CLI's verdict on its receipt when it checked them (`receipt_status`). */
+export function fillLines(rows: Array<RfqFillRow & { receipt_status?: string }>): string[] {
   if (rows.length === 0) return ['(no fills)'];
   return table(
     ['fill', 'rfq', 'role', 'side', 'price', 'fee', 'legs', 'reverted', 'receipt', 'taker salt'],
@@ -78,7 +79,7 @@ export function fillLines(rows: RfqFillRow[]): string[] {
       amount(String(r.fee)),
       describeLegs(r.legs.map((l) => ({ instrument: l.instrument, quantity: amount(l.quantity) }))),
       r.reverted ? 'yes' : '',
-      typeof r.receipt_status === 'string' ? r.receipt_status : '',
+      r.receipt_status ?? '',
       // The taker's rows only: what proves, with the receipt, that the fill was this wallet's.
       r.receipt?.taker_salt ?? '',
     ]),

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Receipt } from '@legwork/protocol';
 import { Database } from '../../common/database/database';
 import type { Sql, Tx } from '../../common/database/sql';
+import type { Narrow, Row } from '../../common/database/table';
 import type { AccountEventChannel, ProtectionTrip } from './domain/account-event';
 import type { RfqRecord } from './domain/rfq-record';
 import { type RfqRow, toRfqRecord } from './rfq-row';
@@ -40,14 +41,13 @@ export class AccountEventRepository {
    * journal's table, joined here rather than asked per event).
    */
   async range(accountId: number, after: number, upTo: number, limit: number, sql: Sql = this.db): Promise<StoredEvent[]> {
-    const rows = await sql.rows<{
-      account_seq: string;
-      channel: AccountEventChannel;
-      event: string;
-      rfq: RfqRow;
-      receipt: Receipt | null;
-      taker_salt: string | null;
-    }>(
+    // The event's columns; its receipt and the taker's salt (hex) only on `filled`.
+    const rows = await sql.rows<
+      Narrow<Row<'account_events', 'account_seq' | 'channel' | 'event' | 'rfq'>, { channel: AccountEventChannel; rfq: RfqRow }> & {
+        receipt: Receipt | null;
+        taker_salt: string | null;
+      }
+    >(
       `SELECT e.account_seq, e.channel, e.event, e.rfq,
               CASE WHEN e.event = 'filled' THEN (SELECT json_build_object('journal_seq', r.journal_seq, 'kind', r.kind, 'payload', encode(r.payload, 'base64'),
                                                    'hash', r.hash, 'key_id', r.key_id, 'signature', r.signature)
@@ -76,7 +76,7 @@ export class AccountEventRepository {
    * the caller's commit. The event's account_seq.
    */
   async appendProtection(tx: Tx, accountId: number, trip: ProtectionTrip): Promise<number> {
-    const row = await tx.one<{ account_seq: string }>(
+    const row = await tx.one<Row<'account_events', 'account_seq'>>(
       `WITH seq AS (
          INSERT INTO account_event_seqs AS s (account_id, last_seq) VALUES ($1, 1)
          ON CONFLICT (account_id) DO UPDATE SET last_seq = s.last_seq + 1 RETURNING last_seq)

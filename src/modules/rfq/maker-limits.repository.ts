@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../common/database/database';
 import type { Sql, Tx } from '../../common/database/sql';
+import { type Maybe, type Narrow, type Row, type RowOf, columnList } from '../../common/database/table';
 import type { LimitsDocument } from './domain/maker-limits';
 import type { FillWindow } from './domain/quote-exposure';
 import type { RfqLeg, RfqRecord } from './domain/rfq-record';
@@ -18,7 +19,8 @@ export interface MakerLimitsRow {
   tripReason: string | null;
 }
 
-type RawRow = { limits: LimitsDocument; admin_limits: LimitsDocument; tripped_at: string | null; frozen_until: string | null; trip_reason: string | null };
+/** Where MakerLimitsRepository.quotesVersion reads: locking in a transaction, or without a lock anywhere. */
+export type VersionRead = { sql: Tx; lock: true } | { sql: Sql; lock: false };
 
 /** See MakerLimitsRepository.quotesVersion; `key` compares two versions. */
 export interface QuotesVersion {
@@ -35,7 +37,11 @@ export const quotesVersion = (highWater: bigint | null, lastSeq: string | null, 
   key: `${highWater ?? ''}:${lastSeq ?? ''}`,
 });
 
-const COLUMNS = 'limits, admin_limits, tripped_at, frozen_until, trip_reason';
+const LIMITS = columnList('maker_limits', ['limits', 'admin_limits', 'tripped_at', 'frozen_until', 'trip_reason']);
+const COLUMNS = LIMITS.sql;
+type RawRow = Narrow<RowOf<typeof LIMITS>, { limits: LimitsDocument; admin_limits: LimitsDocument }>;
+/** The version of a maker's quotes: its high-water mark and its event counter (null: no event yet), as text. */
+type VersionRow = Row<'maker_nonces', 'high_water'> & Maybe<Row<'account_event_seqs', 'last_seq'>>;
 
 const toRow = (r: RawRow): MakerLimitsRow => ({
   limits: r.limits,
@@ -84,7 +90,7 @@ export class MakerLimitsRepository {
    * Null version: the maker never quoted, nothing but the limits row is locked.
    */
   async lockWithVersion(tx: Tx, accountId: number): Promise<{ row: MakerLimitsRow | null; version: QuotesVersion | null }> {
-    const r = await tx.one<RawRow & { high_water: string; last_seq: string | null }>(
+    const r = await tx.one<RawRow & VersionRow>(
       `SELECT ${COLUMNS}, n.high_water::text AS high_water, (SELECT last_seq::text FROM account_event_seqs WHERE account_id = $1) AS last_seq
          FROM maker_limits m JOIN maker_nonces n ON n.account_id = m.account_id WHERE m.account_id = $1 FOR UPDATE OF m, n`,
       [accountId],
@@ -129,26 +135,19 @@ export class MakerLimitsRepository {
    * locked to the caller's commit (no quote of the maker commits meanwhile); without a row
    * (never quoted) nothing is locked and `locked` is false.
    */
-  async quotesVersion(sql: Sql, accountId: number, lock: boolean): Promise<QuotesVersion> {
+  async quotesVersion(accountId: number, { sql, lock }: VersionRead): Promise<QuotesVersion> {
     const seq = `(SELECT last_seq::text FROM account_event_seqs WHERE account_id = $1) AS last_seq`;
     const row = lock
-      ? await sql.one<{ high_water: string; last_seq: string | null }>(
-          `SELECT n.high_water::text AS high_water, ${seq} FROM maker_nonces n WHERE n.account_id = $1 FOR UPDATE`,
-          [accountId],
-        )
+      ? await sql.one<VersionRow>(`SELECT n.high_water::text AS high_water, ${seq} FROM maker_nonces n WHERE n.account_id = $1 FOR UPDATE`, [accountId])
       : null;
     const read =
-      row ??
-      (await sql.one<{ high_water: string | null; last_seq: string | null }>(
-        `SELECT (SELECT high_water::text FROM maker_nonces WHERE account_id = $1) AS high_water, ${seq}`,
-        [accountId],
-      ))!;
+      row ?? (await sql.one<Maybe<VersionRow>>(`SELECT (SELECT high_water::text FROM maker_nonces WHERE account_id = $1) AS high_water, ${seq}`, [accountId]))!;
     return quotesVersion(read.high_water === null ? null : BigInt(read.high_water), read.last_seq, row !== null);
   }
 
   /** The legs of these RFQs (they never change once created), by id. */
   async legsOf(ids: readonly string[], sql: Sql = this.db): Promise<Array<{ id: string; asset: string; legs: RfqLeg[] }>> {
-    const rows = await sql.rows<{ id: string; asset: string; legs: Array<{ instrument: string; quantity: string }> }>(
+    const rows = await sql.rows<Narrow<Row<'rfqs', 'id' | 'asset' | 'legs'>, { legs: Array<{ instrument: string; quantity: string }> }>>(
       `SELECT id, asset, legs FROM rfqs WHERE id = ANY($1::char(32)[])`,
       [ids],
     );
@@ -175,7 +174,7 @@ export class MakerLimitsRepository {
 
   /** The sums of the fills in the maker's protection window. */
   async window(accountId: number, sql: Sql = this.db): Promise<FillWindow> {
-    const rows = await sql.rows<{ asset: string; fills: number; notional: string; delta: string }>(
+    const rows = await sql.rows<Row<'maker_fills', 'asset' | 'notional' | 'delta'> & { fills: number }>(
       `SELECT asset, count(*)::int AS fills, sum(notional)::text AS notional, sum(delta)::text AS delta FROM maker_fills WHERE account_id = $1 GROUP BY asset`,
       [accountId],
     );

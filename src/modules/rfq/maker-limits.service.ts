@@ -12,7 +12,7 @@ import { type ProtectionTrip, protectionEventData } from './domain/account-event
 import { type MakerLimits, boundsOpenQuotes, effectiveLimits, limitsDocument, needsMarks, parseLimits } from './domain/maker-limits';
 import { type FillWindow, type OpenUsage, type QuoteExposure, checkOpenLimits, checkQuoteLimits, protectionTrip, quoteExposure } from './domain/quote-exposure';
 import type { RfqRecord } from './domain/rfq-record';
-import { type MakerLimitsRow, MakerLimitsRepository, type QuotesVersion, quotesVersion } from './maker-limits.repository';
+import { type MakerLimitsRow, MakerLimitsRepository, type QuotesVersion, type VersionRead, quotesVersion } from './maker-limits.repository';
 import { type QuoteLegs, type UsageMarks, openUsage, quoteLegs } from './domain/open-usage';
 
 /** rfq.maker.get_limits (and the admin GET without `account_id`). */
@@ -145,7 +145,7 @@ export class MakerLimitsService {
   async checkLocked(tx: Tx, accountId: number, locked: LockedLimits, rfq: RfqRecord, quote: { bid: bigint; ask: bigint }, nowMs: number): Promise<SeenQuotes> {
     const checked = this.checkOne(locked.row, rfq, quote, nowMs);
     if (!checked || !boundsOpenQuotes(checked.limits)) return null;
-    const live = await this.liveUsage(tx, accountId, nowMs, true, locked.version ?? undefined);
+    const live = await this.liveUsage({ sql: tx, lock: true }, accountId, nowMs, locked.version ?? undefined);
     try {
       checkOpenLimits(checked.limits, live.usage, checked.exposure, rfq.id);
       return { accountId, version: live.version };
@@ -154,7 +154,7 @@ export class MakerLimitsService {
     }
     // The version read with the lock may hold an older account_seq (quotes gone since are then
     // still counted): a refusal is decided on the version read now.
-    const fresh = await this.liveUsage(tx, accountId, nowMs, true);
+    const fresh = await this.liveUsage({ sql: tx, lock: true }, accountId, nowMs);
     checkOpenLimits(checked.limits, fresh.usage, checked.exposure, rfq.id);
     return { accountId, version: fresh.version };
   }
@@ -201,12 +201,12 @@ export class MakerLimitsService {
    * quotes is the one they were read at (every change to them moves it, in the change's own
    * transaction), else read in `sql` after the version, and kept.
    */
-  private async liveIds(sql: Sql, accountId: number, nowMs: number, lock: boolean, read?: QuotesVersion): Promise<{ ids: string[]; version: QuotesVersion }> {
-    const version = read ?? (await this.rows.quotesVersion(sql, accountId, lock));
+  private async liveIds(at: VersionRead, accountId: number, nowMs: number, read?: QuotesVersion): Promise<{ ids: string[]; version: QuotesVersion }> {
+    const version = read ?? (await this.rows.quotesVersion(accountId, at));
     const after = liveAfter(nowMs);
     const known = this.known.get(accountId);
     if (known && known.version.key === version.key && after >= known.after) return { ids: this.liveKnown(known, after), version };
-    const live = await this.rows.liveQuotes(accountId, after, sql);
+    const live = await this.rows.liveQuotes(accountId, after, at.sql);
     if (!known && this.known.size >= KNOWN_MAKERS) this.known.clear();
     this.known.set(accountId, { version, after, quotes: new Map(live.map((q) => [q.id, q.expiresAt])) });
     return { ids: live.map((q) => q.id), version };
@@ -335,7 +335,7 @@ export class MakerLimitsService {
 
   /** The maker's live quotes at the current marks (latest data, fresh or not; a leg without data counts zero). */
   private async usage(accountId: number, nowMs: number, sql: Sql = this.db): Promise<OpenUsage> {
-    return (await this.liveUsage(sql, accountId, nowMs, false)).usage;
+    return (await this.liveUsage({ sql, lock: false }, accountId, nowMs)).usage;
   }
 
   /**
@@ -343,20 +343,14 @@ export class MakerLimitsService {
    * while the version, the second and the marks are those they were summed at (the same inputs,
    * the same sums), else summed and kept.
    */
-  private async liveUsage(
-    sql: Sql,
-    accountId: number,
-    nowMs: number,
-    lock: boolean,
-    read?: QuotesVersion,
-  ): Promise<{ usage: OpenUsage; version: QuotesVersion }> {
-    const live = await this.liveIds(sql, accountId, nowMs, lock, read);
+  private async liveUsage(at: VersionRead, accountId: number, nowMs: number, read?: QuotesVersion): Promise<{ usage: OpenUsage; version: QuotesVersion }> {
+    const live = await this.liveIds(at, accountId, nowMs, read);
     const after = liveAfter(nowMs);
     const marks = this.marks(Math.floor(nowMs / 1000));
     const known = this.known.get(accountId);
     const kept = known?.sums;
     if (kept && kept.key === live.version.key && kept.after === after && kept.marks === marks) return { usage: kept.usage, version: live.version };
-    const usage = await this.usageOf(live.ids, nowMs, sql);
+    const usage = await this.usageOf(live.ids, nowMs, at.sql);
     if (known && known.version.key === live.version.key) known.sums = { key: live.version.key, after, marks, usage };
     return { usage, version: live.version };
   }

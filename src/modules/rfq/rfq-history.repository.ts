@@ -1,11 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../common/database/database';
+import type { Row, TableName } from '../../common/database/table';
 
 /** An ended RFQ whose history is due: `kept` when it has a fill (its row stays, its rfq_events go). */
-interface DueRfq {
-  id: string;
-  kept: boolean;
-}
+type DueRfq = Row<'rfqs', 'id'> & { kept: boolean };
 
 /** The tables whose size grows with history (`legwork_table_rows`); one the database lacks is left out. */
 export const GROWING_TABLES = [
@@ -20,7 +18,7 @@ export const GROWING_TABLES = [
   'settlement_payments',
   'transfers',
   'audit_log',
-] as const;
+] as const satisfies readonly TableName[];
 
 /**
  * The history sweep's statements (docs/spec/design.md 17). Each runs alone, its own short

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../common/database/database';
 import { httpDecimalSql } from '../../common/database/http-format.sql';
+import type { Maybe, Narrow, Row } from '../../common/database/table';
 import type { RfqState } from './domain/rfq-state';
 
 /** An RFQ as the operator console lists it (HTTP output forms: PostgreSQL formats the decimals). */
@@ -39,14 +40,33 @@ export interface AdminRfqFilter {
   limit: number;
 }
 
-interface AdminRfqDbRow extends Omit<AdminRfqRow, 'rfq_id' | 'account_id' | 'expiry' | 'created_at' | 'updated_at' | 'maker_account_id'> {
-  id: string;
-  account_id: string;
-  expiry: string;
-  created_at: string;
-  updated_at: string;
-  maker_account_id: string | null;
-}
+/** What `list` selects: the rfqs columns of AdminRfqRow (bid, ask and fill_price formatted by PostgreSQL, still text). */
+type AdminRfqDbRow = Narrow<
+  Row<
+    'rfqs',
+    | 'id'
+    | 'account_id'
+    | 'asset'
+    | 'expiry'
+    | 'legs'
+    | 'state'
+    | 'created_at'
+    | 'updated_at'
+    | 'maker_account_id'
+    | 'bid'
+    | 'ask'
+    | 'accepted_side'
+    | 'fill_id'
+    | 'fill_price'
+    | 'fill_reverted'
+    | 'failure_error'
+    | 'decline_reason'
+  >,
+  Pick<AdminRfqRow, 'legs' | 'state' | 'accepted_side'>
+>;
+
+/** A move of `events`: the RFQ's row left-joined to its events (an RFQ with none gives one row of nulls). */
+type EventDbRow = Row<'rfq_events', 'id' | 'event' | 'state' | 'at'>;
 
 /**
  * The rfq module's read-only statements for the operator console (docs/console.md) over `rfqs`
@@ -66,7 +86,7 @@ export class RfqReadsRepository {
   async countByState(open: readonly RfqState[], ended: readonly RfqState[], sinceId: string): Promise<Array<{ state: RfqState; n: number }>> {
     // The states are the domain's constants, written into the text: IN lists the planner sees.
     const list = (states: readonly RfqState[]) => states.map((s) => `'${s}'`).join(', ');
-    return this.db.rows<{ state: RfqState; n: number }>(
+    return this.db.rows<Narrow<Row<'rfqs', 'state'>, { state: RfqState }> & { n: number }>(
       `SELECT state, count(*)::int AS n FROM rfqs WHERE state IN (${list(open)}) GROUP BY state
        UNION ALL
        SELECT state, count(*)::int AS n FROM rfqs WHERE state IN (${list(ended)}) AND id >= $1 GROUP BY state`,
@@ -112,11 +132,11 @@ export class RfqReadsRepository {
 
   /** Every state move of one RFQ, in order; null when there is no such RFQ. */
   async events(rfqId: string): Promise<RfqEventRow[] | null> {
-    const rows = await this.db.rows<{ id: string | null; event: string; state: string; at: string }>(
+    const rows = await this.db.rows<Maybe<EventDbRow>>(
       `SELECT e.id::text AS id, e.event, e.state, e.at FROM rfqs r LEFT JOIN rfq_events e ON e.rfq_id = r.id WHERE r.id = $1 ORDER BY e.id`,
       [rfqId],
     );
     if (rows.length === 0) return null;
-    return rows.flatMap((r) => (r.id === null ? [] : [{ id: r.id, event: r.event, state: r.state, at: Number(r.at) }]));
+    return rows.filter((r): r is EventDbRow => r.id !== null).map((r) => ({ id: r.id, event: r.event, state: r.state, at: Number(r.at) }));
   }
 }

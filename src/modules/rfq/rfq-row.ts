@@ -2,50 +2,51 @@ import { parseRfqSigned } from '@legwork/protocol';
 import type { RfqErrorCode } from '../../common/errors/app-error';
 import type { DeclineReason, RfqLeg, RfqRecord, Side, StoredLeg } from './domain/rfq-record';
 import type { RfqState } from './domain/rfq-state';
+import { type Narrow, type RowOf, columnList } from '../../common/database/table';
 
 /**
  * The `rfqs` row as PostgreSQL returns it, and its mapping to the domain record: used only by the
  * rfq module's repositories (another module asks RfqLookupService or RfqTransitionsService for records).
  */
-export interface RfqRow {
-  id: string;
-  account_id: string;
-  client_ref: string;
-  legs: StoredLeg[];
-  asset: string;
-  expiry: string;
-  state: RfqState;
-  created_at: string;
-  updated_at: string;
-  expires_at: string;
-  max_quote_expires_at: string;
-  quote_id: string | null;
-  maker_account_id: string | null;
-  maker_wallet: string | null;
-  quote_nonce: string | null;
-  bid: string | null;
-  ask: string | null;
-  issued_at: string | null;
-  quote_expires_at: string | null;
-  maker_signature: string | null;
-  decline_reason: DeclineReason | null;
-  declined_by: string | null;
-  accepted_side: Side | null;
-  failure_error: string | null;
-  failure_message: string | null;
-  fill_id: string | null;
-  fill_price: string | null;
-  fill_fee: string | null;
-  filled_at: string | null;
-  fill_reverted: boolean;
-  ended_at: string | null;
-  cancelled_at: string | null;
-}
+const RFQ = columnList('rfqs', [
+  'id',
+  'account_id',
+  'client_ref',
+  'legs',
+  'asset',
+  'expiry',
+  'state',
+  'created_at',
+  'updated_at',
+  'expires_at',
+  'max_quote_expires_at',
+  'quote_id',
+  'maker_account_id',
+  'maker_wallet',
+  'quote_nonce',
+  'bid',
+  'ask',
+  'issued_at',
+  'quote_expires_at',
+  'maker_signature',
+  'decline_reason',
+  'declined_by',
+  'accepted_side',
+  'failure_error',
+  'failure_message',
+  'fill_id',
+  'fill_price',
+  'fill_fee',
+  'filled_at',
+  'fill_reverted',
+  'ended_at',
+  'cancelled_at',
+]);
 
-export const RFQ_COLUMNS = `id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
-  max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
-  maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
-  fill_fee, filled_at, fill_reverted, ended_at, cancelled_at`;
+/** Every column of the record (the retention sweep's bookkeeping columns are not the record's). */
+export const RFQ_COLUMNS = RFQ.sql;
+
+export type RfqRow = Narrow<RowOf<typeof RFQ>, { legs: StoredLeg[]; state: RfqState; decline_reason: DeclineReason | null; accepted_side: Side | null }>;
 
 const num = (v: string | null): number | null => (v === null ? null : Number(v));
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../common/database/database';
 import { refusalReason, type Sql, type Tx } from '../../common/database/sql';
+import { type Column, type Narrow, type Row, column } from '../../common/database/table';
 import { makerHears } from './domain/account-event';
 import type { RfqRecord, StoredQuote } from './domain/rfq-record';
 import { LIVE_BOOK_SECONDS, type RfqState, canMove, freesSlot, isEnded } from './domain/rfq-state';
@@ -63,7 +64,7 @@ const ACCOUNT_SEQS_COLUMN = `(SELECT json_object_agg(st.channel, st.account_seq:
 /** The SET list of a move, its placeholders appended to `params`. */
 function moveSets(move: RfqMove, param: (value: unknown) => string): string[] {
   const sets = ['state = $3', 'updated_at = $4'];
-  const set = (column: string, value: unknown) => sets.push(`${column} = ${param(value)}`);
+  const set = (name: Column<'rfqs'>, value: unknown) => sets.push(`${column('rfqs', name)} = ${param(value)}`);
   if (isEnded(move.to)) sets.push('ended_at = $4');
   const c = move.changes ?? {};
   if (c.quote) {
@@ -158,7 +159,7 @@ export class RfqRepository {
 
   /** Locks an RFQ's row for the caller's transaction; its state, or null when there is no such RFQ. */
   async lockState(tx: Tx, rfqId: string): Promise<RfqState | null> {
-    return (await tx.one<{ state: RfqState }>(`SELECT state FROM rfqs WHERE id = $1 FOR UPDATE`, [rfqId]))?.state ?? null;
+    return (await tx.one<Narrow<Row<'rfqs', 'state'>, { state: RfqState }>>(`SELECT state FROM rfqs WHERE id = $1 FOR UPDATE`, [rfqId]))?.state ?? null;
   }
 
   /** In the live book: not ended, or ended less than 24 h ago. */
@@ -203,7 +204,7 @@ export class RfqRepository {
 
   /** RFQs left accepted or submitting since `updatedBefore` (unix seconds) or earlier, oldest first. */
   async stuckInFill(updatedBefore: number, limit: number): Promise<Array<{ id: string; updatedAt: number }>> {
-    const rows = await this.db.rows<{ id: string; updated_at: string }>(
+    const rows = await this.db.rows<Row<'rfqs', 'id' | 'updated_at'>>(
       `SELECT id, updated_at FROM rfqs WHERE state IN ('accepted', 'submitting') AND updated_at <= $1 ORDER BY updated_at LIMIT $2`,
       [updatedBefore, limit],
     );
@@ -212,7 +213,7 @@ export class RfqRepository {
 
   /** Pending and quoted RFQs on a round (they expire when it settles). */
   async openOfRound(asset: string, expiry: number): Promise<string[]> {
-    const rows = await this.db.rows<{ id: string }>(`SELECT id FROM rfqs WHERE asset = $1 AND expiry = $2 AND state IN ('pending', 'quoted') ORDER BY id`, [
+    const rows = await this.db.rows<Row<'rfqs', 'id'>>(`SELECT id FROM rfqs WHERE asset = $1 AND expiry = $2 AND state IN ('pending', 'quoted') ORDER BY id`, [
       asset,
       expiry,
     ]);
@@ -320,13 +321,15 @@ export class RfqRepository {
 
   /** The ids of the taker's pending and quoted RFQs, oldest first (ids are time ordered). */
   async openToCancel(accountId: number, sql: Sql = this.db): Promise<string[]> {
-    const rows = await sql.rows<{ id: string }>(`SELECT id FROM rfqs WHERE account_id = $1 AND state IN ('pending', 'quoted') ORDER BY id`, [accountId]);
+    const rows = await sql.rows<Row<'rfqs', 'id'>>(`SELECT id FROM rfqs WHERE account_id = $1 AND state IN ('pending', 'quoted') ORDER BY id`, [accountId]);
     return rows.map((r) => r.id);
   }
 
   /** The maker's quote-nonce high-water mark (null: it never quoted). */
   async nonceHighWater(makerAccountId: number, sql: Sql = this.db): Promise<bigint | null> {
-    const row = await sql.one<{ high_water: string }>(`SELECT high_water::text AS high_water FROM maker_nonces WHERE account_id = $1`, [makerAccountId]);
+    const row = await sql.one<Row<'maker_nonces', 'high_water'>>(`SELECT high_water::text AS high_water FROM maker_nonces WHERE account_id = $1`, [
+      makerAccountId,
+    ]);
     return row && BigInt(row.high_water);
   }
 
