@@ -74,7 +74,7 @@ export interface BaselineRound {
 
 export type Stages = (trace: { statements: TracedStatement[]; commands: TracedCommand[]; done: Lifecycle[] }) => void;
 
-export async function xactCommit(pg: Client, database: string): Promise<number> {
+async function xactCommit(pg: Client, database: string): Promise<number> {
   const { rows } = await pg.query<{ n: string }>('SELECT xact_commit AS n FROM pg_stat_database WHERE datname = $1', [database]);
   return Number(rows[0].n);
 }
