@@ -60,6 +60,85 @@ const FIGURES: Array<{ ids: string[]; run: (ctx: Context) => Promise<FigureResul
 
 process.on('unhandledRejection', (error) => process.stderr.write(`unhandled rejection (ignored): ${String((error as Error)?.stack ?? error)}\n`));
 
+/** `--curves`: how cost grows (not in CI): bench/results/curves.{json,md} and docs/figures/curve-*.svg. */
+async function curvesRun(ctx: Context, startedAt: string, meter: CpuMeter, env: BenchEnv): Promise<void> {
+  const { resultsDir, logDir, log } = ctx;
+  const curves = await runCurves(ctx, join(__dirname, '..', '..', '..', 'docs', 'figures'));
+  writeFileSync(join(resultsDir, 'curves.json'), JSON.stringify({ startedAt, finishedAt: new Date().toISOString(), curves }, null, 2) + '\n');
+  writeFileSync(join(resultsDir, 'curves.md'), `# How cost grows (${startedAt})\n\n${curvesMarkdown(curves)}\n`);
+  log(`wrote ${join(resultsDir, 'curves.md')}:\n${curvesMarkdown(curves)}`);
+  await meter.close();
+  await env.destroy().catch((error) => log(`cleanup: ${String(error)}`));
+  rmSync(logDir, { recursive: true, force: true });
+}
+
+/** The figures asked for, in order; a figure group that throws is `failed` and the run goes on. */
+async function runFigures(ctx: Context, only: string[] | null): Promise<{ figures: FigureResult[]; failures: string[] }> {
+  const log = ctx.log;
+  const figures: FigureResult[] = [];
+  const failures: string[] = [];
+  for (const f of FIGURES) {
+    if (only && !f.ids.some((id) => only.includes(id))) continue;
+    const started = Date.now();
+    try {
+      const results = await f.run(ctx);
+      figures.push(...results);
+    } catch (error) {
+      const message = `${f.ids.join('/')}: ${(error as Error)?.stack ?? String(error)}`;
+      failures.push(message);
+      log(`FAILED ${message}`);
+      for (const [id, title, base, target] of f.titles)
+        figures.push(notMeasured(id, title, base, target, 'failed', String((error as Error)?.message ?? error).slice(0, 300)));
+    }
+    log(`${f.ids.join('/')} took ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+  return { figures, failures };
+}
+
+/** The one-line summary of each figure, after the report is written. */
+function logSummary(figures: FigureResult[], log: (line: string) => void): void {
+  for (const f of figures) {
+    const met = f.met === null ? '' : f.met ? 'met' : 'NOT met';
+    log(
+      `${f.id.padEnd(7)} ${f.status === 'measured' ? `${f.legwork?.toFixed(2)} vs ${f.baseline?.toFixed(2)} ${f.unit}; ratio ${f.ratio?.toFixed(3)} (${f.target}) ${met}` : `${f.status}: ${f.reason}`}`,
+    );
+  }
+}
+
+/** The bench's database and Redis prefix, with `--legwork-env KEY=VALUE` added to the Legwork servers' environment. */
+async function benchEnv(args: string[], postgresUrl: string, redisUrl: string): Promise<BenchEnv> {
+  const env = await BenchEnv.create(postgresUrl, redisUrl);
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] !== '--legwork-env') continue;
+    const [key, ...rest] = args[i + 1].split('=');
+    env.extra[key] = rest.join('=');
+  }
+  return env;
+}
+
+/** bench/results/<latest|quick>.{json,md}, then each figure's summary line. */
+function writeResults(
+  ctx: Context,
+  run: { startedAt: string; t0: number; postgresUrl: string; redisUrl: string; profile: boolean; only: string[] | null },
+  figures: FigureResult[],
+  failures: string[],
+): void {
+  const { quick, resultsDir, log } = ctx;
+  const { startedAt, t0, postgresUrl, redisUrl, profile, only } = run;
+  const report: Report = {
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    mode: quick ? 'quick' : 'full',
+    machine: { cpus: cpus().length, node: process.version, platform: process.platform },
+    settings: { rounds: ctx.rounds, windowMs: ctx.windowMs, postgres: postgresUrl.replace(/\/\/[^@]*@/, '//'), redis: redisUrl, profile, only },
+    figures,
+    failures,
+  };
+  const out = writeReport(resultsDir, report, quick ? 'quick' : 'latest');
+  log(`wrote ${out.json} and ${out.md} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  logSummary(figures, log);
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const quick = args.includes('--quick');
@@ -81,12 +160,7 @@ async function main(): Promise<void> {
     const code = await runHistory(args, postgresUrl, redisUrl, resultsDir, log);
     process.exit(code);
   }
-  const env = await BenchEnv.create(postgresUrl, redisUrl);
-  for (let i = 0; i < args.length; i++) {
-    if (args[i] !== '--legwork-env') continue;
-    const [key, ...rest] = args[i + 1].split('=');
-    env.extra[key] = rest.join('=');
-  }
+  const env = await benchEnv(args, postgresUrl, redisUrl);
   const meter = await CpuMeter.open({ postgresUrl, database: env.database, redisUrl });
   const ctx: Context = {
     quick,
@@ -107,54 +181,14 @@ async function main(): Promise<void> {
   log(`mode ${quick ? 'quick' : 'full'}, database ${env.database}, logs in ${logDir}`);
 
   if (args.includes('--curves')) {
-    // How cost grows (not in CI): bench/results/curves.{json,md} and docs/figures/curve-*.svg.
-    const curves = await runCurves(ctx, join(__dirname, '..', '..', '..', 'docs', 'figures'));
-    writeFileSync(join(resultsDir, 'curves.json'), JSON.stringify({ startedAt, finishedAt: new Date().toISOString(), curves }, null, 2) + '\n');
-    writeFileSync(join(resultsDir, 'curves.md'), `# How cost grows (${startedAt})\n\n${curvesMarkdown(curves)}\n`);
-    log(`wrote ${join(resultsDir, 'curves.md')}:\n${curvesMarkdown(curves)}`);
-    await meter.close();
-    await env.destroy().catch((error) => log(`cleanup: ${String(error)}`));
-    rmSync(logDir, { recursive: true, force: true });
+    await curvesRun(ctx, startedAt, meter, env);
     process.exit(0);
   }
 
-  const figures: FigureResult[] = [];
-  const failures: string[] = [];
-  for (const f of FIGURES) {
-    if (only && !f.ids.some((id) => only.includes(id))) continue;
-    const started = Date.now();
-    try {
-      const results = await f.run(ctx);
-      figures.push(...results);
-    } catch (error) {
-      const message = `${f.ids.join('/')}: ${(error as Error)?.stack ?? String(error)}`;
-      failures.push(message);
-      log(`FAILED ${message}`);
-      for (const [id, title, base, target] of f.titles)
-        figures.push(notMeasured(id, title, base, target, 'failed', String((error as Error)?.message ?? error).slice(0, 300)));
-    }
-    log(`${f.ids.join('/')} took ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  }
-
+  const { figures, failures } = await runFigures(ctx, only);
   await meter.close();
   await env.destroy().catch((error) => log(`cleanup: ${String(error)}`));
-  const report: Report = {
-    startedAt,
-    finishedAt: new Date().toISOString(),
-    mode: quick ? 'quick' : 'full',
-    machine: { cpus: cpus().length, node: process.version, platform: process.platform },
-    settings: { rounds: ctx.rounds, windowMs: ctx.windowMs, postgres: postgresUrl.replace(/\/\/[^@]*@/, '//'), redis: redisUrl, profile, only },
-    figures,
-    failures,
-  };
-  const out = writeReport(resultsDir, report, quick ? 'quick' : 'latest');
-  log(`wrote ${out.json} and ${out.md} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  for (const f of figures) {
-    const met = f.met === null ? '' : f.met ? 'met' : 'NOT met';
-    log(
-      `${f.id.padEnd(7)} ${f.status === 'measured' ? `${f.legwork?.toFixed(2)} vs ${f.baseline?.toFixed(2)} ${f.unit}; ratio ${f.ratio?.toFixed(3)} (${f.target}) ${met}` : `${f.status}: ${f.reason}`}`,
-    );
-  }
+  writeResults(ctx, { startedAt, t0, postgresUrl, redisUrl, profile, only }, figures, failures);
   if (failures.length) {
     log(`server logs kept in ${logDir}`);
     process.exit(1);

@@ -224,6 +224,12 @@ export async function runCurves(ctx: Context, figuresDir: string): Promise<Curve
     if (p) curves.positions.push(p);
   }
 
+  writeCharts(curves, figuresDir);
+  return curves;
+}
+
+/** The four SVG charts of the curves, in `figuresDir`. */
+function writeCharts(curves: Curves, figuresDir: string): void {
   mkdirSync(figuresDir, { recursive: true });
   const write = (name: string, svg: string) => writeFileSync(join(figuresDir, name), svg);
   write(
@@ -278,7 +284,6 @@ export async function runCurves(ctx: Context, figuresDir: string): Promise<Curve
       ],
     }),
   );
-  return curves;
 }
 
 /** The curves as the small markdown tables of docs/performance.md. */

@@ -34,13 +34,11 @@ function delta(m0: MemorySample, m1: MemorySample, n: number): Omit<Measure, 'co
   };
 }
 
-export async function runF3(ctx: Context): Promise<FigureResult[]> {
-  const n = ctx.quick ? 300 : 5000;
-  const env = ctx.env.appEnv({ LOG_LEVEL: 'warn' });
-  const sessions = new SessionService(loadConfig(env));
-
-  // Accounts, once: straight into the accounts table when the schema is there (account creation
-  // is not what F3 measures), else through the admin API of a setup server (which migrates).
+/**
+ * The N accounts, once: straight into the accounts table when the schema is there (account creation
+ * is not what F3 measures), else through the admin API of a setup server (which migrates).
+ */
+async function createAccounts(ctx: Context, env: Record<string, string>, n: number): Promise<Array<{ wallet: string; accountId: number }>> {
   const wallets = Array.from({ length: n }, () => encodeWallet(randomBytes(32)));
   let accounts: Array<{ wallet: string; accountId: number }>;
   const db = new Client({ connectionString: ctx.env.databaseUrl });
@@ -65,78 +63,102 @@ export async function runF3(ctx: Context): Promise<FigureResult[]> {
   } finally {
     await db.end();
   }
+  return accounts;
+}
+
+/** What every F3 measurement uses: the N sign-in frames, the servers kept across rounds (quick run). */
+interface F3Run {
+  ctx: Context;
+  env: Record<string, string>;
+  n: number;
+  frames: string[];
+  kept: Partial<Record<'legwork' | 'bare-ws', ServerProcess>>;
+}
+
+/** `count` connections, each sending its frame (from `offset`) and waiting for the reply. */
+function connectAll(frames: string[], url: string, count: number, offset: number, check: boolean): Promise<WebSocket[]> {
+  return parallel(count, 100, async (i) => {
+    const socket = await openSocket(url, { 'x-forwarded-for': `10.9.${(i >> 8) & 255}.${i & 255}` });
+    const frame = frames[(offset + i) % frames.length];
+    const reply = await new Promise<string>((resolve) => {
+      socket.once('message', (d: Buffer) => resolve(d.toString()));
+      socket.send(frame);
+    });
+    if (check && !reply.includes('"account_id":')) throw new Error(`session_resume failed: ${reply.slice(0, 300)}`);
+    return socket;
+  });
+}
+
+async function closeAll(sockets: WebSocket[]): Promise<void> {
+  for (const s of sockets) s.terminate();
+  await sleep(200);
+}
+
+async function measure(f: F3Run, name: string, script: 'legwork' | 'bare-ws', r: number): Promise<Measure> {
+  const { ctx, env, n, frames, kept } = f;
+  // A fresh server per round (the quick run keeps one of each for its rounds).
+  const start = () =>
+    ServerProcess.start(`${name}-${r}`, script, script === 'legwork' ? env : {}, {
+      logFile: join(ctx.logDir, `f3-${name}-${r}.log`),
+      nodeArgs: script === 'legwork' ? ctx.legworkNodeArgs : [],
+    });
+  const server = ctx.quick ? (kept[script] ??= await start()) : await start();
+  const isLegwork = script === 'legwork';
+  try {
+    const url = `ws://127.0.0.1:${server.port}/client`;
+    await closeAll(await connectAll(frames, url, 20, n - 20, isLegwork));
+    await sleep(300);
+    const m0 = await server.memory();
+    const t0 = performance.now();
+    const sockets = await connectAll(frames, url, n, 0, isLegwork);
+    const connectMs = performance.now() - t0;
+    await sleep(1000);
+    const m1 = await server.memory();
+    if (ctx.profileDir && r === 0) {
+      // Heap snapshots around the connections (after the measurement): bench/heap-diff.js reads them.
+      await closeAll(sockets);
+      await sleep(500);
+      await server.request({ type: 'heap-snapshot', file: join(ctx.profileDir, `F3-${name}-before.heapsnapshot`) }, 120_000);
+      const again = await connectAll(frames, url, n, 0, isLegwork);
+      await sleep(500);
+      await server.request({ type: 'heap-snapshot', file: join(ctx.profileDir, `F3-${name}-after.heapsnapshot`) }, 120_000);
+      await closeAll(again);
+      ctx.log(`heap snapshots in ${ctx.profileDir}: node bench/.build/bench/heap-diff.js F3-${name}-before.heapsnapshot F3-${name}-after.heapsnapshot ${n}`);
+      return { ...delta(m0, m1, n), connectMs };
+    }
+    await closeAll(sockets);
+    return { ...delta(m0, m1, n), connectMs };
+  } finally {
+    if (!ctx.quick) await server.stop();
+  }
+}
+
+export async function runF3(ctx: Context): Promise<FigureResult[]> {
+  const n = ctx.quick ? 300 : 5000;
+  const env = ctx.env.appEnv({ LOG_LEVEL: 'warn' });
+  const sessions = new SessionService(loadConfig(env));
+  const accounts = await createAccounts(ctx, env, n);
   const frames = accounts.map((a, i) =>
     JSON.stringify({ jsonrpc: '2.0', id: i + 1, method: 'public/session_resume', params: { session_token: sessions.issue(a.wallet, a.accountId, ['taker']) } }),
   );
-
-  const connectAll = async (url: string, count: number, offset: number, check: boolean): Promise<WebSocket[]> =>
-    parallel(count, 100, async (i) => {
-      const socket = await openSocket(url, { 'x-forwarded-for': `10.9.${(i >> 8) & 255}.${i & 255}` });
-      const frame = frames[(offset + i) % frames.length];
-      const reply = await new Promise<string>((resolve) => {
-        socket.once('message', (d: Buffer) => resolve(d.toString()));
-        socket.send(frame);
-      });
-      if (check && !reply.includes('"account_id":')) throw new Error(`session_resume failed: ${reply.slice(0, 300)}`);
-      return socket;
-    });
-  const closeAll = async (sockets: WebSocket[]) => {
-    for (const s of sockets) s.terminate();
-    await sleep(200);
-  };
-
-  const kept: Partial<Record<'legwork' | 'bare-ws', ServerProcess>> = {};
-  const measure = async (name: string, script: 'legwork' | 'bare-ws', r: number): Promise<Measure> => {
-    // A fresh server per round (the quick run keeps one of each for its rounds).
-    const start = () =>
-      ServerProcess.start(`${name}-${r}`, script, script === 'legwork' ? env : {}, {
-        logFile: join(ctx.logDir, `f3-${name}-${r}.log`),
-        nodeArgs: script === 'legwork' ? ctx.legworkNodeArgs : [],
-      });
-    const server = ctx.quick ? (kept[script] ??= await start()) : await start();
-    const isLegwork = script === 'legwork';
-    try {
-      const url = `ws://127.0.0.1:${server.port}/client`;
-      await closeAll(await connectAll(url, 20, n - 20, isLegwork));
-      await sleep(300);
-      const m0 = await server.memory();
-      const t0 = performance.now();
-      const sockets = await connectAll(url, n, 0, isLegwork);
-      const connectMs = performance.now() - t0;
-      await sleep(1000);
-      const m1 = await server.memory();
-      if (ctx.profileDir && r === 0) {
-        // Heap snapshots around the connections (after the measurement): bench/heap-diff.js reads them.
-        await closeAll(sockets);
-        await sleep(500);
-        await server.request({ type: 'heap-snapshot', file: join(ctx.profileDir, `F3-${name}-before.heapsnapshot`) }, 120_000);
-        const again = await connectAll(url, n, 0, isLegwork);
-        await sleep(500);
-        await server.request({ type: 'heap-snapshot', file: join(ctx.profileDir, `F3-${name}-after.heapsnapshot`) }, 120_000);
-        await closeAll(again);
-        ctx.log(`heap snapshots in ${ctx.profileDir}: node bench/.build/bench/heap-diff.js F3-${name}-before.heapsnapshot F3-${name}-after.heapsnapshot ${n}`);
-        return { ...delta(m0, m1, n), connectMs };
-      }
-      await closeAll(sockets);
-      return { ...delta(m0, m1, n), connectMs };
-    } finally {
-      if (!ctx.quick) await server.stop();
-    }
-  };
-
+  const run: F3Run = { ctx, env, n, frames, kept: {} };
   const rounds: Array<{ legwork: Measure; baseline: Measure }> = [];
   for (let r = 0; r < ctx.rounds; r++) {
     const x = await alternate(
       r,
-      () => measure('bare-ws', 'bare-ws', r),
-      () => measure('legwork', 'legwork', r),
+      () => measure(run, 'bare-ws', 'bare-ws', r),
+      () => measure(run, 'legwork', 'legwork', r),
     );
     rounds.push(x);
     ctx.log(
       `F3 round ${r + 1}: RSS/conn ${Math.round(x.legwork.perConnRss)} B vs ${Math.round(x.baseline.perConnRss)} B; heap/conn ${Math.round(x.legwork.perConnHeap)} B vs ${Math.round(x.baseline.perConnHeap)} B; sign-in ${Math.round((n / x.legwork.connectMs) * 1000)}/s`,
     );
   }
-  for (const server of Object.values(kept)) await server.stop();
+  for (const server of Object.values(run.kept)) await server.stop();
+  return f3Figures(rounds, n);
+}
+
+function f3Figures(rounds: Array<{ legwork: Measure; baseline: Measure }>, n: number): FigureResult[] {
   const ratioRss = median(rounds.map((x) => x.legwork.perConnRss / x.baseline.perConnRss));
   const ratioHeap = median(rounds.map((x) => (x.legwork.perConnHeap + x.legwork.perConnExternal) / (x.baseline.perConnHeap + x.baseline.perConnExternal)));
   const common = {

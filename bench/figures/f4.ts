@@ -51,10 +51,11 @@ function timed(windowMs: number, step: (i: number) => boolean): Sample {
   return { ops, seconds: (now - t0) / 1000, cpu: (cpu.user + cpu.system) / 1e6 };
 }
 
-export async function runF4(ctx: Context): Promise<FigureResult[]> {
+/** The 64 makers' keys, quote payloads and signatures (and what the respond path decodes them from). */
+function makeCases() {
   const domain = signingDomain('Legwork');
   const now = Math.floor(Date.now() / 1000);
-  const cases = Array.from({ length: MAKERS }, (_, i) => {
+  return Array.from({ length: MAKERS }, (_, i) => {
     const seed = randomBytes(32);
     const key = publicKeyFromSeed(seed);
     const fields: QuotePayloadFields = {
@@ -78,7 +79,51 @@ export async function runF4(ctx: Context): Promise<FigureResult[]> {
     const keyObject: KeyObject = createPublicKey({ key: Buffer.concat([SPKI_PREFIX, key]), format: 'der', type: 'spki' });
     return { key, wallet: encodeWallet(key), fields, payload, signature, signatureText: encodeBase64Signature(signature), keyObject };
   });
+}
 
+/** One figure: `fn` against `crypto.verify` on cached KeyObjects, alternating rounds of `window` ms. */
+async function f4Figure(
+  ctx: Context,
+  [id, title, fn, note]: readonly [string, string, (i: number) => boolean, string],
+  baseline: (i: number) => boolean,
+  window: number,
+): Promise<FigureResult> {
+  const rounds: Array<{ legwork: number; baseline: number; cpuL: number | null; cpuB: number | null }> = [];
+  for (let r = 0; r < ctx.rounds; r++) {
+    const { baseline: b, legwork: l } = await alternate(
+      r,
+      async () => timed(window, baseline),
+      async () => timed(window, fn),
+    );
+    rounds.push({ legwork: l.ops / l.seconds, baseline: b.ops / b.seconds, cpuL: per1000(l.cpu, l.ops), cpuB: per1000(b.cpu, b.ops) });
+    ctx.log(`${id} round ${r + 1}: ${Math.round(l.ops / l.seconds)}/s vs ${Math.round(b.ops / b.seconds)}/s`);
+  }
+  const legwork = median(rounds.map((x) => x.legwork));
+  const base = median(rounds.map((x) => x.baseline));
+  const ratio = median(rounds.map((x) => x.legwork / x.baseline));
+  return {
+    id,
+    title,
+    unit: 'verifications/s',
+    baselineTitle: 'crypto.verify on a cached KeyObject',
+    status: 'measured',
+    legwork,
+    baseline: base,
+    ratioOf: 'Legwork / baseline, median of per-round ratios',
+    ratio,
+    target: id === 'F4' ? '>= 0.90' : '(information)',
+    met: id === 'F4' ? ratio >= 0.9 : null,
+    rounds: rounds.map((x) => ({ legwork: x.legwork, baseline: x.baseline })),
+    cpu: {
+      legwork: { server: median(rounds.map((x) => x.cpuL ?? NaN)), postgres: null, redis: null },
+      baseline: { server: median(rounds.map((x) => x.cpuB ?? NaN)), postgres: null, redis: null },
+    },
+    notes: [note, `in the bench process, ${MAKERS} makers, ${window} ms windows; CPU is the bench process's`],
+  };
+}
+
+export async function runF4(ctx: Context): Promise<FigureResult[]> {
+  const cases = makeCases();
   const verifier = new Ed25519Verifier();
   const baseline = (i: number) => {
     const c = cases[i % MAKERS];
@@ -102,7 +147,7 @@ export async function runF4(ctx: Context): Promise<FigureResult[]> {
 
   const window = ctx.quick ? 300 : 1500;
   const results: FigureResult[] = [];
-  for (const [id, title, fn, note] of [
+  for (const figure of [
     [
       'F4',
       'quote signature verifications/s through Ed25519Verifier.verify',
@@ -115,39 +160,7 @@ export async function runF4(ctx: Context): Promise<FigureResult[]> {
       fullPath,
       'information: the quote payload build and decoding around verify, as QuoteService.respond runs them',
     ],
-  ] as const) {
-    const rounds: Array<{ legwork: number; baseline: number; cpuL: number | null; cpuB: number | null }> = [];
-    for (let r = 0; r < ctx.rounds; r++) {
-      const { baseline: b, legwork: l } = await alternate(
-        r,
-        async () => timed(window, baseline),
-        async () => timed(window, fn),
-      );
-      rounds.push({ legwork: l.ops / l.seconds, baseline: b.ops / b.seconds, cpuL: per1000(l.cpu, l.ops), cpuB: per1000(b.cpu, b.ops) });
-      ctx.log(`${id} round ${r + 1}: ${Math.round(l.ops / l.seconds)}/s vs ${Math.round(b.ops / b.seconds)}/s`);
-    }
-    const legwork = median(rounds.map((x) => x.legwork));
-    const base = median(rounds.map((x) => x.baseline));
-    const ratio = median(rounds.map((x) => x.legwork / x.baseline));
-    results.push({
-      id,
-      title,
-      unit: 'verifications/s',
-      baselineTitle: 'crypto.verify on a cached KeyObject',
-      status: 'measured',
-      legwork,
-      baseline: base,
-      ratioOf: 'Legwork / baseline, median of per-round ratios',
-      ratio,
-      target: id === 'F4' ? '>= 0.90' : '(information)',
-      met: id === 'F4' ? ratio >= 0.9 : null,
-      rounds: rounds.map((x) => ({ legwork: x.legwork, baseline: x.baseline })),
-      cpu: {
-        legwork: { server: median(rounds.map((x) => x.cpuL ?? NaN)), postgres: null, redis: null },
-        baseline: { server: median(rounds.map((x) => x.cpuB ?? NaN)), postgres: null, redis: null },
-      },
-      notes: [note, `in the bench process, ${MAKERS} makers, ${window} ms windows; CPU is the bench process's`],
-    });
-  }
+  ] as const)
+    results.push(await f4Figure(ctx, figure, baseline, window));
   return results;
 }

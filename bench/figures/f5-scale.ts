@@ -50,7 +50,7 @@ async function heads(servers: ServerProcess[]): Promise<Array<Record<string, His
 }
 
 export async function scaleOut(ctx: Context, input: ScaleInput) {
-  const { ex, legwork, round, legs, quoteLifetime } = input;
+  const { ex } = input;
   const b = await ServerProcess.start('legwork-f5-b', 'legwork', input.env, { logFile: join(ctx.logDir, 'f5-legwork-b.log'), nodeArgs: ctx.legworkNodeArgs });
   const exB = input.exB(`http://127.0.0.1:${b.port}`, `ws://127.0.0.1:${b.port}/client`);
   const half = Math.floor(input.takers.length / 2);
@@ -66,59 +66,11 @@ export async function scaleOut(ctx: Context, input: ScaleInput) {
     const one = input.takers.map((t, i) => [t, input.makers[i]] as const);
     const two = [...one.slice(0, half), ...takersB.map((t, i) => [t, makersB[i]] as const)];
 
-    const window = async (instances: number): Promise<ScaleWindow> => {
-      const pairs = instances === 1 ? one : two;
-      const servers = instances === 1 ? [legwork] : [legwork, b];
-      let running = true;
-      let counting = false;
-      let completed = 0;
-      let failures = 0;
-      const loops = pairs.map(async ([taker, maker]) => {
-        while (running) {
-          try {
-            await ex.lifecycle(taker, maker, round, legs, 'buy', quoteLifetime);
-            if (counting) completed++;
-          } catch {
-            if (counting) failures++;
-            await sleep(50);
-          }
-        }
-      });
-      await sleep(input.warmMs);
-      const heads0 = await heads(servers);
-      const b0 = instances === 2 ? b.cpuSeconds() : 0;
-      const stop = await ctx.meter.start(legwork.pid);
-      const t0 = performance.now();
-      counting = true;
-      await sleep(input.windowMs);
-      counting = false;
-      const seconds = (performance.now() - t0) / 1000;
-      const cpu: CpuReading = await stop();
-      const b1 = instances === 2 ? b.cpuSeconds() : 0;
-      const heads1 = await heads(servers);
-      running = false;
-      await Promise.all(loops);
-      const n = Math.max(1, completed);
-      const ms = (x: number | null | undefined) => (x === null || x === undefined ? null : (x * 1000) / n);
-      const windowOf = (name: string) => merge(heads1.flatMap((h, i) => (h[name] ? [delta(h[name], heads0[i][name])] : [])));
-      return {
-        instances,
-        lifecycles_per_s: completed / seconds,
-        failures,
-        server_ms: ms((cpu.server ?? 0) + (b1 - b0))!,
-        postgres_ms: ms(cpu.postgres),
-        postgres_backends_ms: ms(cpu.postgresBackends),
-        redis_ms: ms(cpu.redis),
-        head_hold: summary(windowOf(HEAD_HISTOGRAMS[0])),
-        head_wait: summary(windowOf(HEAD_HISTOGRAMS[1])),
-      };
-    };
-
     const windows: ScaleWindow[] = [];
     const repeats = ctx.quick ? 1 : 2;
     for (let r = 0; r < repeats; r++) {
       for (const instances of r % 2 === 0 ? [1, 2] : [2, 1]) {
-        const w = await window(instances);
+        const w = await scaleWindow(ctx, input, b, instances === 1 ? one : two, instances);
         windows.push(w);
         const f = (x: number | null) => (x === null ? '-' : x.toFixed(2));
         ctx.log(
@@ -126,28 +78,85 @@ export async function scaleOut(ctx: Context, input: ScaleInput) {
         );
       }
     }
-    const of = (instances: number) => {
-      const list = windows.filter((w) => w.instances === instances);
-      const med = (pick: (w: ScaleWindow) => number | null | undefined) => {
-        const xs = list.map(pick).filter((x): x is number => typeof x === 'number' && Number.isFinite(x));
-        return xs.length ? median(xs) : null;
-      };
-      return {
-        lifecycles_per_s: med((w) => w.lifecycles_per_s),
-        server_ms: med((w) => w.server_ms),
-        postgres_ms: med((w) => w.postgres_ms),
-        postgres_backends_ms: med((w) => w.postgres_backends_ms),
-        redis_ms: med((w) => w.redis_ms),
-        head_hold_p50_ms: med((w) => w.head_hold?.p50_ms),
-        head_hold_p99_ms: med((w) => w.head_hold?.p99_ms),
-      };
-    };
     const chain = await chainCeiling(ctx);
-    return { one: of(1), two: of(2), windows, chain };
+    return { one: medians(windows, 1), two: medians(windows, 2), windows, chain };
   } finally {
     for (const t of own) await t.rpc?.close().catch(() => undefined);
     await b.stop();
   }
+}
+
+/** One window: `instances` 1 (the 16 pairs on A) or 2 (8 on A, 8 on B); CPU per lifecycle of both servers, PostgreSQL, Redis; the heads of both. */
+async function scaleWindow(
+  ctx: Context,
+  input: ScaleInput,
+  b: ServerProcess,
+  pairs: ReadonlyArray<readonly [Trader, Trader]>,
+  instances: number,
+): Promise<ScaleWindow> {
+  const { ex, legwork, round, legs, quoteLifetime } = input;
+  const servers = instances === 1 ? [legwork] : [legwork, b];
+  let running = true;
+  let counting = false;
+  let completed = 0;
+  let failures = 0;
+  const loops = pairs.map(async ([taker, maker]) => {
+    while (running) {
+      try {
+        await ex.lifecycle(taker, maker, round, legs, 'buy', quoteLifetime);
+        if (counting) completed++;
+      } catch {
+        if (counting) failures++;
+        await sleep(50);
+      }
+    }
+  });
+  await sleep(input.warmMs);
+  const heads0 = await heads(servers);
+  const b0 = instances === 2 ? b.cpuSeconds() : 0;
+  const stop = await ctx.meter.start(legwork.pid);
+  const t0 = performance.now();
+  counting = true;
+  await sleep(input.windowMs);
+  counting = false;
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu: CpuReading = await stop();
+  const b1 = instances === 2 ? b.cpuSeconds() : 0;
+  const heads1 = await heads(servers);
+  running = false;
+  await Promise.all(loops);
+  const n = Math.max(1, completed);
+  const ms = (x: number | null | undefined) => (x === null || x === undefined ? null : (x * 1000) / n);
+  const windowOf = (name: string) => merge(heads1.flatMap((h, i) => (h[name] ? [delta(h[name], heads0[i][name])] : [])));
+  return {
+    instances,
+    lifecycles_per_s: completed / seconds,
+    failures,
+    server_ms: ms((cpu.server ?? 0) + (b1 - b0))!,
+    postgres_ms: ms(cpu.postgres),
+    postgres_backends_ms: ms(cpu.postgresBackends),
+    redis_ms: ms(cpu.redis),
+    head_hold: summary(windowOf(HEAD_HISTOGRAMS[0])),
+    head_wait: summary(windowOf(HEAD_HISTOGRAMS[1])),
+  };
+}
+
+/** Medians of the windows of `instances` instance(s). */
+function medians(windows: ScaleWindow[], instances: number) {
+  const list = windows.filter((w) => w.instances === instances);
+  const med = (pick: (w: ScaleWindow) => number | null | undefined) => {
+    const xs = list.map(pick).filter((x): x is number => typeof x === 'number' && Number.isFinite(x));
+    return xs.length ? median(xs) : null;
+  };
+  return {
+    lifecycles_per_s: med((w) => w.lifecycles_per_s),
+    server_ms: med((w) => w.server_ms),
+    postgres_ms: med((w) => w.postgres_ms),
+    postgres_backends_ms: med((w) => w.postgres_backends_ms),
+    redis_ms: med((w) => w.redis_ms),
+    head_hold_p50_ms: med((w) => w.head_hold?.p50_ms),
+    head_hold_p99_ms: med((w) => w.head_hold?.p99_ms),
+  };
 }
 
 /** pgbench script of one chain append: lock the head, write a 1,072-byte row chained to it and move the head, COMMIT. */

@@ -21,11 +21,7 @@ const INDEXES = [150_000_000n, 300_000_000n];
  * same database. Measured in the bench process over one pg connection each; medians of rounds.
  */
 export async function runF8(ctx: Context): Promise<FigureResult[]> {
-  // The schema: the app's migrations (the bench database may be fresh when F8 runs alone).
-  const migrator = Database.dataSource(ctx.env.databaseUrl, 1);
-  await migrator.initialize();
-  await migrator.runMigrations({ transaction: 'each' });
-  await migrator.destroy();
+  await migrate(ctx);
 
   const client = new Client({ connectionString: ctx.env.databaseUrl });
   await client.connect();
@@ -73,29 +69,39 @@ export async function runF8(ctx: Context): Promise<FigureResult[]> {
       rounds.push({ legwork, baseline });
       ctx.log(`F8 round ${r + 1}: reprice ${legwork.toFixed(1)} ms vs UPDATE ${baseline.toFixed(1)} ms`);
     }
-    const ratio = median(rounds.map((x) => x.legwork / x.baseline));
-    return [
-      {
-        id: 'F8',
-        title: `reprice after one index update, ${ACCOUNTS.toLocaleString('en-US')} accounts in the asset, ms`,
-        unit: 'ms',
-        baselineTitle: `one set-based UPDATE of the same ${ACCOUNTS.toLocaleString('en-US')} balance rows`,
-        status: 'measured',
-        legwork: median(rounds.map((x) => x.legwork)),
-        baseline: median(rounds.map((x) => x.baseline)),
-        ratioOf: 'reprice ms / UPDATE ms, median of per-round ratios (lower is better)',
-        ratio,
-        target: '<= 2.0',
-        met: ratio <= 2,
-        rounds,
-        notes: [
-          `Legwork: BEGIN; index row UPDATE; repriceAsset (one statement: locks of every holder computed and written); COMMIT. Baseline: UPDATE balances SET locked = locked ± 1 over the same rows (autocommit). ${perRound} operations per side per round, median; every lock changes at every reprice (index alternates 150 / 300).`,
-        ],
-      },
-    ];
+    return [f8Figure(rounds, perRound)];
   } finally {
     await client.end();
   }
+}
+
+/** The schema: the app's migrations (the bench database may be fresh when F8 runs alone). */
+async function migrate(ctx: Context): Promise<void> {
+  const migrator = Database.dataSource(ctx.env.databaseUrl, 1);
+  await migrator.initialize();
+  await migrator.runMigrations({ transaction: 'each' });
+  await migrator.destroy();
+}
+
+function f8Figure(rounds: Array<{ legwork: number; baseline: number }>, perRound: number): FigureResult {
+  const ratio = median(rounds.map((x) => x.legwork / x.baseline));
+  return {
+    id: 'F8',
+    title: `reprice after one index update, ${ACCOUNTS.toLocaleString('en-US')} accounts in the asset, ms`,
+    unit: 'ms',
+    baselineTitle: `one set-based UPDATE of the same ${ACCOUNTS.toLocaleString('en-US')} balance rows`,
+    status: 'measured',
+    legwork: median(rounds.map((x) => x.legwork)),
+    baseline: median(rounds.map((x) => x.baseline)),
+    ratioOf: 'reprice ms / UPDATE ms, median of per-round ratios (lower is better)',
+    ratio,
+    target: '<= 2.0',
+    met: ratio <= 2,
+    rounds,
+    notes: [
+      `Legwork: BEGIN; index row UPDATE; repriceAsset (one statement: locks of every holder computed and written); COMMIT. Baseline: UPDATE balances SET locked = locked ± 1 over the same rows (autocommit). ${perRound} operations per side per round, median; every lock changes at every reprice (index alternates 150 / 300).`,
+    ],
+  };
 }
 
 async function times(n: number, op: () => Promise<number>): Promise<number[]> {

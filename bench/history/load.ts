@@ -87,19 +87,26 @@ export async function loadFigures(o: HistoryOptions, sides: { year: Side; fresh:
   for (let r = 0; r < o.rounds; r++) {
     const x = await bothSides(r, sides, (side) => loadRound(side, pairs[side.name], warmMs, windowMs));
     rounds.push(x);
-    o.log(
-      `history: F5 round ${r + 1}: year ${(x.year.lifecycles / x.year.seconds).toFixed(0)}/s, fresh ${(x.fresh.lifecycles / x.fresh.seconds).toFixed(0)}/s`,
-    );
-    for (const name of ['year', 'fresh'] as const) {
-      const { cpu, lifecycles } = x[name];
-      const ms = (s: number | null | undefined) => (s === null || s === undefined ? '-' : ((s * 1000) / lifecycles).toFixed(2));
-      o.log(`history: F5 round ${r + 1} ${name} PostgreSQL CPU ms per lifecycle ${ms(cpu.postgres)} (backends ${ms(cpu.postgresBackends)})`);
-      o.log(`history: F5 round ${r + 1} ${name} PostgreSQL per lifecycle: ${JSON.stringify(x[name].pg)}`);
-    }
+    logRound(o, r, x);
     // The quotes' and RFQs' expiry jobs of the last window fire before the other side's.
     await sleep((QUOTE_LIFETIME + 1) * 1000);
   }
   for (const side of [sides.year, sides.fresh]) for (const t of [...pairs[side.name].takers, ...pairs[side.name].makers]) await t.rpc.close();
+  return loadRows(rounds, warmMs, windowMs);
+}
+
+function logRound(o: HistoryOptions, r: number, x: { year: LoadRound; fresh: LoadRound }): void {
+  o.log(`history: F5 round ${r + 1}: year ${(x.year.lifecycles / x.year.seconds).toFixed(0)}/s, fresh ${(x.fresh.lifecycles / x.fresh.seconds).toFixed(0)}/s`);
+  for (const name of ['year', 'fresh'] as const) {
+    const { cpu, lifecycles } = x[name];
+    const ms = (s: number | null | undefined) => (s === null || s === undefined ? '-' : ((s * 1000) / lifecycles).toFixed(2));
+    o.log(`history: F5 round ${r + 1} ${name} PostgreSQL CPU ms per lifecycle ${ms(cpu.postgres)} (backends ${ms(cpu.postgresBackends)})`);
+    o.log(`history: F5 round ${r + 1} ${name} PostgreSQL per lifecycle: ${JSON.stringify(x[name].pg)}`);
+  }
+}
+
+/** F5, F5-pg and F7-p99 of the rounds. */
+function loadRows(rounds: Array<{ year: LoadRound; fresh: LoadRound }>, warmMs: number, windowMs: number): FigureResult[] {
   const rate = (x: LoadRound) => x.lifecycles / x.seconds;
   const pgMs = (x: LoadRound) => ((x.cpu.postgres ?? NaN) * 1000) / x.lifecycles;
   const cpu = (x: LoadRound) => ({

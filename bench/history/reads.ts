@@ -160,6 +160,19 @@ export async function readFigures(o: HistoryOptions, s: Scale, sides: Sides, set
     ),
   );
   o.log(`history: F1b done`);
+  out.push(...(await fillsFigures(o, s, sides, setups)));
+  o.log(`history: rfq-fills done`);
+  out.push(
+    await rpcFigure(o, sides, 'H-rfq-list', 'rfq.list (a page of 50 of the taker’s live book), calls/s', (x) => x.lister, 'rfq.list', { limit: 50 }, setups),
+  );
+  out.push(
+    await rpcFigure(o, sides, 'H-maker-poll', 'rfq.maker.poll (pending RFQs, page of 50), calls/s', (x) => x.poller, 'rfq.maker.poll', { limit: 50 }, setups),
+  );
+  return out;
+}
+
+/** The first page of the first hot taker's fills, and a page deep in them. */
+async function fillsFigures(o: HistoryOptions, s: Scale, sides: Sides, setups: Setups): Promise<FigureResult[]> {
   const first = await httpRounds(
     o,
     sides,
@@ -168,6 +181,7 @@ export async function readFigures(o: HistoryOptions, s: Scale, sides: Sides, set
     (x) => x.fillsToken,
     4,
   );
+  const out: FigureResult[] = [];
   out.push(
     httpFigure(
       {
@@ -202,13 +216,6 @@ export async function readFigures(o: HistoryOptions, s: Scale, sides: Sides, set
       },
       deep,
     ),
-  );
-  o.log(`history: rfq-fills done`);
-  out.push(
-    await rpcFigure(o, sides, 'H-rfq-list', 'rfq.list (a page of 50 of the taker’s live book), calls/s', (x) => x.lister, 'rfq.list', { limit: 50 }, setups),
-  );
-  out.push(
-    await rpcFigure(o, sides, 'H-maker-poll', 'rfq.maker.poll (pending RFQs, page of 50), calls/s', (x) => x.poller, 'rfq.maker.poll', { limit: 50 }, setups),
   );
   return out;
 }

@@ -46,8 +46,68 @@ const COMMIT = /^\s*COMMIT\b/i;
 
 const end = (s: { at: number; ms: number }) => s.at + s.ms;
 
+/** One lifecycle's fill as the traces saw it: the statements and commands its stages run between. */
+interface FillSpan {
+  accept: TracedStatement;
+  submitting: TracedStatement;
+  enqueued: TracedCommand;
+  published: TracedCommand;
+  /** The fill transaction's START TRANSACTION, its COMMIT, and every statement from one to the other. */
+  begin: TracedStatement;
+  commit: TracedStatement;
+  inside: TracedStatement[];
+}
+
+type Connections = Map<number, Array<{ s: TracedStatement; i: number }>>;
+
+/** The lifecycle's fill in the traces; null when a part of it is missing from the window. */
+function findFill(l: Lifecycle, statements: TracedStatement[], commands: TracedCommand[], byConnection: Connections): FillSpan | null {
+  const has = (s: TracedStatement) => s.values.includes(l.rfqId);
+  const accept = statements.find((s) => has(s) && s.text.includes('INSERT INTO accepts'));
+  const submitting = statements.find((s) => has(s) && SUBMITTING.test(s.text) && s.values.includes('submitting') && s.values.includes('accepted'));
+  const lock = statements.find((s) => has(s) && LOCK_FOR_FILL.test(s.text));
+  const enqueued = commands.find((c) => c.name.startsWith('addStandardJob') && c.args.some((a) => a.includes(`fill-${l.rfqId}`)));
+  const published = commands.find((c) => c.name === 'publish' && c.args[1]?.includes(l.rfqId) && c.args[1].includes('"filled"'));
+  if (!accept || !submitting || !lock || !enqueued || !published) return null;
+  const tx = byConnection.get(lock.connection)!;
+  const at = tx.findIndex((x) => x.s === lock);
+  let b = at;
+  while (b > 0 && !BEGIN.test(tx[b].s.text)) b--;
+  let c = at;
+  while (c < tx.length - 1 && !COMMIT.test(tx[c].s.text)) c++;
+  if (!BEGIN.test(tx[b].s.text) || !COMMIT.test(tx[c].s.text)) return null;
+  const inside = tx.slice(b, c + 1).map((x) => x.s);
+  return { accept, submitting, enqueued, published, begin: tx[b].s, commit: tx[c].s, inside };
+}
+
+/** One fill's stages, in the order the profile lists them. */
+function addStages(add: (stage: string, ms: number) => void, l: Lifecycle, f: FillSpan): void {
+  const { accept, submitting, enqueued, published, inside } = f;
+  const head = inside.find((s) => HEAD_LOCK.test(s.text));
+  const balances = inside.find((s) => BALANCE_LOCK.test(s.text));
+  const fee = inside.find((s) => FEE_CREDIT.test(s.text) && s !== head);
+  const statementMs = inside.reduce((sum, s) => sum + s.ms, 0);
+  const txMs = end(f.commit) - f.begin.at;
+  add('accept_to_enqueued', end(enqueued) - end(accept));
+  add('queue_pickup', submitting.at - end(enqueued));
+  add('submitting_move', submitting.ms);
+  add('to_fill_tx', f.begin.at - end(submitting));
+  add('fill_tx', txMs);
+  add('fill_tx_head_lock', head?.ms ?? 0);
+  // The head's hold as the server's histogram measures it: the lock statement answered → the COMMIT answered.
+  if (head) add('fill_tx_head_held', end(f.commit) - end(head));
+  add('fill_tx_balance_lock', balances?.ms ?? 0);
+  add('fill_tx_fee_credit', fee?.ms ?? 0);
+  add('fill_tx_other_statements', statementMs - (head?.ms ?? 0) - (balances?.ms ?? 0) - (fee?.ms ?? 0));
+  add('fill_tx_node', txMs - statementMs);
+  add('commit_to_publish', published.at - end(f.commit));
+  add('notification', l.filledAt - published.at);
+  add('accept_reply_to_filled', l.filledAt - l.acceptReplyAt);
+  add('accept_commit_to_filled', l.filledAt - end(accept));
+}
+
 export function fillProfile(statements: TracedStatement[], commands: TracedCommand[], lifecycles: Lifecycle[]): FillProfile {
-  const byConnection = new Map<number, Array<{ s: TracedStatement; i: number }>>();
+  const byConnection: Connections = new Map();
   statements.forEach((s, i) => {
     let list = byConnection.get(s.connection);
     if (!list) byConnection.set(s.connection, (list = []));
@@ -58,44 +118,11 @@ export function fillProfile(statements: TracedStatement[], commands: TracedComma
   let txStatements = 0;
   let fills = 0;
   for (const l of lifecycles) {
-    const has = (s: TracedStatement) => s.values.includes(l.rfqId);
-    const accept = statements.find((s) => has(s) && s.text.includes('INSERT INTO accepts'));
-    const submitting = statements.find((s) => has(s) && SUBMITTING.test(s.text) && s.values.includes('submitting') && s.values.includes('accepted'));
-    const lock = statements.find((s) => has(s) && LOCK_FOR_FILL.test(s.text));
-    const enqueued = commands.find((c) => c.name.startsWith('addStandardJob') && c.args.some((a) => a.includes(`fill-${l.rfqId}`)));
-    const published = commands.find((c) => c.name === 'publish' && c.args[1]?.includes(l.rfqId) && c.args[1].includes('"filled"'));
-    if (!accept || !submitting || !lock || !enqueued || !published) continue;
-    const tx = byConnection.get(lock.connection)!;
-    const at = tx.findIndex((x) => x.s === lock);
-    let b = at;
-    while (b > 0 && !BEGIN.test(tx[b].s.text)) b--;
-    let c = at;
-    while (c < tx.length - 1 && !COMMIT.test(tx[c].s.text)) c++;
-    if (!BEGIN.test(tx[b].s.text) || !COMMIT.test(tx[c].s.text)) continue;
-    const inside = tx.slice(b, c + 1).map((x) => x.s);
+    const fill = findFill(l, statements, commands, byConnection);
+    if (!fill) continue;
     fills++;
-    txStatements += inside.length;
-    const head = inside.find((s) => HEAD_LOCK.test(s.text));
-    const balances = inside.find((s) => BALANCE_LOCK.test(s.text));
-    const fee = inside.find((s) => FEE_CREDIT.test(s.text) && s !== head);
-    const statementMs = inside.reduce((sum, s) => sum + s.ms, 0);
-    const txMs = end(tx[c].s) - tx[b].s.at;
-    add('accept_to_enqueued', end(enqueued) - end(accept));
-    add('queue_pickup', submitting.at - end(enqueued));
-    add('submitting_move', submitting.ms);
-    add('to_fill_tx', tx[b].s.at - end(submitting));
-    add('fill_tx', txMs);
-    add('fill_tx_head_lock', head?.ms ?? 0);
-    // The head's hold as the server's histogram measures it: the lock statement answered → the COMMIT answered.
-    if (head) add('fill_tx_head_held', end(tx[c].s) - end(head));
-    add('fill_tx_balance_lock', balances?.ms ?? 0);
-    add('fill_tx_fee_credit', fee?.ms ?? 0);
-    add('fill_tx_other_statements', statementMs - (head?.ms ?? 0) - (balances?.ms ?? 0) - (fee?.ms ?? 0));
-    add('fill_tx_node', txMs - statementMs);
-    add('commit_to_publish', published.at - end(tx[c].s));
-    add('notification', l.filledAt - published.at);
-    add('accept_reply_to_filled', l.filledAt - l.acceptReplyAt);
-    add('accept_commit_to_filled', l.filledAt - end(accept));
+    txStatements += fill.inside.length;
+    addStages(add, l, fill);
   }
   const total = mean(samples.accept_commit_to_filled ?? []);
   const stages: FillProfile['stages'] = {};

@@ -10,6 +10,7 @@ import { loadConfig } from '../../src/common/config/config';
 import { Database } from '../../src/common/database/database';
 import { MetricsService } from '../../src/modules/health/metrics.service';
 import { flushLogs } from '../../src/common/logging/logger';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 
 process.on('exit', flushLogs);
 
@@ -71,8 +72,8 @@ function cacheSigningDomain(): void {
     return Buffer.from(d);
   };
 }
-
-async function main(): Promise<void> {
+/** The experiments that patch modules before the app is made (none by default). */
+function applyExperiments(): void {
   if (process.env.BENCH_WS_DEDUPE === '1') dedupeWs();
   if (process.env.BENCH_EXP_DOMAIN_CACHE === '1') cacheSigningDomain();
   if (process.env.BENCH_EXP_NO_ALS === '1') {
@@ -83,152 +84,195 @@ async function main(): Promise<void> {
     };
     operationContext.run = (_store, fn, ...args) => fn(...args);
   }
-  const trace = installPgTrace();
-  const redisTrace = installRedisTrace();
-  const config = loadConfig(process.env);
-  const app = await createApp(config);
-  let rawBody: unknown = { rows: [] };
-  if (process.env.BENCH_EXP_RAW_ROUTE === '1') {
-    // Experiment: a plain Fastify route in the Legwork process (its hooks, no Nest): what the process costs apart from Nest.
-    app
-      .getHttpAdapter()
-      .getInstance()
-      .get('/bench/raw', async () => rawBody);
-  }
-  await app.listen(config.port, config.host);
-  const address = app.getHttpServer().address();
-  const port = typeof address === 'object' && address ? address.port : 0;
+}
 
-  const db = app.get(Database);
-  const dataSource = db.dataSource as unknown as { query: (sql: string, params?: unknown[]) => Promise<unknown> };
-  const realQuery = dataSource.query;
-  // Repositories read through the typed SQL of Database (rows / one), not dataSource.query: both are canned.
-  const typed = db as unknown as { rows: (sql: string, params?: unknown[]) => Promise<unknown[]>; one: (sql: string, params?: unknown[]) => Promise<unknown> };
-  if (process.env.BENCH_EXP_RAW_POOL === '1') {
-    // Experiment: the pool's reads straight through pg's Pool, without a TypeORM query runner per statement.
-    type Client = { query: (t: string, p: unknown[]) => Promise<{ rows: unknown[] }>; release: () => void };
-    const pool = (db.dataSource.driver as unknown as { master: { connect: () => Promise<Client> } }).master;
-    const run = async (sql: string, params?: unknown[]) => {
-      const client = await pool.connect();
-      try {
-        return (await client.query(sql, params ? [...params] : [])).rows;
-      } finally {
-        client.release();
-      }
-    };
-    typed.rows = run;
-    typed.one = async (sql, params) => (await run(sql, params))[0] ?? null;
-  }
-  const realRows = typed.rows;
-  const realOne = typed.one;
-  const send = (m: Message) => process.send?.(m);
+type Query = (sql: string, params?: unknown[]) => Promise<unknown>;
+type TypedReads = { rows: (sql: string, params?: unknown[]) => Promise<unknown[]>; one: (sql: string, params?: unknown[]) => Promise<unknown> };
 
-  const inspector = new Session();
-  inspector.connect();
-  /** An inspector command; `T` is the shape of its documented result. */
-  const post = <T = unknown>(method: string, params: object = {}) =>
-    new Promise<T>((resolve, reject) => inspector.post(method, params, (error, result) => (error ? reject(error) : resolve(result as T))));
-
-  // Every failure is answered to the parent (the catch below): the listener only starts it.
-  const handle = async (m: Message): Promise<void> => {
+/** Experiment: the pool's reads straight through pg's Pool, without a TypeORM query runner per statement. */
+function rawPool(db: Database, typed: TypedReads): void {
+  type Client = { query: (t: string, p: unknown[]) => Promise<{ rows: unknown[] }>; release: () => void };
+  const pool = (db.dataSource.driver as unknown as { master: { connect: () => Promise<Client> } }).master;
+  const run = async (sql: string, params?: unknown[]) => {
+    const client = await pool.connect();
     try {
-      switch (m.type) {
-        case 'profile-start':
-          await post('Profiler.enable');
-          await post('Profiler.setSamplingInterval', { interval: 200 });
-          await post('Profiler.start');
-          send({ type: 'profile-start' });
-          break;
-        case 'profile-stop': {
-          const { profile } = await post<Profiler.StopReturnType>('Profiler.stop');
-          writeFileSync(String(m.file), JSON.stringify(profile));
-          send({ type: 'profile-stop', file: m.file });
-          break;
-        }
-        case 'memory': {
-          for (let i = 0; i < 3; i++) (global as { gc?: () => void }).gc?.();
-          await new Promise((r) => setTimeout(r, 50));
-          (global as { gc?: () => void }).gc?.();
-          send({ type: 'memory', memory: process.memoryUsage() });
-          break;
-        }
-        case 'heap-snapshot':
-          (global as { gc?: () => void }).gc?.();
-          send({ type: 'heap-snapshot', file: writeHeapSnapshot(String(m.file)) });
-          break;
-        case 'histograms': {
-          const registry = app.get(MetricsService).registry;
-          const out: Record<string, unknown> = {};
-          for (const name of m.names as string[]) {
-            const metric = registry.getSingleMetric(name);
-            if (!metric) continue;
-            const { values } = (await metric.get()) as { values: Array<{ value: number; labels: Record<string, string | number>; metricName?: string }> };
-            out[name] = {
-              buckets: values
-                .filter((v) => v.metricName === `${name}_bucket`)
-                .map((v) => ({ le: v.labels.le === '+Inf' ? Infinity : Number(v.labels.le), count: v.value })),
-              sum: values.find((v) => v.metricName === `${name}_sum`)?.value ?? 0,
-              count: values.find((v) => v.metricName === `${name}_count`)?.value ?? 0,
-            };
-          }
-          send({ type: 'histograms', histograms: out });
-          break;
-        }
-        case 'trace-start':
-          trace.start();
-          send({ type: 'trace-start' });
-          break;
-        case 'trace-stop':
-          send({ type: 'trace-stop', statements: trace.stop() });
-          break;
-        case 'stages-start':
-          trace.start();
-          redisTrace.start();
-          send({ type: 'stages-start' });
-          break;
-        case 'stages-stop':
-          send({ type: 'stages-stop', statements: trace.stop(), commands: redisTrace.stop() });
-          break;
-        case 'canned': {
-          const entries = new Map<string, unknown>();
-          for (const e of m.entries as Array<{ match: string; rows: unknown }>) entries.set(e.match, revive(e.rows));
-          dataSource.query = function (this: unknown, sql: string, params?: unknown[]) {
-            const rows = entries.get(sql);
-            if (rows !== undefined) return Promise.resolve(Array.isArray(rows) ? rows.slice() : rows);
-            return realQuery.call(this, sql, params);
-          };
-          typed.rows = function (this: unknown, sql: string, params?: unknown[]) {
-            const rows = entries.get(sql);
-            if (Array.isArray(rows)) return Promise.resolve(rows.slice());
-            return realRows.call(this, sql, params);
-          };
-          typed.one = function (this: unknown, sql: string, params?: unknown[]) {
-            const rows = entries.get(sql);
-            if (Array.isArray(rows)) return Promise.resolve(rows[0] ?? null);
-            return realOne.call(this, sql, params);
-          };
-          send({ type: 'canned' });
-          break;
-        }
-        case 'raw-body':
-          rawBody = m.body;
-          send({ type: 'raw-body' });
-          break;
-        case 'uncanned':
-          dataSource.query = realQuery;
-          typed.rows = realRows;
-          typed.one = realOne;
-          send({ type: 'uncanned' });
-          break;
-        default:
-          send({ type: m.type, error: `unknown request ${m.type}` });
-      }
-    } catch (error) {
-      send({ type: m.type, error: String(error) });
+      return (await client.query(sql, params ? [...params] : [])).rows;
+    } finally {
+      client.release();
     }
   };
-  process.on('message', (m: Message) => void handle(m));
+  typed.rows = run;
+  typed.one = async (sql, params) => (await run(sql, params))[0] ?? null;
+}
 
+/**
+ * `canned` / `uncanned` (F1a): `db.dataSource.query`, and the typed reads of Database (rows / one)
+ * the repositories use, answer the rows of an SQL text given, else ask the database as before.
+ */
+class CannedReads {
+  private readonly dataSource: { query: Query };
+  private readonly realQuery: Query;
+  private readonly typed: TypedReads;
+  private readonly realRows: TypedReads['rows'];
+  private readonly realOne: TypedReads['one'];
+
+  constructor(db: Database) {
+    this.dataSource = db.dataSource;
+    this.realQuery = this.dataSource.query;
+    // Repositories read through the typed SQL of Database (rows / one), not dataSource.query: both are canned.
+    this.typed = db;
+    if (process.env.BENCH_EXP_RAW_POOL === '1') rawPool(db, this.typed);
+    this.realRows = this.typed.rows;
+    this.realOne = this.typed.one;
+  }
+
+  can(list: Array<{ match: string; rows: unknown }>): void {
+    const { realQuery, realRows, realOne } = this;
+    const entries = new Map<string, unknown>();
+    for (const e of list) entries.set(e.match, revive(e.rows));
+    this.dataSource.query = function (this: unknown, sql: string, params?: unknown[]) {
+      const rows = entries.get(sql);
+      if (rows !== undefined) return Promise.resolve(Array.isArray(rows) ? rows.slice() : rows);
+      return realQuery.call(this, sql, params);
+    };
+    this.typed.rows = function (this: unknown, sql: string, params?: unknown[]) {
+      const rows = entries.get(sql);
+      if (Array.isArray(rows)) return Promise.resolve(rows.slice());
+      return realRows.call(this, sql, params);
+    };
+    this.typed.one = function (this: unknown, sql: string, params?: unknown[]) {
+      const rows = entries.get(sql);
+      if (Array.isArray(rows)) return Promise.resolve(rows[0] ?? null);
+      return realOne.call(this, sql, params);
+    };
+  }
+
+  uncan(): void {
+    this.dataSource.query = this.realQuery;
+    this.typed.rows = this.realRows;
+    this.typed.one = this.realOne;
+  }
+}
+
+/** What the bench's requests act on. */
+interface Parts {
+  app: NestFastifyApplication;
+  trace: ReturnType<typeof installPgTrace>;
+  redisTrace: ReturnType<typeof installRedisTrace>;
+  reads: CannedReads;
+  /** An inspector command; `T` is the shape of its documented result. */
+  post: <T = unknown>(method: string, params?: object) => Promise<T>;
+  /** The body of the raw-route experiment. */
+  raw: { body: unknown };
+}
+
+type Handler = (m: Message) => Promise<Message> | Message;
+
+/** The cumulative buckets, sum and count of the registry's unlabelled histograms `names`. */
+async function histograms(app: NestFastifyApplication, names: string[]): Promise<Record<string, unknown>> {
+  const registry = app.get(MetricsService).registry;
+  const out: Record<string, unknown> = {};
+  for (const name of names) {
+    const metric = registry.getSingleMetric(name);
+    if (!metric) continue;
+    const { values } = (await metric.get()) as { values: Array<{ value: number; labels: Record<string, string | number>; metricName?: string }> };
+    out[name] = {
+      buckets: values
+        .filter((v) => v.metricName === `${name}_bucket`)
+        .map((v) => ({ le: v.labels.le === '+Inf' ? Infinity : Number(v.labels.le), count: v.value })),
+      sum: values.find((v) => v.metricName === `${name}_sum`)?.value ?? 0,
+      count: values.find((v) => v.metricName === `${name}_count`)?.value ?? 0,
+    };
+  }
+  return out;
+}
+
+/** Profiles, memory, heap snapshots, histograms: each request's reply. */
+function diagnosticHandlers({ app, post }: Parts): Array<[string, Handler]> {
+  return [
+    [
+      'profile-start',
+      async () => {
+        await post('Profiler.enable');
+        await post('Profiler.setSamplingInterval', { interval: 200 });
+        await post('Profiler.start');
+        return { type: 'profile-start' };
+      },
+    ],
+    [
+      'profile-stop',
+      async (m) => {
+        const { profile } = await post<Profiler.StopReturnType>('Profiler.stop');
+        writeFileSync(String(m.file), JSON.stringify(profile));
+        return { type: 'profile-stop', file: m.file };
+      },
+    ],
+    [
+      'memory',
+      async () => {
+        for (let i = 0; i < 3; i++) (global as { gc?: () => void }).gc?.();
+        await new Promise((r) => setTimeout(r, 50));
+        (global as { gc?: () => void }).gc?.();
+        return { type: 'memory', memory: process.memoryUsage() };
+      },
+    ],
+    [
+      'heap-snapshot',
+      (m) => {
+        (global as { gc?: () => void }).gc?.();
+        return { type: 'heap-snapshot', file: writeHeapSnapshot(String(m.file)) };
+      },
+    ],
+    ['histograms', async (m) => ({ type: 'histograms', histograms: await histograms(app, m.names as string[]) })],
+  ];
+}
+
+/** The statement and command traces, and the canned reads: each request's reply. */
+function traceHandlers({ trace, redisTrace, reads, raw }: Parts): Array<[string, Handler]> {
+  return [
+    [
+      'trace-start',
+      () => {
+        trace.start();
+        return { type: 'trace-start' };
+      },
+    ],
+    ['trace-stop', () => ({ type: 'trace-stop', statements: trace.stop() })],
+    [
+      'stages-start',
+      () => {
+        trace.start();
+        redisTrace.start();
+        return { type: 'stages-start' };
+      },
+    ],
+    ['stages-stop', () => ({ type: 'stages-stop', statements: trace.stop(), commands: redisTrace.stop() })],
+    [
+      'canned',
+      (m) => {
+        reads.can(m.entries as Array<{ match: string; rows: unknown }>);
+        return { type: 'canned' };
+      },
+    ],
+    [
+      'raw-body',
+      (m) => {
+        raw.body = m.body;
+        return { type: 'raw-body' };
+      },
+    ],
+    [
+      'uncanned',
+      () => {
+        reads.uncan();
+        return { type: 'uncanned' };
+      },
+    ],
+  ];
+}
+
+/** SIGTERM closes the app (exit 1 if that takes over 8 s); with BENCH_EXP_HEAP_SAMPLE, the sampling heap profile is written first. */
+async function closeOnSigterm(app: NestFastifyApplication, post: Parts['post']): Promise<void> {
   const heapSample = process.env.BENCH_EXP_HEAP_SAMPLE;
   if (heapSample) {
     // Experiment: where the objects that outlive a scavenge are allocated (sampling heap profiler,
@@ -250,6 +294,46 @@ async function main(): Promise<void> {
       () => process.exit(1),
     );
   });
+}
+
+async function main(): Promise<void> {
+  applyExperiments();
+  const trace = installPgTrace();
+  const redisTrace = installRedisTrace();
+  const config = loadConfig(process.env);
+  const app = await createApp(config);
+  const raw = { body: { rows: [] } as unknown };
+  if (process.env.BENCH_EXP_RAW_ROUTE === '1') {
+    // Experiment: a plain Fastify route in the Legwork process (its hooks, no Nest): what the process costs apart from Nest.
+    app
+      .getHttpAdapter()
+      .getInstance()
+      .get('/bench/raw', async () => raw.body);
+  }
+  await app.listen(config.port, config.host);
+  const address = app.getHttpServer().address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const reads = new CannedReads(app.get(Database));
+  const send = (m: Message) => process.send?.(m);
+
+  const inspector = new Session();
+  inspector.connect();
+  const post = <T = unknown>(method: string, params: object = {}) =>
+    new Promise<T>((resolve, reject) => inspector.post(method, params, (error, result) => (error ? reject(error) : resolve(result as T))));
+
+  const parts: Parts = { app, trace, redisTrace, reads, post, raw };
+  const handlers = new Map<string, Handler>([...diagnosticHandlers(parts), ...traceHandlers(parts)]);
+  // Every failure is answered to the parent (the catch below): the listener only starts it.
+  const handle = async (m: Message): Promise<void> => {
+    try {
+      const handler = handlers.get(m.type);
+      send(handler ? await handler(m) : { type: m.type, error: `unknown request ${m.type}` });
+    } catch (error) {
+      send({ type: m.type, error: String(error) });
+    }
+  };
+  process.on('message', (m: Message) => void handle(m));
+  await closeOnSigterm(app, post);
   send({ type: 'ready', port });
 }
 

@@ -30,9 +30,8 @@ const pageFromHash = (): Page => {
 };
 const idFromHash = (): string | null => location.hash.replace(/^#\/?/, '').split('/')[1] ?? null;
 
-/** The admin token, or an admin account's wallet through the browser wallet. */
-function SignIn({ onSignedIn, reason }: { onSignedIn: () => void; reason: string | null }) {
-  const [error, setError] = useState<string | null>(reason);
+/** The browser wallets found, again when one registers later. */
+function useWallets(): SigningWallet[] {
   const [wallets, setWallets] = useState<SigningWallet[]>(availableWallets());
   useEffect(() => {
     // Wallet extensions may inject or register after the page's scripts ran.
@@ -41,6 +40,13 @@ function SignIn({ onSignedIn, reason }: { onSignedIn: () => void; reason: string
     const stop = onWalletsChanged(refresh);
     return () => (window.clearTimeout(timer), stop());
   }, []);
+  return wallets;
+}
+
+/** The admin token, or an admin account's wallet through the browser wallet. */
+function SignIn({ onSignedIn, reason }: { onSignedIn: () => void; reason: string | null }) {
+  const [error, setError] = useState<string | null>(reason);
+  const wallets = useWallets();
 
   const useToken = async (candidate: string) => {
     try {
@@ -118,26 +124,7 @@ function App() {
   const notify = (text: string, error = false) => setMessage({ text, error });
   return (
     <>
-      <header class="top">
-        <span class="brand">Legwork console</span>
-        <nav aria-label="Pages">
-          {PAGES.map(([p, label]) => (
-            <a key={p} href={`#/${p}`} aria-current={page === p ? 'page' : undefined}>
-              {label}
-            </a>
-          ))}
-          <a href="/docs/json-rpc">JSON-RPC reference</a>
-        </nav>
-        <button
-          class="link"
-          onClick={() => {
-            token.clear();
-            setSignedIn(false);
-          }}
-        >
-          Sign out
-        </button>
-      </header>
+      <TopBar page={page} onSignOut={() => setSignedIn(false)} />
       <main id="page" data-page={page}>
         <h1 class="page-title">{PAGES.find(([p]) => p === page)![1]}</h1>
         {message && (
@@ -145,13 +132,7 @@ function App() {
             {message.text}
           </p>
         )}
-        {page === 'overview' && <OverviewPage />}
-        {page === 'rounds' && <RoundsPage confirm={setPending} notify={notify} />}
-        {page === 'accounts' && <AccountsPage key={pageId ?? ''} initial={pageId} confirm={setPending} notify={notify} />}
-        {page === 'rfqs' && <RfqsPage confirm={setPending} />}
-        {page === 'risk' && <RiskPage />}
-        {page === 'maker-limits' && <MakerLimitsPage key={pageId ?? ''} initial={pageId} confirm={setPending} />}
-        {page === 'audit' && <AuditPage />}
+        <CurrentPage page={page} pageId={pageId} confirm={setPending} notify={notify} />
       </main>
       <ConfirmDialog
         action={pending}
@@ -160,6 +141,55 @@ function App() {
           if (text) notify(text, error);
         }}
       />
+    </>
+  );
+}
+
+function TopBar({ page, onSignOut }: { page: Page; onSignOut: () => void }) {
+  return (
+    <header class="top">
+      <span class="brand">Legwork console</span>
+      <nav aria-label="Pages">
+        {PAGES.map(([p, label]) => (
+          <a key={p} href={`#/${p}`} aria-current={page === p ? 'page' : undefined}>
+            {label}
+          </a>
+        ))}
+        <a href="/docs/json-rpc">JSON-RPC reference</a>
+      </nav>
+      <button
+        class="link"
+        onClick={() => {
+          token.clear();
+          onSignOut();
+        }}
+      >
+        Sign out
+      </button>
+    </header>
+  );
+}
+
+function CurrentPage({
+  page,
+  pageId,
+  confirm,
+  notify,
+}: {
+  page: Page;
+  pageId: string | null;
+  confirm: (action: PendingAction) => void;
+  notify: (text: string, error?: boolean) => void;
+}) {
+  return (
+    <>
+      {page === 'overview' && <OverviewPage />}
+      {page === 'rounds' && <RoundsPage confirm={confirm} notify={notify} />}
+      {page === 'accounts' && <AccountsPage key={pageId ?? ''} initial={pageId} confirm={confirm} notify={notify} />}
+      {page === 'rfqs' && <RfqsPage confirm={confirm} />}
+      {page === 'risk' && <RiskPage />}
+      {page === 'maker-limits' && <MakerLimitsPage key={pageId ?? ''} initial={pageId} confirm={confirm} />}
+      {page === 'audit' && <AuditPage />}
     </>
   );
 }
