@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { Client } from 'pg';
 import { CpuMeter } from '../lib/cpu';
 import { BenchEnv } from '../lib/env';
 import { Exchange, Trader } from '../lib/exchange';
@@ -53,7 +54,6 @@ export async function openEnvs(
   log(`history: copied ${yearDatabase} to ${copy} in ${seconds.toFixed(1)} s`);
   const year = BenchEnv.attach(postgresUrl, redisUrl, copy, `legwork_${copy}`);
   if (process.env.BENCH_PG_DIAG === '1') {
-    const { Client } = await import('pg');
     const c = new Client({ connectionString: postgresUrl });
     await c.connect();
     for (const db of [fresh.database, copy])

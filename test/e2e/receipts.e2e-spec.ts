@@ -180,6 +180,33 @@ describe('Fill receipts and the journal', () => {
     expect(broken.out).toMatch(/^journal BROKEN at journal_seq 11: prev_hash [0-9a-f]{64} is not the hash f{64} of journal_seq 10/);
   }, 120_000);
 
+  it("a fill's transaction plans its statements generically, and only it: the setting ends with its COMMIT", async () => {
+    const db = app.app.get(Database);
+    const modes: string[] = [];
+    const tx = db.tx.bind(db);
+    // Each transaction's plan_cache_mode as it stands at its end, read in the transaction itself.
+    const spy = jest.spyOn(db, 'tx').mockImplementation((fn, isolation) =>
+      tx(async (t) => {
+        const result = await fn(t);
+        modes.push((await t.one<{ mode: string }>(`SELECT current_setting('plan_cache_mode') AS mode`))!.mode);
+        return result;
+      }, isolation),
+    );
+    try {
+      const { taker, maker } = await pair(app, '1000', '10000');
+      traders.push(taker, maker);
+      const q = await quoted(taker, maker, sol.expiry, [leg(sol.symbol('150'), '1')]);
+      expect((await acceptAndFill(taker, q, 'buy')).state).toBe('filled');
+    } finally {
+      spy.mockRestore();
+    }
+    // The fill's one transaction; the others (deposits, the quote, the accept) plan as configured.
+    expect(modes.filter((m) => m === 'force_generic_plan')).toHaveLength(1);
+    expect(modes.filter((m) => m !== 'force_generic_plan').length).toBeGreaterThan(0);
+    expect(new Set(modes.filter((m) => m !== 'force_generic_plan'))).toEqual(new Set(['auto']));
+    expect((await db.one<{ mode: string }>(`SELECT current_setting('plan_cache_mode') AS mode`))!.mode).toBe('auto');
+  });
+
   it('journal parameters are checked (400 with the field named)', async () => {
     for (const query of ['limit=0', 'limit=1001', 'after=-1', 'after=x']) {
       const res = await http.get(`/v1/exchange/journal?${query}`);
