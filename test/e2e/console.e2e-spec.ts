@@ -4,17 +4,18 @@
  * (PostgreSQL and Redis when DATABASE_URL / REDIS_URL are set): sign-in, rounds (pause, market
  * data), accounts (create, deposit, payoff chart), a fill made by SDK clients appearing live, a
  * revert, axe-core, and the rule that the console calls only documented routes. One browser for
- * the whole file; the steps run in order on one page.
+ * the whole file; the steps run in order on one page. The served bundle, the wallet sign-ins and
+ * the JSON-RPC reference page are console-entry.e2e-spec.ts.
  */
-import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'puppeteer-core';
 import { Database } from '../../src/common/database/database';
-import { Keypair, LegworkClient, LegworkHttp, MICRO, type MakerNotification, type OpenRfq, buildQuote, parseRfqSigned, signAccept } from '../../sdk/src';
+import type { LegworkClient } from '../../sdk/src';
 import { ENDPOINTS } from '../../console/src/endpoints';
 import { trimDecimal } from '../../console/src/money';
-import { Http, TestWallet, freshIp } from './clients';
+import { Http, TestWallet } from './clients';
 import { buildConsole, hasChromium, launch, screenshot, seriousViolations } from './console/browser';
-import { createAccount, signInHttp } from './factories';
+import { sdkFill as fillBySdk } from './console/sdk-fill';
+import { signInHttp } from './factories';
 import { ADMIN_TOKEN, Environment, type TestApp } from './harness';
 import { clientRef, expectRfqError, leg, listRound, rfqTrader, type Round, sessionToken } from './rfq-support';
 
@@ -53,60 +54,9 @@ describeBrowser('operator console at /console, in headless Chromium', () => {
     await page.waitForSelector('[role="dialog"]', { hidden: true });
   };
 
-  /**
-   * A fill made the way trading firms make them: SDK clients for a taker (1000 USDC) and a maker
-   * (`makerDeposit`), the maker pricing from the marks (±1 %), the taker buying. Resolves once the
-   * accept is answered.
-   */
-  const sdkFill = async (
-    legs: Array<{ instrument: string; quantity: string }>,
-    makerDeposit: string,
-    onCreated: (rfqId: string) => Promise<void> = async () => undefined,
-  ) => {
-    const admin = new LegworkHttp(app.url, ADMIN_TOKEN);
-    const account = async (roles: string[], deposit: string) => {
-      const keypair = Keypair.generate();
-      const created = await admin.createAccount({ wallet: keypair.wallet, roles });
-      await admin.deposit(created.account_id, { amount: deposit, reference: `console-${randomUUID()}` });
-      const client = await LegworkClient.connect(app.wsUrl, { wsOptions: { headers: { 'x-forwarded-for': freshIp() } } });
-      clients.push(client);
-      await client.signIn(keypair);
-      return { keypair, accountId: created.account_id, client };
-    };
-    await admin.marketData({ asset: 'SOL', index_price: '150', iv: '0.8' });
-    const taker = await account(['taker'], '1000');
-    const maker = await account(['quoter'], makerDeposit);
-    const instruments = await taker.client.getInstruments({ asset: 'SOL', expiry: sol.expiry });
-    const config = await taker.client.getMarketConfig();
-    const makerEvents = maker.client.notifications('rfq_maker');
-    await maker.client.subscribeMaker();
-    const rfq = await taker.client.createRfq({ legs });
-    await onCreated(rfq.rfq_id);
-    let created: { rfq: OpenRfq } | undefined;
-    for await (const n of makerEvents as AsyncIterable<MakerNotification>) {
-      if (n.event === 'created' && (n as { rfq: OpenRfq }).rfq.rfq_id === rfq.rfq_id) {
-        created = n;
-        break;
-      }
-    }
-    const marks = legs.map((l) => parseRfqSigned(instruments.find((i) => i.symbol === l.instrument)!.mark_price!));
-    const mid = legs.reduce((sum, l, i) => sum + (parseRfqSigned(l.quantity) * marks[i]) / MICRO, 0n);
-    const issuedAt = now();
-    const built = buildQuote(maker.keypair, {
-      rfq: created!.rfq,
-      quoteNonce: BigInt(Date.now()) * 1000n,
-      bid: mid - mid / 100n,
-      ask: mid + mid / 100n,
-      issuedAt,
-      expiresAt: Math.min(issuedAt + 30, created!.rfq.max_quote_expires_at),
-      instruments,
-      domain: config.quote_domain,
-    });
-    await maker.client.respond(built.params);
-    const started = Date.now();
-    await taker.client.accept(signAccept(taker.keypair, { rfqId: rfq.rfq_id, quoteId: built.quoteId, side: 'buy', expiresAt: issuedAt + 20 }));
-    return { rfq, taker, maker, started };
-  };
+  /** A fill made by SDK clients on the SOL round (console/sdk-fill.ts); their clients are closed after the file. */
+  const sdkFill = (legs: Array<{ instrument: string; quantity: string }>, makerDeposit: string, onCreated?: (rfqId: string) => Promise<void>) =>
+    fillBySdk(app, sol.expiry, clients, legs, makerDeposit, onCreated);
 
   beforeAll(async () => {
     buildConsole();
@@ -131,25 +81,6 @@ describeBrowser('operator console at /console, in headless Chromium', () => {
     await browser?.close();
     await app?.close();
     await env?.destroy();
-  });
-
-  it('serves the built console with a CSP of its own scripts, styles and origin only', async () => {
-    const bare = await fetch(`${app.url}/console`, { redirect: 'manual' });
-    expect([bare.status, bare.headers.get('location')]).toEqual([302, '/console/']);
-    const response = await fetch(`${app.url}/console/`);
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toContain('text/html');
-    const csp = response.headers.get('content-security-policy')!;
-    expect(csp).toContain("default-src 'none'");
-    expect(csp).toContain("script-src 'self'");
-    expect(csp).toContain("connect-src 'self'");
-    expect(csp).not.toContain('unsafe-inline');
-    // The headers every response carries (docs/spec/design.md 10) stay.
-    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(response.headers.get('x-frame-options')).toBe('DENY');
-    const html = await response.text();
-    expect(html).not.toMatch(/https?:\/\//); // nothing loaded from outside the server
-    expect((await fetch(`${app.url}/console/app.js`)).headers.get('content-security-policy')).toBe(csp);
   });
 
   it('signs in with the admin token (a wrong one is refused) and shows the overview', async () => {
@@ -443,135 +374,4 @@ describeBrowser('operator console at /console, in headless Chromium', () => {
     expect(made.length).toBeGreaterThan(10);
     expect(made.filter((call) => !known.includes(call))).toEqual([]);
   });
-
-  it('signs in with a browser wallet (window.solana) of an admin account', async () => {
-    const wallet = new TestWallet();
-    await createAccount(app, ['admin'], wallet);
-    const walletPage = await browser.newPage();
-    try {
-      await walletPage.exposeFunction('__legworkSign', (bytes: number[]) => [...wallet.sign(Uint8Array.from(bytes))]);
-      await walletPage.evaluateOnNewDocument((address: string) => {
-        (window as any).solana = {
-          connect: async () => ({ publicKey: { toBase58: () => address } }),
-          signMessage: async (message: Uint8Array) => ({ signature: Uint8Array.from(await (window as any).__legworkSign([...message])) }),
-        };
-      }, wallet.address);
-      await walletPage.goto(`${app.url}/console/#/overview`);
-      await walletPage.waitForSelector('[data-testid="wallet-signin"]');
-      await walletPage.click('[data-testid="wallet-signin"]');
-      await walletPage.waitForSelector('[data-testid="health"]', { timeout: 10_000 });
-      const stored = await walletPage.evaluate(() => sessionStorage.getItem('legwork.console.token'));
-      expect(stored).not.toBe(ADMIN_TOKEN);
-      expect(stored?.split('.')).toHaveLength(3); // the session JWT of the wallet's sign-in
-    } finally {
-      await walletPage.close();
-    }
-  }, 30_000);
-
-  it('signs in with a Wallet Standard wallet (standard:connect, solana:signMessage); a wallet without the admin role is refused', async () => {
-    const admin = new TestWallet();
-    await createAccount(app, ['admin'], admin);
-    const taker = new TestWallet();
-    await createAccount(app, ['taker'], taker);
-    for (const [wallet, admitted] of [
-      [taker, false],
-      [admin, true],
-    ] as const) {
-      const walletPage = await browser.newPage();
-      try {
-        await walletPage.exposeFunction('__legworkSign', (bytes: number[]) => [...wallet.sign(Uint8Array.from(bytes))]);
-        await walletPage.evaluateOnNewDocument((address: string) => {
-          const account = { address, publicKey: new Uint8Array(32), chains: ['solana:mainnet'], features: ['solana:signMessage'] };
-          const wallet = {
-            version: '1.0.0',
-            name: 'Test Wallet',
-            icon: 'data:,',
-            chains: ['solana:mainnet'],
-            accounts: [account],
-            features: {
-              'standard:connect': { version: '1.0.0', connect: async () => ({ accounts: [account] }) },
-              'solana:signMessage': {
-                version: '1.0.0',
-                signMessage: async (...inputs: Array<{ message: Uint8Array }>) =>
-                  Promise.all(
-                    inputs.map(async (i) => ({ signedMessage: i.message, signature: Uint8Array.from(await (window as any).__legworkSign([...i.message])) })),
-                  ),
-              },
-            },
-          };
-          // A wallet that loads after the app: it announces itself.
-          window.addEventListener('load', () =>
-            window.dispatchEvent(new CustomEvent('wallet-standard:register-wallet', { detail: (api: any) => api.register(wallet) })),
-          );
-        }, wallet.address);
-        await walletPage.goto(`${app.url}/console/`);
-        await walletPage.waitForFunction(() =>
-          [...document.querySelectorAll('[data-testid="wallet-signin"]')].some((b) => b.textContent === 'Sign in with Test Wallet'),
-        );
-        await walletPage.click('[data-testid="wallet-signin"]');
-        if (admitted) {
-          await walletPage.waitForSelector('[data-testid="health"]', { timeout: 10_000 });
-        } else {
-          await walletPage.waitForFunction(() => (document.querySelector('[role="alert"]')?.textContent ?? '').includes('is not an admin'), {
-            timeout: 10_000,
-          });
-          expect(await walletPage.evaluate(() => sessionStorage.getItem('legwork.console.token'))).toBeNull();
-        }
-      } finally {
-        await walletPage.close();
-      }
-    }
-  }, 30_000);
-
-  it('a token the server stops taking (expired, revoked) sends the console back to sign-in, saying why', async () => {
-    const other = await browser.newPage();
-    try {
-      await other.goto(`${app.url}/console/`);
-      await other.evaluate(() => sessionStorage.setItem('legwork.console.token', 'a-token-that-expired'));
-      await other.reload(); // opens signed in, with the stored token
-      await other.waitForFunction(() => (document.querySelector('[role="alert"]')?.textContent ?? '').includes('Signed out'), { timeout: 10_000 });
-      expect(await other.$('input[name="admin_token"]')).not.toBeNull();
-      expect(await other.evaluate(() => sessionStorage.getItem('legwork.console.token'))).toBeNull();
-    } finally {
-      await other.close();
-    }
-  }, 20_000);
-
-  it('the JSON-RPC reference page: every method and channel of /asyncapi.json, linked from /docs', async () => {
-    const asyncapi = (await new Http(app.url).get('/asyncapi.json')).body;
-    const openapi = (await new Http(app.url).get('/openapi.json')).body;
-    expect(openapi.info.description).toContain('/docs/json-rpc');
-    const response = await page.goto(`${app.url}/docs/json-rpc`);
-    expect(response!.status()).toBe(200);
-    // Its own policy, over the /docs one (docs/spec/design.md 10): no script at all, its stylesheet only.
-    expect(response!.headers()['content-security-policy']).toBe(
-      "default-src 'none'; style-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-    );
-    const methods = Object.values<any>(asyncapi.operations)
-      .filter((o) => o['x-jsonrpc-method'])
-      .map((o) => o['x-jsonrpc-method']);
-    expect(methods.length).toBeGreaterThan(10);
-    for (const method of methods) {
-      const id = method.replace(/[^A-Za-z0-9]+/g, '-');
-      const section = await page.$eval(`section#${id}`, (el) => ({
-        text: el.textContent ?? '',
-        tables: el.querySelectorAll('table').length,
-        pre: el.querySelectorAll('pre').length,
-      }));
-      expect(section.text).toContain(method);
-      for (const heading of ['Params', 'Result', 'Errors', 'Example exchange']) expect(section.text).toContain(heading);
-      expect(section.pre).toBe(3); // request, result, error
-      expect(section.text).toContain(`"method": "${method}"`);
-    }
-    const channels = Object.entries<any>(asyncapi.operations).filter(([, o]) => !o['x-jsonrpc-method']);
-    expect(channels.length).toBeGreaterThanOrEqual(2);
-    expect(await page.$$eval('section.channel', (s) => s.length)).toBe(channels.length);
-    expect(await textOf('#channel-rfq_maker_events, #channel-rfq-maker-events')).toContain('created');
-    // The example of rfq.create's request carries the schema's own example values.
-    expect(await textOf('section#rfq-create')).toContain('client_ref');
-    expect(await seriousViolations(page)).toEqual([]);
-    await page.setViewport({ width: 1280, height: 2000 });
-    await screenshot(page, 'json-rpc-reference', false); // the top of a long page
-    await page.setViewport({ width: 1280, height: 900 });
-  }, 30_000);
 });

@@ -105,6 +105,39 @@ function problem(value: any): string | null {
   return null;
 }
 
+/** What the fuzz saw: frames sent, frames over the size limit, replies, and the replies by outcome. */
+interface Tally {
+  frames: number;
+  tooBig: number;
+  replies: number;
+  errors: Map<string, number>;
+}
+
+/** Checks what the gateway wrote for one frame `text`: exactly one answer (notifications aside), each reply well-formed. */
+function checkAnswer(sent: readonly string[], text: string, counts: Tally, failures: string[]): void {
+  let answers = 0;
+  for (const out of sent) {
+    let value: any;
+    try {
+      value = JSON.parse(out);
+    } catch {
+      failures.push(`unparseable reply ${out.slice(0, 200)} to ${text.slice(0, 300)}`);
+      continue;
+    }
+    if (!Array.isArray(value) && value.method === 'subscription') continue;
+    answers++;
+    for (const reply of Array.isArray(value) ? value : [value]) {
+      counts.replies++;
+      const why = problem(reply);
+      if (why) failures.push(`${why}: ${JSON.stringify(reply).slice(0, 300)} to ${text.slice(0, 300)}`);
+      const name = reply?.error ? String(reply.error.data?.error ?? reply.error.code) : 'ok';
+      counts.errors.set(name, (counts.errors.get(name) ?? 0) + 1);
+    }
+    if (Array.isArray(value) && value.length === 0) failures.push(`an empty batch reply to ${text.slice(0, 300)}`);
+  }
+  if (answers !== 1) failures.push(`${answers} replies to ${text.slice(0, 300)}`);
+}
+
 describe(`JSON-RPC gateway fuzz: ${FRAMES} frames, seed ${SEED}`, () => {
   let env: Environment;
   let app: TestApp;
@@ -149,7 +182,7 @@ describe(`JSON-RPC gateway fuzz: ${FRAMES} frames, seed ${SEED}`, () => {
     const onFrame = (gateway as unknown as { onFrame(c: ClientConnection, data: Buffer, binary: boolean): Promise<void> }).onFrame.bind(gateway);
     const sessions = app.app.get(SessionService);
     const failures: string[] = [];
-    const counts = { frames: 0, tooBig: 0, replies: 0, errors: new Map<string, number>() };
+    const counts: Tally = { frames: 0, tooBig: 0, replies: 0, errors: new Map<string, number>() };
     const source = new FrameSource(world, SEED);
     const started = performance.now();
     const cpuBefore = process.cpuUsage();
@@ -180,27 +213,7 @@ describe(`JSON-RPC gateway fuzz: ${FRAMES} frames, seed ${SEED}`, () => {
         }
         socket.sent.length = 0;
         await onFrame(connection, bytes, false);
-        let answers = 0;
-        for (const out of socket.sent) {
-          let value: any;
-          try {
-            value = JSON.parse(out);
-          } catch {
-            failures.push(`unparseable reply ${out.slice(0, 200)} to ${text.slice(0, 300)}`);
-            continue;
-          }
-          if (!Array.isArray(value) && value.method === 'subscription') continue;
-          answers++;
-          for (const reply of Array.isArray(value) ? value : [value]) {
-            counts.replies++;
-            const why = problem(reply);
-            if (why) failures.push(`${why}: ${JSON.stringify(reply).slice(0, 300)} to ${text.slice(0, 300)}`);
-            const name = reply?.error ? String(reply.error.data?.error ?? reply.error.code) : 'ok';
-            counts.errors.set(name, (counts.errors.get(name) ?? 0) + 1);
-          }
-          if (Array.isArray(value) && value.length === 0) failures.push(`an empty batch reply to ${text.slice(0, 300)}`);
-        }
-        if (answers !== 1) failures.push(`${answers} replies to ${text.slice(0, 300)}`);
+        checkAnswer(socket.sent, text, counts, failures);
       }
     };
     await Promise.all(Array.from({ length: CONNECTIONS }, (_, i) => run(i)));

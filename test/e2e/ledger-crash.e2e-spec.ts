@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { Environment, type TestApp } from './harness';
 import { pgRows, violations } from './invariants';
-import { type RfqTrader, expirationIn, leg, listRound, rfqTrader } from './rfq-support';
+import { type RfqTrader, type Round, expirationIn, leg, listRound, rfqTrader } from './rfq-support';
 import { type Quoted, acceptParams, deposit, marketData, quoted, sleep } from './support/ledger';
 
 const ROOT = join(__dirname, '..', '..');
@@ -76,6 +76,34 @@ class Server {
   }
 }
 
+/** Quoted RFQs, RFQS_PER_TAKER per taker, to be accepted all at once: each taker's legs and side vary, the two makers alternate. */
+async function quoteBook(round: Round, makers: RfqTrader[], takers: RfqTrader[]): Promise<Array<{ taker: RfqTrader; q: Quoted; side: 'buy' | 'sell' }>> {
+  const book: Array<{ taker: RfqTrader; q: Quoted; side: 'buy' | 'sell' }> = [];
+  for (let i = 0; i < RFQS_PER_TAKER; i++) {
+    for (const [n, taker] of takers.entries()) {
+      const legs = [leg(round.symbol(['140', '150', '160'][(i + n) % 3]), '1'), leg(round.symbol('150', 'put'), i % 2 ? '-0.5' : '0.5')];
+      book.push({
+        taker,
+        q: await quoted(taker, makers[(i + n) % 2], round.expiry, legs, { expires_at: Math.floor(Date.now() / 1000) + 300 }),
+        side: (i + n) % 2 ? 'sell' : 'buy',
+      });
+    }
+  }
+  return book;
+}
+
+/** The RFQs still accepted or submitting once the restarted server has had up to 3 minutes to finish them (0 as soon as none is). */
+async function pendingAfterRecovery(db: Client): Promise<number> {
+  const deadline = Date.now() + 180_000;
+  let left = -1;
+  while (Date.now() < deadline) {
+    left = (await db.query(`SELECT count(*)::int AS n FROM rfqs WHERE state IN ('accepted', 'submitting')`)).rows[0].n;
+    if (left === 0) break;
+    await sleep(500);
+  }
+  return left;
+}
+
 whenPostgres('Ledger crash safety: SIGKILL in the middle of a stream of accepts', () => {
   let env: Environment;
   let server: Server;
@@ -109,17 +137,7 @@ whenPostgres('Ledger crash safety: SIGKILL in the middle of a stream of accepts'
     for (const m of makers) await deposit(app, m.accountId, '100000');
     for (const t of takers) await deposit(app, t.accountId, '5000');
 
-    const book: Array<{ taker: RfqTrader; q: Quoted; side: 'buy' | 'sell' }> = [];
-    for (let i = 0; i < RFQS_PER_TAKER; i++) {
-      for (const [n, taker] of takers.entries()) {
-        const legs = [leg(round.symbol(['140', '150', '160'][(i + n) % 3]), '1'), leg(round.symbol('150', 'put'), i % 2 ? '-0.5' : '0.5')];
-        book.push({
-          taker,
-          q: await quoted(taker, makers[(i + n) % 2], round.expiry, legs, { expires_at: Math.floor(Date.now() / 1000) + 300 }),
-          side: (i + n) % 2 ? 'sell' : 'buy',
-        });
-      }
-    }
+    const book = await quoteBook(round, makers, takers);
 
     // The stream: every accept sent at once over the takers' connections; the server dies half-way.
     const answered = new Set<string>();
@@ -137,14 +155,7 @@ whenPostgres('Ledger crash safety: SIGKILL in the middle of a stream of accepts'
     expect(accepted).toBeGreaterThanOrEqual(answered.size);
 
     await server.start();
-    const deadline = Date.now() + 180_000;
-    let left = -1;
-    while (Date.now() < deadline) {
-      left = (await db.query(`SELECT count(*)::int AS n FROM rfqs WHERE state IN ('accepted', 'submitting')`)).rows[0].n;
-      if (left === 0) break;
-      await sleep(500);
-    }
-    expect(left).toBe(0);
+    expect(await pendingAfterRecovery(db)).toBe(0);
 
     // Every accept (answered or not) ended filled or failed; one fill at most per RFQ.
     const states = (await db.query(`SELECT r.state, count(*)::int AS n FROM accepts a JOIN rfqs r ON r.id = a.rfq_id GROUP BY r.state`)).rows;

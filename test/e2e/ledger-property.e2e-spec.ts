@@ -98,13 +98,172 @@ describe(`Ledger property (seed ${SEED}, ${STEPS} steps): invariants and the mod
     await env?.destroy();
   });
 
+  // The walk's steps: each draws from `random` in the order the walk always has (a seed gives the same walk) and says what it did.
+  let random: () => number;
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
+  const amount = (min: number, max: number) => (min + random() * (max - min)).toFixed(2);
+  const accounts = () => [...takers, ...makers].map((t) => t.accountId);
+
+  const depositStep = async (): Promise<string> => {
+    const who = pick([...takers, ...makers]);
+    // Deposits grow with the index (locks do), so that the walk keeps trading after jumps up.
+    const sum = amount(1, 300 * Math.max(1, Number(index) / Number(INDEX)));
+    await deposit(app, who.accountId, sum);
+    add(who.accountId, parseRfqSigned(sum));
+    return 'deposit';
+  };
+
+  const withdrawStep = async (): Promise<string> => {
+    const who = pick([...takers, ...makers]);
+    const free = (await balanceOf(app, who.accountId)).available;
+    const ask = random() < 0.8 ? (free * BigInt(Math.floor(random() * 90))) / 100n : free + 1n;
+    if (ask > 0n) {
+      const res = await withdraw(app, who.accountId, formatRfq(ask));
+      expect(res.status).toBe(ask <= free ? 200 : 409);
+      if (res.status === 200) add(who.accountId, -ask);
+    }
+    return 'withdraw';
+  };
+
+  const indexStep = async (): Promise<string> => {
+    const jump = random() < 1 / 3;
+    const factor = jump ? (random() < 0.5 ? 2.5 + random() * 1.5 : 0.25 + random() * 0.15) : 0.7 + random() * 0.6;
+    index = BigInt(Math.max(1, Math.round(Number(index) * factor)));
+    await marketData(app, 'PA', formatRfq(index), '0.7');
+    return `${jump ? 'index jump' : 'index move'} ${formatRfq(index)}`;
+  };
+
+  const tradeStep = async (): Promise<string> => {
+    const open = rounds.filter((x) => !settled.has(x));
+    const round = pick(open);
+    const taker = pick(takers);
+    const maker = pick(makers);
+    const count = 1 + Math.floor(random() * 3);
+    const symbols = [...roundOf.keys()]
+      .filter((s) => roundOf.get(s) === round)
+      .sort(() => random() - 0.5)
+      .slice(0, count);
+    const cents = (min: number, max: number) => BigInt(min + Math.floor(random() * (max - min + 1))) * 10_000n;
+    const legs = symbols.map((s) => leg(s, formatRfq((random() < 0.5 ? -1n : 1n) * cents(25, 400))));
+    const bid = cents(-500, 1500);
+    const ask = bid + cents(0, 200);
+    const q = await quoted(taker, maker, round.expiry, legs, { bid: formatRfq(bid), ask: formatRfq(ask) });
+    const side = random() < 0.5 ? 'buy' : 'sell';
+    const reply = await taker.client.call('rfq.accept', acceptParams(taker.wallet, q, side));
+    if (reply.error) {
+      expect(['RFQ_TAKER_UNFUNDED', 'RFQ_BALANCE_INSUFFICIENT']).toContain(reply.error.data.error);
+      return `trade refused ${reply.error.data.error}`;
+    }
+    const done = await waitForState(taker, q.rfqId, ['filled', 'failed']);
+    if (done.state === 'filled') {
+      expect(done.fill.price).toBe(formatRfq(side === 'buy' ? ask : bid));
+      const modelLegs = legs.map((l) => ({ instrument: l.instrument, quantity: parseRfqSigned(l.quantity) }));
+      const fill: ModelFill = {
+        rfqId: q.rfqId,
+        taker: taker.accountId,
+        maker: maker.accountId,
+        side,
+        legs: modelLegs,
+        price: parseRfqSigned(done.fill.price),
+        fee: parseRfqSigned(done.fill.fee),
+        round,
+        reverted: false,
+      };
+      fills.push(fill);
+      apply(fill, 1n);
+    }
+    return `trade ${done.state}${done.failure ? ` ${done.failure.error}` : ''}`;
+  };
+
+  const revertStep = async (): Promise<string> => {
+    const live = fills.filter((f) => !f.reverted && !settled.has(f.round));
+    if (!live.length) return 'revert skipped (nothing to revert)';
+    const fill = pick(live);
+    const res = await admin.post(`/v1/admin/rfq/${fill.rfqId}/revert`);
+    if (res.status !== 200) {
+      expect([res.status, res.body.error]).toEqual([409, expect.stringMatching(/free balance/)]);
+      return 'revert refused';
+    }
+    fill.reverted = true;
+    apply(fill, -1n);
+    return 'revert';
+  };
+
+  const settleStep = async (): Promise<string> => {
+    const open = rounds.filter((x) => !settled.has(x));
+    if (open.length <= 1) return 'settle skipped (one round left)';
+    const round = open[0];
+    // Any price: up to five times the index, past U = 2 x max(index, strike) a third of the time.
+    const price = BigInt(Math.floor(random() * 5 * Number(index))) + 7n;
+    const res = await admin.post('/v1/admin/instruments/settle-expiration', {
+      asset: 'PA',
+      expiration: round.expiry,
+      settlement_price: formatRfq(price),
+    });
+    expect(res.status).toBe(200);
+    const held = [...positions.entries()].flatMap(([account, book]) =>
+      [...book.entries()]
+        .filter(([instrument]) => roundOf.get(instrument) === round)
+        .map(([instrument, quantity]) => {
+          const s = parseSymbol(instrument)!;
+          return { accountId: account, instrument, kind: s.kind, strike: s.strike, quantity };
+        }),
+    );
+    for (const p of settlementPayments(held, price)) add(p.accountId, p.amount);
+    settled.add(round);
+    return 'settle';
+  };
+
+  /** Each step, by the draw it falls under. */
+  const walk: Array<[number, () => Promise<string>]> = [
+    [0.12, depositStep],
+    [0.2, withdrawStep],
+    [0.3, indexStep],
+    [0.78, tradeStep],
+    [0.93, revertStep],
+    [Infinity, settleStep],
+  ];
+
+  /**
+   * After a step: the invariants hold, and every account's total, lock and positions are the model's.
+   * Counts the steps that left an account under-collateralized or in debt.
+   */
+  const checkStep = async (step: number, action: string, log: string[], counts: Record<string, number>) => {
+    const broken = await violations(rows);
+    if (broken.length) throw new Error(`step ${step} (${action}) broke invariants:\n${broken.join('\n')}\n${log.join('\n')}`);
+    let under = false;
+    let debt = false;
+    for (const account of [...accounts(), feeId]) {
+      const book = await balanceOf(app, account);
+      under ||= book.available < 0n;
+      debt ||= book.total < 0n;
+      const expected = { total: totals.get(account) ?? 0n, locked: account === feeId ? 0n : modelLock(account) };
+      if (book.total !== expected.total || book.locked !== expected.locked) {
+        throw new Error(
+          `step ${step} (${action}): account ${account} is ${JSON.stringify({ total: String(book.total), locked: String(book.locked) })}, the model says ${JSON.stringify({ total: String(expected.total), locked: String(expected.locked) })}\n${log.join('\n')}`,
+        );
+      }
+      if (account === feeId) continue;
+      const listed = (await positionsOf(app, account, 'all')).map((p) => [p.instrument, p.quantity, p.settled]);
+      expect([step, account, listed]).toEqual([step, account, modelPositions(account)]);
+    }
+    // How often the walk reached the states of docs/spec/design.md section 12 (reported below).
+    if (under) counts['steps under-collateralized'] = (counts['steps under-collateralized'] ?? 0) + 1;
+    if (debt) counts['steps with a debt'] = (counts['steps with a debt'] ?? 0) + 1;
+  };
+
+  /** The model's open and settled positions of `account`, as the positions query lists them. */
+  const modelPositions = (account: number) =>
+    [...(positions.get(account) ?? new Map()).entries()]
+      .filter(([, q]) => q !== 0n)
+      .map(([instrument, q]) => [instrument, (q < 0n ? '-' : '') + formatRfq(q < 0n ? -q : q), settled.has(roundOf.get(instrument)!)] as const)
+      .sort((a, b) => roundOf.get(a[0])!.expiry - roundOf.get(b[0])!.expiry || (a[0] < b[0] ? -1 : 1))
+      .map(([instrument, q, s]) => [instrument, toHttp(q), s]);
+
   it('a random walk over the API', async () => {
-    const random = prng(SEED);
-    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
-    const amount = (min: number, max: number) => (min + random() * (max - min)).toFixed(2);
+    random = prng(SEED);
     const log: string[] = [];
     const counts: Record<string, number> = {};
-    const accounts = () => [...takers, ...makers].map((t) => t.accountId);
 
     // Everyone starts with something (one taker and one maker with little).
     for (const t of [...takers, ...makers]) {
@@ -115,144 +274,10 @@ describe(`Ledger property (seed ${SEED}, ${STEPS} steps): invariants and the mod
 
     for (let step = 0; step < STEPS; step++) {
       const r = random();
-      let action: string;
-      if (r < 0.12) {
-        action = 'deposit';
-        const who = pick([...takers, ...makers]);
-        // Deposits grow with the index (locks do), so that the walk keeps trading after jumps up.
-        const sum = amount(1, 300 * Math.max(1, Number(index) / Number(INDEX)));
-        await deposit(app, who.accountId, sum);
-        add(who.accountId, parseRfqSigned(sum));
-      } else if (r < 0.2) {
-        action = 'withdraw';
-        const who = pick([...takers, ...makers]);
-        const free = (await balanceOf(app, who.accountId)).available;
-        const ask = random() < 0.8 ? (free * BigInt(Math.floor(random() * 90))) / 100n : free + 1n;
-        if (ask > 0n) {
-          const res = await withdraw(app, who.accountId, formatRfq(ask));
-          expect(res.status).toBe(ask <= free ? 200 : 409);
-          if (res.status === 200) add(who.accountId, -ask);
-        }
-      } else if (r < 0.3) {
-        const jump = random() < 1 / 3;
-        const factor = jump ? (random() < 0.5 ? 2.5 + random() * 1.5 : 0.25 + random() * 0.15) : 0.7 + random() * 0.6;
-        index = BigInt(Math.max(1, Math.round(Number(index) * factor)));
-        action = jump ? 'index jump' : 'index move';
-        await marketData(app, 'PA', formatRfq(index), '0.7');
-        action += ` ${formatRfq(index)}`;
-      } else if (r < 0.78) {
-        const open = rounds.filter((x) => !settled.has(x));
-        const round = pick(open);
-        const taker = pick(takers);
-        const maker = pick(makers);
-        const count = 1 + Math.floor(random() * 3);
-        const symbols = [...roundOf.keys()]
-          .filter((s) => roundOf.get(s) === round)
-          .sort(() => random() - 0.5)
-          .slice(0, count);
-        const cents = (min: number, max: number) => BigInt(min + Math.floor(random() * (max - min + 1))) * 10_000n;
-        const legs = symbols.map((s) => leg(s, formatRfq((random() < 0.5 ? -1n : 1n) * cents(25, 400))));
-        const bid = cents(-500, 1500);
-        const ask = bid + cents(0, 200);
-        const q = await quoted(taker, maker, round.expiry, legs, { bid: formatRfq(bid), ask: formatRfq(ask) });
-        const side = random() < 0.5 ? 'buy' : 'sell';
-        const reply = await taker.client.call('rfq.accept', acceptParams(taker.wallet, q, side));
-        if (reply.error) {
-          action = `trade refused ${reply.error.data.error}`;
-          expect(['RFQ_TAKER_UNFUNDED', 'RFQ_BALANCE_INSUFFICIENT']).toContain(reply.error.data.error);
-        } else {
-          const done = await waitForState(taker, q.rfqId, ['filled', 'failed']);
-          action = `trade ${done.state}${done.failure ? ` ${done.failure.error}` : ''}`;
-          if (done.state === 'filled') {
-            expect(done.fill.price).toBe(formatRfq(side === 'buy' ? ask : bid));
-            const price = parseRfqSigned(done.fill.price);
-            const fee = parseRfqSigned(done.fill.fee);
-            const modelLegs = legs.map((l) => ({ instrument: l.instrument, quantity: parseRfqSigned(l.quantity) }));
-            const fill: ModelFill = {
-              rfqId: q.rfqId,
-              taker: taker.accountId,
-              maker: maker.accountId,
-              side,
-              legs: modelLegs,
-              price,
-              fee,
-              round,
-              reverted: false,
-            };
-            fills.push(fill);
-            apply(fill, 1n);
-          }
-        }
-      } else if (r < 0.93) {
-        action = 'revert skipped (nothing to revert)';
-        const live = fills.filter((f) => !f.reverted && !settled.has(f.round));
-        if (live.length) {
-          action = 'revert';
-          const fill = pick(live);
-          const res = await admin.post(`/v1/admin/rfq/${fill.rfqId}/revert`);
-          if (res.status === 200) {
-            fill.reverted = true;
-            apply(fill, -1n);
-          } else {
-            expect([res.status, res.body.error]).toEqual([409, expect.stringMatching(/free balance/)]);
-            action = 'revert refused';
-          }
-        }
-      } else {
-        action = 'settle skipped (one round left)';
-        const open = rounds.filter((x) => !settled.has(x));
-        if (open.length > 1) {
-          action = 'settle';
-          const round = open[0];
-          // Any price: up to five times the index, past U = 2 x max(index, strike) a third of the time.
-          const price = BigInt(Math.floor(random() * 5 * Number(index))) + 7n;
-          const res = await admin.post('/v1/admin/instruments/settle-expiration', {
-            asset: 'PA',
-            expiration: round.expiry,
-            settlement_price: formatRfq(price),
-          });
-          expect(res.status).toBe(200);
-          const held = [...positions.entries()].flatMap(([account, book]) =>
-            [...book.entries()]
-              .filter(([instrument]) => roundOf.get(instrument) === round)
-              .map(([instrument, quantity]) => {
-                const s = parseSymbol(instrument)!;
-                return { accountId: account, instrument, kind: s.kind, strike: s.strike, quantity };
-              }),
-          );
-          for (const p of settlementPayments(held, price)) add(p.accountId, p.amount);
-          settled.add(round);
-        }
-      }
+      const action = await walk.find(([below]) => r < below)![1]();
       counts[action.split(' ').slice(0, 2).join(' ')] = (counts[action.split(' ').slice(0, 2).join(' ')] ?? 0) + 1;
       log.push(`${step}: ${action}`);
-
-      const broken = await violations(rows);
-      if (broken.length) throw new Error(`step ${step} (${action}) broke invariants:\n${broken.join('\n')}\n${log.join('\n')}`);
-      let under = false;
-      let debt = false;
-      for (const account of [...accounts(), feeId]) {
-        const book = await balanceOf(app, account);
-        under ||= book.available < 0n;
-        debt ||= book.total < 0n;
-        const expected = { total: totals.get(account) ?? 0n, locked: account === feeId ? 0n : modelLock(account) };
-        if (book.total !== expected.total || book.locked !== expected.locked) {
-          throw new Error(
-            `step ${step} (${action}): account ${account} is ${JSON.stringify({ total: String(book.total), locked: String(book.locked) })}, the model says ${JSON.stringify({ total: String(expected.total), locked: String(expected.locked) })}\n${log.join('\n')}`,
-          );
-        }
-        if (account === feeId) continue;
-        const listed = (await positionsOf(app, account, 'all')).map((p) => [p.instrument, p.quantity, p.settled]);
-        const modelled = [...(positions.get(account) ?? new Map()).entries()]
-          .filter(([, q]) => q !== 0n)
-          .map(([instrument, q]) => [instrument, (q < 0n ? '-' : '') + formatRfq(q < 0n ? -q : q), settled.has(roundOf.get(instrument)!)] as const)
-          .sort((a, b) => roundOf.get(a[0])!.expiry - roundOf.get(b[0])!.expiry || (a[0] < b[0] ? -1 : 1))
-          .map(([instrument, q, s]) => [instrument, toHttp(q), s]);
-        expect([step, account, listed]).toEqual([step, account, modelled]);
-      }
-      // How often the walk reached the states of docs/spec/design.md section 12 (reported below).
-      if (under) counts['steps under-collateralized'] = (counts['steps under-collateralized'] ?? 0) + 1;
-      if (debt) counts['steps with a debt'] = (counts['steps with a debt'] ?? 0) + 1;
+      await checkStep(step, action, log, counts);
     }
     // The walk did what it is for.
     expect(log.length).toBeGreaterThanOrEqual(40);

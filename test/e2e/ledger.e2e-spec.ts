@@ -1,38 +1,35 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { formatRfq } from '@legwork/protocol';
 import { packageFee } from '../../src/modules/ledger/domain/fees';
-import { fundingView } from '../../src/modules/ledger/domain/funding';
-import { portfolioLock } from '../../src/modules/ledger/domain/lock';
 import { FillService } from '../../src/modules/ledger/fill.service';
 import { Http } from './clients';
 import { signInHttp } from './factories';
-import { Environment, type TestApp } from './harness';
-import { type Rows, appRows, expectInvariants } from './invariants';
-import { type RfqTrader, type Round, expectRfqError, expirationIn, leg, listRound, on, pauseRound, rfqTrader } from './rfq-support';
+import type { Environment, TestApp } from './harness';
+import { type Rows, expectInvariants } from './invariants';
+import { type RfqTrader, type Round, expectRfqError, leg, on, rfqTrader } from './rfq-support';
 import {
   M,
+  type Quoted,
   acceptAndFill,
   acceptParams,
   balanceOf,
-  deposit,
-  feeAccountId,
   fillsOf,
   fundingLegs,
   http8,
-  marketData,
   nowSeconds,
   pair,
   positionsOf,
   quoted,
   sleep,
   waitForState,
-  withdraw,
 } from './support/ledger';
+import { INDEX, ISO, IV, PARAMS, lockOn, snapshotOf, startLedgerApp } from './support/ledger-app';
 
-const INDEX = 150n * M;
-const IV = 800_000n;
-const PARAMS = { takerFeeBps: 3, tradeFeeCapBps: 1250, takerFeeToleranceBps: 100, lockUpsideBps: 10_000 };
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+/**
+ * The ledger through the API: a fill's positions, premium, fee and events; each refusal of rfq.accept
+ * (nothing changed); the position and fill queries. Funding is ledger-funding.e2e-spec.ts; revert and
+ * settlement are ledger-settlement.e2e-spec.ts. The invariants hold after every test.
+ */
 
 describe('Ledger: accept, fill, positions, revert, settlement', () => {
   let env: Environment;
@@ -40,19 +37,12 @@ describe('Ledger: accept, fill, positions, revert, settlement', () => {
   let admin: Http;
   let rows: Rows;
   let sol: Round;
-  let paused: Round;
-  let eth: Round;
   let feeId: number;
   const traders: RfqTrader[] = [];
 
   const spread = () => [leg(sol.symbol('150'), '1'), leg(sol.symbol('140', 'put'), '-2')];
-  const lockOf = (positions: Array<[string, 'call' | 'put', bigint]>, index = INDEX, round = sol) =>
-    portfolioLock(
-      positions.map(([strike, kind, quantity]) => ({ asset: round.asset, expiry: round.expiry, strike: BigInt(strike) * M, kind, quantity })),
-      { indexByAsset: { [round.asset]: index }, lockUpsideBps: 10_000 },
-    );
-  const snapshot = async (...accounts: number[]) =>
-    Promise.all(accounts.map(async (id) => ({ balance: await balanceOf(app, id), positions: await positionsOf(app, id, 'all') })));
+  const lockOf = (positions: Array<[string, 'call' | 'put', bigint]>, index = INDEX) => lockOn(sol, positions, index);
+  const snapshot = (...accounts: number[]) => snapshotOf(app, ...accounts);
   const track = async <T extends { taker: RfqTrader; maker: RfqTrader }>(p: Promise<T>) => {
     const value = await p;
     traders.push(value.taker, value.maker);
@@ -60,15 +50,7 @@ describe('Ledger: accept, fill, positions, revert, settlement', () => {
   };
 
   beforeAll(async () => {
-    env = await Environment.create({ MARKET_DATA_MAX_AGE_SECONDS: '3600', SWEEP_INTERVAL_MS: '500' });
-    app = await env.start();
-    admin = new Http(app.url).admin();
-    rows = appRows(app);
-    sol = await listRound(app, 'SOL', expirationIn(10));
-    paused = await listRound(app, 'SOL', expirationIn(12));
-    eth = await listRound(app, 'ETH', expirationIn(10));
-    await marketData(app, 'SOL', '150', '0.8');
-    feeId = feeAccountId(app);
+    ({ env, app, admin, rows, sol, feeId } = await startLedgerApp());
   });
   afterEach(async () => {
     await expectInvariants(rows);
@@ -80,6 +62,47 @@ describe('Ledger: accept, fill, positions, revert, settlement', () => {
   });
 
   describe('fills', () => {
+    /** A position row of the query API for `account`, on the SOL round. */
+    const positionRow = (account: number, strike: string, kind: 'call' | 'put', quantity: bigint) => ({
+      account_id: account,
+      instrument: sol.symbol(strike, kind),
+      asset: 'SOL',
+      strike: http8(BigInt(strike) * M),
+      kind,
+      expiry: sol.expiry,
+      settled: false,
+      quantity: http8(quantity),
+      average_price: expect.stringMatching(/^-?\d+\.\d{8}$/),
+      updated_at: expect.stringMatching(ISO),
+    });
+    /** The fill row (either side's, without role and fee) of the spread() bought at 2.25. */
+    const spreadFillRow = (fill: { fill_id: string; filled_at: number }, q: Quoted) => ({
+      fill_id: fill.fill_id,
+      rfq_id: q.rfqId,
+      quote_id: q.quoteId,
+      side: 'buy',
+      legs: [
+        { instrument: sol.symbol('150'), quantity: '1.00000000' },
+        { instrument: sol.symbol('140', 'put'), quantity: '-2.00000000' },
+      ],
+      price: '2.25000000',
+      filled_at: fill.filled_at,
+      reverted: false,
+      receipt: expect.objectContaining({ kind: 0, hash: expect.stringMatching(/^[0-9a-f]{64}$/) }),
+      revert_receipt: null,
+    });
+    /** The events of a bought RFQ, in order: accepted, submitting, filled to the taker; accepted, filled to the maker. */
+    const expectBuyEvents = async (taker: RfqTrader, maker: RfqTrader, q: Quoted) => {
+      for (const event of ['accepted', 'submitting', 'filled']) {
+        const n = await taker.client.next(on('rfq', event, q.rfqId));
+        expect(n.data.rfq.state).toBe(event);
+      }
+      for (const event of ['accepted', 'filled']) {
+        const n = await maker.client.next(on('rfq_maker', event, q.rfqId));
+        expect(n.data).toMatchObject({ event, rfq: { rfq_id: q.rfqId, quote_id: q.quoteId, state: event, side: 'buy' } });
+      }
+    };
+
     it('a buy of a two-leg package: two position rows each, mirrored; premium and fee moved exactly; events to both', async () => {
       const { taker, maker } = await track(pair(app, '1000', '10000'));
       await taker.client.result('rfq.subscribe', {});
@@ -121,54 +144,19 @@ describe('Ledger: accept, fill, positions, revert, settlement', () => {
       });
       expect((await balanceOf(app, feeId)).total).toBe(feeBefore.total + fee);
 
-      const row = (account: number, strike: string, kind: 'call' | 'put', quantity: bigint) => ({
-        account_id: account,
-        instrument: sol.symbol(strike, kind),
-        asset: 'SOL',
-        strike: http8(BigInt(strike) * M),
-        kind,
-        expiry: sol.expiry,
-        settled: false,
-        quantity: http8(quantity),
-        average_price: expect.stringMatching(/^-?\d+\.\d{8}$/),
-        updated_at: expect.stringMatching(ISO),
-      });
       const takerRows = await positionsOf(app, taker.accountId);
       const makerRows = await positionsOf(app, maker.accountId);
-      expect(takerRows).toEqual([row(taker.accountId, '140', 'put', -2n * M), row(taker.accountId, '150', 'call', M)]);
-      expect(makerRows).toEqual([row(maker.accountId, '140', 'put', 2n * M), row(maker.accountId, '150', 'call', -M)]);
+      expect(takerRows).toEqual([positionRow(taker.accountId, '140', 'put', -2n * M), positionRow(taker.accountId, '150', 'call', M)]);
+      expect(makerRows).toEqual([positionRow(maker.accountId, '140', 'put', 2n * M), positionRow(maker.accountId, '150', 'call', -M)]);
       // Both counterparties carry the same leg prices; the legs' shares add up to the premium.
       expect(makerRows.map((r) => r.average_price)).toEqual(takerRows.map((r) => r.average_price));
       const [put, call] = takerRows.map((r) => Number(r.average_price));
       expect(Math.abs(call * 1 - 2 * put - 2.25)).toBeLessThanOrEqual(0.000003);
 
-      const legs = [
-        { instrument: sol.symbol('150'), quantity: '1.00000000' },
-        { instrument: sol.symbol('140', 'put'), quantity: '-2.00000000' },
-      ];
-      const fillRow = {
-        fill_id: filled.fill.fill_id,
-        rfq_id: q.rfqId,
-        quote_id: q.quoteId,
-        side: 'buy',
-        legs,
-        price: '2.25000000',
-        filled_at: filled.fill.filled_at,
-        reverted: false,
-        receipt: expect.objectContaining({ kind: 0, hash: expect.stringMatching(/^[0-9a-f]{64}$/) }),
-        revert_receipt: null,
-      };
+      const fillRow = spreadFillRow(filled.fill, q);
       expect(await fillsOf(app, taker.accountId)).toEqual([{ ...fillRow, role: 'taker', fee: http8(fee) }]);
       expect(await fillsOf(app, maker.accountId)).toEqual([{ ...fillRow, role: 'maker', fee: '0.00000000' }]);
-
-      for (const event of ['accepted', 'submitting', 'filled']) {
-        const n = await taker.client.next(on('rfq', event, q.rfqId));
-        expect(n.data.rfq.state).toBe(event);
-      }
-      for (const event of ['accepted', 'filled']) {
-        const n = await maker.client.next(on('rfq_maker', event, q.rfqId));
-        expect(n.data).toMatchObject({ event, rfq: { rfq_id: q.rfqId, quote_id: q.quoteId, state: event, side: 'buy' } });
-      }
+      await expectBuyEvents(taker, maker, q);
     });
 
     it('a sell of the package: the maker pays bid, signs mirrored, the taker writes the call', async () => {
@@ -319,317 +307,6 @@ describe('Ledger: accept, fill, positions, revert, settlement', () => {
       expectRfqError(reply, 'RFQ_QUOTE_EXPIRED');
       expect(reply.error.data).toMatchObject({ rfq_id: short.rfqId, quote_id: short.quoteId });
       expect(await snapshot(taker.accountId, maker.accountId)).toEqual(mid);
-    });
-  });
-
-  describe('funding', () => {
-    it('a writer never anchored: RFQ_TAKER_UNFUNDED with the funding view of both sides (estimate)', async () => {
-      const { taker, maker } = await track(pair(app, null, '10000'));
-      const q = await quoted(taker, maker, sol.expiry, [leg(sol.symbol('150'), '-1'), leg(sol.symbol('160'), '0.5')], { bid: '-4', ask: '-3.5' });
-      const reply = await taker.client.call('rfq.accept', acceptParams(taker.wallet, q, 'buy'));
-      expectRfqError(reply, 'RFQ_TAKER_UNFUNDED');
-      const expected = fundingView({
-        anchored: false,
-        freeBalance: null,
-        currentLocked: 0n,
-        positions: [],
-        legs: fundingLegs(sol.expiry, q.legs, INDEX, IV),
-        bid: -4n * M,
-        ask: -3_500_000n,
-        ...PARAMS,
-        indexByAsset: { SOL: INDEX },
-      });
-      expect(reply.error.data.details).toEqual(expected);
-      expect(expected.buy).toMatchObject({ writer: true, estimate: true, funded: false, cash_debit: '0' });
-      expect(reply.error.data).toMatchObject({ rfq_id: q.rfqId, quote_id: q.quoteId });
-      expect((await taker.client.result('rfq.get', { rfq_id: q.rfqId })).state).toBe('quoted');
-    });
-
-    it('a writer with too little: RFQ_TAKER_UNFUNDED whose details are the formula; with enough it fills', async () => {
-      const { taker, maker } = await track(pair(app, '100', '10000'));
-      const q = await quoted(taker, maker, sol.expiry, [leg(sol.symbol('140', 'put'), '-1')], { bid: '3', ask: '3.2' });
-      const reply = await taker.client.call('rfq.accept', acceptParams(taker.wallet, q, 'buy'));
-      expectRfqError(reply, 'RFQ_TAKER_UNFUNDED');
-      const view = (free: bigint) =>
-        fundingView({
-          anchored: true,
-          freeBalance: free,
-          currentLocked: 0n,
-          positions: [],
-          legs: fundingLegs(sol.expiry, q.legs, INDEX, IV),
-          bid: 3n * M,
-          ask: 3_200_000n,
-          ...PARAMS,
-          indexByAsset: { SOL: INDEX },
-        });
-      expect(reply.error.data.details).toEqual(view(100n * M));
-      // required = cash_debit 0 (the taker receives 3.2? no: a buy pays ask) → ask 3.2 + max_fee + lock 140
-      expect(reply.error.data.details.buy).toMatchObject({
-        writer: true,
-        estimate: false,
-        funded: false,
-        lock_increase: '140',
-        post_fill_locked: '140',
-        cash_debit: '3.2',
-      });
-      expect(reply.error.data.details.sell).toMatchObject({ writer: false, funded: true, cash_debit: '0' });
-      await deposit(app, taker.accountId, '50');
-      const filled = await acceptAndFill(taker, q, 'buy');
-      expect(filled.state).toBe('filled');
-      expect((await balanceOf(app, taker.accountId)).locked).toBe(140n * M);
-    });
-
-    it('a maker that cannot fund its side: RFQ_BALANCE_INSUFFICIENT (retryable)', async () => {
-      const { taker, maker } = await track(pair(app, '1000', null));
-      const q = await quoted(taker, maker, sol.expiry, [leg(sol.symbol('150'), '1')]);
-      const reply = await taker.client.call('rfq.accept', acceptParams(taker.wallet, q, 'buy'));
-      expectRfqError(reply, 'RFQ_BALANCE_INSUFFICIENT', true);
-      await deposit(app, maker.accountId, '149');
-      expectRfqError(await taker.client.call('rfq.accept', acceptParams(taker.wallet, q, 'buy')), 'RFQ_BALANCE_INSUFFICIENT', true);
-      await deposit(app, maker.accountId, '1');
-      expect((await acceptAndFill(taker, q, 'buy')).state).toBe('filled');
-    });
-
-    it('missing market data: RFQ_NOT_READY (retryable); a paused leg: RFQ_INVALID_INSTRUMENT (retryable)', async () => {
-      const { taker, maker } = await track(pair(app));
-      const q = await quoted(taker, maker, eth.expiry, [leg(eth.symbol('150'), '1')]);
-      expectRfqError(await taker.client.call('rfq.accept', acceptParams(taker.wallet, q, 'buy')), 'RFQ_NOT_READY', true);
-      const p = await quoted(taker, maker, paused.expiry, [leg(paused.symbol('150'), '1')]);
-      await pauseRound(app, paused, true);
-      try {
-        const reply = await taker.client.call('rfq.accept', acceptParams(taker.wallet, p, 'buy'));
-        expectRfqError(reply, 'RFQ_INVALID_INSTRUMENT', true);
-        expect(reply.error.data.message).toMatch(/legs\[0\]/);
-      } finally {
-        await pauseRound(app, paused, false);
-      }
-    });
-
-    it('the fill re-checks funding: a withdrawal after the accept fails the fill with RFQ_TAKER_UNFUNDED', async () => {
-      const { taker, maker } = await track(pair(app, '10', '10000'));
-      const q = await quoted(taker, maker, sol.expiry, [leg(sol.symbol('150'), '1')], { bid: '8', ask: '9' });
-      // Hold the fill back until the withdrawal is in.
-      const accepted = app.app.get(FillService);
-      const original = accepted.fill.bind(accepted);
-      let release!: () => void;
-      const gate = new Promise<void>((resolve) => (release = resolve));
-      accepted.fill = async (id, opts) => {
-        if (id === q.rfqId) await gate;
-        return original(id, opts);
-      };
-      try {
-        await taker.client.result('rfq.accept', acceptParams(taker.wallet, q, 'buy'));
-        expect((await withdraw(app, taker.accountId, '5')).status).toBe(200);
-        release();
-        const failed = await waitForState(taker, q.rfqId, ['filled', 'failed']);
-        expect(failed).toMatchObject({ state: 'failed', failure: { error: 'RFQ_TAKER_UNFUNDED' }, fill: null });
-      } finally {
-        accepted.fill = original;
-        release();
-      }
-      expect(await positionsOf(app, taker.accountId)).toEqual([]);
-      expect(await balanceOf(app, taker.accountId)).toEqual({ total: 5n * M, locked: 0n, available: 5n * M });
-    });
-    it('the fee at fill above the max_fee frozen at accept fails the fill with RFQ_PRICE_TOLERANCE', async () => {
-      const tol = await listRound(app, 'TOL', expirationIn(10));
-      await marketData(app, 'TOL', '150', '0.8');
-      const { taker, maker } = await track(pair(app));
-      const q = await quoted(taker, maker, tol.expiry, [leg(tol.symbol('150'), '10')], { bid: '70', ask: '80' });
-      const fills = app.app.get(FillService);
-      const original = fills.fill.bind(fills);
-      let release!: () => void;
-      const gate = new Promise<void>((resolve) => (release = resolve));
-      fills.fill = async (id, opts) => {
-        if (id === q.rfqId) await gate;
-        return original(id, opts);
-      };
-      const before = await snapshot(taker.accountId, maker.accountId);
-      try {
-        await taker.client.result('rfq.accept', acceptParams(taker.wallet, q, 'buy'));
-        // fee at accept: 10 × 150 × 3 bp = 0.45, max_fee 0.4545; at index 152 the fee is 0.456
-        await marketData(app, 'TOL', '152', '0.8');
-        release();
-        const failed = await waitForState(taker, q.rfqId, ['filled', 'failed']);
-        expect(failed).toMatchObject({ state: 'failed', failure: { error: 'RFQ_PRICE_TOLERANCE', message: expect.stringMatching(/0\.456.*0\.4545/) } });
-      } finally {
-        fills.fill = original;
-        release();
-      }
-      expect(await snapshot(taker.accountId, maker.accountId)).toEqual(before);
-      expect(await rows(`SELECT max_fee::text FROM accepts WHERE rfq_id = $1`, [q.rfqId])).toEqual([{ max_fee: '454500' }]);
-    });
-  });
-
-  describe('revert', () => {
-    it('returns every figure to its prior value and moves filled → failed (RFQ_TX_FAILED, reverted)', async () => {
-      const { taker, maker } = await track(pair(app, '1000', '10000'));
-      await taker.client.result('rfq.subscribe', {});
-      const before = await snapshot(taker.accountId, maker.accountId, feeId);
-      const q = await quoted(taker, maker, sol.expiry, spread());
-      const filled = await acceptAndFill(taker, q, 'buy');
-      expect(filled.state).toBe('filled');
-      expect(await snapshot(taker.accountId, maker.accountId, feeId)).not.toEqual(before);
-
-      const res = await admin.post(`/v1/admin/rfq/${q.rfqId}/revert`);
-      expect(res).toEqual({ status: 200, body: { rfq_id: q.rfqId, state: 'failed', reverted: true } });
-      const after = await snapshot(taker.accountId, maker.accountId, feeId);
-      const figures = (s: typeof before) =>
-        s.map((x) => ({ total: x.balance.total, locked: x.balance.locked, positions: x.positions.map((p: any) => [p.instrument, p.quantity]) }));
-      expect(figures(after)).toEqual(figures(before));
-
-      const rfq = await taker.client.result('rfq.get', { rfq_id: q.rfqId });
-      expect(rfq).toMatchObject({ state: 'failed', failure: { error: 'RFQ_TX_FAILED' }, fill: { ...filled.fill, reverted: true } });
-      await taker.client.next(on('rfq', 'failed', q.rfqId));
-      expect((await fillsOf(app, taker.accountId))[0]).toMatchObject({ rfq_id: q.rfqId, reverted: true });
-      expect((await fillsOf(app, maker.accountId))[0]).toMatchObject({ rfq_id: q.rfqId, reverted: true });
-
-      const again = await admin.post(`/v1/admin/rfq/${q.rfqId}/revert`);
-      expect(again.status).toBe(409);
-      expect(again.body.error).toMatch(/reverted already/);
-    });
-
-    it('404 unknown, 400 malformed, 409 not filled, 403 without the admin scope', async () => {
-      expect((await admin.post(`/v1/admin/rfq/${randomBytes(16).toString('hex')}/revert`)).status).toBe(404);
-      expect((await admin.post(`/v1/admin/rfq/NOT-AN-ID/revert`)).status).toBe(400);
-      const { taker, maker } = await track(pair(app));
-      const q = await quoted(taker, maker, sol.expiry, [leg(sol.symbol('150'), '1')]);
-      const res = await admin.post(`/v1/admin/rfq/${q.rfqId}/revert`);
-      expect(res.status).toBe(409);
-      expect(res.body).toEqual({ error: expect.stringMatching(/quoted, not filled/) });
-      const session = await signInHttp(app, taker.wallet);
-      expect((await session.http.post(`/v1/admin/rfq/${q.rfqId}/revert`)).status).toBe(403);
-    });
-
-    it('409 when undoing would take an account below zero (the reverted long covered a call written since)', async () => {
-      const { taker, maker } = await track(pair(app, '20', '10000'));
-      const long = await quoted(taker, maker, sol.expiry, [leg(sol.symbol('150'), '1')], { bid: '11', ask: '12' });
-      await acceptAndFill(taker, long, 'buy');
-      // Writing the 160 call against the long 150 call locks nothing: the taker can afford it.
-      const written = await acceptAndFill(taker, await quoted(taker, maker, sol.expiry, [leg(sol.symbol('160'), '1')], { bid: '3', ask: '3.5' }), 'sell');
-      expect(written.state).toBe('filled');
-      expect((await balanceOf(app, taker.accountId)).locked).toBe(0n);
-      const before = await snapshot(taker.accountId, maker.accountId, feeId);
-      const res = await admin.post(`/v1/admin/rfq/${long.rfqId}/revert`);
-      expect(res.status).toBe(409);
-      expect(res.body.error).toMatch(/taker's free balance/);
-      expect(await snapshot(taker.accountId, maker.accountId, feeId)).toEqual(before);
-      expect((await taker.client.result('rfq.get', { rfq_id: long.rfqId })).state).toBe('filled');
-      // Reverting the covered call first, then the long, works.
-      expect((await admin.post(`/v1/admin/rfq/${written.rfq_id}/revert`)).status).toBe(200);
-      expect((await admin.post(`/v1/admin/rfq/${long.rfqId}/revert`)).status).toBe(200);
-      expect(await balanceOf(app, taker.accountId)).toEqual({ total: 20n * M, locked: 0n, available: 20n * M });
-    });
-  });
-
-  describe('settlement', () => {
-    it('settle-expiration pays floor(|q| × intrinsic) short → long, marks everything settled, expires open RFQs; idempotent', async () => {
-      const avax = await listRound(app, 'AVAX', expirationIn(10));
-      await marketData(app, 'AVAX', '150', '0.8');
-      const { taker, maker } = await track(pair(app, '1000', '10000'));
-      const q = await quoted(taker, maker, avax.expiry, [leg(avax.symbol('150'), '1.5'), leg(avax.symbol('140', 'put'), '-2')], { bid: '1', ask: '2' });
-      await acceptAndFill(taker, q, 'buy');
-      const open = await quoted(taker, maker, avax.expiry, [leg(avax.symbol('160'), '1')]);
-      const pending = await taker.client.result('rfq.create', { client_ref: randomUUID(), legs: [leg(avax.symbol('160'), '1')] });
-      const before = await snapshot(taker.accountId, maker.accountId);
-
-      const res = await admin.post('/v1/admin/instruments/settle-expiration', { asset: 'AVAX', expiration: avax.expiry, settlement_price: '170.333333' });
-      expect(res.status).toBe(200);
-      expect(res.body).toEqual({
-        asset: 'AVAX',
-        expiration: avax.expiry,
-        settled: true,
-        settlement_price: '170.33333300',
-        settled_at: expect.any(Number),
-        positions: 4,
-      });
-      // call 150: intrinsic 20.333333 × 1.5 = 30.4999995 → 30.499999; put 140: out of the money
-      const paid = 30_499_999n;
-      expect(await balanceOf(app, taker.accountId)).toEqual({ total: before[0].balance.total + paid, locked: 0n, available: before[0].balance.total + paid });
-      expect(await balanceOf(app, maker.accountId)).toEqual({ total: before[1].balance.total - paid, locked: 0n, available: before[1].balance.total - paid });
-
-      expect(await positionsOf(app, taker.accountId, 'open')).toEqual([]);
-      const settled = await positionsOf(app, taker.accountId, 'settled');
-      expect(settled.map((r) => [r.instrument, r.quantity, r.settled])).toEqual([
-        [avax.symbol('140', 'put'), '-2.00000000', true],
-        [avax.symbol('150'), '1.50000000', true],
-      ]);
-      expect(await positionsOf(app, taker.accountId, 'all')).toEqual(settled);
-      expect((await positionsOf(app, maker.accountId, 'settled')).map((r) => r.quantity)).toEqual(['2.00000000', '-1.50000000']);
-
-      expect((await waitForState(taker, open.rfqId, ['expired'])).state).toBe('expired');
-      expect((await waitForState(taker, pending.rfq_id, ['expired'])).state).toBe('expired');
-      const instruments = (await new Http(app.url).get(`/v1/instruments?asset=AVAX&include_settled=true`)).body.instruments;
-      expect(instruments.every((i: any) => i.settled && i.settlement_price === '170.333333')).toBe(true);
-
-      const repeat = await admin.post('/v1/admin/instruments/settle-expiration', { asset: 'AVAX', expiration: avax.expiry });
-      expect(repeat).toEqual({ status: 200, body: res.body });
-      expect((await admin.post('/v1/admin/instruments/settle-expiration', { asset: 'AVAX', expiration: avax.expiry, settlement_price: '171' })).status).toBe(
-        409,
-      );
-      expect((await admin.post(`/v1/admin/rfq/${q.rfqId}/revert`)).status).toBe(409);
-      expect((await balanceOf(app, taker.accountId)).total).toBe(before[0].balance.total + paid);
-    });
-
-    it('an accepted RFQ whose round settles before its fill: the fill fails with RFQ_INVALID_INSTRUMENT naming the leg, nothing moves', async () => {
-      const dot = await listRound(app, 'DOT', expirationIn(10));
-      await marketData(app, 'DOT', '150', '0.8');
-      const { taker, maker } = await track(pair(app, '1000', '10000'));
-      const q = await quoted(taker, maker, dot.expiry, [leg(dot.symbol('140', 'put'), '1'), leg(dot.symbol('150'), '-1')], { bid: '1', ask: '2' });
-      const fills = app.app.get(FillService);
-      // The accept's fill job is held back, so that the round settles in between.
-      const enqueue = jest.spyOn(fills, 'enqueue').mockResolvedValue(undefined);
-      try {
-        await taker.client.result('rfq.accept', acceptParams(taker.wallet, q, 'buy'));
-      } finally {
-        enqueue.mockRestore();
-      }
-      const before = await snapshot(taker.accountId, maker.accountId);
-      expect((await admin.post('/v1/admin/instruments/settle-expiration', { asset: 'DOT', expiration: dot.expiry, settlement_price: '150' })).status).toBe(200);
-      await fills.fill(q.rfqId, { final: false });
-      const failed = await waitForState(taker, q.rfqId, ['failed']);
-      expect(failed.failure).toEqual({ error: 'RFQ_INVALID_INSTRUMENT', message: `legs[0]: ${dot.symbol('140', 'put')} has settled` });
-      expect(await snapshot(taker.accountId, maker.accountId)).toEqual(before);
-    });
-
-    it('settle-expiration: 404 unknown round, 400 bad input, 409 without a fresh index and no price', async () => {
-      expect((await admin.post('/v1/admin/instruments/settle-expiration', { asset: 'NOPE', expiration: expirationIn(3) })).status).toBe(404);
-      expect((await admin.post('/v1/admin/instruments/settle-expiration', { asset: 'SOL', expiration: 'soon' })).status).toBe(400);
-      expect((await admin.post('/v1/admin/instruments/settle-expiration', { asset: 'SOL', expiration: sol.expiry, settlement_price: '-1' })).status).toBe(400);
-      expect((await admin.post('/v1/admin/instruments/settle-expiration', { asset: 'SOL', expiration: sol.expiry, extra: 1 })).status).toBe(400);
-      const res = await admin.post('/v1/admin/instruments/settle-expiration', { asset: 'ETH', expiration: eth.expiry });
-      expect(res.status).toBe(409);
-      expect(res.body.error).toMatch(/settlement_price/);
-    });
-
-    it('an expiration a few seconds out settles by itself at the fresh index; status=settled lists the rows', async () => {
-      const expiry = nowSeconds() + 8;
-      const round = await listRound(app, 'NEAR', expiry);
-      await marketData(app, 'NEAR', '150', '0.8');
-      const { taker, maker } = await track(pair(app, '1000', '10000'));
-      const q = await quoted(taker, maker, expiry, [leg(round.symbol('150'), '1'), leg(round.symbol('160'), '-1')], {
-        bid: '0.5',
-        ask: '1',
-        expires_at: expiry - 1,
-      });
-      await acceptAndFill(taker, q, 'buy');
-      await marketData(app, 'NEAR', '155.5');
-      const before = await snapshot(taker.accountId, maker.accountId);
-      const until = Date.now() + 25_000;
-      let settled: any[] = [];
-      while (Date.now() < until) {
-        settled = await positionsOf(app, taker.accountId, 'settled');
-        if (settled.length) break;
-        await sleep(250);
-      }
-      expect(settled.map((r) => [r.instrument, r.quantity])).toEqual([
-        [round.symbol('150'), '1.00000000'],
-        [round.symbol('160'), '-1.00000000'],
-      ]);
-      expect(Date.now() / 1000).toBeGreaterThanOrEqual(expiry);
-      // long the 150 call receives 5.5; the 160 call is out of the money
-      expect((await balanceOf(app, taker.accountId)).total).toBe(before[0].balance.total + 5_500_000n);
-      expect((await balanceOf(app, maker.accountId)).total).toBe(before[1].balance.total - 5_500_000n);
-      expect(await positionsOf(app, taker.accountId, 'open')).toEqual([]);
     });
   });
 

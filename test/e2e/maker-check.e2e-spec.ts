@@ -91,22 +91,10 @@ describe('rfq.maker.check', () => {
     expect(await q1.client.result('rfq.maker.respond', params)).toEqual({ rfq_id: rfq.rfq_id, quote_id: expected, state: 'quoted' });
   });
 
-  it('gives respond’s verdict for every respond failure of the RFQ tests, and changes nothing', async () => {
-    const rfq = await openRfq();
-    const good = signedQuote(q1.wallet, rfq, terms(next()), sol.expiry).params;
-    const signed = (who: RfqTrader, target: any, changes = {}, n = next(), round = sol) =>
-      signedQuote(who.wallet, target, terms(n, changes), round.expiry).params;
-    const now = nowSeconds();
+  /** Respond failures of the params alone (shape, types, decimals), for q1 on `rfq`, changing the good params `good`. */
+  const malformed = (good: any, rfq: any): Array<[string, RfqTrader, unknown, string]> => {
     const { bid: _bid, ...noBid } = good;
-    const own = await openRfq(both);
-    const quoted = await openRfq();
-    await q2.client.result('rfq.maker.respond', signed(q2, quoted));
-    const declined = await openRfq();
-    await q2.client.result('rfq.maker.decline', { rfq_id: declined.rfq_id, reason: 'size_limit' });
-    const used = next();
-    await q2.client.result('rfq.maker.respond', signed(q2, await openRfq(), {}, used));
-    const signature = Buffer.from(good.maker_signature, 'base64');
-    const cases: Array<[string, RfqTrader, unknown, string]> = [
+    return [
       ['an unknown param', q1, { ...good, side: 'buy' }, 'RFQ_VALUE_OUT_OF_RANGE'],
       ['an upper-case rfq_id', q1, { ...good, rfq_id: rfq.rfq_id.toUpperCase() }, 'RFQ_VALUE_OUT_OF_RANGE'],
       ['a number quote_nonce', q1, { ...good, quote_nonce: 5 }, 'RFQ_VALUE_OUT_OF_RANGE'],
@@ -120,6 +108,25 @@ describe('rfq.maker.check', () => {
       ['a number ask', q1, { ...good, ask: 2.25 }, 'RFQ_PRECISION_UNSUPPORTED'],
       ['a bid of -0', q1, { ...good, bid: '-0' }, 'RFQ_PRECISION_UNSUPPORTED'],
       ['an ask with a trailing zero', q1, { ...good, ask: '2.2500000' }, 'RFQ_PRECISION_UNSUPPORTED'],
+    ];
+  };
+
+  it('gives respond’s verdict for every respond failure of the RFQ tests, and changes nothing', async () => {
+    const rfq = await openRfq();
+    const good = signedQuote(q1.wallet, rfq, terms(next()), sol.expiry).params;
+    const signed = (who: RfqTrader, target: any, changes = {}, n = next(), round = sol) =>
+      signedQuote(who.wallet, target, terms(n, changes), round.expiry).params;
+    const now = nowSeconds();
+    const own = await openRfq(both);
+    const quoted = await openRfq();
+    await q2.client.result('rfq.maker.respond', signed(q2, quoted));
+    const declined = await openRfq();
+    await q2.client.result('rfq.maker.decline', { rfq_id: declined.rfq_id, reason: 'size_limit' });
+    const used = next();
+    await q2.client.result('rfq.maker.respond', signed(q2, await openRfq(), {}, used));
+    const signature = Buffer.from(good.maker_signature, 'base64');
+    const cases: Array<[string, RfqTrader, unknown, string]> = [
+      ...malformed(good, rfq),
       ['the taker role alone', taker, good, 'RFQ_WRONG_ROLE'],
       ['a quoter on its own RFQ', both, signed(both, own), 'RFQ_WRONG_ROLE'],
       ['an unknown RFQ', q1, signed(q1, { ...rfq, rfq_id: 'f'.repeat(32) }), 'RFQ_NOT_FOUND'],

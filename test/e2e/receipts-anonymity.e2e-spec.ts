@@ -81,14 +81,12 @@ describe('Takers stay anonymous in receipts (version 2)', () => {
     await env?.destroy();
   });
 
-  it('a journal that holds a version 1 receipt followed by version 2 ones: verify-journal passes, and cli fills verifies both and the taker', async () => {
-    const { taker, maker } = await pair(app, '1000', '10000');
-    traders.push(taker, maker);
-    const q = await quoted(taker, maker, sol.expiry, [leg(sol.symbol('150'), '1')]);
-    expect((await acceptAndFill(taker, q, 'buy')).state).toBe('filled');
-    // The exchange before version 2 signed this fill: journal_seq 1 becomes the version 1 receipt
-    // of the same fill (the taker's key at offset 136, signed by the same key), and its fill row
-    // has no salt, as the migration leaves such rows.
+  /**
+   * Turns the first fill (journal_seq 1, of `rfqId`) into what the exchange before version 2 signed: the
+   * version 1 receipt of the same fill (the taker's key at offset 136, signed by the same key), and a
+   * fill row with no salt, as the migration leaves such rows.
+   */
+  const rewriteAsVersion1 = async (taker: RfqTrader, rfqId: string) => {
     const [stored] = await sql(`SELECT journal_seq, payload FROM receipts ORDER BY journal_seq`);
     expect(Number(stored.journal_seq)).toBe(1);
     const d = decodeReceipt(stored.payload);
@@ -110,7 +108,16 @@ describe('Takers stay anonymous in receipts (version 2)', () => {
     const hash = Buffer.from(receiptHash(v1)).toString('hex');
     await sql(`UPDATE receipts SET payload = $1, hash = $2, signature = $3 WHERE journal_seq = 1`, [v1, hash, exchangeKey.sign(v1).toString('base64')]);
     await sql(`UPDATE journal_head SET hash = $1`, [hash]);
-    await sql(`UPDATE fills SET taker_salt = NULL WHERE rfq_id = $1`, [q.rfqId]);
+    await sql(`UPDATE fills SET taker_salt = NULL WHERE rfq_id = $1`, [rfqId]);
+  };
+
+  it('a journal that holds a version 1 receipt followed by version 2 ones: verify-journal passes, and cli fills verifies both and the taker', async () => {
+    const { taker, maker } = await pair(app, '1000', '10000');
+    traders.push(taker, maker);
+    const q = await quoted(taker, maker, sol.expiry, [leg(sol.symbol('150'), '1')]);
+    expect((await acceptAndFill(taker, q, 'buy')).state).toBe('filled');
+    // The exchange before version 2 signed this fill.
+    await rewriteAsVersion1(taker, q.rfqId);
 
     // Then version 2: another fill, the revert of the version 1 fill, a third fill.
     const second = await pair(app, '1000', '10000');

@@ -27,6 +27,15 @@ async function cli(args: string[]): Promise<{ code: number; out: string }> {
   }
 }
 
+/** A receipt's legs (section 14) for RFQ legs as sent: strike and kind read from each symbol. */
+const receiptLegs = (legs: ReadonlyArray<{ instrument: string; quantity: string }>) =>
+  legs.map((l) => ({
+    symbol: l.instrument,
+    strike: parseSymbol(l.instrument)!.strike,
+    kind: parseSymbol(l.instrument)!.kind,
+    quantity: parseRfqSigned(l.quantity),
+  }));
+
 describe('Fill receipts and the journal', () => {
   let env: Environment;
   let app: TestApp;
@@ -106,12 +115,7 @@ describe('Fill receipts and the journal', () => {
       fee: parseRfqSigned(filled.fill.fee),
       at: filled.fill.filled_at,
       fillId: BigInt(filled.fill.fill_id),
-      legs: legs.map((l) => ({
-        symbol: l.instrument,
-        strike: parseSymbol(l.instrument)!.strike,
-        kind: parseSymbol(l.instrument)!.kind,
-        quantity: parseRfqSigned(l.quantity),
-      })),
+      legs: receiptLegs(legs),
     });
     expect(Buffer.from(receipt.payload, 'base64').equals(expected)).toBe(true);
     expect(seg.rows[0].hash).toBe(receipt.hash);

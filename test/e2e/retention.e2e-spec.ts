@@ -37,6 +37,32 @@ function sample(text: string, name: string, labels = ''): number | undefined {
   return line === undefined ? undefined : Number(line.split(' ')[1]);
 }
 
+/**
+ * Inserts BACKLOG ended RFQs of `accountId`, set-based, BACKLOG_CHUNK per statement, ended at `endedAt`
+ * (plus 0-4 s): declined and expired RFQs, and failed accepts (an accept row, no fill), each with two events.
+ */
+async function insertBacklog(db: Database, accountId: number, expiry: number, endedAt: number): Promise<void> {
+  for (let lo = 1; lo <= BACKLOG; lo += BACKLOG_CHUNK) {
+    await db.exec(
+      `WITH b AS (SELECT g, 'b' || lpad(to_hex(g), 31, '0') AS id, CASE g % 3 WHEN 0 THEN 'declined' WHEN 1 THEN 'expired' ELSE 'failed' END AS state,
+                       CASE WHEN g % 3 = 2 THEN 'e' || lpad(to_hex(g), 63, '0') END AS quote_id, $3::bigint + g % 5 AS ended_at
+                  FROM generate_series($4::int, $5::int) g),
+          rfq AS (INSERT INTO rfqs (id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at, max_quote_expires_at,
+                                    quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at, maker_signature, ended_at)
+                  SELECT id, $1, 'backlog-' || g, '[]'::jsonb, 'SOL', $2, state, $3, $3, $3 + 60, $3 + 60,
+                         quote_id, CASE WHEN quote_id IS NOT NULL THEN $1::bigint END, CASE WHEN quote_id IS NOT NULL THEN 'w' END,
+                         CASE WHEN quote_id IS NOT NULL THEN g::numeric END, CASE WHEN quote_id IS NOT NULL THEN 1 END, CASE WHEN quote_id IS NOT NULL THEN 2 END,
+                         CASE WHEN quote_id IS NOT NULL THEN $3::bigint END, CASE WHEN quote_id IS NOT NULL THEN $3::bigint + 60 END,
+                         CASE WHEN quote_id IS NOT NULL THEN 's' END, ended_at
+                    FROM b),
+          events AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, e, e, ended_at FROM b, unnest(ARRAY['created', 'ended']) e)
+     INSERT INTO accepts (rfq_id, quote_id, side, fee, max_fee, taker_signature, expires_at, accepted_at)
+     SELECT id, quote_id, 'buy', 0, 0, 's', ended_at, ended_at FROM b WHERE quote_id IS NOT NULL`,
+      [accountId, expiry, endedAt, lo, Math.min(BACKLOG, lo + BACKLOG_CHUNK - 1)],
+    );
+  }
+}
+
 describe('RFQ history retention', () => {
   let env: Environment;
   let app: TestApp;
@@ -155,28 +181,9 @@ describe('RFQ history retention', () => {
         await taker.client.result('rfq.cancel', { rfq_id: rfq.rfq_id });
         return performance.now() - started;
       };
-      // A backlog, set-based, that falls due BACKLOG_DUE_IN seconds from now (a day after it ended):
-      // declined and expired RFQs, and failed accepts (an accept row, no fill), each with two events.
+      // A backlog that falls due BACKLOG_DUE_IN seconds from now (a day after it ended).
       const endedAt = nowSeconds() - 86_400 + BACKLOG_DUE_IN;
-      for (let lo = 1; lo <= BACKLOG; lo += BACKLOG_CHUNK) {
-        await db().exec(
-          `WITH b AS (SELECT g, 'b' || lpad(to_hex(g), 31, '0') AS id, CASE g % 3 WHEN 0 THEN 'declined' WHEN 1 THEN 'expired' ELSE 'failed' END AS state,
-                           CASE WHEN g % 3 = 2 THEN 'e' || lpad(to_hex(g), 63, '0') END AS quote_id, $3::bigint + g % 5 AS ended_at
-                      FROM generate_series($4::int, $5::int) g),
-              rfq AS (INSERT INTO rfqs (id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at, max_quote_expires_at,
-                                        quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at, maker_signature, ended_at)
-                      SELECT id, $1, 'backlog-' || g, '[]'::jsonb, 'SOL', $2, state, $3, $3, $3 + 60, $3 + 60,
-                             quote_id, CASE WHEN quote_id IS NOT NULL THEN $1::bigint END, CASE WHEN quote_id IS NOT NULL THEN 'w' END,
-                             CASE WHEN quote_id IS NOT NULL THEN g::numeric END, CASE WHEN quote_id IS NOT NULL THEN 1 END, CASE WHEN quote_id IS NOT NULL THEN 2 END,
-                             CASE WHEN quote_id IS NOT NULL THEN $3::bigint END, CASE WHEN quote_id IS NOT NULL THEN $3::bigint + 60 END,
-                             CASE WHEN quote_id IS NOT NULL THEN 's' END, ended_at
-                        FROM b),
-              events AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, e, e, ended_at FROM b, unnest(ARRAY['created', 'ended']) e)
-         INSERT INTO accepts (rfq_id, quote_id, side, fee, max_fee, taker_signature, expires_at, accepted_at)
-         SELECT id, quote_id, 'buy', 0, 0, 's', ended_at, ended_at FROM b WHERE quote_id IS NOT NULL`,
-          [taker.accountId, sol.expiry, endedAt, lo, Math.min(BACKLOG, lo + BACKLOG_CHUNK - 1)],
-        );
-      }
+      await insertBacklog(db(), taker.accountId, sol.expiry, endedAt);
       // The trading path before the backlog is due: the sweep finds nothing.
       for (let i = 0; i < 30; i++) await lifecycle(); // warm-up
       const without: number[] = [];

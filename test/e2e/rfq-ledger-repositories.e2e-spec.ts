@@ -55,6 +55,32 @@ function quoteOf(makerAccountId: number, nonce: bigint): StoredQuote {
 
 const count = async (db: Database, text: string, params: unknown[]) => Number((await db.one<{ n: string }>(text, params))!.n);
 
+/** A fill of one leg of `symbol` (the taker buys 1 at 2, fee 10), the positions it leaves and the balance rows it writes. */
+function oneLegFill(rfqId: string, taker: number, maker: number, fee: number, symbol: string) {
+  const fill = {
+    rfqId,
+    quoteId: 'c'.repeat(64),
+    takerAccountId: taker,
+    makerAccountId: maker,
+    feeAccountId: fee,
+    side: 'buy' as const,
+    price: 2_000_000n,
+    fee: 10n,
+    filledAt: NOW,
+    legs: [{ instrument: symbol, quantity: 1_000_000n, premium: 2_000_000n, mark: 1_900_000n }],
+  };
+  const positions = [
+    { accountId: taker, instrument: symbol, delta: 1_000_000n, position: { quantity: 1_000_000n, average: { n: 2n, d: 1n } } },
+    { accountId: maker, instrument: symbol, delta: -1_000_000n, position: { quantity: -1_000_000n, average: { n: 2n, d: 1n } } },
+  ];
+  const rows = [
+    { accountId: taker, row: { total: 8n, locked: 0n } },
+    { accountId: maker, row: { total: 12n, locked: 5n } },
+    { accountId: fee, row: { total: 10n, locked: 0n } },
+  ];
+  return { fill, positions, rows };
+}
+
 describeBothDatabases('rfq, ledger and journal repositories', (getDb) => {
   const rfqs = () => new RfqRepository(getDb());
 
@@ -220,27 +246,7 @@ describeBothDatabases('rfq, ledger and journal repositories', (getDb) => {
     const [taker, maker, fee] = [await account(db), await account(db), await account(db)];
     const symbol = await instrument(db);
     const rfq = (await rfqs().insertPending(newRfq(taker, { legs: [{ instrument: symbol, quantity: '1' }] }), 5))!;
-    const fill = {
-      rfqId: rfq.id,
-      quoteId: 'c'.repeat(64),
-      takerAccountId: taker,
-      makerAccountId: maker,
-      feeAccountId: fee,
-      side: 'buy' as const,
-      price: 2_000_000n,
-      fee: 10n,
-      filledAt: NOW,
-      legs: [{ instrument: symbol, quantity: 1_000_000n, premium: 2_000_000n, mark: 1_900_000n }],
-    };
-    const positions = [
-      { accountId: taker, instrument: symbol, delta: 1_000_000n, position: { quantity: 1_000_000n, average: { n: 2n, d: 1n } } },
-      { accountId: maker, instrument: symbol, delta: -1_000_000n, position: { quantity: -1_000_000n, average: { n: 2n, d: 1n } } },
-    ];
-    const rows = [
-      { accountId: taker, row: { total: 8n, locked: 0n } },
-      { accountId: maker, row: { total: 12n, locked: 5n } },
-      { accountId: fee, row: { total: 10n, locked: 0n } },
-    ];
+    const { fill, positions, rows } = oneLegFill(rfq.id, taker, maker, fee, symbol);
     await db.tx(async (tx) => {
       for (const id of [taker, maker]) await balances.ensureRow(tx, id);
     });

@@ -14,42 +14,22 @@ import {
 } from '@legwork/protocol';
 import { Database } from '../../src/common/database/database';
 import { loadVector } from '../vectors';
-import { RpcClient, TestWallet, freshIp } from './clients';
-import { Environment, type TestApp } from './harness';
-import {
-  type RfqTrader,
-  type Round,
-  clientRef,
-  expectRfqError,
-  expirationIn,
-  leg,
-  listRound,
-  nowSeconds,
-  on,
-  pauseRound,
-  quotePayload,
-  resumeWs,
-  rfqTrader,
-  signedQuote,
-  silent,
-  terms,
-} from './rfq-support';
+import { TestWallet } from './clients';
+import type { Environment, TestApp } from './harness';
+import { type RfqTrader, type Round, clientRef, expectRfqError, leg, nowSeconds, on, quotePayload, rfqTrader, signedQuote, silent, terms } from './rfq-support';
+import { startRfqApp } from './support/rfq-app';
 
+/**
+ * The RFQ flow over JSON-RPC (docs/spec/design.md): create, the pushes to quoters and taker, respond
+ * and decline, idempotent create, get, list and poll. Each refusal of create, respond and decline is
+ * rfq-errors.e2e-spec.ts; the open-RFQ limit, the rate limit and RFQ_ENABLED are rfq-limits.e2e-spec.ts.
+ */
 type Trader = RfqTrader;
-
-const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-/** The same 64 bytes in a non-canonical text: a low unused bit of the last character set. */
-function nonCanonical(signature: string): string {
-  const last = BASE64.indexOf(signature[85]);
-  return signature.slice(0, 85) + BASE64[last ^ 1] + '==';
-}
 
 describe('RFQ: create, quote, decline, list, subscribe', () => {
   let env: Environment;
   let app: TestApp;
   let sol: Round;
-  let solLater: Round;
-  let btc: Round;
   let taker: Trader;
   let q1: Trader;
   let q2: Trader;
@@ -58,22 +38,7 @@ describe('RFQ: create, quote, decline, list, subscribe', () => {
   const next = () => ++nonce;
 
   beforeAll(async () => {
-    env = await Environment.create();
-    app = await env.start();
-    sol = await listRound(app, 'SOL', expirationIn(10));
-    solLater = await listRound(app, 'SOL', expirationIn(11));
-    btc = await listRound(app, 'BTC', expirationIn(10));
-    [taker, q1, q2, both] = await Promise.all([
-      rfqTrader(app, ['taker']),
-      rfqTrader(app, ['quoter']),
-      rfqTrader(app, ['quoter']),
-      rfqTrader(app, ['taker', 'quoter']),
-    ]);
-    await taker.client.result('rfq.subscribe', {});
-    await q1.client.result('rfq.maker.subscribe', {});
-    await q2.client.result('rfq.maker.subscribe', {});
-    await both.client.result('rfq.maker.subscribe', {});
-    await both.client.result('rfq.subscribe', {});
+    ({ env, app, sol, taker, q1, q2, both } = await startRfqApp());
   });
   afterAll(async () => {
     for (const t of [taker, q1, q2, both]) await t?.client.close();
@@ -87,35 +52,46 @@ describe('RFQ: create, quote, decline, list, subscribe', () => {
   }
 
   describe('the full path', () => {
+    /** An RFQ as rfq.create answers it: pending, with `ref` and `legs`, its deadlines counted from `createdAt`. */
+    const pendingView = (ref: string, legs: Array<{ instrument: string; quantity: string }>, createdAt: number) => ({
+      rfq_id: expect.stringMatching(/^[0-9a-f]{12}7[0-9a-f]{3}[89ab][0-9a-f]{15}$/),
+      client_ref: ref,
+      state: 'pending',
+      legs,
+      created_at: expect.any(Number),
+      updated_at: createdAt,
+      expires_at: createdAt + 120,
+      max_quote_expires_at: createdAt + 3600,
+      quote: null,
+      accepted_side: null,
+      decline_reason: null,
+      failure: null,
+      fill: null,
+      cancelled_at: null,
+    });
+    /** What a quoter sees of an RFQ: no taker, no client_ref. */
+    const openView = (rfq: any) => ({
+      rfq_id: rfq.rfq_id,
+      legs: rfq.legs,
+      created_at: rfq.created_at,
+      expires_at: rfq.expires_at,
+      max_quote_expires_at: rfq.max_quote_expires_at,
+    });
+    /** The taker rebuilds the payload from its view of a quoted RFQ: its hash is the quote_id, and the maker's signature verifies. */
+    const expectVerifiableQuote = (view: any) => {
+      const rebuilt = quotePayload({ publicKey: parseWallet(view.quote.maker) } as TestWallet, view, { ...view.quote }, sol.expiry);
+      expect(createHash('sha256').update(rebuilt).digest('hex')).toBe(view.quote.quote_id);
+      expect(new Ed25519Verifier().verify(parseWallet(view.quote.maker), rebuilt, decodeCanonicalBase64Signature(view.quote.maker_signature)!)).toBe(true);
+    };
+
     it('create → created push and poll → respond → quoted to the taker, closed to the other quoters', async () => {
       const ref = clientRef();
       const legs = [leg(sol.symbol('160'), '1.50'), leg(sol.symbol('140', 'put'), '-2')];
       const rfq = await taker.client.result('rfq.create', { client_ref: ref, legs });
       const now = nowSeconds();
-      expect(rfq).toEqual({
-        rfq_id: expect.stringMatching(/^[0-9a-f]{12}7[0-9a-f]{3}[89ab][0-9a-f]{15}$/),
-        client_ref: ref,
-        state: 'pending',
-        legs: [leg(sol.symbol('160'), '1.5'), leg(sol.symbol('140', 'put'), '-2')],
-        created_at: expect.any(Number),
-        updated_at: rfq.created_at,
-        expires_at: rfq.created_at + 120,
-        max_quote_expires_at: rfq.created_at + 3600,
-        quote: null,
-        accepted_side: null,
-        decline_reason: null,
-        failure: null,
-        fill: null,
-        cancelled_at: null,
-      });
+      expect(rfq).toEqual(pendingView(ref, [leg(sol.symbol('160'), '1.5'), leg(sol.symbol('140', 'put'), '-2')], rfq.created_at));
       expect(Math.abs(rfq.created_at - now)).toBeLessThanOrEqual(1);
-      const open = {
-        rfq_id: rfq.rfq_id,
-        legs: rfq.legs,
-        created_at: rfq.created_at,
-        expires_at: rfq.expires_at,
-        max_quote_expires_at: rfq.max_quote_expires_at,
-      };
+      const open = openView(rfq);
 
       // Pushed to every subscribed quoter, taker anonymous.
       for (const q of [q1, q2, both]) {
@@ -154,9 +130,7 @@ describe('RFQ: create, quote, decline, list, subscribe', () => {
       });
       // The taker can rebuild the payload from its view and check the maker's signature.
       const view = quoted.data.rfq;
-      const rebuilt = quotePayload({ publicKey: parseWallet(view.quote.maker) } as TestWallet, view, { ...view.quote }, sol.expiry);
-      expect(createHash('sha256').update(rebuilt).digest('hex')).toBe(view.quote.quote_id);
-      expect(new Ed25519Verifier().verify(parseWallet(view.quote.maker), rebuilt, decodeCanonicalBase64Signature(view.quote.maker_signature)!)).toBe(true);
+      expectVerifiableQuote(view);
 
       for (const q of [q2, both]) {
         const closed = await q.client.next(on('rfq_maker', 'closed', rfq.rfq_id));
@@ -356,305 +330,5 @@ describe('RFQ: create, quote, decline, list, subscribe', () => {
       expect(await q1.client.result('rfq.maker.subscribe', {})).toEqual({ channel: 'rfq_maker', subscribed: true, account_seq: expect.any(Number) });
       expect(await q1.client.result('rfq.subscribe', {})).toEqual({ channel: 'rfq', subscribed: true, account_seq: expect.any(Number) });
     });
-  });
-
-  describe('errors of rfq.create (nothing is created)', () => {
-    let before: any;
-    beforeEach(async () => {
-      before = await taker.client.result('rfq.list', {});
-    });
-    afterEach(async () => {
-      expect(await taker.client.result('rfq.list', {})).toEqual(before);
-    });
-
-    const create = (params: unknown) => taker.client.call('rfq.create', params);
-    const one = (quantity: unknown, instrument?: string) => ({ client_ref: clientRef(), legs: [{ instrument: instrument ?? sol.symbol('150'), quantity }] });
-
-    it.each([
-      ['no params object', []],
-      ['an unknown param', { client_ref: '0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b', legs: [{ instrument: 'SOL', quantity: '1' }], note: 'x' }],
-      ['no client_ref', { legs: [{ instrument: 'SOL', quantity: '1' }] }],
-      ['an upper-case client_ref', { client_ref: '0193A1B2-C3D4-7E5F-8A9B-0C1D2E3F4A5B', legs: [{ instrument: 'SOL', quantity: '1' }] }],
-      ['legs not an array', { client_ref: '0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b', legs: 'SOL' }],
-      ['a leg with an extra field', { client_ref: '0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b', legs: [{ instrument: 'SOL', quantity: '1', side: 'buy' }] }],
-      ['a quantity beyond i64', { client_ref: '0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b', legs: [{ instrument: 'SOL', quantity: '9223372036855' }] }],
-    ])('%s: RFQ_VALUE_OUT_OF_RANGE', async (_name, params) => {
-      expectRfqError(await create(params), 'RFQ_VALUE_OUT_OF_RANGE');
-    });
-
-    it.each([['1.0000001'], ['-0'], [1], ['1e2'], ['+1'], ['.5']])('quantity %j: RFQ_PRECISION_UNSUPPORTED', async (quantity) => {
-      const reply = await create(one(quantity));
-      expectRfqError(reply, 'RFQ_PRECISION_UNSUPPORTED');
-      expect(reply.error.data.message).toContain('legs[0].quantity');
-    });
-
-    it('zero quantity, no legs, 14 legs: RFQ_SIZE_INVALID', async () => {
-      expectRfqError(await create(one('0')), 'RFQ_SIZE_INVALID');
-      expectRfqError(await create(one('0.000')), 'RFQ_SIZE_INVALID');
-      expectRfqError(await create({ client_ref: clientRef(), legs: [] }), 'RFQ_SIZE_INVALID');
-      const fourteen = Array.from({ length: 14 }, (_, i) => leg(sol.symbol(String(140 + i)), '1'));
-      expectRfqError(await create({ client_ref: clientRef(), legs: fourteen }), 'RFQ_SIZE_INVALID');
-    });
-
-    it.each([
-      ['unknown', () => [leg(sol.symbol('150'), '1'), leg('SOL-01JAN30-150-C', '1')], 'legs[1]'],
-      ['a malformed symbol', () => [leg('nope', '1')], 'legs[0]'],
-      ['a duplicate', () => [leg(sol.symbol('150'), '1'), leg(sol.symbol('160'), '1'), leg(sol.symbol('150'), '-1')], 'legs[2]'],
-      ['of another expiry', () => [leg(sol.symbol('150'), '1'), leg(solLater.symbol('150'), '-1')], 'legs[1]'],
-      ['of another asset', () => [leg(sol.symbol('150'), '1'), leg(btc.symbol('150'), '-1')], 'legs[1]'],
-    ])('a leg %s: RFQ_INVALID_INSTRUMENT naming it, not retryable', async (_name, legs, index) => {
-      const reply = await create({ client_ref: clientRef(), legs: legs() });
-      expectRfqError(reply, 'RFQ_INVALID_INSTRUMENT', false);
-      expect(reply.error.data.message).toContain(index);
-    });
-
-    it('a paused leg: RFQ_INVALID_INSTRUMENT, retryable; fine again once resumed', async () => {
-      await pauseRound(app, solLater, true);
-      try {
-        const reply = await create({ client_ref: clientRef(), legs: [leg(solLater.symbol('150'), '1'), leg(solLater.symbol('160'), '1')] });
-        expectRfqError(reply, 'RFQ_INVALID_INSTRUMENT', true);
-        expect(reply.error.data.message).toContain('legs[0]');
-      } finally {
-        await pauseRound(app, solLater, false);
-      }
-    });
-
-    it('wrong role: a quoter without the taker role, a connection not signed in, a wallet without an account', async () => {
-      expectRfqError(await q1.client.call('rfq.create', one('1')), 'RFQ_WRONG_ROLE');
-      const anonymous = await RpcClient.connect(app.wsUrl, { 'x-forwarded-for': freshIp() });
-      const accountless = await resumeWs(app, new TestWallet(), null, []);
-      try {
-        for (const client of [anonymous, accountless]) {
-          for (const method of ['rfq.create', 'rfq.get', 'rfq.list', 'rfq.subscribe', 'rfq.maker.poll', 'rfq.maker.subscribe']) {
-            expectRfqError(await client.call(method, {}), 'RFQ_WRONG_ROLE');
-          }
-        }
-      } finally {
-        await anonymous.close();
-        await accountless.close();
-      }
-    });
-  });
-
-  describe('errors of rfq.maker.respond and rfq.maker.decline (nothing changes, no nonce is consumed)', () => {
-    let rfq: any;
-    let quoteNonce: bigint;
-    beforeAll(async () => {
-      rfq = await openRfq(taker, [leg(sol.symbol('150'), '2'), leg(sol.symbol('140', 'put'), '1')]);
-    });
-    beforeEach(() => {
-      quoteNonce = next();
-    });
-    afterEach(async () => {
-      expect(await taker.client.result('rfq.get', { rfq_id: rfq.rfq_id })).toEqual(rfq);
-    });
-    afterAll(async () => {
-      // Every failed respond above left the nonce unconsumed: the last one still quotes.
-      expect(await q1.client.result('rfq.maker.respond', signedQuote(q1.wallet, rfq, terms(quoteNonce), sol.expiry).params)).toMatchObject({ state: 'quoted' });
-    });
-
-    const respond = (changes: Partial<ReturnType<typeof terms>> = {}, who: Trader = q1, target = rfq) =>
-      who.client.call('rfq.maker.respond', signedQuote(who.wallet, target, terms(quoteNonce, changes), sol.expiry).params);
-
-    it('schema: RFQ_VALUE_OUT_OF_RANGE naming the field', async () => {
-      const good = signedQuote(q1.wallet, rfq, terms(quoteNonce), sol.expiry).params;
-      const cases: Array<[Record<string, unknown>, string]> = [
-        [{ ...good, side: 'buy' }, 'side'],
-        [{ ...good, rfq_id: rfq.rfq_id.toUpperCase() }, 'rfq_id'],
-        [{ ...good, quote_nonce: 5 }, 'quote_nonce'],
-        [{ ...good, quote_nonce: '007' }, 'quote_nonce'],
-        [{ ...good, quote_nonce: '18446744073709551616' }, 'quote_nonce'],
-        [{ ...good, issued_at: String(good.issued_at) }, 'issued_at'],
-        [{ ...good, expires_at: good.expires_at + 0.5 }, 'expires_at'],
-        [{ ...good, maker_signature: null }, 'maker_signature'],
-      ];
-      for (const [params, field] of cases) {
-        const reply = await q1.client.call('rfq.maker.respond', params);
-        expectRfqError(reply, 'RFQ_VALUE_OUT_OF_RANGE');
-        expect(reply.error.data.message).toContain(field);
-      }
-      const { bid: _bid, ...noBid } = good;
-      expectRfqError(await q1.client.call('rfq.maker.respond', noBid), 'RFQ_VALUE_OUT_OF_RANGE');
-    });
-
-    it('a non-canonical bid or ask: RFQ_PRECISION_UNSUPPORTED', async () => {
-      const good = signedQuote(q1.wallet, rfq, terms(quoteNonce), sol.expiry).params;
-      for (const changes of [{ bid: '1.0000001' }, { ask: 2.25 }, { bid: '-0' }, { ask: '2.2500000' }]) {
-        expectRfqError(await q1.client.call('rfq.maker.respond', { ...good, ...changes }), 'RFQ_PRECISION_UNSUPPORTED');
-      }
-    });
-
-    it('the taker role alone, or a quoter on its own RFQ: RFQ_WRONG_ROLE', async () => {
-      for (const method of ['rfq.maker.respond', 'rfq.maker.decline', 'rfq.maker.poll', 'rfq.maker.subscribe']) {
-        expectRfqError(await taker.client.call(method, {}), 'RFQ_WRONG_ROLE');
-      }
-      const own = await openRfq(both);
-      const reply = await both.client.call('rfq.maker.respond', signedQuote(both.wallet, own, terms(quoteNonce), sol.expiry).params);
-      expectRfqError(reply, 'RFQ_WRONG_ROLE');
-      expectRfqError(await both.client.call('rfq.maker.decline', { rfq_id: own.rfq_id, reason: 'size_limit' }), 'RFQ_WRONG_ROLE');
-      expect(await both.client.result('rfq.get', { rfq_id: own.rfq_id })).toEqual(own);
-    });
-
-    it('an unknown RFQ: RFQ_NOT_FOUND', async () => {
-      const reply = await respond({}, q1, { ...rfq, rfq_id: 'f'.repeat(32) });
-      expectRfqError(reply, 'RFQ_NOT_FOUND');
-      expectRfqError(await q1.client.call('rfq.maker.decline', { rfq_id: 'f'.repeat(32), reason: 'size_limit' }), 'RFQ_NOT_FOUND');
-    });
-
-    it('values and times: RFQ_VALUE_OUT_OF_RANGE, never clamped', async () => {
-      const now = nowSeconds();
-      for (const changes of [
-        { bid: '2.000001', ask: '2' },
-        { issued_at: now + 30, expires_at: now + 30 },
-        { issued_at: now - 3541, expires_at: now + 60 },
-        { expires_at: rfq.max_quote_expires_at + 1, issued_at: rfq.max_quote_expires_at - 100 },
-        { issued_at: now + 30, expires_at: now + 90 },
-      ]) {
-        const reply = await respond(changes);
-        expectRfqError(reply, 'RFQ_VALUE_OUT_OF_RANGE');
-        expect(reply.error.data.rfq_id).toBe(rfq.rfq_id);
-      }
-    });
-
-    it('a quote already past its expires_at: RFQ_QUOTE_EXPIRED', async () => {
-      const now = nowSeconds();
-      expectRfqError(await respond({ issued_at: now - 60, expires_at: now - 1 }), 'RFQ_QUOTE_EXPIRED');
-      expectRfqError(await respond({ issued_at: now - 60, expires_at: now }), 'RFQ_QUOTE_EXPIRED');
-    });
-
-    it('a bad signature: RFQ_INVALID_SIGNATURE', async () => {
-      const { params } = signedQuote(q1.wallet, rfq, terms(quoteNonce), sol.expiry);
-      const signature = Buffer.from(params.maker_signature, 'base64');
-      const variants = [
-        'not base64',
-        nonCanonical(params.maker_signature), // same bytes, unused bits set
-        Buffer.concat([signature, Buffer.from([0])]).toString('base64'),
-        params.maker_signature.replace(/=+$/, ''),
-        signedQuote(q2.wallet, rfq, terms(quoteNonce), sol.expiry).params.maker_signature, // another wallet's key
-        signedQuote(q1.wallet, rfq, terms(quoteNonce, { ask: '2.26' }), sol.expiry).params.maker_signature, // other terms
-      ];
-      for (const maker_signature of variants) {
-        const reply = await q1.client.call('rfq.maker.respond', { ...params, maker_signature });
-        expectRfqError(reply, 'RFQ_INVALID_SIGNATURE');
-      }
-      // Signed for another service's domain.
-      const payload = quotePayload(q1.wallet, rfq, terms(quoteNonce), sol.expiry, 'Elsewhere');
-      expectRfqError(
-        await q1.client.call('rfq.maker.respond', { ...params, maker_signature: encodeBase64Signature(q1.wallet.sign(payload)) }),
-        'RFQ_INVALID_SIGNATURE',
-      );
-    });
-
-    it('a paused leg: RFQ_INVALID_INSTRUMENT, retryable', async () => {
-      const later = await openRfq(taker, [leg(solLater.symbol('150'), '1')]);
-      await pauseRound(app, solLater, true);
-      try {
-        const reply = await q1.client.call('rfq.maker.respond', signedQuote(q1.wallet, later, terms(quoteNonce), solLater.expiry).params);
-        expectRfqError(reply, 'RFQ_INVALID_INSTRUMENT', true);
-        expect(reply.error.data.message).toContain('legs[0]');
-      } finally {
-        await pauseRound(app, solLater, false);
-      }
-      expect(await taker.client.result('rfq.get', { rfq_id: later.rfq_id })).toEqual(later);
-    });
-
-    it('a quote_nonce at or below the high-water mark: RFQ_STATE_CONFLICT', async () => {
-      const other = await openRfq();
-      const used = next();
-      await q2.client.result('rfq.maker.respond', signedQuote(q2.wallet, other, terms(used), sol.expiry).params);
-      for (const n of [used, used - 1n]) {
-        const reply = await q2.client.call('rfq.maker.respond', signedQuote(q2.wallet, rfq, terms(n), sol.expiry).params);
-        expectRfqError(reply, 'RFQ_STATE_CONFLICT');
-      }
-    });
-
-    it('a second respond, or a decline, on a quoted RFQ: RFQ_STATE_CONFLICT', async () => {
-      const other = await openRfq();
-      await q2.client.result('rfq.maker.respond', signedQuote(q2.wallet, other, terms(next()), sol.expiry).params);
-      const after = await taker.client.result('rfq.get', { rfq_id: other.rfq_id });
-      const reply = await q1.client.call('rfq.maker.respond', signedQuote(q1.wallet, other, terms(quoteNonce), sol.expiry).params);
-      expectRfqError(reply, 'RFQ_STATE_CONFLICT');
-      expect(reply.error.data.rfq_id).toBe(other.rfq_id);
-      expectRfqError(await q1.client.call('rfq.maker.decline', { rfq_id: other.rfq_id, reason: 'size_limit' }), 'RFQ_STATE_CONFLICT');
-      expect(await taker.client.result('rfq.get', { rfq_id: other.rfq_id })).toEqual(after);
-    });
-
-    it('decline with a reason off the enum: RFQ_VALUE_OUT_OF_RANGE', async () => {
-      for (const params of [{ rfq_id: rfq.rfq_id, reason: 'too_big' }, { rfq_id: rfq.rfq_id }, { rfq_id: rfq.rfq_id, reason: 'size_limit', why: 1 }]) {
-        expectRfqError(await q1.client.call('rfq.maker.decline', params), 'RFQ_VALUE_OUT_OF_RANGE');
-      }
-    });
-
-    it('list and poll params: RFQ_VALUE_OUT_OF_RANGE', async () => {
-      for (const params of [{ limit: 0 }, { limit: 101 }, { cursor: 'abc' }, { states: ['pending', 'pending'] }, { states: ['open'] }, { after: 1 }]) {
-        expectRfqError(await taker.client.call('rfq.list', params), 'RFQ_VALUE_OUT_OF_RANGE');
-      }
-      for (const params of [{ limit: 0 }, { cursor: 1 }, { states: ['pending'] }]) {
-        expectRfqError(await q1.client.call('rfq.maker.poll', params), 'RFQ_VALUE_OUT_OF_RANGE');
-      }
-      expectRfqError(await taker.client.call('rfq.subscribe', { channel: 'rfq' }), 'RFQ_VALUE_OUT_OF_RANGE');
-      expectRfqError(await taker.client.call('rfq.get', { rfq_id: 1 }), 'RFQ_VALUE_OUT_OF_RANGE');
-    });
-  });
-});
-
-describe('RFQ limits and switches', () => {
-  let env: Environment;
-  afterEach(async () => {
-    await env?.destroy();
-  });
-
-  it('MAX_OPEN_RFQS: RFQ_OPEN_LIMIT (retryable), and the rate limit: RFQ_RATE_LIMITED (retryable)', async () => {
-    env = await Environment.create();
-    const app = await env.start({ MAX_OPEN_RFQS: '2', RFQ_RATE_PER_SECOND: '1', RFQ_RATE_BURST: '8' });
-    const clients: RpcClient[] = [];
-    try {
-      const sol = await listRound(app, 'SOL', expirationIn(10));
-      const [taker, quoter, chatty] = await Promise.all([rfqTrader(app, ['taker']), rfqTrader(app, ['quoter']), rfqTrader(app, ['taker'])]);
-      clients.push(taker.client, quoter.client, chatty.client);
-      const a = await taker.client.result('rfq.create', { client_ref: clientRef(), legs: [leg(sol.symbol('150'), '1')] });
-      await taker.client.result('rfq.create', { client_ref: clientRef(), legs: [leg(sol.symbol('150'), '1')] });
-      const before = await taker.client.result('rfq.list', {});
-      const reply = await taker.client.call('rfq.create', { client_ref: clientRef(), legs: [leg(sol.symbol('150'), '1')] });
-      expectRfqError(reply, 'RFQ_OPEN_LIMIT', true);
-      expect(await taker.client.result('rfq.list', {})).toEqual(before);
-      // A replay of an existing create is not a new open RFQ.
-      expect(await taker.client.result('rfq.create', { client_ref: a.client_ref, legs: a.legs })).toEqual(a);
-      // An ended RFQ frees its place.
-      await quoter.client.result('rfq.maker.decline', { rfq_id: a.rfq_id, reason: 'size_limit' });
-      expect(await taker.client.result('rfq.create', { client_ref: clientRef(), legs: [leg(sol.symbol('150'), '1')] })).toMatchObject({ state: 'pending' });
-
-      const replies = [];
-      for (let i = 0; i < 12; i++) replies.push(await chatty.client.call('rfq.list', {}));
-      const limited = replies.filter((r) => r.error);
-      expect(limited.length).toBeGreaterThan(0);
-      expectRfqError(limited[0], 'RFQ_RATE_LIMITED', true);
-    } finally {
-      for (const c of clients) await c.close();
-      await app.close();
-    }
-  });
-
-  it('RFQ_ENABLED=false: RFQ_NOT_ENABLED for every rfq method', async () => {
-    env = await Environment.create();
-    const app = await env.start({ RFQ_ENABLED: 'false' });
-    const t = await rfqTrader(app, ['taker', 'quoter']);
-    try {
-      for (const method of [
-        'rfq.create',
-        'rfq.get',
-        'rfq.list',
-        'rfq.subscribe',
-        'rfq.maker.poll',
-        'rfq.maker.respond',
-        'rfq.maker.decline',
-        'rfq.maker.subscribe',
-      ]) {
-        expectRfqError(await t.client.call(method, {}), 'RFQ_NOT_ENABLED');
-      }
-    } finally {
-      await t.client.close();
-      await app.close();
-    }
   });
 });

@@ -10,6 +10,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
+  type AuthResult,
+  type FillView,
   type Instrument,
   Keypair,
   LegworkClient,
@@ -17,7 +19,10 @@ import {
   MICRO,
   type MakerNotification,
   type OpenRfq,
+  type QuoteView,
+  type RfqLeg,
   type RfqNotification,
+  type RfqView,
   RfqError,
   buildQuote,
   formatRfq,
@@ -89,11 +94,25 @@ describe('SDK end to end: sign-in → create → respond → accept → filled �
     await env?.destroy();
   });
 
-  it('fills a two-leg call spread bought from a signed quote, and both sides see it', async () => {
-    const taker = await account(['taker'], '1000');
-    const maker = await account(['quoter'], '10000');
+  type Party = Awaited<ReturnType<typeof account>>;
 
-    // Sign-in over WebSocket (get_nonce → sign → public/auth).
+  /** One trade as it goes: both sides signed in and subscribed, the market, and the RFQ created with `legs`. */
+  interface Trade {
+    taker: Party;
+    maker: Party;
+    takerClient: LegworkClient;
+    makerClient: LegworkClient;
+    takerSession: AuthResult;
+    makerSession: AuthResult;
+    takerEvents: AsyncIterableIterator<RfqNotification>;
+    makerEvents: AsyncIterableIterator<MakerNotification>;
+    market: Market;
+    legs: RfqLeg[];
+    rfq: RfqView;
+  }
+
+  /** Sign-in over WebSocket (get_nonce → sign → public/auth), each side on a client of its own. */
+  async function signInBoth(taker: Party, maker: Party) {
     const takerClient = await connect();
     const makerClient = await connect();
     const takerSession = await takerClient.signIn(taker.keypair);
@@ -101,30 +120,24 @@ describe('SDK end to end: sign-in → create → respond → accept → filled �
     expect(takerClient.sessionToken).toBe(takerSession.session_token);
     const makerSession = await makerClient.signIn(maker.keypair);
     expect(makerSession).toMatchObject({ wallet: maker.keypair.wallet, account_id: maker.accountId, roles: ['quoter'] });
+    return { takerClient, makerClient, takerSession, makerSession };
+  }
 
-    const config = await takerClient.getMarketConfig();
-    const instruments = await takerClient.getInstruments({ asset: 'SOL', expiry });
+  /** The market config, SOL's instruments at `expiry`, and its 150 and 160 calls (both marked). */
+  async function callSpreadMarket(client: LegworkClient) {
+    const config = await client.getMarketConfig();
+    const instruments = await client.getInstruments({ asset: 'SOL', expiry });
     const call = (strike: string): Instrument => instruments.find((i) => i.kind === 'call' && i.strike === strike)!;
     const [c150, c160] = [call('150'), call('160')];
     expect(c150.mark_price).toEqual(expect.any(String));
     expect(c160.mark_price).toEqual(expect.any(String));
+    return { config, instruments, c150, c160 };
+  }
+  type Market = Awaited<ReturnType<typeof callSpreadMarket>>;
 
-    // Subscribe before create: no event is missed.
-    const makerEvents = makerClient.notifications('rfq_maker');
-    await makerClient.subscribeMaker();
-    const takerEvents = takerClient.notifications('rfq');
-    await takerClient.subscribeRfq();
-
-    // rfq.create: buy the 150 call, sell the 160 call, 10 each.
-    const legs = [
-      { instrument: c150.symbol, quantity: '10' },
-      { instrument: c160.symbol, quantity: '-10' },
-    ];
-    const rfq = await takerClient.createRfq({ legs });
-    expect(rfq).toMatchObject({ state: 'pending', legs, quote: null, fill: null });
-    expect(rfq.rfq_id).toMatch(/^[0-9a-f]{32}$/);
-
-    // The maker hears it (and can poll it), prices it from the marks and answers with a signed quote.
+  /** The maker hears the RFQ (and can poll it), prices it from the marks and answers with a signed quote; a second respond is refused. */
+  async function makerQuotes({ maker, makerClient, makerEvents, market, legs, rfq }: Trade) {
+    const { config, instruments, c150, c160 } = market;
     const created = (await next<MakerNotification>(makerEvents, (n) => n.event === 'created' && n.rfq.rfq_id === rfq.rfq_id)) as { rfq: OpenRfq };
     expect(created.rfq).toEqual({
       rfq_id: rfq.rfq_id,
@@ -163,8 +176,12 @@ describe('SDK end to end: sign-in → create → respond → accept → filled �
       domain: config.quote_domain,
     });
     await expect(makerClient.respond(again.params)).rejects.toMatchObject({ name: 'RfqError', error: 'RFQ_STATE_CONFLICT', retryable: false });
+    return { built, bid, ask };
+  }
 
-    // The taker hears the quote and checks it before trusting it.
+  /** The taker hears the quote and checks it before trusting it: the quote, as heard. */
+  async function takerChecksQuote({ maker, takerEvents, market, rfq }: Trade, { built, bid, ask }: Awaited<ReturnType<typeof makerQuotes>>) {
+    const { config, instruments } = market;
     const quoted = await next<RfqNotification>(takerEvents, (n) => n.rfq.rfq_id === rfq.rfq_id && n.event === 'quoted');
     const q = quoted.rfq.quote!;
     expect(q).toMatchObject({
@@ -177,8 +194,11 @@ describe('SDK end to end: sign-in → create → respond → accept → filled �
     expect(verifyQuote(quoted.rfq, instruments, { domain: config.quote_domain })).toBe(true);
     expect(verifyQuote({ ...quoted.rfq, quote: { ...q, ask: formatRfq(ask - 1n) } }, instruments, { domain: config.quote_domain })).toBe(false);
     expect(verifyQuote(quoted.rfq, instruments, { serviceName: 'Another exchange' })).toBe(false);
+    return q;
+  }
 
-    // A signature over the other side is refused; the real accept goes through.
+  /** A signature over the other side is refused; the real accept goes through. */
+  async function takerAccepts({ taker, takerClient, rfq }: Trade, q: QuoteView) {
     const wrong = signAccept(taker.keypair, { rfqId: rfq.rfq_id, quoteId: q.quote_id, side: 'sell', expiresAt: q.expires_at });
     const refused = await takerClient.accept({ ...wrong, side: 'buy' }).then(
       () => null,
@@ -190,8 +210,10 @@ describe('SDK end to end: sign-in → create → respond → accept → filled �
       signAccept(taker.keypair, { rfqId: rfq.rfq_id, quoteId: q.quote_id, side: 'buy', expiresAt: Math.min(now() + 20, q.expires_at) }),
     );
     expect(accepted).toEqual({ rfq_id: rfq.rfq_id, quote_id: q.quote_id, side: 'buy', state: 'accepted' });
+  }
 
-    // `filled` reaches the taker (channel rfq) and the maker (channel rfq_maker).
+  /** `filled` reaches the taker (channel rfq) and the maker (channel rfq_maker), each with the signed receipt: the fill. */
+  async function bothHearFill({ taker, takerClient, takerEvents, makerEvents, rfq }: Trade, q: QuoteView, ask: bigint) {
     const filled = await next<RfqNotification>(takerEvents, (n) => n.rfq.rfq_id === rfq.rfq_id && ['filled', 'failed'].includes(n.event), 20_000);
     expect(filled.event).toBe('filled');
     expect(filled.rfq).toMatchObject({ state: 'filled', accepted_side: 'buy', fill: { side: 'buy', price: formatRfq(ask), reverted: false } });
@@ -218,8 +240,13 @@ describe('SDK end to end: sign-in → create → respond → accept → filled �
     verifyReceipt(makersCopy, { keys, fill: fillToMatch });
     expect((makerFilled as { account_seq?: number }).account_seq).toEqual(expect.any(Number));
     expect(await takerClient.getRfq(rfq.rfq_id)).toMatchObject({ state: 'filled', fill: fillView });
+    return fill;
+  }
 
-    // Positions over GET /query/rfq-positions with each side's own session token.
+  /** Positions, cash and fills over the HTTP query API, with each side's own session token. */
+  async function queriesShowFill({ taker, takerSession, makerSession, market, rfq }: Trade, q: QuoteView, fill: FillView, ask: bigint) {
+    const { c150, c160 } = market;
+    // Positions over GET /query/rfq-positions.
     const takerHttp = httpFor(takerSession.session_token);
     const makerHttp = httpFor(makerSession.session_token);
     const net = (rows: Array<{ instrument: string; quantity: string }>) =>
@@ -241,6 +268,35 @@ describe('SDK end to end: sign-in → create → respond → accept → filled �
     expect(parseHttpDecimal(takerFill.price)).toBe(ask);
     const [makerFill] = (await makerHttp.rfqFills()).rows;
     expect(makerFill).toMatchObject({ fill_id: fill.fill_id, role: 'maker', side: 'buy' });
+  }
+
+  it('fills a two-leg call spread bought from a signed quote, and both sides see it', async () => {
+    const taker = await account(['taker'], '1000');
+    const maker = await account(['quoter'], '10000');
+    const { takerClient, makerClient, takerSession, makerSession } = await signInBoth(taker, maker);
+    const market = await callSpreadMarket(takerClient);
+
+    // Subscribe before create: no event is missed.
+    const makerEvents = makerClient.notifications('rfq_maker');
+    await makerClient.subscribeMaker();
+    const takerEvents = takerClient.notifications('rfq');
+    await takerClient.subscribeRfq();
+
+    // rfq.create: buy the 150 call, sell the 160 call, 10 each.
+    const legs = [
+      { instrument: market.c150.symbol, quantity: '10' },
+      { instrument: market.c160.symbol, quantity: '-10' },
+    ];
+    const rfq = await takerClient.createRfq({ legs });
+    expect(rfq).toMatchObject({ state: 'pending', legs, quote: null, fill: null });
+    expect(rfq.rfq_id).toMatch(/^[0-9a-f]{32}$/);
+
+    const trade: Trade = { taker, maker, takerClient, makerClient, takerSession, makerSession, takerEvents, makerEvents, market, legs, rfq };
+    const quote = await makerQuotes(trade);
+    const q = await takerChecksQuote(trade, quote);
+    await takerAccepts(trade, q);
+    const fill = await bothHearFill(trade, q, quote.ask);
+    await queriesShowFill(trade, q, fill, quote.ask);
   });
 
   it('a decline reaches the taker with its reason', async () => {

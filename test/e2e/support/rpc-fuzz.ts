@@ -165,6 +165,57 @@ function mutateParams(r: Rng, params: Params): unknown {
   }
 }
 
+/** Breaks the envelope itself (id, version, method, params), in place. */
+function breakEnvelope(r: Rng, envelope: Record<string, unknown>): void {
+  switch (int(r, 7)) {
+    case 0:
+      delete envelope.id;
+      break;
+    case 1:
+      envelope.id = pick(r, [1.5, {}, [], true, -0, 2 ** 60, '😀', null]);
+      break;
+    case 2:
+      envelope.jsonrpc = pick(r, ['1.0', 2, null]);
+      break;
+    case 3:
+      envelope.method = pick(r, ['', 'rfq.', 'RFQ.GET', 'rfq.get ', 'private/x', '__proto__', 'constructor', 'x'.repeat(5000)]);
+      break;
+    case 4:
+      delete envelope.params;
+      break;
+    case 5:
+      envelope.extra = oddValue(r);
+      break;
+    default:
+      delete envelope.method;
+  }
+}
+
+/** Text-level forms JSON.stringify never writes. */
+function breakText(r: Rng, text: string): string {
+  switch (int(r, 8)) {
+    case 0: // a duplicate key: the later one counts for JSON.parse
+      return text.replace(/^(\s*\[?\s*)\{/, `$1{"params":{"x":1},"id":"dup",`);
+    case 1: // number forms
+      return text.replace(/"(\d+(\.\d+)?)"/, (_m, n) => pick(r, [n, `${n}e0`, `${n}.0`, `-${n}`, `0${n}`, `${n}E+2`, '1e400', '-0.0']));
+    case 2: // truncated
+      return text.slice(0, int(r, text.length));
+    case 3: {
+      // a byte changed
+      const at = int(r, text.length);
+      return text.slice(0, at) + String.fromCharCode(int(r, 128)) + text.slice(at + 1);
+    }
+    case 4: // whitespace and a BOM
+      return pick(r, ['\ufeff', ' \n\t', '']) + text + pick(r, [' ', '\n', '']);
+    case 5: // unicode escapes
+      return text.replace(/"([a-z_]+)":/, (_m, k: string) => `"${[...k].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}":`);
+    case 6:
+      return pick(r, ['', 'null', '1', '"x"', '[]', '{}', '[[]]', '{"jsonrpc":"2.0"}', 'true']);
+    default: // a raw lone surrogate in the text
+      return text.replace('"2.0"', '"2.0\ud800"');
+  }
+}
+
 /** One frame's text: a request of a random method, mutated, maybe in a batch, maybe broken as text. */
 export function frame(r: Rng, seed: Record<string, () => Params>, nextId: () => number): string {
   const methods = Object.keys(seed);
@@ -172,30 +223,7 @@ export function frame(r: Rng, seed: Record<string, () => Params>, nextId: () => 
     const method = pick(r, methods);
     const envelope: Record<string, unknown> = { jsonrpc: '2.0', id: nextId(), method, params: mutateParams(r, seed[method]()) };
     if (r() < 0.5) envelope.params = mutateParams(r, envelope.params as Params);
-    if (r() < 0.1) {
-      switch (int(r, 7)) {
-        case 0:
-          delete envelope.id;
-          break;
-        case 1:
-          envelope.id = pick(r, [1.5, {}, [], true, -0, 2 ** 60, '😀', null]);
-          break;
-        case 2:
-          envelope.jsonrpc = pick(r, ['1.0', 2, null]);
-          break;
-        case 3:
-          envelope.method = pick(r, ['', 'rfq.', 'RFQ.GET', 'rfq.get ', 'private/x', '__proto__', 'constructor', 'x'.repeat(5000)]);
-          break;
-        case 4:
-          delete envelope.params;
-          break;
-        case 5:
-          envelope.extra = oddValue(r);
-          break;
-        default:
-          delete envelope.method;
-      }
-    }
+    if (r() < 0.1) breakEnvelope(r, envelope);
     return envelope;
   };
   let text: string;
@@ -206,36 +234,5 @@ export function frame(r: Rng, seed: Record<string, () => Params>, nextId: () => 
     text = JSON.stringify(request());
   }
   text = text.replace(/"__DEEP_(\d+)__"/g, (_m, n: string) => '['.repeat(Number(n)) + ']'.repeat(Number(n)));
-  // Text-level forms JSON.stringify never writes.
-  if (r() < 0.15) {
-    switch (int(r, 8)) {
-      case 0: // a duplicate key: the later one counts for JSON.parse
-        text = text.replace(/^(\s*\[?\s*)\{/, `$1{"params":{"x":1},"id":"dup",`);
-        break;
-      case 1: // number forms
-        text = text.replace(/"(\d+(\.\d+)?)"/, (_m, n) => pick(r, [n, `${n}e0`, `${n}.0`, `-${n}`, `0${n}`, `${n}E+2`, '1e400', '-0.0']));
-        break;
-      case 2: // truncated
-        text = text.slice(0, int(r, text.length));
-        break;
-      case 3: // a byte changed
-        {
-          const at = int(r, text.length);
-          text = text.slice(0, at) + String.fromCharCode(int(r, 128)) + text.slice(at + 1);
-        }
-        break;
-      case 4: // whitespace and a BOM
-        text = pick(r, ['\ufeff', ' \n\t', '']) + text + pick(r, [' ', '\n', '']);
-        break;
-      case 5: // unicode escapes
-        text = text.replace(/"([a-z_]+)":/, (_m, k: string) => `"${[...k].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}":`);
-        break;
-      case 6:
-        text = pick(r, ['', 'null', '1', '"x"', '[]', '{}', '[[]]', '{"jsonrpc":"2.0"}', 'true']);
-        break;
-      default: // a raw lone surrogate in the text
-        text = text.replace('"2.0"', '"2.0\ud800"');
-    }
-  }
-  return text;
+  return r() < 0.15 ? breakText(r, text) : text;
 }
