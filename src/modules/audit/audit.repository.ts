@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../common/database/database';
 import type { Tx } from '../../common/database/sql';
-import { type Maybe, type Narrow, type Row, type RowOf, columnList } from '../../common/database/table';
+import { type Maybe, type Narrow, type Row, type RowOf, column, columnList } from '../../common/database/table';
 import type { AuditActor, AuditRow, AuditValue, ChainPoint } from './domain/audit-chain';
 
 /** What a page of the log is asked for: newest first, before the cursor, optionally filtered. */
@@ -101,9 +101,9 @@ export class AuditRepository {
   async page(query: AuditPageQuery): Promise<{ rows: AuditRow[]; head: ChainPoint }> {
     const params: Array<string | number> = [query.limit];
     const where: string[] = [];
-    if (query.after !== undefined) where.push(`audit_seq < $${params.push(query.after)}`);
-    if (query.action !== undefined) where.push(`action = $${params.push(query.action)}`);
-    if (query.accountId !== undefined) where.push(`actor_account_id = $${params.push(query.accountId)}`);
+    if (query.after !== undefined) where.push(`${column('audit_log', 'audit_seq')} < $${params.push(query.after)}`);
+    if (query.action !== undefined) where.push(`${column('audit_log', 'action')} = $${params.push(query.action)}`);
+    if (query.accountId !== undefined) where.push(`${column('audit_log', 'actor_account_id')} = $${params.push(query.accountId)}`);
     const rows = await this.db.rows<PageRow>(
       `SELECT a.*, h.audit_seq AS head_seq, h.hash AS head_hash
          FROM audit_head h
