@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../common/database/database';
 import type { Tx } from '../../common/database/sql';
-import type { AuditRow, AuditValue, ChainPoint } from './domain/audit-chain';
+import { type Maybe, type Narrow, type Row, type RowOf, column, columnList } from '../../common/database/table';
+import type { AuditActor, AuditRow, AuditValue, ChainPoint } from './domain/audit-chain';
 
 /** What a page of the log is asked for: newest first, before the cursor, optionally filtered. */
 export interface AuditPageQuery {
@@ -13,27 +14,29 @@ export interface AuditPageQuery {
   accountId?: number;
 }
 
-type DbRow = {
-  audit_seq: string | null;
-  at: string;
-  actor_via: 'admin_token' | 'session';
-  actor_account_id: string | null;
-  actor_wallet: string | null;
-  actor_jti: string | null;
-  client_ip: string;
-  action: string;
-  target: AuditValue;
-  params: AuditValue;
-  status: number;
-  prev_hash: string;
-  hash: string;
-  head_seq: string;
-  head_hash: string;
-};
+const COLUMNS = columnList('audit_log', [
+  'audit_seq',
+  'at',
+  'actor_via',
+  'actor_account_id',
+  'actor_wallet',
+  'actor_jti',
+  'client_ip',
+  'action',
+  'target',
+  'params',
+  'status',
+  'prev_hash',
+  'hash',
+]);
+type LogRow = Narrow<RowOf<typeof COLUMNS>, { actor_via: AuditActor['via']; target: AuditValue; params: AuditValue }>;
+/** A page's row: the head, and a log row or (no row in the page) nulls. */
+type PageRow = Maybe<LogRow> & { head_seq: string; head_hash: string };
 
-const COLUMNS = 'audit_seq, at, actor_via, actor_account_id, actor_wallet, actor_jti, client_ip, action, target, params, status, prev_hash, hash';
+/** Whether the log side of the page's LEFT JOIN LATERAL matched: its key is set only then, and every column with it. */
+const logged = (row: PageRow): row is PageRow & LogRow => row.audit_seq !== null;
 
-function auditRow(r: DbRow): AuditRow {
+function auditRow(r: LogRow): AuditRow {
   return {
     audit_seq: Number(r.audit_seq),
     at: Number(r.at),
@@ -59,7 +62,7 @@ export class AuditRepository {
    * JournalRepository.lockHead).
    */
   async lockHead(tx: Tx): Promise<ChainPoint> {
-    const head = await tx.one<{ audit_seq: string; hash: string }>(`SELECT audit_seq, hash FROM audit_head WHERE id = 1 FOR UPDATE`);
+    const head = await tx.one<Row<'audit_head', 'audit_seq' | 'hash'>>(`SELECT audit_seq, hash FROM audit_head WHERE id = 1 FOR UPDATE`);
     if (!head) throw new Error('audit_head has no row');
     return { audit_seq: Number(head.audit_seq), hash: head.hash };
   }
@@ -68,7 +71,7 @@ export class AuditRepository {
   async append(tx: Tx, row: AuditRow): Promise<void> {
     await tx.exec(
       `WITH entry AS (
-         INSERT INTO audit_log (${COLUMNS})
+         INSERT INTO audit_log (${COLUMNS.sql})
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10::jsonb, $11, $12, $13)
        )
        UPDATE audit_head SET audit_seq = $1, hash = $13 WHERE id = 1`,
@@ -98,20 +101,20 @@ export class AuditRepository {
   async page(query: AuditPageQuery): Promise<{ rows: AuditRow[]; head: ChainPoint }> {
     const params: Array<string | number> = [query.limit];
     const where: string[] = [];
-    if (query.after !== undefined) where.push(`audit_seq < $${params.push(query.after)}`);
-    if (query.action !== undefined) where.push(`action = $${params.push(query.action)}`);
-    if (query.accountId !== undefined) where.push(`actor_account_id = $${params.push(query.accountId)}`);
-    const rows = await this.db.rows<DbRow>(
+    if (query.after !== undefined) where.push(`${column('audit_log', 'audit_seq')} < $${params.push(query.after)}`);
+    if (query.action !== undefined) where.push(`${column('audit_log', 'action')} = $${params.push(query.action)}`);
+    if (query.accountId !== undefined) where.push(`${column('audit_log', 'actor_account_id')} = $${params.push(query.accountId)}`);
+    const rows = await this.db.rows<PageRow>(
       `SELECT a.*, h.audit_seq AS head_seq, h.hash AS head_hash
          FROM audit_head h
          LEFT JOIN LATERAL (
-           SELECT ${COLUMNS} FROM audit_log ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY audit_seq DESC LIMIT $1
+           SELECT ${COLUMNS.sql} FROM audit_log ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY audit_seq DESC LIMIT $1
          ) a ON true
         WHERE h.id = 1`,
       params,
     );
     return {
-      rows: rows.filter((r) => r.audit_seq !== null).map(auditRow),
+      rows: rows.filter(logged).map(auditRow),
       head: { audit_seq: Number(rows[0].head_seq), hash: rows[0].head_hash },
     };
   }

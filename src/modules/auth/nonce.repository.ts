@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../common/database/database';
+import type { Row } from '../../common/database/table';
 
 /** The only reader and writer of `auth_nonces` (sign-in nonces, docs/spec/design.md section 3). */
 @Injectable()
@@ -26,7 +27,10 @@ export class NonceRepository {
 
   /** Deletes the wallet's nonce; its expiry (unix seconds), or null when there was none. */
   async take(wallet: string, nonce: string): Promise<number | null> {
-    const row = await this.db.one<{ expires_at: string }>(`DELETE FROM auth_nonces WHERE nonce = $1 AND wallet = $2 RETURNING expires_at`, [nonce, wallet]);
+    const row = await this.db.one<Row<'auth_nonces', 'expires_at'>>(`DELETE FROM auth_nonces WHERE nonce = $1 AND wallet = $2 RETURNING expires_at`, [
+      nonce,
+      wallet,
+    ]);
     return row && Number(row.expires_at);
   }
 

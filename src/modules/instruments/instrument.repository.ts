@@ -1,30 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../common/database/database';
 import type { Sql, Tx } from '../../common/database/sql';
+import { type Narrow, type Row, type RowOf, columnList } from '../../common/database/table';
 import type { OptionKind } from './domain/symbol';
 import type { Instrument, Round } from './instrument';
 
-interface InstrumentRow {
-  symbol: string;
-  asset: string;
-  strike: string;
-  kind: OptionKind;
-  expiry: string;
-  paused: boolean;
-  settled: boolean;
-  settlement_price: string | null;
-  created_at: Date;
-  /** unix seconds, when the statement reads the round's settlement time */
-  settled_epoch?: number | null;
-}
-
-const COLUMNS = 'symbol, asset, strike, kind, expiry, paused, settled, settlement_price, created_at';
+const NAMES = ['symbol', 'asset', 'strike', 'kind', 'expiry', 'paused', 'settled', 'settlement_price', 'created_at'] as const;
+const COLUMNS = columnList('instruments', NAMES);
+type InstrumentRow = Narrow<RowOf<typeof COLUMNS>, { kind: OptionKind }>;
 /** COLUMNS of `instruments i`, with the settlement time of its round `expirations e`. */
-const JOINED = `i.symbol, i.asset, i.strike, i.kind, i.expiry, i.paused, i.settled, i.settlement_price, i.created_at,
+const JOINED = `${columnList('instruments', NAMES, 'i').sql},
   extract(epoch FROM e.settled_at)::float8 AS settled_epoch`;
+/** A row of JOINED: `settled_epoch` in unix seconds, null while the round is open. */
+type JoinedRow = InstrumentRow & { settled_epoch: number | null };
 const ROUND_JOIN = 'instruments i JOIN expirations e ON e.asset = i.asset AND e.expiry = i.expiry';
 
-const toInstrument = (row: InstrumentRow): Instrument => ({
+/** An instrument from its row; with its round's settlement time when the statement read it (JOINED). */
+const toInstrument = (row: InstrumentRow & { settled_epoch?: number | null }): Instrument => ({
   symbol: row.symbol,
   asset: row.asset,
   strike: BigInt(row.strike),
@@ -97,7 +89,7 @@ export class InstrumentRepository {
 
   /** The asset's expiration round on the UTC date, or null. */
   async expirationOn(asset: string, utcDate: string, sql: Sql = this.db): Promise<StoredExpiration | null> {
-    const row = await sql.one<{ expiry: string; settled: boolean }>(`SELECT expiry, settled FROM expirations WHERE asset = $1 AND utc_date = $2::date`, [
+    const row = await sql.one<Row<'expirations', 'expiry' | 'settled'>>(`SELECT expiry, settled FROM expirations WHERE asset = $1 AND utc_date = $2::date`, [
       asset,
       utcDate,
     ]);
@@ -136,13 +128,13 @@ export class InstrumentRepository {
   async held(round: Round | null, heldSince: number, sql: Sql = this.db): Promise<Instrument[]> {
     const rows =
       round === null
-        ? await sql.rows<InstrumentRow>(
+        ? await sql.rows<JoinedRow>(
             `SELECT ${JOINED} FROM ${ROUND_JOIN} WHERE NOT e.settled
              UNION ALL
              SELECT ${JOINED} FROM ${ROUND_JOIN} WHERE e.settled AND e.settled_at > to_timestamp($1)`,
             [heldSince],
           )
-        : await sql.rows<InstrumentRow>(
+        : await sql.rows<JoinedRow>(
             `SELECT ${JOINED} FROM ${ROUND_JOIN}
               WHERE i.expiry = $1 AND ($2::text IS NULL OR i.asset = $2::text) AND (NOT e.settled OR e.settled_at > to_timestamp($3))`,
             [round.expiry, round.asset, heldSince],
@@ -162,13 +154,13 @@ export class InstrumentRepository {
     if (filter.asset !== undefined) where.push(`i.asset = $${params.push(filter.asset)}`);
     if (filter.expiry !== undefined) where.push(`i.expiry = $${params.push(filter.expiry)}`);
     const order = filter.expiry !== undefined && filter.asset === undefined ? '' : 'ORDER BY i.asset, i.expiry, i.strike, i.kind';
-    const rows = await sql.rows<InstrumentRow>(`SELECT ${JOINED} FROM ${ROUND_JOIN} WHERE ${where.join(' AND ')} ${order} LIMIT $2`, params);
+    const rows = await sql.rows<JoinedRow>(`SELECT ${JOINED} FROM ${ROUND_JOIN} WHERE ${where.join(' AND ')} ${order} LIMIT $2`, params);
     return rows.map(toInstrument);
   }
 
   /** The listed instruments among `symbols`, settled ones included (by primary key). */
   async stored(symbols: readonly string[], sql: Sql = this.db): Promise<Instrument[]> {
-    const rows = await sql.rows<InstrumentRow>(`SELECT ${COLUMNS} FROM instruments WHERE symbol = ANY($1::text[])`, [symbols]);
+    const rows = await sql.rows<InstrumentRow>(`SELECT ${COLUMNS.sql} FROM instruments WHERE symbol = ANY($1::text[])`, [symbols]);
     return rows.map(toInstrument);
   }
 
@@ -180,7 +172,7 @@ export class InstrumentRepository {
 
   /** symbol → asset of the listed instruments among `symbols`. */
   async assetsOf(symbols: readonly string[], sql: Sql = this.db): Promise<Map<string, string>> {
-    const rows = await sql.rows<{ symbol: string; asset: string }>(`SELECT symbol, asset FROM instruments WHERE symbol = ANY($1::text[])`, [symbols]);
+    const rows = await sql.rows<Row<'instruments', 'symbol' | 'asset'>>(`SELECT symbol, asset FROM instruments WHERE symbol = ANY($1::text[])`, [symbols]);
     return new Map(rows.map((r) => [r.symbol, r.asset]));
   }
 
@@ -189,7 +181,7 @@ export class InstrumentRepository {
    * round settled after `heldSince`): read through the asset's rounds, never its whole history.
    */
   async symbols(asset: string | null, heldSince: number | null, sql: Sql = this.db): Promise<string[]> {
-    const rows = await sql.rows<{ symbol: string }>(
+    const rows = await sql.rows<Row<'instruments', 'symbol'>>(
       `SELECT i.symbol FROM ${ROUND_JOIN} WHERE ($1::text IS NULL OR e.asset = $1::text) AND NOT e.settled AND ($2::float8 IS NOT NULL OR NOT i.settled)
        UNION ALL
        SELECT i.symbol FROM ${ROUND_JOIN}
@@ -204,7 +196,7 @@ export class InstrumentRepository {
 
   /** The round, locked until the caller's transaction ends; null when there is no such round. */
   async lockExpiration(asset: string, expiry: number, tx: Tx): Promise<RoundSettlementState | null> {
-    const row = await tx.one<{ settled: boolean; settlement_price: string | null; settled_at: Date | null }>(
+    const row = await tx.one<Row<'expirations', 'settled' | 'settlement_price' | 'settled_at'>>(
       `SELECT settled, settlement_price, settled_at FROM expirations WHERE asset = $1 AND expiry = $2 FOR UPDATE`,
       [asset, expiry],
     );
@@ -213,7 +205,7 @@ export class InstrumentRepository {
 
   /** The round's instruments, locked (fills share-lock them before balance rows), in symbol order. */
   async lockTerms(asset: string, expiry: number, tx: Tx): Promise<InstrumentTerms[]> {
-    const rows = await tx.rows<{ symbol: string; kind: OptionKind; strike: string }>(
+    const rows = await tx.rows<Narrow<Row<'instruments', 'symbol' | 'kind' | 'strike'>, { kind: OptionKind }>>(
       `SELECT symbol, kind, strike FROM instruments WHERE asset = $1 AND expiry = $2 ORDER BY symbol FOR UPDATE`,
       [asset, expiry],
     );
@@ -222,7 +214,7 @@ export class InstrumentRepository {
 
   /** Share-locks the instruments (a settlement of their round waits, and is waited for); the symbols that have settled. */
   async settledAmong(symbols: readonly string[], sql: Sql): Promise<string[]> {
-    const rows = await sql.rows<{ symbol: string; settled: boolean }>(
+    const rows = await sql.rows<Row<'instruments', 'symbol' | 'settled'>>(
       `SELECT symbol, settled FROM instruments WHERE symbol = ANY($1::text[]) ORDER BY symbol FOR SHARE`,
       [symbols],
     );
@@ -232,17 +224,19 @@ export class InstrumentRepository {
   /** Marks the round and its instruments settled at `price`; when the round settled. */
   async markSettled(asset: string, expiry: number, price: bigint, tx: Tx): Promise<Date> {
     await tx.exec(`UPDATE instruments SET settled = true, settlement_price = $3 WHERE asset = $1 AND expiry = $2`, [asset, expiry, price.toString()]);
-    const row = await tx.one<{ settled_at: Date }>(
+    const row = await tx.one<Row<'expirations', 'settled_at'>>(
       `UPDATE expirations SET settled = true, settlement_price = $3, settled_at = now() WHERE asset = $1 AND expiry = $2 RETURNING settled_at`,
       [asset, expiry, price.toString()],
     );
     if (!row) throw new Error(`no expiration ${expiry} of ${asset}`);
+    // The column is null until a settlement: this statement has just set it.
+    if (row.settled_at === null) throw new Error(`expiration ${expiry} of ${asset} answered no settlement time`);
     return row.settled_at;
   }
 
   /** Unsettled expiration rounds whose expiry has come (unix seconds `now`), earliest first. */
   async dueRounds(now: number, limit: number, sql: Sql = this.db): Promise<Array<{ asset: string; expiry: number }>> {
-    const rows = await sql.rows<{ asset: string; expiry: string }>(
+    const rows = await sql.rows<Row<'expirations', 'asset' | 'expiry'>>(
       `SELECT asset, expiry FROM expirations WHERE NOT settled AND expiry <= $1 ORDER BY expiry, asset LIMIT $2`,
       [now, limit],
     );

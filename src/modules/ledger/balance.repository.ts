@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../common/database/database';
 import type { Sql, Tx } from '../../common/database/sql';
+import { type Maybe, type Narrow, type Row, type RowOf, columnList } from '../../common/database/table';
 import type { Balance, TransferKind } from './domain/balance';
 import { Params } from './statement-params';
 
@@ -43,9 +44,19 @@ export function checkBalances(rows: ReadonlyArray<{ accountId: number }>, update
     throw new Error(`${updated} balance rows updated of ${rows.length}: an account has no ledger row`);
 }
 
-type BalanceRow = { account_id: string; total: string; locked: string; updated_at: Date };
+const BALANCE = columnList('balances', ['account_id', 'total', 'locked']);
+type BalanceRow = RowOf<typeof BALANCE>;
+/** BALANCE with the time of its last write. */
+const STAMPED_BALANCE = columnList('balances', ['account_id', 'total', 'locked', 'updated_at']);
+type StampedBalanceRow = RowOf<typeof STAMPED_BALANCE>;
 
-const toBalance = (r: { total: string; locked: string }): Balance => ({ total: BigInt(r.total), locked: BigInt(r.locked) });
+const toBalance = (r: Row<'balances', 'total' | 'locked'>): Balance => ({ total: BigInt(r.total), locked: BigInt(r.locked) });
+
+/** A balance row read from the outer side of `accounts LEFT JOIN balances`: null when the account has none. */
+function storedBalance(r: Maybe<Row<'balances', 'total' | 'locked' | 'updated_at'>>): (Balance & { updatedAt: Date }) | null {
+  if (r.total === null || r.locked === null || r.updated_at === null) return null;
+  return { total: BigInt(r.total), locked: BigInt(r.locked), updatedAt: r.updated_at };
+}
 
 /**
  * The balance rows (`balances`) and the deposits and withdrawals (`transfers`): every read and
@@ -60,7 +71,7 @@ export class BalanceRepository {
   rowsOf(sql: Sql, accountIds: readonly number[], forUpdate?: false): Promise<Map<number, Balance>>;
   async rowsOf(sql: Sql, accountIds: readonly number[], forUpdate = false): Promise<Map<number, Balance>> {
     const rows = await sql.rows<BalanceRow>(
-      `SELECT account_id, total, locked FROM balances WHERE account_id = ANY($1::bigint[]) ORDER BY account_id${forUpdate ? ' FOR UPDATE' : ''}`,
+      `SELECT ${BALANCE.sql} FROM balances WHERE account_id = ANY($1::bigint[]) ORDER BY account_id${forUpdate ? ' FOR UPDATE' : ''}`,
       [[...new Set(accountIds)].map(String)],
     );
     return new Map(rows.map((r) => [Number(r.account_id), toBalance(r)]));
@@ -70,7 +81,7 @@ export class BalanceRepository {
   anchor(tx: Tx, accountId: number, forUpdate: true): Promise<(Balance & { updatedAt: Date }) | null>;
   anchor(sql: Sql, accountId: number, forUpdate?: false): Promise<(Balance & { updatedAt: Date }) | null>;
   async anchor(sql: Sql, accountId: number, forUpdate = false): Promise<(Balance & { updatedAt: Date }) | null> {
-    const row = await sql.one<BalanceRow>(`SELECT account_id, total, locked, updated_at FROM balances WHERE account_id = $1${forUpdate ? ' FOR UPDATE' : ''}`, [
+    const row = await sql.one<StampedBalanceRow>(`SELECT ${STAMPED_BALANCE.sql} FROM balances WHERE account_id = $1${forUpdate ? ' FOR UPDATE' : ''}`, [
       accountId,
     ]);
     return row && { ...toBalance(row), updatedAt: row.updated_at };
@@ -89,10 +100,10 @@ export class BalanceRepository {
 
   /** Sets the account's `total` (a transfer); the row as written. */
   async setTotal(tx: Tx, accountId: number, total: bigint): Promise<Balance & { updatedAt: Date }> {
-    const row = await tx.one<BalanceRow>(
-      `UPDATE balances SET total = $2, updated_at = now() WHERE account_id = $1 RETURNING account_id, total, locked, updated_at`,
-      [accountId, total.toString()],
-    );
+    const row = await tx.one<StampedBalanceRow>(`UPDATE balances SET total = $2, updated_at = now() WHERE account_id = $1 RETURNING ${STAMPED_BALANCE.sql}`, [
+      accountId,
+      total.toString(),
+    ]);
     if (!row) throw new Error(`account ${accountId} has no ledger row`);
     return { ...toBalance(row), updatedAt: row.updated_at };
   }
@@ -113,7 +124,7 @@ export class BalanceRepository {
 
   /** The transfer made with this reference, or null. */
   async transferByReference(sql: Sql, reference: string): Promise<{ accountId: number; kind: TransferKind; amount: bigint } | null> {
-    const row = await sql.one<{ account_id: string; kind: TransferKind; amount: string }>(
+    const row = await sql.one<Narrow<Row<'transfers', 'account_id' | 'kind' | 'amount'>, { kind: TransferKind }>>(
       `SELECT account_id, kind, amount FROM transfers WHERE reference = $1`,
       [reference],
     );
@@ -127,7 +138,7 @@ export class BalanceRepository {
    */
   async accountsWithBalance(sql: Sql, accountIds: readonly number[]): Promise<AccountBalance[]> {
     if (accountIds.length === 0) return [];
-    const rows = await sql.rows<{ id: string; created_at: Date; total: string | null; locked: string | null; updated_at: Date | null }>(
+    const rows = await sql.rows<Row<'accounts', 'id' | 'created_at'> & Maybe<Row<'balances', 'total' | 'locked' | 'updated_at'>>>(
       `SELECT a.id, a.created_at, b.total, b.locked, b.updated_at
          FROM accounts a LEFT JOIN balances b ON b.account_id = a.id
         WHERE a.id = ANY($1::bigint[])
@@ -137,13 +148,13 @@ export class BalanceRepository {
     return rows.map((r) => ({
       accountId: Number(r.id),
       createdAt: r.created_at,
-      balance: r.total === null || r.locked === null ? null : { total: BigInt(r.total), locked: BigInt(r.locked), updatedAt: r.updated_at! },
+      balance: storedBalance(r),
     }));
   }
 
   /** The accounts with `available < 0`, most negative first (index balances_under_collateralized). */
   async underCollateralized(sql: Sql = this.db): Promise<UnderCollateralized[]> {
-    const rows = await sql.rows<BalanceRow>(`SELECT account_id, total, locked FROM balances WHERE total < locked ORDER BY total - locked, account_id`);
+    const rows = await sql.rows<BalanceRow>(`SELECT ${BALANCE.sql} FROM balances WHERE total < locked ORDER BY total - locked, account_id`);
     return rows.map((r) => {
       const { total, locked } = toBalance(r);
       return { accountId: Number(r.account_id), total, locked, available: total - locked };

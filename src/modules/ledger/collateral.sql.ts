@@ -36,11 +36,15 @@
  * `locked` only.
  */
 import type { Sql, Tx } from '../../common/database/sql';
+import { columnList } from '../../common/database/table';
 import type { Bps } from './domain/fees';
 
 const I64_MAX = '9223372036854775807';
 /** Advisory-lock key of the reprices ("LWRP" << 32). */
 const REPRICE_LOCK = (0x4c575250n << 32n).toString();
+
+/** A group summary row of `lock_groups`, as stored and as `summary` computes it. */
+const LOCK_GROUP = columnList('lock_groups', ['account_id', 'asset', 'expiry', 'worst', 'call_q', 'call_qk', 'top_strike']);
 
 /**
  * The group summaries of the accounts `accounts` (an SQL array expression of ids), from their open
@@ -76,8 +80,8 @@ export async function refreshLockGroups(sql: Sql, accountIds: readonly number[])
   await sql.rows(
     `WITH ${summaryCte('$1::bigint[]')},
      written AS (
-       INSERT INTO lock_groups (account_id, asset, expiry, worst, call_q, call_qk, top_strike)
-       SELECT account_id, asset, expiry, worst, call_q, call_qk, top_strike FROM summary
+       INSERT INTO lock_groups (${LOCK_GROUP.sql})
+       SELECT ${LOCK_GROUP.sql} FROM summary
        ON CONFLICT (account_id, asset, expiry) DO UPDATE
           SET worst = EXCLUDED.worst, call_q = EXCLUDED.call_q, call_qk = EXCLUDED.call_qk, top_strike = EXCLUDED.top_strike
        RETURNING 1
@@ -127,7 +131,7 @@ export async function repriceAsset(tx: Tx, asset: string, lockUpsideBps: Bps): P
 export async function staleLockGroups(sql: Sql): Promise<string[]> {
   const rows = await sql.rows<{ account_id: string; asset: string; expiry: string; stored: string | null; fresh: string | null }>(
     `WITH ${summaryCte('ARRAY(SELECT DISTINCT account_id FROM positions)')},
-     stored AS (SELECT account_id, asset, expiry, worst, call_q, call_qk, top_strike FROM lock_groups)
+     stored AS (SELECT ${LOCK_GROUP.sql} FROM lock_groups)
      SELECT coalesce(s.account_id, t.account_id) AS account_id, coalesce(s.asset, t.asset) AS asset, coalesce(s.expiry, t.expiry) AS expiry,
             concat_ws(' ', t.worst, t.call_q, t.call_qk, t.top_strike) AS stored, concat_ws(' ', s.worst, s.call_q, s.call_qk, s.top_strike) AS fresh
        FROM summary s FULL JOIN stored t ON t.account_id = s.account_id AND t.asset = s.asset AND t.expiry = s.expiry

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../common/database/database';
 import type { Sql, Tx } from '../../common/database/sql';
+import { type Maybe, type Narrow, type Row, type RowOf, columnList } from '../../common/database/table';
 import type { OptionKind } from '../instruments/domain/symbol';
 import type { RfqState } from '../rfq/domain/rfq-state';
 import { type BalanceWrite, balancesUpdate, checkBalances } from './balance.repository';
@@ -8,7 +9,7 @@ import { INDEX_SHARE, parseIndexShare } from './collateral.sql';
 import { FLAT, type PositionCost, addTrade } from './domain/average-price';
 import { orientation } from './domain/fold';
 import type { AcceptSide } from './domain/funding';
-import { type PositionWrite, checkPositions, positionKey, positionsUpsert } from './position.repository';
+import { type InstrumentTermsRow, type PositionWrite, checkPositions, positionKey, positionsUpsert } from './position.repository';
 import { Params } from './statement-params';
 
 /** The accept of an RFQ as stored: the side and the max_fee frozen at accept. */
@@ -71,43 +72,33 @@ interface FillLocks {
   makerLimits: boolean;
 }
 
-type AcceptRow = {
-  rfq_id: string;
-  quote_id: string;
-  side: AcceptSide;
-  fee: string;
-  max_fee: string;
-  taker_signature: string;
-  expires_at: string;
-  accepted_at: string;
-};
+const ACCEPT_NAMES = ['rfq_id', 'quote_id', 'side', 'fee', 'max_fee', 'taker_signature', 'expires_at', 'accepted_at'] as const;
+const ACCEPT = columnList('accepts', ACCEPT_NAMES);
+/** ACCEPT of `accepts a`, the outer side of the fill's first read. */
+const JOINED_ACCEPT = columnList('accepts', ACCEPT_NAMES, 'a');
+type AcceptRow = Narrow<RowOf<typeof ACCEPT>, { side: AcceptSide }>;
 
-type FillRow = {
-  id: string;
-  rfq_id: string;
-  quote_id: string;
-  taker_account_id: string;
-  maker_account_id: string;
-  fee_account_id: string;
-  side: AcceptSide;
-  price: string;
-  fee: string;
-  filled_at: string;
-  reverted: boolean;
-  taker_salt: Buffer | null;
-};
+/** Whether the accepts side of `rfqs LEFT JOIN accepts` matched: its key is set only then, and every column with it. */
+const accepted = <R extends Maybe<AcceptRow>>(row: R): row is R & AcceptRow => row.rfq_id !== null;
 
-type FillLegRow = {
-  fill_id: string;
-  instrument: string;
-  asset: string;
-  expiry: string;
-  strike: string;
-  kind: OptionKind;
-  quantity: string;
-  premium: string;
-  mark: string;
-};
+const FILL = columnList('fills', [
+  'id',
+  'rfq_id',
+  'quote_id',
+  'taker_account_id',
+  'maker_account_id',
+  'fee_account_id',
+  'side',
+  'price',
+  'fee',
+  'filled_at',
+  'reverted',
+  'taker_salt',
+]);
+type FillRow = Narrow<RowOf<typeof FILL>, { side: AcceptSide }>;
+
+/** A leg with its instrument's terms (`fill_legs l JOIN instruments i`). */
+type FillLegRow = Row<'fill_legs', 'fill_id' | 'instrument' | 'quantity' | 'premium' | 'mark'> & InstrumentTermsRow;
 
 const toAccept = (r: AcceptRow): AcceptRecord => ({
   rfqId: r.rfq_id,
@@ -150,8 +141,6 @@ const toFillLeg = (row: FillLegRow): FillLegRecord => ({
 /** The cursor of a first page: above every fill id (bigint's maximum). */
 const NO_CURSOR = '9223372036854775807';
 
-const FILL_COLUMNS = 'id, rfq_id, quote_id, taker_account_id, maker_account_id, fee_account_id, side, price, fee, filled_at, reverted, taker_salt';
-
 /**
  * The fill ledger's history: `accepts` (read here; its row is written by the move quoted →
  * accepted, RfqTransitionsService.moveToAccepted), `fills` and `fill_legs`. A fill's write is one
@@ -163,10 +152,7 @@ export class FillRepository {
 
   /** The RFQ's accept as stored, or null when it was never accepted. */
   async acceptOf(rfqId: string, sql: Sql = this.db): Promise<AcceptRecord | null> {
-    const row = await sql.one<AcceptRow>(
-      `SELECT rfq_id, quote_id, side, fee, max_fee, taker_signature, expires_at, accepted_at FROM accepts WHERE rfq_id = $1`,
-      [rfqId],
-    );
+    const row = await sql.one<AcceptRow>(`SELECT ${ACCEPT.sql} FROM accepts WHERE rfq_id = $1`, [rfqId]);
     return row && toAccept(row);
   }
 
@@ -181,11 +167,9 @@ export class FillRepository {
    */
   async lockForFill(tx: Tx, rfqId: string, symbols: readonly string[]): Promise<FillLocks | null> {
     const row = await tx.one<
-      { state: RfqState; settled: string[] | string; indexes: unknown; maker_limits: boolean } & {
-        [K in keyof AcceptRow]: AcceptRow[K] | null;
-      }
+      Narrow<Row<'rfqs', 'state'>, { state: RfqState }> & Maybe<AcceptRow> & { settled: string[] | string; indexes: unknown; maker_limits: boolean }
     >(
-      `SELECT r.state, a.rfq_id, a.quote_id, a.side, a.fee, a.max_fee, a.taker_signature, a.expires_at, a.accepted_at,
+      `SELECT r.state, ${JOINED_ACCEPT.sql},
               EXISTS (SELECT 1 FROM maker_limits ml WHERE ml.account_id = r.maker_account_id) AS maker_limits,
               (SELECT coalesce(array_agg(i.symbol ORDER BY i.symbol) FILTER (WHERE i.settled), '{}')
                  FROM (SELECT symbol, settled FROM instruments WHERE symbol = ANY($2::text[]) ORDER BY symbol FOR SHARE) i) AS settled,
@@ -197,7 +181,7 @@ export class FillRepository {
     );
     if (!row) return null;
     const settled = Array.isArray(row.settled) ? row.settled : String(row.settled).replace(/[{}]/g, '').split(',').filter(Boolean);
-    const accept = row.rfq_id === null ? null : toAccept(row as AcceptRow);
+    const accept = accepted(row) ? toAccept(row) : null;
     return { state: row.state, accept, settled, indexes: parseIndexShare(row.indexes), makerLimits: row.maker_limits };
   }
 
@@ -208,12 +192,9 @@ export class FillRepository {
    */
   async record(tx: Tx, f: NewFill, positions: readonly PositionWrite[], balances: readonly BalanceWrite[]): Promise<string> {
     const p = new Params();
-    const row = await tx.one<{
-      id: string;
-      legs: string;
-      balances: string;
-      positions: Array<{ account_id: number; instrument: string; quantity: string | number }>;
-    }>(
+    const row = await tx.one<
+      Row<'fills', 'id'> & { legs: string; balances: string; positions: Array<{ account_id: number; instrument: string; quantity: string | number }> }
+    >(
       `WITH fill AS (
          INSERT INTO fills (rfq_id, quote_id, taker_account_id, maker_account_id, fee_account_id, side, price, fee, filled_at, taker_salt)
          VALUES (${p.add(f.rfqId)}, ${p.add(f.quoteId)}, ${p.add(f.takerAccountId)}, ${p.add(f.makerAccountId)}, ${p.add(f.feeAccountId)}, ${p.add(f.side)},
@@ -240,7 +221,7 @@ export class FillRepository {
   }
 
   async findByRfq(sql: Sql, rfqId: string): Promise<FillRecord | null> {
-    const row = await sql.one<FillRow>(`SELECT ${FILL_COLUMNS} FROM fills WHERE rfq_id = $1`, [rfqId]);
+    const row = await sql.one<FillRow>(`SELECT ${FILL.sql} FROM fills WHERE rfq_id = $1`, [rfqId]);
     if (!row) return null;
     return toFill(row, (await this.legsOf(sql, [row.id])).get(String(row.id)) ?? []);
   }
@@ -286,10 +267,10 @@ export class FillRepository {
    */
   async ofAccount(accountId: number, before: string | null, limit: number): Promise<FillRecord[]> {
     const rows = await this.db.rows<FillRow>(
-      `SELECT ${FILL_COLUMNS} FROM (
-         (SELECT ${FILL_COLUMNS} FROM fills WHERE taker_account_id = $1 AND id < $2::bigint ORDER BY id DESC LIMIT $3)
+      `SELECT ${FILL.sql} FROM (
+         (SELECT ${FILL.sql} FROM fills WHERE taker_account_id = $1 AND id < $2::bigint ORDER BY id DESC LIMIT $3)
          UNION ALL
-         (SELECT ${FILL_COLUMNS} FROM fills WHERE maker_account_id = $1 AND taker_account_id <> $1 AND id < $2::bigint ORDER BY id DESC LIMIT $3)
+         (SELECT ${FILL.sql} FROM fills WHERE maker_account_id = $1 AND taker_account_id <> $1 AND id < $2::bigint ORDER BY id DESC LIMIT $3)
        ) page ORDER BY id DESC LIMIT $3`,
       [accountId, before ?? NO_CURSOR, limit + 1],
     );
@@ -305,7 +286,10 @@ export class FillRepository {
    * replayed in fill order (a revert's new averages). Absent: flat.
    */
   async replayPositions(sql: Sql, accountIds: readonly number[], instruments: readonly string[]): Promise<Map<string, PositionCost>> {
-    const trades = await sql.rows<{ account_id: string; instrument: string; role: 'taker' | 'maker'; side: AcceptSide; quantity: string; premium: string }>(
+    const trades = await sql.rows<
+      Row<'fill_legs', 'instrument' | 'quantity' | 'premium'> &
+        Narrow<Row<'fills', 'side'>, { side: AcceptSide }> & { account_id: string; role: 'taker' | 'maker' }
+    >(
       `SELECT t.account_id, l.instrument, t.role, f.side, l.quantity, l.premium
          FROM fills f
          JOIN fill_legs l ON l.fill_id = f.id

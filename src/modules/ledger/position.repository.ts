@@ -3,6 +3,7 @@ import type { RfqPositionRow } from '@legwork/protocol';
 import { Database } from '../../common/database/database';
 import { httpDecimalSql, isoTimeSql } from '../../common/database/http-format.sql';
 import type { Sql, Tx } from '../../common/database/sql';
+import type { Narrow, Row } from '../../common/database/table';
 import type { OptionKind } from '../instruments/domain/symbol';
 import { type PositionCost, type Ratio, roundedAverage } from './domain/average-price';
 import type { AccountBook } from './domain/fill-check';
@@ -33,17 +34,14 @@ export type PositionStatus = 'open' | 'settled' | 'all';
 /** A row of GET /query/rfq-positions (docs/spec/design.md section 8): the contract's. */
 export type { RfqPositionRow };
 
-type PositionRow = {
-  account_id: string;
-  instrument: string;
-  asset: string;
-  expiry: string;
-  strike: string;
-  kind: OptionKind;
-  quantity: string;
-  avg_num: string | null;
-  avg_den: string | null;
-};
+/** An instrument's terms as the ledger reads them with a position or a fill leg (`JOIN instruments i`). */
+export type InstrumentTermsRow = Narrow<Row<'instruments', 'asset' | 'expiry' | 'strike' | 'kind'>, { kind: OptionKind }>;
+
+/** A position with its instrument's terms (`positions p JOIN instruments i`). */
+type PositionRow = Row<'positions', 'account_id' | 'instrument' | 'quantity' | 'avg_num' | 'avg_den'> & InstrumentTermsRow;
+
+/** A position's account, instrument and quantity (the upsert's RETURNING, heldIn's read). */
+type PositionQuantity = Row<'positions', 'account_id' | 'instrument' | 'quantity'>;
 
 /** The key of a position in maps: account and instrument. */
 export const positionKey = (accountId: number, instrument: string) => `${accountId} ${instrument}`;
@@ -124,7 +122,8 @@ export class PositionRepository {
    * round trip): the frozen view of rfq.accept's funding checks. Every account asked is in the map.
    */
   async books(accountIds: readonly number[]): Promise<Map<number, AccountBook>> {
-    const row = await this.db.one<{ balances: Array<{ account_id: string; total: string; locked: string }>; positions: PositionRow[] }>(
+    // JSON built with every bigint as text: each element has the types of the row it copies.
+    const row = await this.db.one<{ balances: Array<Row<'balances', 'account_id' | 'total' | 'locked'>>; positions: PositionRow[] }>(
       `SELECT (SELECT coalesce(json_agg(json_build_object('account_id', b.account_id::text, 'total', b.total::text, 'locked', b.locked::text)), '[]'::json)
                  FROM balances b WHERE b.account_id = ANY($1::bigint[])) AS balances,
               (SELECT coalesce(json_agg(json_build_object('account_id', p.account_id::text, 'instrument', p.instrument, 'asset', i.asset,
@@ -144,12 +143,12 @@ export class PositionRepository {
   async write(tx: Tx, writes: readonly PositionWrite[]): Promise<void> {
     if (writes.length === 0) return;
     const p = new Params();
-    checkPositions(writes, await tx.rows<{ account_id: string; instrument: string; quantity: string }>(positionsUpsert(p, writes), p.values));
+    checkPositions(writes, await tx.rows<PositionQuantity>(positionsUpsert(p, writes), p.values));
   }
 
   /** The non-zero open positions in the instruments (a settling round's), in instrument then account order. */
   async heldIn(sql: Sql, instruments: readonly string[]): Promise<Array<{ accountId: number; instrument: string; quantity: bigint }>> {
-    const rows = await sql.rows<{ account_id: string; instrument: string; quantity: string }>(
+    const rows = await sql.rows<PositionQuantity>(
       `SELECT account_id, instrument, quantity FROM positions WHERE instrument = ANY($1::text[]) AND NOT settled AND quantity <> 0 ORDER BY instrument, account_id`,
       [instruments],
     );

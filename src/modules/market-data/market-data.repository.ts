@@ -2,26 +2,25 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '../../common/database/database';
 import { httpDecimalSql, isoTimeSql } from '../../common/database/http-format.sql';
 import type { Sql, Tx } from '../../common/database/sql';
+import type { Row } from '../../common/database/table';
 import type { Stamped } from './domain/market-update';
 
-interface StampedRow {
-  key: string;
-  value: string;
-  updated_at: Date;
-}
+/** A stored value under the aliases `key` (asset or symbol) and `value` (index price or IV), with its time. */
+type Keyed = { key: string; value: string };
+type IndexRow = Keyed & Row<'index_prices', 'updated_at'>;
+type IvRow = Keyed & Row<'instrument_ivs', 'updated_at'>;
 
-const stamp = (row: StampedRow): Stamped => ({ value: BigInt(row.value), updatedAt: Math.floor(new Date(row.updated_at).getTime() / 1000) });
+const stamp = (row: IndexRow | IvRow): Stamped => ({ value: BigInt(row.value), updatedAt: Math.floor(new Date(row.updated_at).getTime() / 1000) });
 
 /** An index price in the HTTP output forms, with the unix time of its update (the console's read). */
-export interface IndexPriceAge {
-  asset: string;
+export type IndexPriceAge = Row<'index_prices', 'asset'> & {
   /** HTTP form, 8 decimal places */
   index_price: string;
   /** ISO 8601 */
   updated_at: string;
   /** unix seconds, fractional */
   epoch: number;
-}
+};
 
 /**
  * The market-data module's statements over `index_prices` and `instrument_ivs`. A write received
@@ -45,7 +44,7 @@ export class MarketDataRepository {
   async upsertIvs(ivs: ReadonlyMap<string, bigint>, at: Date, tx: Tx): Promise<string[]> {
     if (ivs.size === 0) return [];
     const symbols = [...ivs.keys()];
-    const rows = await tx.rows<{ symbol: string }>(
+    const rows = await tx.rows<Row<'instrument_ivs', 'symbol'>>(
       `INSERT INTO instrument_ivs (symbol, iv, updated_at) SELECT t.symbol, t.iv, $3 FROM unnest($1::text[], $2::bigint[]) AS t(symbol, iv)
        ON CONFLICT (symbol) DO UPDATE SET iv = EXCLUDED.iv, updated_at = EXCLUDED.updated_at
        WHERE instrument_ivs.updated_at <= EXCLUDED.updated_at RETURNING symbol`,
@@ -56,7 +55,7 @@ export class MarketDataRepository {
 
   /** asset → index price: every asset's, or one asset's. */
   async indexes(asset: string | null, sql: Sql = this.db): Promise<Map<string, Stamped>> {
-    const rows = await sql.rows<StampedRow>(
+    const rows = await sql.rows<IndexRow>(
       `SELECT asset AS key, index_price AS value, updated_at FROM index_prices WHERE $1::text IS NULL OR asset = $1::text`,
       [asset],
     );
@@ -65,13 +64,13 @@ export class MarketDataRepository {
 
   /** The asset's stored index price and its time, or null (read in the caller's transaction: the settlement's price). */
   async indexOf(asset: string, sql: Sql = this.db): Promise<{ price: bigint; updatedAt: Date } | null> {
-    const row = await sql.one<{ index_price: string; updated_at: Date }>(`SELECT index_price, updated_at FROM index_prices WHERE asset = $1`, [asset]);
+    const row = await sql.one<Row<'index_prices', 'index_price' | 'updated_at'>>(`SELECT index_price, updated_at FROM index_prices WHERE asset = $1`, [asset]);
     return row && { price: BigInt(row.index_price), updatedAt: row.updated_at };
   }
 
   /** symbol → IV: every instrument's, or those of `symbols` only. */
   async ivs(symbols: readonly string[] | null, sql: Sql = this.db): Promise<Map<string, Stamped>> {
-    const rows = await sql.rows<StampedRow>(
+    const rows = await sql.rows<IvRow>(
       `SELECT symbol AS key, iv AS value, updated_at FROM instrument_ivs WHERE $1::text[] IS NULL OR symbol = ANY($1::text[])`,
       [symbols],
     );
