@@ -8,6 +8,7 @@ import { createApp } from '../../src/app';
 import { type AppConfig, loadConfig } from '../../src/common/config/config';
 import { logger } from '../../src/common/logging/logger';
 import { ApiDocumentsService } from '../../src/modules/docs/api-documents.service';
+import { seedEmbeddedDataDir } from './support/migrated-template';
 import { describeServer } from './support/openapi-responses';
 
 export const ADMIN_TOKEN = 'e2e-admin-token-0123456789abcdef0123456789';
@@ -17,8 +18,9 @@ export const EXCHANGE_SIGNING_KEY = '5e'.repeat(32);
 
 /**
  * A fresh, isolated place to run the app: its own PostgreSQL database when DATABASE_URL is set
- * (created here, dropped at the end), else an embedded database in a temporary directory; its
- * own Redis key prefix when REDIS_URL is set. Several apps may share one Environment (instances).
+ * (created here, dropped at the end), else an embedded database in a temporary directory, already
+ * migrated (a copy of the run's template: support/migrated-template.ts); its own Redis key prefix
+ * when REDIS_URL is set. Several apps may share one Environment (instances).
  */
 export class Environment {
   readonly env: Record<string, string>;
@@ -62,6 +64,8 @@ export class Environment {
       const dir = mkdtempSync(join(tmpdir(), 'legwork-e2e-'));
       env.DATA_DIR = dir;
       environment.cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+      // Already migrated: a copy of the run's template (the app's boot then skips initdb and the migrations).
+      seedEmbeddedDataDir(dir);
     }
     if (process.env.REDIS_URL) env.REDIS_URL = process.env.REDIS_URL;
     // A small pool finds a transaction that asks the pool for a second connection (it waits forever at 1).
