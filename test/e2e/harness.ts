@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from 'pg';
 import { createApp } from '../../src/app';
@@ -10,6 +8,7 @@ import { logger } from '../../src/common/logging/logger';
 import { ApiDocumentsService } from '../../src/modules/docs/api-documents.service';
 import { seedEmbeddedDataDir } from './support/migrated-template';
 import { describeServer } from './support/openapi-responses';
+import { scratchDir } from './support/scratch-dir';
 
 export const ADMIN_TOKEN = 'e2e-admin-token-0123456789abcdef0123456789';
 export const JWT_SECRET = 'e2e-jwt-secret-0123456789abcdef0123456789abcdef';
@@ -61,7 +60,7 @@ export class Environment {
         await c.end();
       });
     } else {
-      const dir = mkdtempSync(join(tmpdir(), 'legwork-e2e-'));
+      const dir = scratchDir('legwork-e2e-');
       env.DATA_DIR = dir;
       environment.cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
       // Already migrated: a copy of the run's template (the app's boot then skips initdb and the migrations).

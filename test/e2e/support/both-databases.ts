@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { Client } from 'pg';
 import { ENTITIES } from '../../../src/app-entities';
 import { loadConfig } from '../../../src/common/config/config';
 import { Database } from '../../../src/common/database/database';
 import { logger } from '../../../src/common/logging/logger';
 import { seedEmbeddedDataDir } from './migrated-template';
+import { scratchDir } from './scratch-dir';
 
 /** The two databases Legwork runs on: PostgreSQL (DATABASE_URL) and the embedded default (PGlite). */
 export type DatabaseKind = 'postgres' | 'embedded';
@@ -53,7 +52,7 @@ export async function openTestDatabase(kind: DatabaseKind, fromNothing = false):
       throw error;
     }
   }
-  const dir = mkdtempSync(join(tmpdir(), 'legwork-repo-'));
+  const dir = scratchDir('legwork-repo-');
   try {
     if (!fromNothing) seedEmbeddedDataDir(dir);
     const db = await Database.open(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'error' }), ENTITIES);

@@ -1,7 +1,7 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildMigratedTemplate } from './migrated-template';
+import { scratchDir } from './scratch-dir';
 
 /** What this setup reads of jest's global configuration (its type is in @jest/types, not a dependency of ours). */
 interface GlobalConfig {
@@ -18,7 +18,7 @@ interface GlobalConfig {
  */
 export default async function templateRoot(globalConfig: GlobalConfig): Promise<void> {
   if (process.env.LEGWORK_E2E_FRESH_DB === '1' || !mayRunE2e(globalConfig)) return;
-  const root = mkdtempSync(join(tmpdir(), 'legwork-e2e-template-'));
+  const root = scratchDir('legwork-e2e-template-');
   process.on('exit', () => rmSync(root, { recursive: true, force: true }));
   await buildMigratedTemplate(root);
 }
