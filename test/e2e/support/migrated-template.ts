@@ -14,9 +14,10 @@ const TEMPLATE = 'LEGWORK_E2E_TEMPLATE';
 
 /**
  * Fills an empty DATA_DIR with a copy of the run's migrated embedded database, so that the app (or
- * `Database.open`) finds its schema current and skips PGlite's initdb and the migrations, about
- * 4 s of a 5 s boot. The app runs on the copy exactly as on a DATA_DIR it migrated at an earlier
- * start. Without a template the directory is left empty, to be migrated from nothing.
+ * `Database.open`) finds its schema current and skips PGlite's initdb and the migrations: an app
+ * boot took 0.6 to 1.1 s against 2.8 to 4.5 s (six of each, one core of two free). The app runs
+ * on the copy exactly as on a DATA_DIR it migrated at an earlier start. Without a template the
+ * directory is left empty, to be migrated from nothing.
  */
 export function seedEmbeddedDataDir(dataDir: string): void {
   const template = process.env[TEMPLATE];
