@@ -41,5 +41,7 @@ module.exports = {
   },
   transformIgnorePatterns: [`/node_modules/(?!(${esmPackages})/)`],
   testTimeout: 30000,
+  // A directory for the run's one migrated embedded database, which each e2e database copies (test/e2e/support/migrated-template.ts).
+  globalSetup: '<rootDir>/test/e2e/support/template-root.ts',
   reporters: ['default', '<rootDir>/test/summary-reporter.js'],
 };

@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from 'pg';
 import { createApp } from '../../src/app';
 import { type AppConfig, loadConfig } from '../../src/common/config/config';
 import { logger } from '../../src/common/logging/logger';
 import { ApiDocumentsService } from '../../src/modules/docs/api-documents.service';
+import { seedEmbeddedDataDir } from './support/migrated-template';
 import { describeServer } from './support/openapi-responses';
+import { scratchDir } from './support/scratch-dir';
 
 export const ADMIN_TOKEN = 'e2e-admin-token-0123456789abcdef0123456789';
 export const JWT_SECRET = 'e2e-jwt-secret-0123456789abcdef0123456789abcdef';
@@ -17,8 +17,9 @@ export const EXCHANGE_SIGNING_KEY = '5e'.repeat(32);
 
 /**
  * A fresh, isolated place to run the app: its own PostgreSQL database when DATABASE_URL is set
- * (created here, dropped at the end), else an embedded database in a temporary directory; its
- * own Redis key prefix when REDIS_URL is set. Several apps may share one Environment (instances).
+ * (created here, dropped at the end), else an embedded database in a temporary directory, already
+ * migrated (a copy of the run's template: support/migrated-template.ts); its own Redis key prefix
+ * when REDIS_URL is set. Several apps may share one Environment (instances).
  */
 export class Environment {
   readonly env: Record<string, string>;
@@ -59,9 +60,11 @@ export class Environment {
         await c.end();
       });
     } else {
-      const dir = mkdtempSync(join(tmpdir(), 'legwork-e2e-'));
+      const dir = scratchDir('legwork-e2e-');
       env.DATA_DIR = dir;
       environment.cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+      // Already migrated: a copy of the run's template (the app's boot then skips initdb and the migrations).
+      seedEmbeddedDataDir(dir);
     }
     if (process.env.REDIS_URL) env.REDIS_URL = process.env.REDIS_URL;
     // A small pool finds a transaction that asks the pool for a second connection (it waits forever at 1).

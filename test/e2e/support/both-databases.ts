@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { Client } from 'pg';
 import { ENTITIES } from '../../../src/app-entities';
 import { loadConfig } from '../../../src/common/config/config';
 import { Database } from '../../../src/common/database/database';
 import { logger } from '../../../src/common/logging/logger';
+import { seedEmbeddedDataDir } from './migrated-template';
+import { scratchDir } from './scratch-dir';
 
 /** The two databases Legwork runs on: PostgreSQL (DATABASE_URL) and the embedded default (PGlite). */
 export type DatabaseKind = 'postgres' | 'embedded';
@@ -26,8 +26,10 @@ const SIGNING_KEY = '5e'.repeat(32);
  * Opens a fresh, migrated `Database` of the given kind: a new database on DATABASE_URL's server
  * (dropped by `destroy`), or PGlite in a temporary DATA_DIR (deleted by `destroy`). Migrations
  * run exactly as at the app's start (`Database.open`), and the DataSource knows the app's entities.
+ * The embedded one starts from a copy of the run's migrated template (migrated-template.ts) unless
+ * `fromNothing`, for a test of the migrations themselves: then PGlite's initdb and every migration run here.
  */
-export async function openTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
+export async function openTestDatabase(kind: DatabaseKind, fromNothing = false): Promise<TestDatabase> {
   if (kind === 'postgres') {
     const base = process.env.DATABASE_URL;
     if (!base) throw new Error('openTestDatabase(postgres) needs DATABASE_URL');
@@ -50,8 +52,9 @@ export async function openTestDatabase(kind: DatabaseKind): Promise<TestDatabase
       throw error;
     }
   }
-  const dir = mkdtempSync(join(tmpdir(), 'legwork-repo-'));
+  const dir = scratchDir('legwork-repo-');
   try {
+    if (!fromNothing) seedEmbeddedDataDir(dir);
     const db = await Database.open(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'error' }), ENTITIES);
     return {
       kind,
@@ -77,23 +80,29 @@ async function adminQuery(url: string, text: string): Promise<void> {
   }
 }
 
+type DescribeBody = (getDb: () => Database, kind: DatabaseKind) => void;
+
 /**
  * Runs `body` once per database kind, each in its own `describe` with its own freshly migrated
  * database (opened in beforeAll, destroyed in afterAll; tests of one block share it). The
- * PostgreSQL block is skipped, and says so in its name, when DATABASE_URL is unset.
+ * PostgreSQL block is skipped, and says so in its name, when DATABASE_URL is unset. With
+ * `{ fromNothing: true }` before `body` the embedded database is migrated from nothing (see openTestDatabase).
  *
  *   describeBothDatabases('BalancesRepository', (getDb, kind) => {
  *     it('credits', async () => { const db = getDb(); ... });
  *   });
  */
-export function describeBothDatabases(name: string, body: (getDb: () => Database, kind: DatabaseKind) => void): void {
+export function describeBothDatabases(name: string, body: DescribeBody): void;
+export function describeBothDatabases(name: string, options: { fromNothing: boolean }, body: DescribeBody): void;
+export function describeBothDatabases(name: string, ...args: [DescribeBody] | [{ fromNothing: boolean }, DescribeBody]): void {
+  const [{ fromNothing }, body] = args.length === 1 ? [{ fromNothing: false }, args[0]] : args;
   for (const kind of ['postgres', 'embedded'] as const) {
     const skip = kind === 'postgres' && !process.env.DATABASE_URL;
     const describeKind = skip ? describe.skip : describe;
     describeKind(`${name} [${kind}${skip ? ': skipped, DATABASE_URL is unset' : ''}]`, () => {
       let opened: TestDatabase | null = null;
       beforeAll(async () => {
-        opened = await openTestDatabase(kind);
+        opened = await openTestDatabase(kind, fromNothing);
       }, 120_000);
       afterAll(async () => {
         await opened?.destroy();
