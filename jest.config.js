@@ -44,4 +44,5 @@ module.exports = {
   // A directory for the run's one migrated embedded database, which each e2e database copies (test/e2e/support/migrated-template.ts).
   globalSetup: '<rootDir>/test/e2e/support/template-root.ts',
   reporters: ['default', '<rootDir>/test/summary-reporter.js'],
+  testSequencer: '<rootDir>/test/slow-first-sequencer.js',
 };

@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Database } from '../../src/common/database/database';
 import { Http } from './clients';
@@ -7,6 +6,7 @@ import { ADMIN_TOKEN, JWT_SECRET, TestApp } from './harness';
 import { type RfqTrader, expirationIn, leg, listRound, sleep } from './rfq-support';
 import { ROOT, Traffic, cli, execAsync, expectConsistentCopy, journalHead } from './support/backup';
 import { acceptAndFill, marketData, pair, quoted } from './support/ledger';
+import { scratchDir } from './support/scratch-dir';
 
 /**
  * docs/spec/design.md section 17, "Backups", embedded mode (whatever the test run's own services:
@@ -16,7 +16,7 @@ import { acceptAndFill, marketData, pair, quoted } from './support/ledger';
  * whole, its ledger's invariants hold and its journal verifies, and it trades on.
  */
 describe('embedded backup under load (design.md section 17)', () => {
-  const work = mkdtempSync(join(tmpdir(), 'legwork-backup-'));
+  const work = scratchDir('legwork-backup-');
   const sourceDir = join(work, 'source');
   const copyDir = join(work, 'copy');
   const file = join(work, 'legwork.backup');

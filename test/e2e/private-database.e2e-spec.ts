@@ -1,10 +1,10 @@
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { Http } from './clients';
 import { createAccount } from './factories';
 import { ADMIN_TOKEN, JWT_SECRET, TestApp } from './harness';
+import { scratchDir } from './support/scratch-dir';
 
 /** Inodes of the sockets this process holds open. */
 function socketInodes(): Set<string> {
@@ -77,7 +77,7 @@ function openToOthers(dir: string): string[] {
  * reached only from inside the process (no TCP listener on any interface, no Unix socket), and
  * DATA_DIR is the process owner's alone. Embedded whatever the test run's own services.
  */
-const root = mkdtempSync(join(tmpdir(), 'legwork-private-'));
+const root = scratchDir('legwork-private-');
 const env = { ADMIN_TOKEN, JWT_SECRET, LOG_LEVEL: 'error' };
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
