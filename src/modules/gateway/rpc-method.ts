@@ -1,7 +1,8 @@
-import { METHODS, type MethodCommand, type MethodName, isMethodName } from '@legwork/protocol';
+import { METHODS, type MethodCommand, type MethodName, type MethodResult, isMethodName } from '@legwork/protocol';
 import { SetMetadata, applyDecorators } from '@nestjs/common';
 import { ACCESS, type Access, type Principal } from '../auth/access';
 import type { EventSource } from './event-stream';
+import type { JsonText } from './json-rpc';
 import type { Channel } from '../../common/broadcast/notifier';
 
 export const RPC_METHOD = 'legwork:rpc-method';
@@ -31,6 +32,13 @@ export interface RpcContext {
 export type RpcHandler = (params: unknown, context: RpcContext) => Promise<object> | object;
 
 /**
+ * What a handler of `M` may return: its declared result (`MethodResult`, read off the declaration's
+ * result schema), as a value or as JSON text made from one, now or in a promise. A handler whose
+ * result does not match its declaration does not compile.
+ */
+export type HandlerResult<M extends MethodName> = MethodResult<M> | JsonText<MethodResult<M>> | Promise<MethodResult<M> | JsonText<MethodResult<M>>>;
+
+/**
  * Marks a provider method as the handler of a JSON-RPC method of the contract (`METHODS` of
  * `@legwork/protocol`): who may call it (the gateway applies the access itself: global guards do
  * not reach gateway messages), its params validator and its dispatch policy are the declaration's.
@@ -38,7 +46,7 @@ export type RpcHandler = (params: unknown, context: RpcContext) => Promise<objec
  */
 export function RpcMethod<M extends MethodName>(
   name: M,
-): <H extends (params: MethodCommand<M>, context: RpcContext) => Promise<object> | object>(
+): <H extends (params: MethodCommand<M>, context: RpcContext) => HandlerResult<M>>(
   target: object,
   key: string | symbol,
   descriptor: TypedPropertyDescriptor<H>,

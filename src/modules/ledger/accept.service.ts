@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Ed25519Verifier, decodeCanonicalBase64Signature, encodeAcceptPayload, formatRfq, parseWallet } from '@legwork/protocol';
+import { Ed25519Verifier, type MethodResult, decodeCanonicalBase64Signature, encodeAcceptPayload, formatRfq, parseWallet } from '@legwork/protocol';
 import { Clock } from '../../common/clock';
 import { RfqError, type RfqErrorExtras } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
@@ -17,12 +17,8 @@ import { FillService } from './fill.service';
 import { LegPricingService, type PricedLeg } from './leg-pricing.service';
 import { PositionRepository } from './position.repository';
 
-export interface AcceptResult {
-  rfq_id: string;
-  quote_id: string;
-  side: AcceptSide;
-  state: 'accepted';
-}
+/** The result of `rfq.accept`, as its declaration states it. */
+type AcceptResult = MethodResult<'rfq.accept'>;
 
 /** The same error with the RFQ's ids added (docs/spec/interface.md 7.2: `rfq_id`, `quote_id` where known). */
 function withIds(error: unknown, ids: Pick<RfqErrorExtras, 'rfqId' | 'quoteId'>): unknown {

@@ -6,7 +6,7 @@ import { Clock } from '../../common/clock';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { Database } from '../../common/database/database';
 import type { Sql, Tx } from '../../common/database/sql';
-import { MAX_LEGS, formatHttp, formatRfq, signingDomain, toHex } from '@legwork/protocol';
+import { MAX_LEGS, type MethodResult, formatHttp, formatRfq, signingDomain, toHex } from '@legwork/protocol';
 import { AppError, RfqError } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
 import { invalid } from '../instruments/domain/inputs';
@@ -64,26 +64,8 @@ export type InstrumentMarketRecord = InstrumentRecord & { mark_price: string | n
  * command, cached per instance (reloaded on every `market-data.changed` broadcast), and turned
  * into Black-76 marks. `requireFresh` is the gate of accept and fill.
  */
-/** The result of `public/get_market_config` (docs/spec/design.md section 4). */
-export interface MarketConfig {
-  service_name: string;
-  quote_domain: string;
-  settlement_currency: 'USDC';
-  decimals: number;
-  payload_versions: { quote: number; accept: number };
-  assets: Array<{ asset: string; index_price: string; index_updated_at: number }>;
-  rfq: {
-    enabled: boolean;
-    max_legs: number;
-    max_open_rfqs: number;
-    rfq_ttl_seconds: number;
-    max_quote_lifetime_seconds: number;
-    taker_fee_bps: number;
-    trade_fee_cap_bps: number;
-    taker_fee_tolerance_bps: number;
-    market_data_max_age_seconds: number;
-  };
-}
+/** The result of `public/get_market_config` (docs/spec/design.md section 4), as its declaration states it. */
+export type MarketConfig = MethodResult<'public/get_market_config'>;
 
 @Injectable()
 export class MarketDataService implements OnModuleInit, OnModuleDestroy {

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import { JsonText } from '../gateway/json-rpc';
 import { RpcMethod } from '../gateway/rpc-method';
-import { MarketDataService } from './market-data.service';
+import { type MarketConfig, MarketDataService } from './market-data.service';
 
 /** The public market reads of the trading WebSocket (docs/spec/design.md section 4). */
 @Injectable()
@@ -14,12 +14,12 @@ export class MarketRpc {
   ) {}
 
   /** The config's JSON text, made once per config object (the service keeps one until an index price changes). */
-  private configText: { config: object; text: JsonText } | null = null;
+  private configText: { config: object; text: JsonText<MarketConfig> } | null = null;
 
   @RpcMethod('public/get_market_config')
-  getMarketConfig(): JsonText {
+  getMarketConfig(): JsonText<MarketConfig> {
     const config = this.market.marketConfig();
-    if (this.configText?.config !== config) this.configText = { config, text: new JsonText(JSON.stringify(config)) };
+    if (this.configText?.config !== config) this.configText = { config, text: JsonText.of<MarketConfig>(config) };
     return this.configText.text;
   }
 

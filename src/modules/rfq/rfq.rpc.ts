@@ -31,7 +31,7 @@ export class RfqRpc {
   ) {}
 
   /** Subscribes the connection to `channel` through the account's event stream (docs/spec/design.md 13). */
-  private async subscribeStream(channel: Channel, { since }: SubscribeParams, context: RpcContext) {
+  private async subscribeStream<C extends Channel>(channel: C, { since }: SubscribeParams, context: RpcContext) {
     const accountId = rfqCaller(context).accountId;
     const source: EventSource = {
       bounds: () => this.events.bounds(accountId),
@@ -46,7 +46,7 @@ export class RfqRpc {
     };
     try {
       const latest = await context.session.openStream(channel, since, source);
-      return { channel, subscribed: true, account_seq: latest };
+      return { channel, subscribed: true as const, account_seq: latest };
     } catch (error) {
       if (error instanceof SinceOutOfRange) throw new RfqError('RFQ_VALUE_OUT_OF_RANGE', error.message);
       throw error;

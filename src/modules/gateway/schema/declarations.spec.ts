@@ -1,18 +1,42 @@
 import { MetadataScanner, Reflector } from '@nestjs/core';
-import { AuthRpc } from '../../auth/auth.rpc';
-import { AcceptRpc } from '../../ledger/accept.rpc';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { MarketRpc } from '../../market-data/market.rpc';
-import { MakerLimitsRpc } from '../../rfq/maker-limits.rpc';
 import { RfqRpc } from '../../rfq/rfq.rpc';
 import { METHOD_NAMES as RPC_METHODS, METHODS as METHOD_SCHEMAS, type Node, VIEW_SCHEMAS as SCHEMAS, inlineSchemaOf, objectSchemaOf } from '@legwork/protocol';
 import { object, required, string } from '../../../../packages/protocol/src/contract/params';
 import { buildAsyncApiDocument, methodKey } from '../asyncapi/asyncapi-document';
-import { RpcMethod } from '../rpc-method';
+import { RPC_METHOD, RpcMethod } from '../rpc-method';
 import { RpcRegistry } from '../rpc-registry';
 import { compileParams } from './compile';
 
+type Provider = abstract new (...args: never[]) => object;
+
+/**
+ * Every class of a `*.rpc.ts` file under `src` that carries at least one `@RpcMethod`, found on disk: a new
+ * handler file is checked without being listed here.
+ */
+function rpcClasses(): Provider[] {
+  const root = join(__dirname, '..', '..', '..');
+  const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.rpc.ts'));
+  const reflector = new Reflector();
+  const found = files.flatMap((file) =>
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the handler files are found at run time, not listed
+    Object.values(require(join(root, file)) as Record<string, unknown>).filter(
+      (value): value is Provider =>
+        typeof value === 'function' &&
+        Object.getOwnPropertyNames(value.prototype).some((key) => {
+          const member = (value.prototype as Record<string, unknown>)[key];
+          return key !== 'constructor' && typeof member === 'function' && reflector.get(RPC_METHOD, member as () => void) !== undefined;
+        }),
+    ),
+  );
+  expect(found.length).toBeGreaterThanOrEqual(files.length);
+  return found;
+}
+
 /** A registry over these providers (instances without their dependencies: only the metadata is read). */
-function registryOf(...classes: Array<abstract new (...args: never[]) => object>): RpcRegistry {
+function registryOf(...classes: Provider[]): RpcRegistry {
   const providers = classes.map((type) => ({ instance: Object.create(type.prototype) as object, isDependencyTreeStatic: () => true }));
   const registry = new RpcRegistry({ getProviders: () => providers } as never, new MetadataScanner(), new Reflector());
   registry.onModuleInit();
@@ -30,7 +54,7 @@ function namedNodes(node: Node<unknown>, found: Array<[string, Node<unknown>]> =
 
 describe('JSON-RPC method declarations', () => {
   it('every @RpcMethod of the application is registered with its declaration, and /asyncapi.json describes it', () => {
-    const registry = registryOf(AuthRpc, MarketRpc, RfqRpc, AcceptRpc, MakerLimitsRpc);
+    const registry = registryOf(...rpcClasses());
     const registered = registry.all().map((m) => m.name);
     expect([...registered].sort()).toEqual([...RPC_METHODS].sort());
     const document = buildAsyncApiDocument({ version: '0.1.0', served: registry.all() }) as {
