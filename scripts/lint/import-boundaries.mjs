@@ -13,6 +13,8 @@
  *   through that module's service.
  * - a workspace package (`packages/*`, shared by the server, the SDK and the tools) is pure like
  *   domain code and imports nothing from the server.
+ * - modules are layered (MODULE_LAYERS): a module imports only modules of a lower layer, so the
+ *   import graph of `src` has no upward edge and no cycle. A new module declares its layer here.
  */
 import path from 'node:path';
 
@@ -23,6 +25,25 @@ const INJECTABLE = /\.(service|repository|module|rpc|controller|gateway|processo
 const REPOSITORY = /\.(repository|sql)(\.[cm]?[jt]s)?$/;
 const ENTITY = /(^|\/)entities\/|\.entity(\.[cm]?[jt]s)?$/;
 const SPEC = /\.(spec|e2e-spec|test)\.[cm]?[jt]sx?$/;
+
+/**
+ * The layers of `src/modules`, lowest first (docs/architecture.md). A module may import from a module
+ * of a LOWER layer only: never from its own layer, never upward. What two layers share moves down
+ * (into a lower module, `src/common` or `@legwork/protocol`), it is not reached for upward.
+ */
+export const MODULE_LAYERS = [
+  ['health', 'accounts', 'instruments', 'audit'],
+  ['auth', 'journal', 'market-data', 'gateway'],
+  ['rfq'],
+  ['ledger'],
+  ['query', 'docs'],
+  ['admin', 'console'],
+];
+
+/** The layer of a module (its index in MODULE_LAYERS), or -1 when it declares none. */
+function layerOf(module) {
+  return MODULE_LAYERS.findIndex((layer) => layer.includes(module));
+}
 
 /** The repository-relative path of a file, with forward slashes. */
 function relative(root, file) {
@@ -56,6 +77,12 @@ export function boundaryViolation(from, specifier) {
   if (own && other && own !== other && !SPEC.test(from)) {
     if (REPOSITORY.test(target)) return `module '${own}' may not import the repository of module '${other}': ask through its exported service`;
     if (ENTITY.test(target)) return `module '${own}' may not import an entity of module '${other}': ask through its exported service`;
+    const [ownLayer, otherLayer] = [layerOf(own), layerOf(other)];
+    if (ownLayer < 0) return `module '${own}' declares no layer: add it to MODULE_LAYERS (scripts/lint/import-boundaries.mjs)`;
+    if (otherLayer < 0) return `module '${other}' declares no layer: add it to MODULE_LAYERS (scripts/lint/import-boundaries.mjs)`;
+    if (otherLayer >= ownLayer) {
+      return `module '${own}' (layer ${ownLayer}) may not import module '${other}' (layer ${otherLayer}): imports point down only; move what both need to a lower layer`;
+    }
   }
   return undefined;
 }

@@ -27,6 +27,21 @@ const cases = [
   ['src/modules/rfq/domain/x.ts', "import type { Balance } from '../../ledger/entities/balance.entity';", /entity of module 'ledger'/],
   ['src/modules/query/query.service.ts', "export { RfqRepository } from '../rfq/rfq.repository.js';", /repository of module 'rfq'/],
   ['src/modules/admin/admin.service.ts', "const m = await import('../ledger/ledger.repository');", /repository of module 'ledger'/],
+  // Modules are layered: no import upward or within a layer (the three upward imports found in issue #32 among them).
+  [
+    'src/modules/auth/auth.guard.ts',
+    "import { RpcMethod } from '../gateway/rpc-method';",
+    /module 'auth' \(layer 1\) may not import module 'gateway' \(layer 1\)/,
+  ],
+  ['src/modules/health/metrics.service.ts', "import { isRfqState } from '../rfq/domain/rfq-state';", /module 'health' \(layer 0\) may not import module 'rfq'/],
+  [
+    'src/modules/accounts/accounts.service.ts',
+    "import { SessionService } from '../auth/session.service';",
+    /module 'accounts' \(layer 0\) may not import module 'auth'/,
+  ],
+  ['src/modules/rfq/rfq.service.ts', "import { BalancesService } from '../ledger/balances.service';", /imports point down only/],
+  ['src/modules/rfq/domain/x.ts', "import { lockFor } from '../../ledger/domain/lock';", /imports point down only/],
+  ['src/modules/reports/report.service.ts', "import { RfqService } from '../rfq/rfq.service';", /module 'reports' declares no layer/],
   // Domain code is pure.
   ['src/modules/ledger/domain/fees.ts', "import { Injectable } from '@nestjs/common';", /domain code is pure/],
   ['src/modules/ledger/domain/fees.ts', "import type { EntityManager } from 'typeorm';", /domain code is pure/],
@@ -61,9 +76,9 @@ const allowed = [
   ['src/modules/ledger/fill.service.ts', "import { LedgerRepository } from './ledger.repository';"],
   ['src/modules/ledger/domain/fees.spec.ts', "import { Balance } from '../entities/balance.entity';"],
   ['src/modules/ledger/positions.repository.ts', "import { Position } from './entities/position.entity';"],
-  // Another module's service, and pure code from anywhere.
-  ['src/modules/rfq/rfq.service.ts', "import { BalancesService } from '../ledger/balances.service';"],
-  ['src/modules/rfq/domain/x.ts', "import { formatRfq } from '../../../common/decimal/decimal';\nimport { lockFor } from '../../ledger/domain/lock';"],
+  // A lower module's service, and pure code from a lower module or common.
+  ['src/modules/ledger/fill.service.ts', "import { RfqLookupService } from '../rfq/rfq-lookup.service';"],
+  ['src/modules/ledger/domain/x.ts', "import { formatRfq } from '../../../common/decimal/decimal';\nimport { canMove } from '../../rfq/domain/rfq-state';"],
   // Tests may set up state through any repository; the config loader reads the environment.
   ['test/e2e/support/ledger.ts', "import { LedgerRepository } from '../../../src/modules/ledger/ledger.repository';"],
   ['src/modules/rfq/rfq.service.spec.ts', "import { LedgerRepository } from '../ledger/ledger.repository';"],

@@ -5,7 +5,7 @@ import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { Database } from '../../src/common/database/database';
 import { AuditTrail } from '../../src/modules/audit/audit-trail.interceptor';
 import { verifyAuditChain } from '../../src/modules/audit/domain/audit-chain';
-import { ACCESS, type Access } from '../../src/modules/auth/access';
+import { ACCESS, type Access } from '../../src/common/access/access';
 import { Http, TestWallet, freshIp } from './clients';
 import { createAccount, signInHttp } from './factories';
 import { Environment, type TestApp } from './harness';

@@ -9,7 +9,7 @@ import { METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/com
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { getMetadataStorage } from 'class-validator';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
-import { ACCESS, type Access } from '../../src/modules/auth/access';
+import { ACCESS, type Access } from '../../src/common/access/access';
 import { METHOD_NAMES as RPC_METHODS, METHODS as METHOD_SCHEMAS } from '@legwork/protocol';
 import { RpcRegistry } from '../../src/modules/gateway/rpc-registry';
 import { Http } from './clients';

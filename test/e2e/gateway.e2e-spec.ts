@@ -1,6 +1,6 @@
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import WebSocket from 'ws';
-import { ACCESS } from '../../src/modules/auth/access';
+import { ACCESS } from '../../src/common/access/access';
 import { METHOD_NAMES as RPC_METHODS } from '@legwork/protocol';
 import { RpcRegistry } from '../../src/modules/gateway/rpc-registry';
 import { Http, RpcClient, TestWallet, freshIp } from './clients';

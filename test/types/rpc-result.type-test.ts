@@ -1,5 +1,5 @@
 /**
- * Type test of `@RpcMethod` (src/modules/gateway/rpc-method.ts), checked by `npm run typecheck` and
+ * Type test of `@RpcMethod` (src/common/rpc/rpc-method.ts), checked by `npm run typecheck` and
  * never run: a handler's result is held to its method's declared result (`MethodResult`, read off
  * the declaration in `@legwork/protocol`). Each `@ts-expect-error` line below is a handler that must
  * not compile; if one ever compiles (the decorator loosened back to "any object"), tsc fails with
@@ -7,9 +7,8 @@
  * must compile, so a line fails for the reason it names and not for another.
  */
 import type { MethodResult } from '@legwork/protocol';
-import { JsonText } from '../../src/modules/gateway/json-rpc';
-import { RpcMethod } from '../../src/modules/gateway/rpc-method';
-
+import { JsonText } from '../../src/common/rpc/json-text';
+import { RpcMethod } from '../../src/common/rpc/rpc-method';
 type Config = MethodResult<'public/get_market_config'>;
 declare const config: Config;
 declare const view: MethodResult<'rfq.get'>;

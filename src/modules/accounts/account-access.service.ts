@@ -2,7 +2,7 @@ import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/com
 import { Broadcaster } from '../../common/broadcast/broadcaster';
 import { ViewSync } from '../../common/broadcast/view-sync';
 import { ViewVersions } from '../../common/broadcast/view-versions';
-import { type AccountAccessState, type Lapse, type Principal, type Role, currentPrincipal } from '../auth/access';
+import { type AccountAccessState, type Lapse, type Principal, type Role, currentPrincipal } from '../../common/access/access';
 import { AccountRepository } from './account.repository';
 
 /** Broadcast topic: an account's roles or revocation changed (payload `{ account_id }`). */

@@ -2,8 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '../../common/database/database';
 import type { Sql, Tx } from '../../common/database/sql';
 import { type Narrow, type Row, type RowOf, columnList } from '../../common/database/table';
-import type { Role } from '../auth/access';
-
+import type { Role } from '../../common/access/access';
 export interface Account {
   id: number;
   wallet: string;

@@ -4,7 +4,7 @@ import { bumpViewVersion } from '../../common/broadcast/view-versions';
 import { Database } from '../../common/database/database';
 import type { Tx } from '../../common/database/sql';
 import { AppError } from '../../common/errors/app-error';
-import { ROLES, type Role } from '../auth/access';
+import { ROLES, type Role } from '../../common/access/access';
 import { ACCOUNT_ACCESS_CHANGED, AccountAccessService } from './account-access.service';
 import { type Account, AccountRepository } from './account.repository';
 

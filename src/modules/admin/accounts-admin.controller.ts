@@ -4,7 +4,7 @@ import { ErrorResponse } from '../../common/http/error-response.dto';
 import { AccountIdParam } from '../accounts/account-id';
 import { type AccountView, AccountsService, accountView } from '../accounts/accounts.service';
 import { AccountViewDto, CreateAccountDto, RevokeSessionsResultDto, SetRolesDto, TransferRequestDto } from '../accounts/dto/account.dto';
-import { AdminAccess } from '../auth/access';
+import { AdminAccess } from '../../common/access/access';
 import { AuditTrail } from '../audit/audit-trail.interceptor';
 import { type BalanceView, BalancesService, type TransferResult, parseTransferRequest } from '../ledger/balances.service';
 import { AdminAccountViewDto, TransferResultDto } from './dto/admin-account.dto';

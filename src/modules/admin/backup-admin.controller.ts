@@ -9,7 +9,7 @@ import { Database } from '../../common/database/database';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorResponse } from '../../common/http/error-response.dto';
 import { logger } from '../../common/logging/logger';
-import { AdminAccess } from '../auth/access';
+import { AdminAccess } from '../../common/access/access';
 import { AuditTrail } from '../audit/audit-trail.interceptor';
 import { EMBEDDED_KEY_FILE } from '../journal/exchange-key.service';
 

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post, UseInterceptors } from '@nestjs/common';
 import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ErrorResponse } from '../../common/http/error-response.dto';
-import { AdminAccess } from '../auth/access';
+import { AdminAccess } from '../../common/access/access';
 import { AuditTrail } from '../audit/audit-trail.interceptor';
 import { CreateInstrumentsDto, CreateInstrumentsResultDto, PauseResultDto, RoundDto } from '../instruments/dto/instruments.dto';
 import { type CreateInstrumentsResult, InstrumentsService, type PauseResult } from '../instruments/instruments.service';

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, UseInterceptors } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ErrorResponse } from '../../common/http/error-response.dto';
-import { AdminAccess } from '../auth/access';
+import { AdminAccess } from '../../common/access/access';
 import { AuditTrail } from '../audit/audit-trail.interceptor';
 import { SettleExpirationDto } from '../ledger/dto/settle-expiration.dto';
 import { RiskReportDto } from '../ledger/dto/risk-report.dto';

@@ -5,7 +5,7 @@ import { ErrorResponse } from '../../common/http/error-response.dto';
 import { AccountIdParam } from '../accounts/account-id';
 import { AccountsService } from '../accounts/accounts.service';
 import { AuditTrail } from '../audit/audit-trail.interceptor';
-import { AdminAccess } from '../auth/access';
+import { AdminAccess } from '../../common/access/access';
 import { LimitsInvalid, parseLimits } from '../rfq/domain/maker-limits';
 import { type LimitsView, MakerLimitsService } from '../rfq/maker-limits.service';
 import { MakerLimitsViewDto, PutMakerLimitsDto } from './dto/maker-limits.dto';

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post, UseInterceptors } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ErrorResponse } from '../../common/http/error-response.dto';
-import { AdminAccess } from '../auth/access';
+import { AdminAccess } from '../../common/access/access';
 import { AuditTrail } from '../audit/audit-trail.interceptor';
 import { MarketDataDto, MarketDataResultDto } from '../market-data/dto/market-data.dto';
 import { type MarketDataResult, MarketDataService } from '../market-data/market-data.service';

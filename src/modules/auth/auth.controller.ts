@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { clientIp } from '../../common/http/client-ip';
 import { ErrorResponse } from '../../common/http/error-response.dto';
-import { Public } from './access';
+import { Public } from '../../common/access/access';
 import { NonceChallengeDto, NonceRequestDto, SessionRequestDto, SignInResultDto } from './dto/sign-in.dto';
 import { NonceService, type NonceChallenge } from './nonce.service';
 import { SignInService, type SignInResult } from './sign-in.service';

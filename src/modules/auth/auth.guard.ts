@@ -1,14 +1,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { FastifyRequest } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { AppError } from '../../common/errors/app-error';
 import { AccountAccessService } from '../accounts/account-access.service';
-import { ACCESS, ADMIN_TOKEN_PRINCIPAL, type Access, type Lapse, type Principal, checkAccess } from './access';
+import { ACCESS, ADMIN_TOKEN_PRINCIPAL, type Access, type AuthenticatedRequest, type Lapse, type Principal, checkAccess } from '../../common/access/access';
 import { SessionService } from './session.service';
-
-export type AuthenticatedRequest = FastifyRequest & { principal?: Principal };
 
 function digest(text: string): Buffer {
   return createHash('sha256').update(text).digest();

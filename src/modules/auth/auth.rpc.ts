@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { RpcMethod, type RpcContext } from '../gateway/rpc-method';
+import { RpcMethod, type RpcContext } from '../../common/rpc/rpc-method';
 import { NonceService } from './nonce.service';
 import { SessionService } from './session.service';
 import { SignInService } from './sign-in.service';

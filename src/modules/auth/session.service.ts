@@ -3,8 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { AppError } from '../../common/errors/app-error';
-import { ROLES, type Principal, type Role } from './access';
-
+import { ROLES, type Principal, type Role } from '../../common/access/access';
 interface SessionClaims {
   sub: string;
   account_id: number | null;

@@ -5,7 +5,7 @@ import { AppError } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
 import { AccountsService } from '../accounts/accounts.service';
 import { AuthAttemptsService } from './auth-attempts.service';
-import type { Role } from './access';
+import type { Role } from '../../common/access/access';
 import { NonceService } from './nonce.service';
 import { SessionService } from './session.service';
 import { parseWalletParam } from './wallet-param';

@@ -3,7 +3,7 @@ import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } f
 import { Clock } from '../../common/clock';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorResponse } from '../../common/http/error-response.dto';
-import { AdminAccess } from '../auth/access';
+import { AdminAccess } from '../../common/access/access';
 import { ConsoleReadsService } from './console-reads.service';
 import {
   ACCOUNT_SEARCH_SCHEMA,

@@ -1,6 +1,6 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
-import { Public } from '../auth/access';
+import { Public } from '../../common/access/access';
 import { ApiDocumentsService } from '../docs/api-documents.service';
 import { JSON_RPC_REFERENCE_CSS, renderJsonRpcReference } from './json-rpc-reference';
 

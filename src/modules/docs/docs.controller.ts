@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Public } from '../auth/access';
+import { Public } from '../../common/access/access';
 import { ApiDocumentsService } from './api-documents.service';
 
 /** The API descriptions. The interactive reference over /openapi.json is served at /docs (Swagger UI, see createApp). */

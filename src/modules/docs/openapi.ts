@@ -4,8 +4,7 @@ import { RequestMethod } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { ErrorResponse } from '../../common/http/error-response.dto';
-import { ACCESS, type Access } from '../auth/access';
-
+import { ACCESS, type Access } from '../../common/access/access';
 /** docs/spec/interface.md section 9: the description is OpenAPI 3.1, and the API description itself is 0.1.0. */
 const OPENAPI_VERSION = '3.1.0';
 export const API_VERSION = '0.1.0';

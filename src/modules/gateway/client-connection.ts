@@ -1,8 +1,9 @@
 import type { WebSocket } from 'ws';
 import type { Channel } from '../../common/broadcast/notifier';
 import { connectionIdOf, nextConnection } from '../../common/logging/trace-ids';
-import type { Lapse, Principal } from '../auth/access';
-import { type EventSource, EventStream, type StreamEvent } from './event-stream';
+import type { Lapse, Principal } from '../../common/access/access';
+import { EventStream } from './event-stream';
+import type { EventSource, StreamEvent } from '../../common/rpc/event-source';
 import { frameText } from './json-rpc';
 import type { CallerState } from './rpc-dispatcher';
 

@@ -13,7 +13,7 @@ import { RfqError } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
 import { ShutdownState } from '../../common/shutdown-state';
 import { AccountAccessService } from '../accounts/account-access.service';
-import { type AccountAccessState, checkAccess, currentPrincipal } from '../auth/access';
+import { type AccountAccessState, checkAccess, currentPrincipal } from '../../common/access/access';
 import { AccountConnections } from './account-connections';
 import { CHANNELS, ClientConnection, MAX_IN_FLIGHT } from './client-connection';
 import { type RpcReply, type RpcRequest, failure, isReply, parseFrame, parseRequest } from './json-rpc';

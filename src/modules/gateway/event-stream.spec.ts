@@ -1,6 +1,6 @@
 import type { Channel } from '../../common/broadcast/notifier';
-import { type EventSource, EventStream, SinceOutOfRange, type StreamEvent } from './event-stream';
-
+import { EventStream, SinceOutOfRange } from './event-stream';
+import type { EventSource, StreamEvent } from '../../common/rpc/event-source';
 /** An account's stored events, with reads that can be held to let live events race them. */
 class Store implements EventSource {
   readonly events: StreamEvent[] = [];

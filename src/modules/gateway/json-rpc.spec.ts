@@ -1,5 +1,5 @@
-import { JsonText, MAX_BATCH, type RpcRequest, failure, frameText, isReply, parseFrame, parseRequest, success } from './json-rpc';
-
+import { MAX_BATCH, type RpcRequest, failure, frameText, isReply, parseFrame, parseRequest, success } from './json-rpc';
+import { JsonText } from '../../common/rpc/json-text';
 describe('parseFrame', () => {
   it('refuses text that is not JSON with -32700 and id null', () => {
     expect(parseFrame('{"jsonrpc":')).toEqual({ kind: 'reply', reply: failure(null, 'PARSE_ERROR', 'the frame is not valid JSON') });

@@ -1,3 +1,4 @@
+import { JsonText } from '../../common/rpc/json-text';
 /**
  * JSON-RPC 2.0 envelopes of the trading WebSocket (docs/spec/interface.md 4.2, docs/spec/design.md section 4): pure
  * parsing of requests and building of replies. No Nest, no ws.
@@ -37,26 +38,6 @@ export interface RpcReply {
   id: RpcId;
   result?: unknown;
   error?: RpcErrorBody;
-}
-
-/**
- * A result already in JSON text, put into the reply frame as it is: a result many calls share
- * (the market config) is serialized once, not per call. `toJSON` keeps any other serializer exact.
- * `T` is the value the text was made from, so a handler returning one is held to its declared result.
- */
-export class JsonText<T = unknown> {
-  /** Only a type: the value the text stands for. */
-  declare readonly value?: T;
-
-  constructor(readonly json: string) {}
-
-  static of<T>(value: T): JsonText<T> {
-    return new JsonText<T>(JSON.stringify(value));
-  }
-
-  toJSON(): unknown {
-    return JSON.parse(this.json);
-  }
 }
 
 /** The text of a frame (a reply, a batch of replies, a notification); a JsonText result goes in as it is. */

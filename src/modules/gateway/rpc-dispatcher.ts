@@ -7,10 +7,10 @@ import { logger } from '../../common/logging/logger';
 import { PublicRateLimit } from '../../common/rate-limit/public-rate-limit';
 import { RateLimiter } from '../../common/rate-limit/rate-limiter';
 import { AccountAccessService } from '../accounts/account-access.service';
-import { checkAccess, type Lapse, type Principal } from '../auth/access';
+import { checkAccess, type Lapse, type Principal } from '../../common/access/access';
 import { MetricsService } from '../health/metrics.service';
 import { type RpcErrorName, type RpcReply, type RpcRequest, MAX_PARAMS_DEPTH, RPC_CODES, deeperThan, failure, success } from './json-rpc';
-import type { RpcSession } from './rpc-method';
+import type { RpcSession } from '../../common/rpc/rpc-method';
 import { type RegisteredMethod, RpcRegistry } from './rpc-registry';
 
 /** The connection as the dispatcher needs it. */

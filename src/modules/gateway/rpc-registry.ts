@@ -1,8 +1,8 @@
 import { type MethodDeclaration, isMethodName, methodDeclaration } from '@legwork/protocol';
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
-import type { Access } from '../auth/access';
-import { RPC_METHOD, type RpcHandler, type RpcMethodName } from './rpc-method';
+import type { Access } from '../../common/access/access';
+import { RPC_METHOD, type RpcHandler, type RpcMethodName } from '../../common/rpc/rpc-method';
 import { type ParamsParser, compileParams } from './schema/compile';
 
 export interface RegisteredMethod {

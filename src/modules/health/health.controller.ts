@@ -6,8 +6,7 @@ import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { Database, withTimeout } from '../../common/database/database';
 import { REDIS } from '../../common/infrastructure.module';
 import { ShutdownState } from '../../common/shutdown-state';
-import { Public } from '../auth/access';
-
+import { Public } from '../../common/access/access';
 const DEPENDENCY_STATES = ['up', 'down', 'embedded', 'in-process'] as const;
 type DependencyState = (typeof DEPENDENCY_STATES)[number];
 

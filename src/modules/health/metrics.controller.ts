@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorResponse } from '../../common/http/error-response.dto';
-import { Public } from '../auth/access';
+import { Public } from '../../common/access/access';
 import { MetricsService } from './metrics.service';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();

@@ -1,6 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Public } from '../auth/access';
+import { Public } from '../../common/access/access';
 import { InstrumentListDto, ListInstrumentsQuery } from './dto/instruments.dto';
 import type { InstrumentRecord } from './instrument';
 import { InstrumentsService } from './instruments.service';

@@ -1,7 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { IsOptional, Matches } from 'class-validator';
-import { Public } from '../auth/access';
+import { Public } from '../../common/access/access';
 import { JournalService } from './journal.service';
 
 export class JournalQueryDto {

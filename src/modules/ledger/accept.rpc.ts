@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { RfqError } from '../../common/errors/app-error';
-import { RpcMethod, type RpcContext } from '../gateway/rpc-method';
+import { RpcMethod, type RpcContext } from '../../common/rpc/rpc-method';
 import { AcceptService } from './accept.service';
 import type { AcceptCommand } from './domain/accept-params';
 

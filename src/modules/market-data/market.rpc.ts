@@ -1,8 +1,8 @@
 import type { MethodCommand } from '@legwork/protocol';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock';
-import { JsonText } from '../gateway/json-rpc';
-import { RpcMethod } from '../gateway/rpc-method';
+import { JsonText } from '../../common/rpc/json-text';
+import { RpcMethod } from '../../common/rpc/rpc-method';
 import { type MarketConfig, MarketDataService } from './market-data.service';
 
 /** The public market reads of the trading WebSocket (docs/spec/design.md section 4). */

@@ -1,4 +1,4 @@
-import { ADMIN_TOKEN_PRINCIPAL, type Principal } from '../auth/access';
+import { ADMIN_TOKEN_PRINCIPAL, type Principal } from '../../common/access/access';
 import { selectAccount } from './account-selector';
 
 const session = (over: Partial<Principal>): Principal => ({ via: 'session', wallet: 'w', accountId: 5, roles: [], scopes: [], ...over });

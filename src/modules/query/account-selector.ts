@@ -1,6 +1,5 @@
 import { AppError } from '../../common/errors/app-error';
-import { type Principal, allowsAdmin } from '../auth/access';
-
+import { type Principal, allowsAdmin } from '../../common/access/access';
 /** Role admin, scope `admin:*` or `admin:read`, or the admin token: may read any account. */
 function isAdminReader(principal: Principal): boolean {
   return allowsAdmin(principal, 'read');

@@ -1,7 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { type Principal, ReaderAccess } from '../auth/access';
-import { CurrentPrincipal } from '../auth/principal.decorator';
+import { type Principal, ReaderAccess } from '../../common/access/access';
+import { CurrentPrincipal } from '../../common/access/principal.decorator';
 import type { BalanceView } from '../ledger/balances.service';
 import type { RfqFillRow, RfqPositionRow } from '../ledger/ledger-reads.service';
 import { AccountQueryDto } from './dto/account-query.dto';

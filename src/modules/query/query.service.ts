@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { I64_MAX } from '@legwork/protocol';
 import { AppError } from '../../common/errors/app-error';
-import type { Principal } from '../auth/access';
+import type { Principal } from '../../common/access/access';
 import { type BalanceView, BalancesService } from '../ledger/balances.service';
 import { LedgerReadsService, type PositionStatus, type RfqFillRow, type RfqPositionRow } from '../ledger/ledger-reads.service';
 import { selectAccount } from './account-selector';

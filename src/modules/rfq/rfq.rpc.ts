@@ -1,10 +1,11 @@
 import type { MethodCommand } from '@legwork/protocol';
 import { Injectable } from '@nestjs/common';
 import { RfqError } from '../../common/errors/app-error';
-import { RpcMethod, type RpcContext } from '../gateway/rpc-method';
+import { RpcMethod, type RpcContext } from '../../common/rpc/rpc-method';
 import type { CreateRfqCommand, DeclineCommand, ListRfqsQuery, PollQuery, RespondCommand } from './domain/rfq-params';
 import type { Channel } from '../../common/broadcast/notifier';
-import { type EventSource, SinceOutOfRange } from '../gateway/event-stream';
+import { SinceOutOfRange } from '../gateway/event-stream';
+import type { EventSource } from '../../common/rpc/event-source';
 import { AccountEventsService } from './account-events.service';
 import { RfqCancelService } from './rfq-cancel.service';
 import { accountEventData, protectionEventData } from './domain/account-event';

@@ -3,6 +3,7 @@
 /** RFQ states (docs/spec/interface.md 2.1). */
 export const RFQ_STATES = ['pending', 'quoted', 'accepted', 'submitting', 'filled', 'declined', 'expired', 'failed'] as const;
 export type RfqState = (typeof RFQ_STATES)[number];
+export const isRfqState = (value: unknown): value is RfqState => typeof value === 'string' && (RFQ_STATES as readonly string[]).includes(value);
 
 /** The side a taker accepts: `buy` pays the ask, `sell` receives the bid. */
 export const SIDES = ['buy', 'sell'] as const;

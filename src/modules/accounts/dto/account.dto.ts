@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsArray, IsIn, IsOptional, IsString } from 'class-validator';
-import { ROLES, type Role } from '../../auth/access';
+import { ROLES, type Role } from '../../../common/access/access';
 import { ISO_TIME } from '../../../common/http/api-fields';
 import type { AccountView } from '../accounts.service';
 

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsString } from 'class-validator';
-import { ROLES, type Role } from '../access';
+import { ROLES, type Role } from '../../../common/access/access';
 import type { NonceChallenge } from '../nonce.service';
 import type { SignInResult } from '../sign-in.service';
 

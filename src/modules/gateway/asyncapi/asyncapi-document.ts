@@ -13,7 +13,7 @@ import {
   objectSchemaOf,
   ref,
 } from '@legwork/protocol';
-import type { Access } from '../../auth/access';
+import type { Access } from '../../../common/access/access';
 import { MAX_BATCH } from '../json-rpc';
 
 /** A method as the registry holds it: its name and declared access. */

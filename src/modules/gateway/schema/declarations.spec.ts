@@ -6,7 +6,7 @@ import { RfqRpc } from '../../rfq/rfq.rpc';
 import { METHOD_NAMES as RPC_METHODS, METHODS as METHOD_SCHEMAS, type Node, VIEW_SCHEMAS as SCHEMAS, inlineSchemaOf, objectSchemaOf } from '@legwork/protocol';
 import { object, required, string } from '../../../../packages/protocol/src/contract/params';
 import { buildAsyncApiDocument, methodKey } from '../asyncapi/asyncapi-document';
-import { RPC_METHOD, RpcMethod } from '../rpc-method';
+import { RPC_METHOD, RpcMethod } from '../../../common/rpc/rpc-method';
 import { RpcRegistry } from '../rpc-registry';
 import { compileParams } from './compile';
 

@@ -3,9 +3,9 @@
  * service that moves state (RfqTransitionsService) refuses a move that is not in this table.
  */
 
-import { RFQ_STATES, type RfqState } from '@legwork/protocol';
+import { RFQ_STATES, type RfqState, isRfqState } from '@legwork/protocol';
 
-export { RFQ_STATES, type RfqState };
+export { RFQ_STATES, type RfqState, isRfqState };
 
 /** from → the states it may move to, with what moves it (for the reader; the code uses the keys). */
 export const RFQ_MOVES: Readonly<Record<RfqState, Readonly<Partial<Record<RfqState, string>>>>> = {
@@ -36,10 +36,6 @@ export const RFQ_MOVES: Readonly<Record<RfqState, Readonly<Partial<Record<RfqSta
 
 export function canMove(from: RfqState, to: RfqState): boolean {
   return Object.prototype.hasOwnProperty.call(RFQ_MOVES[from], to);
-}
-
-export function isRfqState(value: unknown): value is RfqState {
-  return typeof value === 'string' && (RFQ_STATES as readonly string[]).includes(value);
 }
 
 /** States that count against MAX_OPEN_RFQS (docs/spec/design.md section 0: pending to submitting). */

@@ -1,6 +1,5 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
-import type { Principal } from './access';
-import type { AuthenticatedRequest } from './auth.guard';
+import type { AuthenticatedRequest, Principal } from './access';
 
 /** The caller established by the AuthGuard. */
 export const CurrentPrincipal = createParamDecorator((_data: unknown, context: ExecutionContext): Principal => {

@@ -2,6 +2,7 @@ import { SetMetadata } from '@nestjs/common';
 
 export { ROLES, type Role } from '@legwork/protocol';
 import type { Role } from '@legwork/protocol';
+import type { FastifyRequest } from 'fastify';
 
 /**
  * Who may call a route or a JSON-RPC method. Declared on every route and method (a test fails
@@ -87,3 +88,6 @@ export function checkAccess(access: Access, principal: Principal | null): Access
       return allowsAdmin(principal, access.command) ? null : 'FORBIDDEN';
   }
 }
+
+/** An HTTP request the AuthGuard has decided: its caller, unless the route is public. */
+export type AuthenticatedRequest = FastifyRequest & { principal?: Principal };

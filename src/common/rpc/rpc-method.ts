@@ -1,9 +1,9 @@
 import { METHODS, type MethodCommand, type MethodName, type MethodResult, isMethodName } from '@legwork/protocol';
 import { SetMetadata, applyDecorators } from '@nestjs/common';
-import { ACCESS, type Access, type Principal } from '../auth/access';
-import type { EventSource } from './event-stream';
-import type { JsonText } from './json-rpc';
-import type { Channel } from '../../common/broadcast/notifier';
+import { ACCESS, type Access, type Principal } from '../access/access';
+import type { EventSource } from './event-source';
+import type { JsonText } from './json-text';
+import type { Channel } from '../broadcast/notifier';
 
 export const RPC_METHOD = 'legwork:rpc-method';
 
