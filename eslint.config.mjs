@@ -9,8 +9,9 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import boundaries from './scripts/lint/import-boundaries.mjs';
 import testSizes from './scripts/lint/test-function-size.mjs';
+import transactions from './scripts/lint/transaction-executor.mjs';
 
-const legwork = { rules: { ...boundaries.rules, ...testSizes.rules } };
+const legwork = { rules: { ...boundaries.rules, ...testSizes.rules, ...transactions.rules } };
 
 const JS = ['**/*.js', '**/*.mjs', '**/*.cjs'];
 /** Tests: fixtures and JSON answers are typed as loosely as the assertion needs. */
@@ -62,6 +63,7 @@ export default defineConfig(
     plugins: { legwork },
     rules: {
       'legwork/import-boundaries': 'error',
+      'legwork/transaction-executor': 'error',
       // node:test's test() and describe() return promises the runner itself awaits.
       '@typescript-eslint/no-floating-promises': [
         'error',

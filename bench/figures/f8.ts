@@ -4,7 +4,7 @@ import { refreshLockGroups, repriceAsset } from '../../src/modules/ledger/collat
 import type { FigureResult } from '../lib/report';
 import { median } from '../lib/stats';
 import { type Context, alternate } from './context';
-import { clientSql, clientTx } from '../lib/client-sql';
+import { clientTx } from '../lib/client-sql';
 
 /** Accounts holding positions in the repriced asset. */
 const ACCOUNTS = 10_000;
@@ -150,7 +150,7 @@ async function seed(client: Client): Promise<{ first: number; last: number }> {
     [list.map(String)],
   );
   // The group summaries, as the fills that made these positions would have left them.
-  await refreshLockGroups(clientSql(client), list);
+  await refreshLockGroups(clientTx(client), list); // one statement on the figure's own connection
   await client.query('ANALYZE accounts, balances, positions, instruments, index_prices, lock_groups');
   return { first: list[0], last: list[list.length - 1] };
 }

@@ -6,7 +6,7 @@ import { locksOf, refreshLockGroups } from '../../src/modules/ledger/collateral.
 import { writeFills } from './fills';
 import { DAY, type Scale, accounts, expirations, instruments, today } from './plan';
 import { writeAccountEvents, writeBalances, writeLegsets, writeMakerNonces, writePositions, writeReference, writeRfqEvents, writeUnfilled } from './year-sql';
-import { clientSql } from '../lib/client-sql';
+import { clientSql, clientTx } from '../lib/client-sql';
 
 /**
  * The year-old database: built once per (scale, migrations) into `bench_history_<scale>_<hash>`
@@ -251,7 +251,7 @@ async function recreateIndexes(c: Client, defs: string[]): Promise<void> {
 async function writeLocks(c: Client): Promise<void> {
   const sql = clientSql(c);
   const ids = (await c.query(`SELECT DISTINCT account_id FROM positions WHERE NOT settled AND quantity <> 0`)).rows.map((r) => Number(r.account_id));
-  await refreshLockGroups(sql, ids);
+  await refreshLockGroups(clientTx(c), ids); // one statement on the builder's own connection
   const locks = await locksOf(sql, ids, 10_000);
   await c.query(`UPDATE balances b SET locked = u.locked FROM unnest($1::bigint[], $2::bigint[]) AS u(id, locked) WHERE b.account_id = u.id`, [
     [...locks.keys()],

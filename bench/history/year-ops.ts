@@ -5,7 +5,7 @@ import { median } from '../lib/stats';
 import { absoluteFigure } from './measure';
 import type { Scale } from './plan';
 import type { HistoryOptions, Side } from './sides';
-import { clientSql, clientTx } from '../lib/client-sql';
+import { clientTx } from '../lib/client-sql';
 
 /**
  * Two timed operations on the year side: a market-data update's reprice with every account of the
@@ -34,7 +34,7 @@ async function seedHolders(c: Client, last: number, symbols: [string, string, st
     [last, ...symbols],
   );
   const ids = Array.from({ length: last - 1 }, (_, i) => i + 2);
-  await refreshLockGroups(clientSql(c), ids);
+  await refreshLockGroups(clientTx(c), ids); // one statement on the builder's own connection
   await c.query('ANALYZE positions, lock_groups, balances');
   return ids;
 }
@@ -123,7 +123,7 @@ export async function settlementFigure(o: HistoryOptions, s: Scale, year: Side):
         [positions + 1, call],
       );
       await refreshLockGroups(
-        clientSql(c),
+        clientTx(c), // one statement on the builder's own connection
         Array.from({ length: positions }, (_, i) => i + 2),
       );
       const ms = await timed(() =>

@@ -4,7 +4,7 @@ import type { Sql, Tx } from '../../src/common/database/sql';
 /**
  * The app's `Sql` port over one of the bench's own pg clients, so that figures can call the app's
  * SQL functions and repositories on a connection they hold. No transaction of the port's: a
- * callback after commit runs at once, and there is no entity manager.
+ * callback after commit runs at once.
  */
 export function clientSql(client: Client): Sql {
   const rows = async <T extends object>(text: string, params: readonly unknown[] = []) => (await client.query(text, [...params])).rows as T[];
@@ -13,9 +13,6 @@ export function clientSql(client: Client): Sql {
     one: async <T extends object>(text: string, params?: readonly unknown[]) => (await rows<T>(text, params))[0] ?? null,
     exec: async (text, params = []) => (await client.query(text, [...params])).rowCount ?? 0,
     afterCommit: (fn: () => void) => fn(),
-    get manager(): never {
-      throw new Error('no entity manager on a pg client');
-    },
   };
 }
 

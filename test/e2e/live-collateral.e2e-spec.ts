@@ -9,7 +9,7 @@ import { formatRfq } from '@legwork/protocol';
 import { LiveCollateral1763800000014 } from '../../migrations/1763800000014-LiveCollateral';
 import { Database } from '../../src/common/database/database';
 import { locksOf, refreshLockGroups, repriceAsset } from '../../src/modules/ledger/collateral.sql';
-import { rowsSql } from './support/rows-sql';
+import { rowsTx } from './support/rows-sql';
 import { Client } from 'pg';
 import { Http } from './clients';
 import { Environment, type TestApp } from './harness';
@@ -213,7 +213,7 @@ describe('Live collateral: locks follow the market, shortfalls are refused and s
       const symbol = wait.symbol('100');
       const fill = new Client({ connectionString: env.env.DATABASE_URL });
       await fill.connect();
-      const sql = rowsSql(async (text, params) => (await fill.query(text, params)).rows);
+      const sql = rowsTx(async (text, params) => (await fill.query(text, params)).rows);
       try {
         // A fill's transaction, as FillService runs it: index rows share-locked first, then its writes.
         await fill.query('BEGIN');

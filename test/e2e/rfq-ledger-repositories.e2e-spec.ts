@@ -174,7 +174,7 @@ describeBothDatabases('rfq, ledger and journal repositories', (getDb) => {
     const taker = await account(db);
     const due = (await rfqs().insertPending(newRfq(taker, { expiresAt: NOW - 10 }), 5))!;
     const later = (await rfqs().insertPending(newRfq(taker, { expiresAt: NOW + 600 }), 5))!;
-    const moved = await rfqs().expireDue(NOW, 500);
+    const moved = await rfqs().expireDue(NOW, 500, getDb());
     expect(moved.map((r) => r.id)).toContain(due.id);
     expect(moved.map((r) => r.id)).not.toContain(later.id);
     expect((await rfqs().findById(later.id))?.state).toBe('pending');

@@ -39,7 +39,7 @@ export class Database implements SqlPool {
     private readonly pglite: PGlite | null = null,
   ) {
     this.names = embedded ? undefined : new StatementNames();
-    this.pool = new RunnerSql(dataSource.manager, () => ({ runner: dataSource.createQueryRunner(), release: true }), null, this.names);
+    this.pool = new RunnerSql(() => ({ runner: dataSource.createQueryRunner(), release: true }), null, this.names);
   }
 
   get manager(): EntityManager {
@@ -89,7 +89,7 @@ export class Database implements SqlPool {
     const runner = this.dataSource.createQueryRunner();
     try {
       await runner.connect();
-      return await fn(new RunnerSql(runner.manager, () => ({ runner, release: false }), null, this.names));
+      return await fn(new RunnerSql(() => ({ runner, release: false }), null, this.names));
     } finally {
       await runner.release();
     }

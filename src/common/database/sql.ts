@@ -20,8 +20,6 @@ export interface Sql {
   one<T extends object>(text: string, params?: SqlParams): Promise<T | null>;
   /** The number of rows the statement touched (INSERT, UPDATE, DELETE). */
   exec(text: string, params?: SqlParams): Promise<number>;
-  /** The entity manager of this executor, for repositories that use TypeORM's entity API. */
-  readonly manager: EntityManager;
   /**
    * Runs `fn` once the work done through this executor is committed: in a transaction, right after
    * its COMMIT is answered (never when it rolls back); outside one (each statement commits on its
@@ -108,7 +106,6 @@ export class StatementNames {
 /** Runs statements on one query runner (a transaction's) or on a fresh one per statement (the pool's). */
 export class RunnerSql implements Sql {
   constructor(
-    readonly manager: EntityManager,
     private readonly runner: () => { runner: QueryRunner; release: boolean },
     /** A transaction's callbacks, run by `Database.tx` after its COMMIT; null outside a transaction. */
     private readonly committed: Array<() => void | Promise<void>> | null = null,
@@ -156,7 +153,7 @@ export function transactionSql(manager: EntityManager, committed: Array<() => vo
   const runner = manager.queryRunner;
   if (!runner) throw new Error('transactionSql needs a transaction entity manager');
   // The brand is a type only: this executor runs on the transaction's own runner.
-  return new RunnerSql(manager, () => ({ runner, release: false }), committed, names) as Sql as Tx;
+  return new RunnerSql(() => ({ runner, release: false }), committed, names) as Sql as Tx;
 }
 
 /** SQLSTATE raised by `legwork_refuse(reason)` (migration 1763800000004): a statement refused itself. */

@@ -42,7 +42,7 @@ export class AccountRepository {
   constructor(private readonly db: Database) {}
 
   /** The account of the wallet, created with no role when there is none; answers its id. */
-  async ensure(wallet: string, sql: Sql = this.db): Promise<number> {
+  async ensure(wallet: string, sql: Sql): Promise<number> {
     await sql.exec(`INSERT INTO accounts (wallet, roles) VALUES ($1, '{}') ON CONFLICT (wallet) DO NOTHING`, [wallet]);
     const row = await sql.one<Row<'accounts', 'id'>>(`SELECT id FROM accounts WHERE wallet = $1`, [wallet]);
     return Number(row!.id);

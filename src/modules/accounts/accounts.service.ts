@@ -39,7 +39,7 @@ export class AccountsService implements OnApplicationBootstrap {
 
   /** The fee account exists from the first start: wallet of 32 zero bytes, no role. */
   async onApplicationBootstrap(): Promise<void> {
-    this.feeAccount = await this.accounts.ensure(FEE_ACCOUNT_WALLET);
+    this.feeAccount = await this.accounts.ensure(FEE_ACCOUNT_WALLET, this.db);
   }
 
   feeAccountId(): number {

@@ -75,9 +75,9 @@ const groupLock = (g: string, ix: string, bps: string) =>
  * Rewrites the group summaries of the accounts from their open positions (after a fill, a revert
  * or a settlement changed them, in its transaction, under their balance row locks): one statement.
  */
-export async function refreshLockGroups(sql: Sql, accountIds: readonly number[]): Promise<void> {
+export async function refreshLockGroups(tx: Tx, accountIds: readonly number[]): Promise<void> {
   if (accountIds.length === 0) return;
-  await sql.rows(
+  await tx.rows(
     `WITH ${summaryCte('$1::bigint[]')},
      written AS (
        INSERT INTO lock_groups (${LOCK_GROUP.sql})

@@ -88,7 +88,7 @@ export class AccountEventRepository {
   }
 
   /** Deletes up to `limit` events stored before `before` (unix seconds); how many. */
-  prune(before: number, limit: number, sql: Sql = this.db): Promise<number> {
+  prune(before: number, limit: number, sql: Sql): Promise<number> {
     return sql.exec(
       `DELETE FROM account_events WHERE (account_id, account_seq) IN (SELECT account_id, account_seq FROM account_events WHERE at < $1 LIMIT $2)`,
       [before, limit],

@@ -1,6 +1,7 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
+import { Database } from '../../common/database/database';
 import { PeriodicSweep } from '../../common/jobs/periodic-sweep';
 import { AccountEventRepository } from './account-event.repository';
 import { EVENT_RETENTION_SECONDS } from './domain/account-event';
@@ -18,6 +19,7 @@ export class EventRetentionService implements OnApplicationBootstrap, BeforeAppl
 
   constructor(
     private readonly events: AccountEventRepository,
+    private readonly db: Database,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
@@ -37,7 +39,7 @@ export class EventRetentionService implements OnApplicationBootstrap, BeforeAppl
     const before = this.clock.now() - EVENT_RETENTION_SECONDS;
     let total = 0;
     for (;;) {
-      const n = await this.events.prune(before, PRUNE_BATCH);
+      const n = await this.events.prune(before, PRUNE_BATCH, this.db);
       total += n;
       if (n < PRUNE_BATCH || this.periodic.stopped) return total;
     }

@@ -60,7 +60,7 @@ export class RfqExpiryService implements OnModuleInit, OnApplicationBootstrap, B
     private readonly db: Database,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    this.periodic = new PeriodicSweep('rfq expiry sweep', config.sweepIntervalMs, () => this.expireDue());
+    this.periodic = new PeriodicSweep('rfq expiry sweep', config.sweepIntervalMs, () => this.expireDue(this.db));
   }
 
   onModuleInit(): void {
@@ -86,7 +86,7 @@ export class RfqExpiryService implements OnModuleInit, OnApplicationBootstrap, B
   async schedule(deadline: number): Promise<void> {
     const nowMs = this.clock.nowMs();
     if (deadline * 1000 <= nowMs) {
-      void this.expireDue().catch((error) => logger.event('warn', 'expiry failed; the sweep will expire its RFQs', { deadline, error: String(error) }, 'Rfq'));
+      void this.expireDue(this.db).catch((error) => logger.event('warn', 'expiry failed; the sweep will expire its RFQs', { deadline, error: String(error) }, 'Rfq'));
       return;
     }
     if (this.scheduled.has(deadline)) return;
@@ -131,7 +131,7 @@ export class RfqExpiryService implements OnModuleInit, OnApplicationBootstrap, B
   }
 
   /** Expires every overdue pending or quoted RFQ in the database (the sweep, and every job), in batches; `sql`: the pool or a held connection. */
-  async expireDue(sql?: Sql): Promise<void> {
+  async expireDue(sql: Sql): Promise<void> {
     let moved: number;
     do {
       if (this.periodic.stopped) return;

@@ -90,7 +90,7 @@ export class RfqTransitionsService {
    * them in one statement (RfqRepository.expireDue, on `sql`: the pool or a held connection); then
    * their events in one broadcast. The moves made.
    */
-  async expireDue(now: number, limit: number, sql: Sql = this.db): Promise<MovedRfq[]> {
+  async expireDue(now: number, limit: number, sql: Sql): Promise<MovedRfq[]> {
     // Only a quoted RFQ holds a quote: that is the state it left.
     const moves = (await this.rfqs.expireDue(now, limit, sql)).map((moved): MovedRfq => ({ moved, from: moved.quote ? 'quoted' : 'pending' }));
     await this.announceAll(moves);
@@ -104,7 +104,7 @@ export class RfqTransitionsService {
    * when it was in neither state (or not the taker's): nothing changed.
    */
   async cancel(accountId: number, rfqId: string): Promise<RfqRecord | null> {
-    const moved = await this.rfqs.cancel(accountId, rfqId, this.clock.now());
+    const moved = await this.rfqs.cancel(accountId, rfqId, this.clock.now(), this.db);
     // Only a quoted RFQ holds a quote: that is the state it left.
     return this.announced(moved, moved?.quote ? 'quoted' : 'pending');
   }

@@ -284,7 +284,7 @@ export class RfqRepository {
    * UPDATE re-checks state and deadline on the row it locks). The moved records, by id. `sql`: the
    * pool, or a connection the caller holds.
    */
-  async expireDue(now: number, limit: number, sql: Sql = this.db): Promise<RfqRecord[]> {
+  async expireDue(now: number, limit: number, sql: Sql): Promise<RfqRecord[]> {
     const rows = await sql.rows<MovedRow>(
       `WITH due AS (SELECT id FROM rfqs WHERE state IN ('pending', 'quoted') AND expiry_deadline <= $1 ORDER BY expiry_deadline, id LIMIT $2),
             moved AS (UPDATE rfqs SET state = 'expired', updated_at = $1, ended_at = $1
@@ -306,7 +306,7 @@ export class RfqRepository {
    * accept that moved the row first leaves it alone, and one that comes after finds it expired.
    * The moved record, or null when nothing moved (another account's RFQ never moves).
    */
-  async cancel(accountId: number, rfqId: string, at: number, sql: Sql = this.db): Promise<RfqRecord | null> {
+  async cancel(accountId: number, rfqId: string, at: number, sql: Sql): Promise<RfqRecord | null> {
     const row = await sql.one<MovedRow>(
       `WITH moved AS (UPDATE rfqs SET state = 'expired', updated_at = $3, ended_at = $3, cancelled_at = $3
                        WHERE id = $2 AND account_id = $1 AND state IN ('pending', 'quoted')

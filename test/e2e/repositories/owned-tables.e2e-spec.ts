@@ -50,8 +50,8 @@ describeBothDatabases('owned-table repositories', (getDb) => {
       expect(await accounts.findById(created!.id)).toEqual(created);
       expect(await accounts.findByWallet(wallet)).toEqual(created);
       expect(await accounts.findByWallet(new TestWallet().address)).toBeNull();
-      const fee = await accounts.ensure(FEE_ACCOUNT_WALLET);
-      expect(await accounts.ensure(FEE_ACCOUNT_WALLET)).toBe(fee);
+      const fee = await accounts.ensure(FEE_ACCOUNT_WALLET, getDb());
+      expect(await accounts.ensure(FEE_ACCOUNT_WALLET, getDb())).toBe(fee);
       expect(await accounts.accessOf([created!.id, fee, 999_999])).toEqual(
         expect.arrayContaining([
           { id: created!.id, roles: ['taker'], sessionsRevokedAt: 0 },
@@ -62,7 +62,7 @@ describeBothDatabases('owned-table repositories', (getDb) => {
 
     it('never changes the fee account, and a revocation never moves back', async () => {
       const accounts = new AccountRepository(getDb());
-      const fee = await accounts.ensure(FEE_ACCOUNT_WALLET);
+      const fee = await accounts.ensure(FEE_ACCOUNT_WALLET, getDb());
       expect(await getDb().tx((tx) => accounts.setRoles(fee, ['admin'], FEE_ACCOUNT_WALLET, tx))).toBeNull();
       expect(await getDb().tx((tx) => accounts.revokeSessions(fee, 100, FEE_ACCOUNT_WALLET, tx))).toBeNull();
       const { id } = (await getDb().tx((tx) => accounts.insert(new TestWallet().address, [], tx)))!;
