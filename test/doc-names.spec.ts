@@ -2,7 +2,10 @@
  * The docs name only what exists. A doc that names a file, a class or a decorator the code no
  * longer has sends a newcomer looking for it; this test fails instead, naming the doc, the line
  * and the name. It reads every markdown file under docs/ (but the contract's copy in docs/spec,
- * which describes the exchange, not this tree) and the READMEs a newcomer opens first.
+ * which describes the exchange, not this tree) and the READMEs a newcomer opens first. A bare
+ * file name (`fill.service.ts`, `rfq.schemas.ts`: a name, a kind, an extension, no folder) must be
+ * the name of some file of the tree, in the docs and in the comments of `src/` alike: a comment that
+ * sends a reader to a deleted file is as stale as a page that does.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -101,7 +104,7 @@ const EXTERNAL: Record<string, string> = {
 interface Finding {
   doc: string;
   line: number;
-  kind: 'file' | 'link' | 'class' | 'decorator';
+  kind: 'file' | 'bare file' | 'link' | 'class' | 'decorator';
   name: string;
 }
 
@@ -116,6 +119,8 @@ function walk(dir: string, out: string[] = []): string[] {
 
 const FILES = walk(ROOT);
 const FILE_SET = new Set(FILES);
+/** The file names of the tree, without their folders: what a bare name must be one of. */
+const BASENAMES = new Set(FILES.map((f) => f.slice(f.lastIndexOf('/') + 1)));
 const DIR_SET = new Set(
   FILES.flatMap((f) =>
     f
@@ -174,10 +179,20 @@ const CLASS_SUFFIX = /\b([A-Z][A-Za-z0-9]*(?:Service|Repository|Controller|Gatew
 /** A backticked PascalCase identifier with at least two humps (`RfqRecord`, `JsonText.of()`), not a word (`Legwork`). */
 const BACKTICKED_CLASS = /^@?([A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+)(?:[.(<[].*)?$/;
 const TOP_PATH = new RegExp(`(?<![\\w./-])((?:${TOP.join('|')})/[\\w./-]*\\w\\.(?:${EXTENSIONS}))(?![\\w/])`, 'g');
+/**
+ * A bare `name.kind.ts`: at least two dots before a script extension, not the tail of a path (no `/`
+ * before it) and not a pattern (`*.rpc.ts`, `<name>.service.ts`: the character before stops it).
+ */
+const BARE_FILE = /(?<![\w./*<>{}-])([A-Za-z0-9][\w-]*(?:\.[\w-]+)+\.(?:ts|tsx|mts|cts|js|mjs|cjs))(?![\w/])/g;
 const BACKTICKED_PATH = new RegExp(`^\\.{0,2}\\/?[\\w.-]+(?:\\/[\\w.-]+)+\\.(?:${EXTENSIONS})$`);
 
 function known(name: string): boolean {
   return DECLARED.has(name) || name in EXTERNAL;
+}
+
+/** Bare file names of a line that no file of the tree has. */
+function staleBareNames(line: string): string[] {
+  return [...line.matchAll(BARE_FILE)].map((m) => m[1]).filter((name) => !BASENAMES.has(name));
 }
 
 function checkLine(line: string, lineNo: number, doc: string, findings: Finding[]): void {
@@ -187,6 +202,7 @@ function checkLine(line: string, lineNo: number, doc: string, findings: Finding[
     seen.add(`${kind} ${name}`);
   };
   for (const m of line.matchAll(TOP_PATH)) if (!checkPath(m[1], doc)) add('file', m[1]);
+  for (const name of staleBareNames(line)) add('bare file', name);
   for (const m of line.matchAll(/\]\(([^)\s]+)\)/g)) {
     const target = m[1];
     if (/^(https?:|mailto:|#)/.test(target)) continue;
@@ -216,6 +232,21 @@ function checkDoc(doc: string): Finding[] {
   return findings;
 }
 
+/** The comments of a source file (`//` to the end of the line, `/* … *\/` blocks), with the line each starts on. */
+function commentsOf(text: string): { line: number; text: string }[] {
+  return [...text.matchAll(/\/\*[\s\S]*?\*\/|(?<![:'"`\\])\/\/[^\n]*/g)].map((m) => ({ line: text.slice(0, m.index).split('\n').length, text: m[0] }));
+}
+
+/** Bare file names in the comments of one source file that no file of the tree has. */
+function checkComments(file: string): Finding[] {
+  return commentsOf(readFileSync(join(ROOT, file), 'utf8')).flatMap((comment) =>
+    comment.text
+      .split('\n')
+      .flatMap((line, i) => staleBareNames(line).map((name) => ({ doc: file, line: comment.line + i, kind: 'bare file' as const, name }))),
+  );
+}
+
+const SOURCES = FILES.filter((f) => f.startsWith('src/') && /\.tsx?$/.test(f));
 const DOCS = [...FILES.filter((f) => f.startsWith('docs/') && f.endsWith('.md') && !f.startsWith('docs/spec/')), ...READMES];
 
 describe('the docs name only what exists', () => {
@@ -228,6 +259,22 @@ describe('the docs name only what exists', () => {
   it.each(DOCS)('%s names no missing file, link, class or decorator', (doc) => {
     const missing = checkDoc(doc).map((f) => `${f.doc}:${f.line}: ${f.kind} ${f.name}`);
     expect(missing).toEqual([]);
+  });
+
+  it.each(SOURCES)('%s names no missing file in its comments', (file) => {
+    const missing = checkComments(file).map((f) => `${f.doc}:${f.line}: ${f.kind} ${f.name}`);
+    expect(missing).toEqual([]);
+  });
+
+  it('catches a bare file name that does not exist, in a doc and in a comment, and lets a pattern by', () => {
+    const findings: Finding[] = [];
+    checkLine('Handlers in `rfq.rpc.ts` (params in rfq.schemas.ts); one `*.schemas.ts` or `<name>.service.ts` each.', 1, 'docs/x.md', findings);
+    expect(findings).toEqual([{ doc: 'docs/x.md', line: 1, kind: 'bare file', name: 'rfq.schemas.ts' }]);
+    const comments = commentsOf("const url = 'https://x.test/a.b.ts';\n/**\n * see gone.service.ts\n */\nfoo(); // and fill.service.ts, old.sql.ts\n");
+    expect(comments.flatMap((c) => c.text.split('\n').flatMap((l, i) => staleBareNames(l).map((n) => `${c.line + i} ${n}`)))).toEqual([
+      '3 gone.service.ts',
+      '5 old.sql.ts',
+    ]);
   });
 
   it('catches a name that does not exist', () => {

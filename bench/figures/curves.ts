@@ -18,7 +18,7 @@ import { fanOut } from './f10';
  * `npm run bench -- --curves` (not in CI): how cost grows. Each curve is one Legwork server per
  * point (a fresh database state is not needed: every point makes its own accounts), written as
  * bench/results/curves.{json,md} and one SVG chart per curve in docs/figures/ (linked from
- * docs/performance.md):
+ * bench/results/performance.md):
  * - lifecycles/s and lifecycle p99 at 1, 4, 16 and 64 taker/maker pairs (as F5, closed loop);
  * - RSS per idle signed-in connection at 5,000 and 50,000 connections (as F3; a point needs
  *   N + 2,000 file descriptors in this process and the server's: `ulimit -n`);
@@ -286,7 +286,7 @@ function writeCharts(curves: Curves, figuresDir: string): void {
   );
 }
 
-/** The curves as the small markdown tables of docs/performance.md. */
+/** The curves as the small markdown tables of bench/results/performance.md. */
 export function curvesMarkdown(c: Curves): string {
   const f = (x: number | null | undefined, d = 1) => (x === null || x === undefined || !Number.isFinite(x) ? '-' : x.toFixed(d));
   return [

@@ -11,7 +11,7 @@ import type { Context } from './context';
 /**
  * F5 with two Legwork instances on one database (`--scale`, not in the default run): what a second
  * instance changes in PostgreSQL's CPU per lifecycle, the figure the scale-out ceiling is computed
- * from (docs/performance.md, Scale-out). Back-to-back windows of the same 16 pairs' load: all 16
+ * from (bench/results/performance.md, Scale-out). Back-to-back windows of the same 16 pairs' load: all 16
  * pairs on instance A, then 8 on A and 8 (fresh accounts) on instance B, which shares A's database
  * and Redis prefix (fill and expiry jobs go to either instance's workers; events reach the other
  * instance's sockets through Redis), the order alternating between repeats. CPU per lifecycle:

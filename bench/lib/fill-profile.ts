@@ -150,7 +150,7 @@ function mean(list: number[]): number {
   return list.length ? list.reduce((a, b) => a + b, 0) / list.length : NaN;
 }
 
-/** The profile as a markdown table (docs/performance.md, the F5 details of the report). */
+/** The profile as a markdown table (bench/results/performance.md, the F5 details of the report). */
 export function fillProfileTable(p: FillProfile): string {
   const f = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : '-');
   const lines = [

@@ -4,7 +4,7 @@ import { NonceService } from './nonce.service';
 import { SessionService } from './session.service';
 import { SignInService } from './sign-in.service';
 
-/** Sign-in over the trading WebSocket: the same services as POST /v1/auth/* (params declared in auth.schemas.ts). */
+/** Sign-in over the trading WebSocket: the same services as POST /v1/auth/* (params declared in packages/protocol/src/contract/methods-public.ts). */
 @Injectable()
 export class AuthRpc {
   constructor(

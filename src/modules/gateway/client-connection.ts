@@ -199,7 +199,7 @@ const serializedData = new WeakMap<object, string>();
  * `data`'s JSON after the opening brace, with a leading comma (or just `}` when empty): the part of
  * a notification frame that is the same for every subscriber. A broadcast hands the same data
  * object to each of its subscribers' connections, so with N subscribers it is serialized once, not
- * N times (F10, docs/performance.md). Notification data is not changed after it is sent.
+ * N times (F10, bench/results/performance.md). Notification data is not changed after it is sent.
  */
 function dataTail(data: Record<string, unknown>): string {
   let tail = serializedData.get(data);

@@ -213,7 +213,7 @@ export class MetricsService {
   /**
    * One committed journal append (JournalService.append): `waitSeconds` the statement that took the
    * head's lock, `holdSeconds` from its reply to the COMMIT's reply. Appends serialize on the head:
-   * 1 / hold is the chain's ceiling in appends per second (docs/performance.md, Scale-out).
+   * 1 / hold is the chain's ceiling in appends per second (bench/results/performance.md, Scale-out).
    */
   journalHead(waitSeconds: number, holdSeconds: number): void {
     this.headWait.observe(waitSeconds);

@@ -63,7 +63,7 @@ export class JournalRepository {
    *
    * With `feeCredit` (a fill), the same statement first credits the fee account's balance row, the
    * ledger's, which every fill writes and holds to COMMIT like the head: one round trip less while
-   * fills wait for each other (docs/performance.md, F5). The lock order stays the fee account's row,
+   * fills wait for each other (bench/results/performance.md, F5). The lock order stays the fee account's row,
    * then the head (revert.service.ts): the CTE's row locks the fee account's row before the join
    * can give the head row to FOR UPDATE.
    */

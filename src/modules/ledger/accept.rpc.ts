@@ -4,7 +4,7 @@ import { RpcMethod, type RpcContext } from '../../common/rpc/rpc-method';
 import { AcceptService } from './accept.service';
 import type { AcceptCommand } from './domain/accept-params';
 
-/** rfq.accept (docs/spec/interface.md 4.2): access declared, params parsed by its declaration (accept.schemas.ts), one service call. */
+/** rfq.accept (docs/spec/interface.md 4.2): access declared, params parsed by its declaration (packages/protocol/src/contract/methods-rfq.ts), one service call. */
 @Injectable()
 export class AcceptRpc {
   constructor(private readonly accepts: AcceptService) {}

@@ -129,7 +129,7 @@ export class FillService implements OnModuleInit {
     // The fill's statements are keyed reads and writes whose best plan never depends on the values.
     // With a year of statistics PostgreSQL planned them anew on every call (it guessed the generic
     // plan dearer than the custom ones): most of what a year-old database added to a lifecycle's
-    // PostgreSQL CPU (docs/performance.md, "A year of history"). Generic plans are made once per connection.
+    // PostgreSQL CPU (bench/results/performance.md, "A year-old database"). Generic plans are made once per connection.
     await tx.exec(`SET LOCAL plan_cache_mode = force_generic_plan`);
     const locked = await this.fillRows.lockForFill(
       tx,

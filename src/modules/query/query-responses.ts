@@ -108,7 +108,7 @@ export function rowsSchema(row: JsonObjectSchema, cursor: boolean): object {
  * The 200 body of a query route, declared once for both readers of it: Fastify compiles it into
  * the route's serializer (nothing but the declared fields is written), and the OpenAPI document
  * shows it. Measured on 50 position rows, the compiled serializer plus the flatten of its output
- * costs 19.7 µs against JSON.stringify's 21.4 µs: a small gain (docs/performance.md, rule 9).
+ * costs 19.7 µs against JSON.stringify's 21.4 µs: a small gain (bench/results/performance.md, rule 9).
  */
 export function QueryResponse(row: JsonObjectSchema, options: { cursor: boolean }): MethodDecorator {
   const schema = rowsSchema(row, options.cursor);

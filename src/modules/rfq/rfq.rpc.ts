@@ -21,7 +21,7 @@ export function rfqCaller(context: RpcContext): RfqCaller {
   return { accountId: principal.accountId, wallet: principal.wallet };
 }
 
-/** The RFQ methods of the trading WebSocket (docs/spec/interface.md 4.2): access, params declared in rfq.schemas.ts, one service call. */
+/** The RFQ methods of the trading WebSocket (docs/spec/interface.md 4.2): access, params declared in packages/protocol/src/contract/methods-rfq.ts, one service call. */
 @Injectable()
 export class RfqRpc {
   constructor(

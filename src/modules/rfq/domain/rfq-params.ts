@@ -3,7 +3,7 @@ import type { RfqState } from './rfq-state';
 
 /**
  * The rfq.* commands as the services take them: the params parsed by the methods' declarations
- * (rfq.schemas.ts), which the gateway's one validator checks with the contract's error codes.
+ * (packages/protocol/src/contract/methods-rfq.ts), which the gateway's one validator checks with the contract's error codes.
  */
 
 export interface CreateRfqCommand {
