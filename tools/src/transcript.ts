@@ -13,14 +13,14 @@ import { Refusal } from './backup';
 
 type Flags = ParsedArgs['flags'];
 
-export interface TranscriptOutcome {
+interface TranscriptOutcome {
   code: number;
   lines: string[];
   json: unknown;
 }
 
 /** The signed transcript of the file: the `rfq.transcript` result, or a JSON-RPC reply holding it. */
-export function readSignedTranscript(file: string): SignedTranscript {
+function readSignedTranscript(file: string): SignedTranscript {
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8'));
@@ -34,7 +34,7 @@ export function readSignedTranscript(file: string): SignedTranscript {
 }
 
 /** What the transcript says, in lines: the RFQ, each quote with its end, the accept. */
-export function transcriptLines(t: RfqTranscript): string[] {
+function transcriptLines(t: RfqTranscript): string[] {
   const accepted = t.accepted;
   const ms = (at: number) => `${clock(Math.floor(at / 1000))}.${String(at % 1000).padStart(3, '0')}`;
   return [
