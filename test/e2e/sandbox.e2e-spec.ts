@@ -68,8 +68,12 @@ describe('npm run sandbox', () => {
   afterAll(async () => {
     await client?.close();
     if (child && child.exitCode === null) {
-      child.kill('SIGKILL');
-      await new Promise((done) => child!.once('exit', done));
+      // SIGINT first: the sandbox stops its exchange (a SIGKILL would leave that process behind).
+      const exited = new Promise((done) => child!.once('exit', done));
+      child.kill('SIGINT');
+      const timer = setTimeout(() => child!.kill('SIGKILL'), 20_000);
+      await exited;
+      clearTimeout(timer);
     }
     rmSync(dirname(dataDir), { recursive: true, force: true });
   });

@@ -56,6 +56,8 @@ export class SandboxExchange {
     const child = spawn(process.execPath, main, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
     this.exited = new Promise((done) => child.once('exit', (code) => done(code)));
+    // However the sandbox ends (an error, process.exit), its exchange does not outlive it.
+    process.once('exit', () => child.kill('SIGKILL'));
     const keep = (chunk: Buffer) => {
       for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) {
         this.tail.push(line);
