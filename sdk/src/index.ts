@@ -5,6 +5,7 @@
  *   notifications, reconnection with session resume.
  * - {@link LegworkHttp}: sign-in, the query API and the admin commands over HTTP.
  * - {@link Keypair}, {@link signQuote}, {@link signAccept}: wallets and the signed payloads.
+ * - {@link verifyReceipt}, {@link verifyTranscript}: the exchange's signed fill receipts and RFQ transcripts.
  * - {@link parseRfqSigned}, {@link formatRfq}, ...: exact decimals in bigint micro-units, with
  *   the wallet and payload codecs re-exported from `@legwork/protocol` (the server's own).
  *
@@ -48,5 +49,6 @@ export * from './errors';
 export * from './http';
 export * from './client';
 export * from './receipts';
+export * from './transcript';
 export * from './enums';
 export type * from './types';

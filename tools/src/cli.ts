@@ -39,6 +39,7 @@ import { Session, TokenCache } from './session';
 import { journalLines, receiptStatus, walkJournal } from './verify';
 import { LIMIT_FLAGS, LIMIT_USAGE, cancelCommand, makerCommand } from './desk';
 import { Refusal, backupCommand, restoreCommand } from './backup';
+import { verifyTranscriptCommand } from './transcript';
 import { balanceLines, cashText, fillLines, instrumentLines, positionLines, rfqLines, table } from './format';
 
 const USAGE = `usage: npm run -s cli -- <command> [flags]
@@ -63,6 +64,8 @@ commands
   maker reset-protection                       lift a protection freeze that has no end
   verify-journal                               walks the server's whole receipt journal (no sign-in):
                                                prints the head, or the first broken link (exit 1)
+  verify-transcript FILE [--key BASE58]        checks a saved rfq.transcript result (no sign-in) with the
+                                               exchange key, else LEGWORK_URL's /v1/exchange/keys (exit 1: not)
   backup --out FILE                            the running exchange's embedded database into a new FILE
              [--admin-token TOKEN]             (an admin command; env LEGWORK_ADMIN_TOKEN, or an admin --token)
   restore --in FILE --data-dir DIR             a new DATA_DIR from a backup (DIR absent or empty; offline:
@@ -100,6 +103,7 @@ const FLAGS = {
   'data-dir': 'string',
   'admin-token': 'string',
   'signing-key': 'string',
+  key: 'string',
   ...LIMIT_FLAGS,
 } as const;
 
@@ -307,8 +311,8 @@ async function main(): Promise<number> {
     keypair = fresh.keypair;
     generated = fresh.seedHex;
   }
-  if (command === 'backup' || command === 'restore') {
-    const out = await (command === 'backup' ? backupCommand : restoreCommand)(flags, args);
+  if (command === 'backup' || command === 'restore' || command === 'verify-transcript') {
+    const out = await { backup: backupCommand, restore: restoreCommand, 'verify-transcript': verifyTranscriptCommand }[command](flags, args);
     print(flags, out.json, () => out.lines);
     return out.code;
   }

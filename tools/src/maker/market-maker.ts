@@ -59,6 +59,8 @@ export interface MakerOptions {
   clientOptions?: LegworkClientOptions;
   /** Limits set at start with `rfq.maker.set_limits`, over those the server holds (null removes one). */
   limits?: LimitChanges;
+  /** Milliseconds to wait between pricing an RFQ and answering it (the sandbox staggers its makers); default none. */
+  thinkMs?: (action: 'quote' | 'decline', rfq: OpenRfq) => number;
 }
 
 export interface QuoteRecord {
@@ -277,8 +279,7 @@ export class ReferenceMaker extends EventEmitter<MakerEvents> {
   private async answer(rfq: OpenRfq): Promise<void> {
     const client = this.client;
     if (!client || this.stopped) return;
-    const now = nowSeconds();
-    if (rfq.expires_at <= now) return;
+    if (rfq.expires_at <= nowSeconds()) return;
     const unknown = rfq.legs.some((l) => !this.instruments.has(l.instrument));
     let refreshed = false;
     if (unknown || Date.now() - this.instrumentsAt > (this.options.instrumentsMaxAgeMs ?? 1000)) {
@@ -290,6 +291,8 @@ export class ReferenceMaker extends EventEmitter<MakerEvents> {
       await this.refreshMarket(); // the cached view may be a moment too old: look again before declining
       decision = priceRfq(rfq, this.instruments, nowSeconds(), this.policy, this.freshness);
     }
+    const think = this.options.thinkMs?.(decision.action, rfq) ?? 0;
+    if (think > 0) await new Promise((resolve) => setTimeout(resolve, think));
     if (decision.action === 'decline') {
       try {
         await client.decline(rfq.rfq_id, decision.reason);
