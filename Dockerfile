@@ -1,6 +1,10 @@
-# Legwork server image: HTTP and the /client WebSocket on one port.
-FROM node:20-bookworm-slim AS build
+# Legwork server image: HTTP and the /client WebSocket on one port. Node.js 24 LTS (package.json engines).
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
+# Installs do not phone home (design.md section 20): @scarf/scarf, under @nestjs/swagger, would post
+# install analytics. package.json denies its postinstall (allowScripts) and opts out (scarfSettings);
+# this opts out once more for any install in the image.
+ENV SCARF_ANALYTICS=false
 COPY package.json package-lock.json ./
 # The workspaces' manifests first, so the install layer is cached until a dependency changes;
 # @legwork/protocol is linked into node_modules and built by `npm run build` before the server.
@@ -14,7 +18,7 @@ COPY migrations ./migrations
 COPY console ./console
 RUN npm run build && npm prune --omit=dev
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 WORKDIR /app
 # Production (docs/operations.md): start refuses it without DATABASE_URL and REDIS_URL, and, on
 # 0.0.0.0, without METRICS_TOKEN. DATA_DIR serves only a demo run with NODE_ENV=development.

@@ -86,7 +86,9 @@ export class RfqExpiryService implements OnModuleInit, OnApplicationBootstrap, B
   async schedule(deadline: number): Promise<void> {
     const nowMs = this.clock.nowMs();
     if (deadline * 1000 <= nowMs) {
-      void this.expireDue(this.db).catch((error) => logger.event('warn', 'expiry failed; the sweep will expire its RFQs', { deadline, error: String(error) }, 'Rfq'));
+      void this.expireDue(this.db).catch((error) =>
+        logger.event('warn', 'expiry failed; the sweep will expire its RFQs', { deadline, error: String(error) }, 'Rfq'),
+      );
       return;
     }
     if (this.scheduled.has(deadline)) return;
