@@ -13,7 +13,7 @@ import pytest
 import websockets.exceptions
 import websockets.server
 
-from legwork import Keypair, LegworkClient, LegworkConnectionError, LegworkRpcError, ReconnectPolicy, RequestTimeout, RfqError
+from legwork import Keypair, LegworkClient, LegworkConnectionError, LegworkRpcError, ReconnectPolicy, RequestTimeout, RfqError, untyped
 
 FAST = ReconnectPolicy(initial_delay=0.05, max_delay=0.2, jitter=0)
 
@@ -157,14 +157,14 @@ async def test_a_silent_peer_is_cut_by_the_heartbeat_and_requests_wait_for_the_r
 
 async def test_batches_timeouts_and_typed_errors(fake: FakeExchange) -> None:
     async with await LegworkClient.open(url(fake), reconnect=False) as client:
-        outcomes = await client.batch([("public/a", {}), ("rfq.get", {"rfq_id": "0" * 32}), ("public/b", None)])
+        outcomes = await client.batch([(untyped("public/a"), {}), ("rfq.get", {"rfq_id": "0" * 32}), (untyped("public/b"), None)])
         assert [o.ok for o in outcomes] == [True, False, True] and outcomes[2].result == {"echo": "public/b"}
         error = outcomes[1].error
         assert isinstance(error, RfqError) and error.error == "RFQ_NOT_FOUND" and error.operation_id == "op-1" and error.retryable is False
         with pytest.raises(RequestTimeout):
-            await client.call("public/slow", {}, timeout=0.1)
+            await client.call(untyped("public/slow"), {}, timeout=0.1)
         with pytest.raises(LegworkRpcError) as limited:
-            await client.call("public/limited", {})
+            await client.call(untyped("public/limited"), {})
         assert limited.value.code == 1005 and limited.value.error == "RATE_LIMITED" and limited.value.retry_after_ms == 1500
         with pytest.raises(ValueError):
             await client.batch([])
@@ -173,7 +173,7 @@ async def test_batches_timeouts_and_typed_errors(fake: FakeExchange) -> None:
 async def test_in_flight_request_fails_on_a_lost_connection_and_close_ends_streams(fake: FakeExchange) -> None:
     client = await LegworkClient.open(url(fake), reconnect=False)
     events = client.notifications("rfq")
-    call = asyncio.create_task(client.call("public/slow", {}, timeout=5))
+    call = asyncio.create_task(client.call(untyped("public/slow"), {}, timeout=5))
     await asyncio.sleep(0.1)
     fake.drop_all()
     with pytest.raises(LegworkConnectionError):
@@ -183,7 +183,7 @@ async def test_in_flight_request_fails_on_a_lost_connection_and_close_ends_strea
     with pytest.raises(LegworkConnectionError):
         await events.next(1)
     with pytest.raises(LegworkConnectionError):
-        await client.call("public/a", {})
+        await client.call(untyped("public/a"), {})
 
 
 async def test_a_failing_listener_does_not_break_the_connection(fake: FakeExchange) -> None:
@@ -196,4 +196,4 @@ async def test_a_failing_listener_does_not_break_the_connection(fake: FakeExchan
         await client.subscribe_rfq()
         await fake.publish("quoted")
         assert (await events.next(2))["event"] == "quoted"
-        assert await client.call("public/a", {}) == {"echo": "public/a"}
+        assert await client.call(untyped("public/a"), {}) == {"echo": "public/a"}
