@@ -7,7 +7,7 @@ maker and taker helpers. Documentation: the package's README (its PyPI page);
 licence: Apache-2.0 (the LICENSE file shipped with the package).
 """
 
-from ._version import __version__
+from ._version import __license__, __version__
 from .client import LegworkClient
 from .connection import RpcConnection
 from .env import ENVIRONMENTS, Endpoints, EnvironmentName, endpoints
@@ -91,6 +91,7 @@ from .wallet import (
 from .wire import DeclineReason, MethodName, RfqErrorCode, RpcErrorName
 
 __all__ = [
+    "__license__",
     "__version__",
     "CLIENT_EVENTS",
     "Channel",

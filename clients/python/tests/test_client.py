@@ -28,6 +28,7 @@ class FakeExchange:
         self.subscribes: list[dict[str, Any]] = []
         self.resumes = 0
         self.silent = False  # answer nothing (a hung peer)
+        self.limited_once = False
         self.port = 0
 
     async def handler(self, ws: websockets.server.WebSocketServerProtocol) -> None:
@@ -61,6 +62,10 @@ class FakeExchange:
                     elif method == "public/slow":
                         await asyncio.sleep(1)
                         replies.append({"jsonrpc": "2.0", "id": rid, "result": {}})
+                    elif method == "public/limited_once" and not self.limited_once:
+                        self.limited_once = True
+                        data = {"error": "RATE_LIMITED", "message": "slow down", "retry_after_ms": 200}
+                        replies.append({"jsonrpc": "2.0", "id": rid, "error": {"code": 1005, "message": "slow down", "data": data}})
                     elif method == "public/limited":
                         data = {"error": "RATE_LIMITED", "message": "slow down", "retry_after_ms": 1500}
                         replies.append({"jsonrpc": "2.0", "id": rid, "error": {"code": 1005, "message": "slow down", "data": data}})

@@ -28,6 +28,8 @@ from legwork import (
     wait_for_event,
 )
 
+from legwork.wire import RfqView
+
 from .conftest import Exchange, Market
 
 
@@ -163,12 +165,7 @@ async def test_restart_mid_stream_every_event_once(exchange: Exchange, market: M
         await asyncio.sleep(0.5)
         exchange.start()
         exchange.feed()
-        # While the taker is still away: a fresh maker connection quotes one RFQ and declines another.
-        async with await LegworkClient.open(exchange.ws_url) as again:
-            await again.sign_in(maker.keypair)
-            fresh = Maker(again, maker.keypair)
-            await fresh.respond(rfqs[3], Decimal("1"), Decimal("2"))
-            await fresh.decline(rfqs[4]["rfq_id"], "low_confidence")
+        await quote_and_decline_while_away(exchange, maker, rfqs[3], rfqs[4])
         await asyncio.wait_for(reconnected.wait(), 30)
         quoted = (await taker.client.get_rfq(rfqs[3]["rfq_id"]))
         await taker.accept(quoted, "sell")
@@ -192,6 +189,15 @@ async def test_restart_mid_stream_every_event_once(exchange: Exchange, market: M
     finally:
         await taker.client.close()
         await maker.client.close()
+
+
+async def quote_and_decline_while_away(exchange: Exchange, maker: Maker, quoted: RfqView, declined: RfqView) -> None:
+    """While the taker is still away: a fresh maker connection quotes one RFQ and declines another."""
+    async with await LegworkClient.open(exchange.ws_url) as again:
+        await again.sign_in(maker.keypair)
+        fresh = Maker(again, maker.keypair)
+        await fresh.respond(quoted, Decimal("1"), Decimal("2"))
+        await fresh.decline(declined["rfq_id"], "low_confidence")
 
 
 async def wait_until(predicate: Any, timeout: float) -> None:
