@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import os
 import signal
 import sys
@@ -301,6 +302,8 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
 
 async def main(argv: Sequence[str]) -> int:
     args = parse_args(argv)
+    # The client's own lines (connects, disconnects, reconnections, failed resumes) beside the maker's.
+    logging.basicConfig(format="%(asctime)s.%(msecs)03d legwork %(message)s", datefmt="%H:%M:%S", level=logging.INFO)
     if args.seed:
         keypair = Keypair.from_hex(args.seed)
     else:

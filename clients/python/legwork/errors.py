@@ -157,8 +157,10 @@ class LegworkConnectionError(LegworkError, ConnectionError):
 class HttpError(LegworkError):
     """An HTTP reply with a non-2xx status; ``error`` is the body's ``{ error }``."""
 
-    def __init__(self, status: int, error: str, body: Any = None, retry_after: int | None = None) -> None:
-        super().__init__(f"HTTP {status}: {error}")
+    def __init__(self, status: int, error: str, body: Any = None, retry_after: int | None = None, hint: str | None = None) -> None:
+        super().__init__(f"HTTP {status}: {hint} (the exchange said {error})" if hint else f"HTTP {status}: {error}")
+        self.hint = hint
+        """What the refusal means when the status alone misleads (a wrong admin token answered 401)."""
         self.status = status
         self.error = error
         self.body = body

@@ -32,7 +32,7 @@ _QUOTE_FIELDS: tuple[tuple[str, int, int], ...] = (
 
 def payload_diff(ours: bytes, theirs: bytes | str) -> list[str]:
     """The fields where two quote payloads differ (e.g. ours against the ``payload`` of
-    ``rfq.maker.check``'s RFQ_INVALID_SIGNATURE), named by the layout of design.md section 9."""
+    ``rfq.maker.check``'s RFQ_INVALID_SIGNATURE), named by the layout of the 1,050-byte quote payload (legwork.payloads)."""
     other = base64.b64decode(theirs) if isinstance(theirs, str) else bytes(theirs)
     if len(other) != len(ours):
         return [f"size: ours {len(ours)} bytes, the exchange's {len(other)}"]
