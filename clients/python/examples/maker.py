@@ -2,12 +2,14 @@
 """The reference market maker in Python (the counterpart of ``npm run maker``).
 
     LEGWORK_URL=http://127.0.0.1:3000 LEGWORK_MAKER_SEED=<64 hex> \\
-        PYTHONPATH=clients/python python3 clients/python/examples/maker.py --spread-bps 150
+        PYTHONPATH=clients/python /usr/bin/python3 clients/python/examples/maker.py --spread-bps 150
 
 Signs in with its wallet (the account must exist with the quoter role and hold USDC),
 listens on ``rfq_maker``, catches up with ``rfq.maker.poll`` at start, after a
 reconnection and after a notification gap, prices every RFQ around the exchange's own
-marks and answers with a signed two-sided quote or a decline. One RFQ at a time, so
+marks, inside a price band around them, and answers with a signed two-sided quote or
+a decline. A respond whose reply is lost to a disconnect is reconciled after the
+reconnection (``reconcile.py``). One RFQ at a time, so
 quote nonces reach the exchange in increasing order. Its own quote events (accepted,
 filled, failed, expired) are replayed after a reconnection, each seen once; every
 fill's receipt is verified against the exchange's published key. One log line per event.
@@ -17,30 +19,33 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import os
 import signal
 import sys
 import time
-from dataclasses import dataclass
 from datetime import datetime, timezone
-from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
+from decimal import Decimal
 from typing import Any, Mapping, Sequence
 
+from pricing import Decision, Policy, price_rfq
+from reconcile import Reconciler
+
 from legwork import (
-    DECLINE_REASONS,
     Keypair,
     LegworkClient,
+    LegworkConnectionError,
     LegworkHttp,
     Maker,
     ReceiptError,
     ReceiptVerifier,
+    RequestTimeout,
     RfqError,
-    parse_rfq_decimal,
+    endpoints,
     payload_diff,
     rfq_decimal,
 )
-
-MICRO = Decimal("0.000001")
+from legwork.wire import MakerQuoteEvent, OpenRfq, RfqFill
 # What respond answers when one of the desk's own limits (or its protection) refuses a quote.
 LIMIT_ERRORS = ("RFQ_OPEN_LIMIT", "RFQ_PRICE_TOLERANCE", "RFQ_SIZE_INVALID")
 
@@ -61,116 +66,54 @@ def describe_legs(legs: Sequence[Mapping[str, Any]]) -> str:
     return ", ".join(f"{leg['instrument']}:{leg['quantity']}" for leg in legs)
 
 
-@dataclass(frozen=True)
-class Policy:
-    spread_bps: int = 200
-    """Full width of the quote as a fraction of |mid|, in basis points."""
-    min_half_spread: Decimal = Decimal("0.01")
-    max_legs: int = 13
-    max_leg_size: Decimal = Decimal("1000")
-    quote_lifetime: int = 30
-    near_expiry_seconds: int = 600
-
-
-@dataclass(frozen=True)
-class Decision:
-    action: str
-    reason: str = ""
-    detail: str = ""
-    mid: Decimal = Decimal(0)
-    bid: Decimal = Decimal(0)
-    ask: Decimal = Decimal(0)
-    expires_at: int = 0
-
-
-def price_rfq(rfq: Mapping[str, Any], instruments: Mapping[str, Mapping[str, Any]], market: Mapping[str, Any], now: int, policy: Policy) -> Decision:
-    """The pricing of the TypeScript reference maker: mid = Σ quantity × mark; quote mid ∓ max(|mid| × bps / 20000, min half);
-    bid rounds down and ask up to the micro-unit, so bid <= ask and the width is never below the one configured."""
-    legs = rfq["legs"]
-    if len(legs) > policy.max_legs:
-        return Decision("decline", "size_limit", f"{len(legs)} legs, at most {policy.max_legs}")
-    records = []
-    for leg in legs:
-        record = instruments.get(leg["instrument"])
-        if record is None:
-            return Decision("decline", "unlisted_instrument", f"{leg['instrument']} is not listed")
-        if record.get("settled") or record.get("paused"):
-            return Decision("decline", "unlisted_instrument", f"{leg['instrument']} is {'settled' if record.get('settled') else 'paused'}")
-        records.append(record)
-    expiry = min(int(r["expiry"]) for r in records)
-    if expiry - now < policy.near_expiry_seconds:
-        return Decision("decline", "near_expiry", f"the legs expire in {expiry - now} s")
-    expires_at = min(now + policy.quote_lifetime, int(rfq["max_quote_expires_at"]))
-    if expires_at <= now:
-        return Decision("decline", "near_expiry", "no quote lifetime left before max_quote_expires_at")
-    quantities = [parse_rfq_decimal(leg["quantity"]) for leg in legs]
-    for leg, q in zip(legs, quantities):
-        if abs(q) > policy.max_leg_size:
-            return Decision("decline", "size_limit", f"{leg['instrument']}: |{leg['quantity']}| over the limit")
-    marks = []
-    for record in records:
-        if record.get("mark_price") is None:
-            return Decision("decline", "stale_data", f"no fresh mark for {record['symbol']}")
-        marks.append(parse_rfq_decimal(record["mark_price"]))
-    asset = records[0]["asset"]
-    index = next((a for a in market.get("assets", []) if a.get("asset") == asset), None)
-    updated = index.get("index_updated_at") if index else None
-    max_age = int(market.get("rfq", {}).get("market_data_max_age_seconds", 30))
-    if updated is None:
-        return Decision("decline", "stale_data", f"no index price for {asset}")
-    if now - int(updated) > max_age:
-        return Decision("decline", "stale_data", f"the {asset} index is {now - int(updated)} s old (max {max_age} s)")
-    mid = sum((q * m for q, m in zip(quantities, marks)), Decimal(0))
-    half = max(abs(mid) * policy.spread_bps / Decimal(20000), policy.min_half_spread)
-    bid = (mid - half).quantize(MICRO, rounding=ROUND_FLOOR)
-    ask = (mid + half).quantize(MICRO, rounding=ROUND_CEILING)
-    return Decision("quote", mid=mid.quantize(MICRO), bid=bid, ask=ask, expires_at=expires_at)
-
-
 class ReferenceMaker:
-    def __init__(self, url: str, keypair: Keypair, policy: Policy, limits: dict[str, Any], verbose: bool) -> None:
-        self.url = url
+    def __init__(self, url: str | None, keypair: Keypair, policy: Policy, limits: dict[str, Any], verbose: bool) -> None:
+        self.where = endpoints(url)
         self.keypair = keypair
         self.policy = policy
         self.limits = limits
         self.verbose = verbose
-        self.client = LegworkClient(url.rstrip("/").replace("http", "ws", 1) + "/client")
+        self.client = LegworkClient(self.where.ws_url)
         self.maker = Maker(self.client, keypair, quote_lifetime=policy.quote_lifetime)
         self.verifier: ReceiptVerifier | None = None
-        self.queue: asyncio.Queue[Mapping[str, Any]] = asyncio.Queue()
+        self.queue: asyncio.Queue[OpenRfq] = asyncio.Queue()
         self.seen: dict[str, float] = {}
         self.quotes: dict[str, tuple[Decimal, Decimal]] = {}
         self.refreshed_at = 0.0
+        self.reconcile = Reconciler(self.client, log)
 
     async def start(self) -> None:
         await self.client.connect()
         session = await self.client.sign_in(self.keypair)
-        if session.get("account_id") is None:
+        if session["account_id"] is None:
             raise SystemExit(f"wallet {self.keypair.wallet} has no account: an admin creates it with POST /v1/admin/accounts {{ wallet, roles: [\"quoter\"] }}")
-        if "quoter" not in session.get("roles", []):
-            raise SystemExit(f"account {session['account_id']} lacks the quoter role (roles: {', '.join(session.get('roles', [])) or 'none'})")
+        if "quoter" not in session["roles"]:
+            raise SystemExit(f"account {session['account_id']} lacks the quoter role (roles: {', '.join(session['roles']) or 'none'})")
         await self.refresh()
-        async with LegworkHttp(self.url) as http:
+        async with LegworkHttp(self.where.http_url) as http:
             self.verifier = await ReceiptVerifier.load(http)
         if self.limits:
-            held = dict((await self.maker.get_limits()).get("limits") or {})
-            protection = {**(held.get("protection") or {}), **self.limits.get("protection", {})}
-            merged = {**held, **self.limits, **({"protection": protection} if protection else {})}
-            applied = await self.maker.set_limits(merged)
-            log(f"limits set: {applied.get('limits')}")
+            applied = await self.maker.update_limits(self.limits)  # over the limits the account holds
+            log(f"limits set: {applied['limits']}")
         self.client.on("reconnected", self.on_reconnected)
         self.client.on("gap", self.on_gap)
         self.client.on("disconnected", lambda code, reason: log(f"disconnected ({code}), reconnecting"))
         self.events = await self.maker.subscribe()
         log(
             f"signed in as account {session['account_id']} (wallet {session['wallet']}), spread {self.policy.spread_bps} bps, "
-            f"quotes live {self.policy.quote_lifetime} s"
+            f"band {self.policy.band_bps} bps, quotes live {self.policy.quote_lifetime} s"
         )
         await self.catch_up()
 
     def on_reconnected(self, attempt: int, session: Any) -> None:
-        log(f"reconnected: quote events replayed after account_seq {self.client.last_delivered('rfq_maker')}; catching up with rfq.maker.poll")
-        asyncio.ensure_future(self.catch_up())
+        log(f"reconnected: quote events replayed after account_seq {self.client.last_delivered('rfq_maker')}; reconciling, then rfq.maker.poll")
+        asyncio.ensure_future(self.after_reconnect())
+
+    async def after_reconnect(self) -> None:
+        lost = await self.reconcile.run()
+        if lost is not None:
+            self.seen.pop(lost, None)  # not quoted after all: quote it again if it is still pending
+        await self.catch_up()
 
     def on_gap(self, info: Mapping[str, Any]) -> None:
         log(f"missed {info['missed']} notification(s): catching up with rfq.maker.poll")
@@ -183,7 +126,7 @@ class ReferenceMaker:
         except Exception as error:  # noqa: BLE001 - logged; the next event or reconnection catches up again
             log(f"catch-up failed: {error}")
 
-    def enqueue(self, rfq: Mapping[str, Any]) -> None:
+    def enqueue(self, rfq: OpenRfq) -> None:
         if rfq["rfq_id"] in self.seen:
             return
         self.seen[rfq["rfq_id"]] = time.time()
@@ -195,43 +138,38 @@ class ReferenceMaker:
 
     async def listen(self) -> None:
         async for n in self.events:
-            event = n.get("event")
-            if event == "protection":
-                trip = n.get("protection") or {}
-                until = trip.get("until")
-                log(f"protection tripped at {clock(int(trip.get('tripped_at') or 0))}: {trip.get('reason')}; frozen {'until ' + clock(int(until)) if until else 'until reset_protection'}")
-                continue
-            rfq = n.get("rfq")
-            if not isinstance(rfq, dict):
-                continue
-            if event == "created":
-                self.enqueue(rfq)
-            elif event == "closed":
-                self.seen[rfq["rfq_id"]] = time.time()
+            # Narrowed by event: only created, closed and the quote events carry an rfq; protection carries none.
+            if n["event"] == "protection":
+                trip = n["protection"]
+                until = trip["until"]
+                log(f"protection tripped at {clock(trip['tripped_at'])}: {trip['reason']}; frozen {'until ' + clock(until) if until else 'until reset_protection'}")
+            elif n["event"] == "created":
+                self.enqueue(n["rfq"])
+            elif n["event"] == "closed":
+                self.seen[n["rfq"]["rfq_id"]] = time.time()
                 if self.verbose:
-                    log(f"closed   rfq {short(rfq['rfq_id'])} → {rfq.get('state')} (not ours)")
-            elif event in ("accepted", "filled", "failed", "expired"):
-                self.on_quote_event(event, rfq)
+                    log(f"closed   rfq {short(n['rfq']['rfq_id'])} → {n['rfq']['state']} (not ours)")
+            else:
+                self.on_quote_event(n["event"], n["rfq"])
 
-    def on_quote_event(self, event: str, e: Mapping[str, Any]) -> None:
-        side = e.get("side")
+    def on_quote_event(self, event: str, e: MakerQuoteEvent) -> None:
+        side = e["side"]
         taker = f"taker {'buys' if side == 'buy' else 'sells'}" if side else ""
         ours = self.quotes.get(e["rfq_id"])
-        fill = e.get("fill") or {}
+        fill = e["fill"]
         if event == "accepted":
             price = "?" if ours is None or side is None else (f"our ask {rfq_decimal(ours[1])}" if side == "buy" else f"our bid {rfq_decimal(ours[0])}")
             log(f"accepted rfq {short(e['rfq_id'])} quote {short(e['quote_id'])}: {taker} at {price}")
-        elif event == "filled":
-            log(f"filled   rfq {short(e['rfq_id'])}: {taker} at {fill.get('price')} (fill {fill.get('fill_id')}, taker fee {fill.get('fee')}); {self.receipt_text(e)}")
+        elif event == "filled" and fill is not None:
+            log(f"filled   rfq {short(e['rfq_id'])}: {taker} at {fill['price']} (fill {fill['fill_id']}, taker fee {fill['fee']}); {self.receipt_text(e, fill)}")
         elif event == "failed":
-            log(f"failed   rfq {short(e['rfq_id'])} quote {short(e['quote_id'])}{' (fill reverted)' if fill.get('reverted') else ''}")
+            log(f"failed   rfq {short(e['rfq_id'])} quote {short(e['quote_id'])}{' (fill reverted)' if fill and fill['reverted'] else ''}")
         else:
             log(f"expired  rfq {short(e['rfq_id'])}: our quote {short(e['quote_id'])} was not accepted in time")
 
-    def receipt_text(self, e: Mapping[str, Any]) -> str:
-        fill = e.get("fill") or {}
+    def receipt_text(self, e: MakerQuoteEvent, fill: RfqFill) -> str:
         receipt = fill.get("receipt")
-        if not receipt or self.verifier is None:
+        if receipt is None or self.verifier is None:
             return "no receipt"
         try:
             decoded = self.verifier.verify(receipt, fill={**fill, "rfq_id": e["rfq_id"], "quote_id": e["quote_id"], "role": "maker"})
@@ -245,19 +183,46 @@ class ReferenceMaker:
             try:
                 await self.answer(rfq)
             except RfqError as error:
-                if error.error in LIMIT_ERRORS:
-                    log(f"limit    rfq {short(rfq['rfq_id'])}: not quoted, {error.error} ({error.message})")
-                elif error.retryable and error.error != "RFQ_RATE_LIMITED":
-                    log(f"error on rfq {short(rfq['rfq_id'])}: {error.error} ({error.message}, operation {error.operation_id})")
-                else:
-                    log(f"skipped  rfq {short(rfq['rfq_id'])}: refused with {error.error} ({error.message})")
+                self.refused(rfq, error)
+            except (LegworkConnectionError, RequestTimeout) as error:
+                log(f"lost     rfq {short(rfq['rfq_id'])}: {error}; its fate is learnt after the reconnection")
             except Exception as error:  # noqa: BLE001 - one RFQ's trouble never stops the maker
                 log(f"error on rfq {short(rfq['rfq_id'])}: {type(error).__name__}: {error}")
 
-    async def answer(self, rfq: Mapping[str, Any]) -> None:
-        now = int(time.time())
-        if int(rfq["expires_at"]) <= now:
+    def refused(self, rfq: OpenRfq, error: RfqError) -> None:
+        why = f"{error.error}{'/' + error.reason_text if error.reason_text else ''}"
+        if error.error in LIMIT_ERRORS:
+            log(f"limit    rfq {short(rfq['rfq_id'])}: not quoted, {why} ({error.message})")
+        elif error.retryable and error.error != "RFQ_RATE_LIMITED":
+            log(f"error on rfq {short(rfq['rfq_id'])}: {why} ({error.message}, operation {error.operation_id})")
+        else:
+            log(f"skipped  rfq {short(rfq['rfq_id'])}: refused with {why} ({error.message})")
+
+    async def answer(self, rfq: OpenRfq) -> None:
+        if rfq["expires_at"] <= int(time.time()):
             return
+        decision = await self.decide(rfq)
+        if decision.action == "decline":
+            await self.maker.decline(rfq["rfq_id"], decision.reason)
+            log(f"decline  rfq {short(rfq['rfq_id'])} [{describe_legs(rfq['legs'])}]: {decision.reason} ({decision.detail})")
+            return
+        built = await self.maker.build(rfq, decision.bid, decision.ask, expires_at=decision.expires_at)
+        self.reconcile.sending(rfq["rfq_id"], built)
+        try:
+            result = await self.client.respond(built.params)
+        except RfqError as error:
+            self.reconcile.answered()
+            if error.error == "RFQ_INVALID_SIGNATURE":
+                await self.explain_signature(built.params, built.payload)
+            raise
+        self.reconcile.answered()
+        self.quotes[rfq["rfq_id"]] = (decision.bid, decision.ask)
+        log(
+            f"quote    rfq {short(rfq['rfq_id'])} [{describe_legs(rfq['legs'])}] mid {decision.mid.normalize():f}: "
+            f"bid {built.params['bid']} / ask {built.params['ask']} until {clock(decision.expires_at)} (quote {result['quote_id']}, nonce {built.params['quote_nonce']})"
+        )
+
+    async def decide(self, rfq: OpenRfq) -> Decision:
         refreshed = False
         if any(leg["instrument"] not in self.maker.instruments for leg in rfq["legs"]) or time.monotonic() - self.refreshed_at > 1:
             await self.refresh()
@@ -266,23 +231,7 @@ class ReferenceMaker:
         if decision.action == "decline" and decision.reason in ("stale_data", "unlisted_instrument") and not refreshed:
             await self.refresh()  # the cached view may be a moment too old: look again before declining
             decision = price_rfq(rfq, self.maker.instruments, self.maker.market_config, int(time.time()), self.policy)
-        if decision.action == "decline":
-            assert decision.reason in DECLINE_REASONS
-            await self.maker.decline(rfq["rfq_id"], decision.reason)
-            log(f"decline  rfq {short(rfq['rfq_id'])} [{describe_legs(rfq['legs'])}]: {decision.reason} ({decision.detail})")
-            return
-        built = await self.maker.build(rfq, decision.bid, decision.ask, expires_at=decision.expires_at)
-        try:
-            result = await self.client.respond(built.params)
-        except RfqError as error:
-            if error.error == "RFQ_INVALID_SIGNATURE":
-                await self.explain_signature(built.params, built.payload)
-            raise
-        self.quotes[rfq["rfq_id"]] = (decision.bid, decision.ask)
-        log(
-            f"quote    rfq {short(rfq['rfq_id'])} [{describe_legs(rfq['legs'])}] mid {decision.mid.normalize():f}: "
-            f"bid {built.params['bid']} / ask {built.params['ask']} until {clock(decision.expires_at)} (quote {result['quote_id']}, nonce {built.params['quote_nonce']})"
-        )
+        return decision
 
     async def explain_signature(self, params: Mapping[str, Any], payload: bytes) -> None:
         """After RFQ_INVALID_SIGNATURE: ask the exchange for the bytes it built (rfq.maker.check) and name the fields that differ."""
@@ -327,12 +276,13 @@ def limits_of(args: argparse.Namespace) -> dict[str, Any]:
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="maker.py", description="The reference market maker, in Python.")
     env = os.environ.get
-    p.add_argument("--url", default=env("LEGWORK_URL", "http://127.0.0.1:3000"), help="exchange base URL (env LEGWORK_URL)")
+    p.add_argument("--url", default=env("LEGWORK_URL"), help="exchange URL or environment (local, sandbox); env LEGWORK_URL, default local")
     p.add_argument("--seed", default=env("LEGWORK_MAKER_SEED") or env("LEGWORK_SEED"), help="maker wallet seed, 64 hex (env LEGWORK_MAKER_SEED)")
     p.add_argument("--spread-bps", type=int, default=int(env("LEGWORK_SPREAD_BPS", "200")), help="quote width in bps of |mid| (default 200)")
     p.add_argument("--min-spread", type=Decimal, default=Decimal(env("LEGWORK_MIN_SPREAD", "0.01")), help="smallest half width in USDC")
     p.add_argument("--max-legs", type=int, default=int(env("LEGWORK_MAX_LEGS", "13")), help="decline more legs (size_limit)")
     p.add_argument("--max-size", type=Decimal, default=Decimal(env("LEGWORK_MAX_SIZE", "1000")), help="decline a leg with |quantity| above it")
+    p.add_argument("--band-bps", type=int, default=int(env("LEGWORK_BAND_BPS", "500")), help="never sell below / buy above the mark by more (bps of |mid|)")
     p.add_argument("--lifetime", type=int, default=int(env("LEGWORK_QUOTE_LIFETIME", "30")), help="quote lifetime in seconds")
     limits = p.add_argument_group("limits, set at start over those the account holds (rfq.maker.set_limits)")
     limits.add_argument("--max-open-quotes", type=int, help="live quotes at most (0: the kill switch, no new quote)")
@@ -352,15 +302,17 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
 
 async def main(argv: Sequence[str]) -> int:
     args = parse_args(argv)
+    # The client's own lines (connects, disconnects, reconnections, failed resumes) beside the maker's.
+    logging.basicConfig(format="%(asctime)s.%(msecs)03d legwork %(message)s", datefmt="%H:%M:%S", level=logging.INFO)
     if args.seed:
         keypair = Keypair.from_hex(args.seed)
     else:
         keypair = Keypair.generate()
         log(f"no seed given: generated wallet {keypair.wallet}")
         log(f"seed (keep it to reuse this wallet): LEGWORK_MAKER_SEED={keypair.seed.hex()}")
-    policy = Policy(args.spread_bps, args.min_spread, args.max_legs, args.max_size, args.lifetime)
+    policy = Policy(args.spread_bps, args.min_spread, args.max_legs, args.max_size, args.lifetime, band_bps=args.band_bps)
     maker = ReferenceMaker(args.url, keypair, policy, limits_of(args), args.verbose)
-    log(f"connecting to {args.url}")
+    log(f"connecting to {maker.where.ws_url}")
     await maker.start()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -5,7 +5,7 @@ wait for the fill, verify the exchange's receipt and the journal, read positions
 balances.
 
     LEGWORK_URL=http://127.0.0.1:3000 LEGWORK_TAKER_SEED=<64 hex> \\
-        PYTHONPATH=clients/python python3 clients/python/examples/taker.py --low 150 --high 160 --quantity 10
+        PYTHONPATH=clients/python /usr/bin/python3 clients/python/examples/taker.py --low 150 --high 160 --quantity 10
 
 The wallet's account must exist with the taker role and hold USDC, and a maker must be
 quoting (``npm run maker`` or ``examples/maker.py``). Exit 0 once filled and verified.
@@ -30,6 +30,7 @@ from legwork import (
     ReceiptVerifier,
     RfqError,
     Taker,
+    endpoints,
     parse_http_decimal,
     parse_rfq_decimal,
     rebuild_quote_payload,
@@ -65,8 +66,8 @@ def pick_expiry(instruments: Sequence[Mapping[str, Any]], low: str, high: str) -
 
 async def trade(args: argparse.Namespace) -> None:
     keypair = Keypair.from_hex(args.seed)
-    ws_url = args.url.rstrip("/").replace("http", "ws", 1) + "/client"
-    async with await LegworkClient.open(ws_url) as client, LegworkHttp(args.url) as http:
+    where = endpoints(args.url)  # a URL or local / sandbox; default LEGWORK_URL
+    async with await LegworkClient.open(where.ws_url) as client, LegworkHttp(where.http_url) as http:
         session = await client.sign_in(keypair)
         if session.get("account_id") is None or "taker" not in session.get("roles", []):
             raise Failure(f"wallet {keypair.wallet} needs an account with the taker role (roles: {session.get('roles')})")
@@ -88,6 +89,8 @@ async def trade(args: argparse.Namespace) -> None:
         if n["event"] != "quoted":
             raise Failure(f"the RFQ was {n['event']} ({n['rfq'].get('decline_reason')}) instead of quoted")
         quoted, q = n["rfq"], n["rfq"]["quote"]
+        if q is None:
+            raise Failure("a quoted RFQ without its quote")
         say(f"quote {q['quote_id']}")
         say(f"  bid {q['bid']} / ask {q['ask']} USDC for the package, firm until {clock(q['expires_at'])} UTC, from maker {q['maker']}")
         if not await taker.verify_quote(quoted):
@@ -99,9 +102,11 @@ async def trade(args: argparse.Namespace) -> None:
         say(f"accept {args.side} at {'ask ' + q['ask'] if args.side == 'buy' else 'bid ' + q['bid']} (signed 105-byte payload): {accepted['state']}")
         done = await wait_for_event(events, rfq["rfq_id"], ["filled", "failed", "expired"], 30)
         if done["event"] != "filled":
-            failure = done["rfq"].get("failure") or {}
-            raise Failure(f"the RFQ ended {done['event']}: {failure.get('error')} ({failure.get('message')})")
+            failure = done["rfq"]["failure"]
+            raise Failure(f"the RFQ ended {done['event']}: {failure['error'] + ' (' + failure['message'] + ')' if failure else 'no failure given'}")
         fill = done["rfq"]["fill"]
+        if fill is None or "receipt" not in fill:
+            raise Failure("a filled RFQ without its fill receipt")
         say(f"filled: fill #{fill['fill_id']}, {args.side} the spread at {fill['price']} USDC, taker fee {fill['fee']} USDC")
 
         http.token = client.session_token
@@ -123,7 +128,7 @@ async def trade(args: argparse.Namespace) -> None:
 def main(argv: Sequence[str]) -> int:
     env = os.environ.get
     p = argparse.ArgumentParser(prog="taker.py", description="One RFQ from the taker's side.")
-    p.add_argument("--url", default=env("LEGWORK_URL", "http://127.0.0.1:3000"), help="exchange base URL (env LEGWORK_URL)")
+    p.add_argument("--url", default=env("LEGWORK_URL"), help="exchange URL or environment (local, sandbox); env LEGWORK_URL, default local")
     p.add_argument("--seed", default=env("LEGWORK_TAKER_SEED") or env("LEGWORK_SEED"), help="taker wallet seed, 64 hex (env LEGWORK_TAKER_SEED)")
     p.add_argument("--asset", default="SOL")
     p.add_argument("--low", default="150", help="strike of the call bought")

@@ -1,11 +1,20 @@
 """Legwork: a Python client for desks trading multi-leg RFQs on the Legwork exchange.
 
 Protocol (byte-exact, checked against the contract's vectors), an asyncio
-WebSocket client with sign-in, reconnection and exactly-once event replay, an HTTP
-client for the query API, and maker and taker helpers. See README.md.
+WebSocket client with sign-in, reconnection and exactly-once event replay, a
+blocking facade of it (:mod:`legwork.sync`), an HTTP client for the query API, and
+maker and taker helpers. Documentation: the package's README (its PyPI page);
+licence: Apache-2.0 (the LICENSE file shipped with the package).
 """
 
-from .client import BatchOutcome, LegworkClient, ReconnectPolicy, Subscription
+from ._version import __license__, __version__
+from .client import LegworkClient
+from .connection import RpcConnection
+from .env import ENVIRONMENTS, Endpoints, EnvironmentName, endpoints
+from .events import CLIENT_EVENTS, ClientEvent
+from .rpc import Method, Untyped, untyped
+from .subscription import BatchOutcome, Channel, RateLimitPolicy, ReconnectPolicy, Subscription
+from .types import MakerQuote, MakerQuoteState, RfqMakerQuotesResult
 from .decimals import (
     I64_MAX,
     MICRO,
@@ -22,9 +31,11 @@ from .decimals import (
     rfq_decimal,
     to_micro,
 )
-from .desk import DECLINE_REASONS, Maker, QuoteNotVerified, ReceiptVerifier, SentQuote, Taker, limits_to_wire, normalize_legs, payload_diff, wait_for_event
+from .desk import DECLINE_REASONS, Maker, QuoteNotVerified, SentQuote, Taker, limits_to_wire, merge_limits, normalize_legs, wait_for_event
 from .errors import (
     RFQ_ERROR_CODE,
+    RFQ_ERROR_REASONS,
+    RfqErrorReason,
     DecimalError,
     HttpError,
     LegworkConnectionError,
@@ -79,6 +90,7 @@ from .transcript import (
     transcript_payload,
     verify_transcript,
 )
+from .verifier import ReceiptVerifier, payload_diff
 from .wallet import (
     SMALL_ORDER_PUBLIC_KEYS_HEX,
     Keypair,
@@ -88,10 +100,33 @@ from .wallet import (
     parse_wallet,
     verify_ed25519,
 )
-
-__version__ = "0.1.0"
+from .wire import DeclineReason, MethodName, RfqErrorCode, RpcErrorName
 
 __all__ = [
+    "__license__",
+    "__version__",
+    "CLIENT_EVENTS",
+    "Channel",
+    "ClientEvent",
+    "DeclineReason",
+    "ENVIRONMENTS",
+    "Endpoints",
+    "EnvironmentName",
+    "MakerQuote",
+    "MakerQuoteState",
+    "Method",
+    "MethodName",
+    "RFQ_ERROR_REASONS",
+    "RateLimitPolicy",
+    "RfqErrorCode",
+    "RfqErrorReason",
+    "RfqMakerQuotesResult",
+    "RpcConnection",
+    "RpcErrorName",
+    "Untyped",
+    "endpoints",
+    "merge_limits",
+    "untyped",
     "BatchOutcome",
     "DECLINE_REASONS",
     "LegworkClient",

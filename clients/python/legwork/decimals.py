@@ -1,4 +1,4 @@
-"""Exact RFQ and HTTP decimals (design.md section 1).
+"""Exact RFQ and HTTP decimals (the README's "Decimals and bytes").
 
 Money, prices, strikes and quantities are fixed-point values of 10^-6 units. This
 module holds them as :class:`decimal.Decimal` for the application and as ``int``

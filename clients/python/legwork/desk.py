@@ -1,34 +1,51 @@
 """Desk helpers: a maker and a taker on top of :class:`~legwork.client.LegworkClient`.
 
 The maker builds and signs quotes from decimals, checks them without sending
-(``rfq.maker.check``), declines, and sets its limits and protection (design.md
-section 15). The taker opens RFQs, checks a quote before trusting it, accepts with
-the signed payload, and cancels. :class:`ReceiptVerifier` checks fill receipts and
-the journal against the exchange's published keys.
+(``rfq.maker.check``), declines, and sets, merges or zeroes its limits and protection
+(the README's "Desks"). The taker opens RFQs, checks a quote before trusting it, accepts
+with the signed payload, and cancels.
 """
 
 from __future__ import annotations
 
 import asyncio
-import base64
 import time
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence, Union
+from typing import Any, Final, Mapping, Sequence, TypeVar, Union, cast
 
-from .client import JsonObject, LegworkClient, Subscription
+from .client import LegworkClient
 from .decimals import DecimalInput, rfq_decimal
-from .errors import LegworkConnectionError, PayloadError, ReceiptError, RequestTimeout
-from .http import LegworkHttp
-from .payloads import LEG_SLOT_SIZE
+from .errors import LegworkConnectionError, PayloadError, RequestTimeout
 from .quotes import BuiltQuote, build_quote, sign_accept, verify_quote
-from .receipts import DecodedReceipt, JournalCheck, JournalHead, verify_journal_segment, verify_receipt
-from .signin import DEFAULT_SERVICE_NAME
+from .rpc import JsonObject
+from .subscription import Subscription
+from .verifier import ReceiptVerifier as ReceiptVerifier  # noqa: F401 (re-exported: it lived here)
+from .verifier import payload_diff as payload_diff  # noqa: F401
 from .wallet import Keypair
+from .wire import (
+    DeclineReason,
+    InstrumentRecord,
+    MakerLimits,
+    MakerLimitsView,
+    MarketConfig,
+    OpenRfq,
+    RfqAcceptResult,
+    RfqCancelResult,
+    RfqEventData,
+    RfqMakerCheckResult,
+    RfqMakerDeclineResult,
+    RfqMakerNotificationData,
+    RfqMakerRespondResult,
+    RfqView,
+    Side,
+)
+
+T = TypeVar("T")
 
 LegInput = Union[Mapping[str, Any], tuple[str, DecimalInput]]
 """A leg: ``{"instrument", "quantity"}`` or ``(symbol, quantity)`` with a Decimal or string quantity."""
 
-DECLINE_REASONS = ("unlisted_instrument", "near_expiry", "size_limit", "stale_data", "low_confidence", "queue_overflow")
+DECLINE_REASONS: Final[tuple[DeclineReason, ...]] = ("unlisted_instrument", "near_expiry", "size_limit", "stale_data", "low_confidence", "queue_overflow")
 _INTEGER_LIMITS = frozenset({"max_open_quotes", "price_band_bps", "window_seconds", "max_fills", "frozen_seconds"})
 
 
@@ -56,6 +73,19 @@ def limits_to_wire(limits: Mapping[str, Any]) -> JsonObject:
     return wire
 
 
+def merge_limits(held: MakerLimits | Mapping[str, Any], changes: Mapping[str, Any]) -> JsonObject:
+    """``held`` (wire form) with ``changes`` applied, in wire form: None removes a field; ``protection`` merges by field."""
+    merged: JsonObject = {**held}
+    for key, value in changes.items():
+        if value is None:
+            merged.pop(key, None)
+        elif key == "protection" and isinstance(value, Mapping):
+            merged[key] = merge_limits(held.get("protection") or {}, value)
+        else:
+            merged[key] = value
+    return limits_to_wire(merged)
+
+
 def normalize_legs(legs: Sequence[LegInput]) -> list[JsonObject]:
     """Legs in wire form, quantities as canonical RFQ decimals."""
     out = []
@@ -68,45 +98,13 @@ def normalize_legs(legs: Sequence[LegInput]) -> list[JsonObject]:
     return out
 
 
-_QUOTE_FIELDS: tuple[tuple[str, int, int], ...] = (
-    ("tag", 0, 14),
-    ("version", 14, 15),
-    ("leg count", 15, 16),
-    ("domain", 16, 48),
-    ("rfq_id", 48, 64),
-    ("maker", 64, 96),
-    ("quote_nonce", 96, 104),
-    ("bid", 104, 112),
-    ("ask", 112, 120),
-    ("issued_at", 120, 128),
-    ("expires_at", 128, 136),
-    ("asset", 136, 152),
-    ("expiry", 152, 160),
-    ("zero", 160, 218),
-)
-
-
-def payload_diff(ours: bytes, theirs: bytes | str) -> list[str]:
-    """The fields where two quote payloads differ (e.g. ours against the ``payload`` of
-    ``rfq.maker.check``'s RFQ_INVALID_SIGNATURE), named by the layout of design.md section 9."""
-    other = base64.b64decode(theirs) if isinstance(theirs, str) else bytes(theirs)
-    if len(other) != len(ours):
-        return [f"size: ours {len(ours)} bytes, the exchange's {len(other)}"]
-    fields = list(_QUOTE_FIELDS)
-    for i in range(13):
-        base = 218 + i * LEG_SLOT_SIZE
-        fields += [(f"legs[{i}].symbol", base, base + 32), (f"legs[{i}].strike", base + 32, base + 40), (f"legs[{i}].kind", base + 40, base + 48)]
-        fields += [(f"legs[{i}].quantity", base + 48, base + 56), (f"legs[{i}].zero", base + 56, base + 64)]
-    return [f"{name} (bytes {a}..{b}): ours {ours[a:b].hex()}, the exchange's {other[a:b].hex()}" for name, a, b in fields if ours[a:b] != other[a:b]]
-
-
 class _Desk:
     def __init__(self, client: LegworkClient, keypair: Keypair) -> None:
         self.client = client
         self.keypair = keypair
-        self.instruments: dict[str, JsonObject] = {}
+        self.instruments: dict[str, InstrumentRecord] = {}
         """Instrument records by symbol, with marks (refreshed by :meth:`refresh`)."""
-        self.market_config: JsonObject = {}
+        self.market_config: MarketConfig | None = None
         self.domain: str | None = None
         """``quote_domain`` of the market config: the signing domain of this deployment."""
 
@@ -116,9 +114,10 @@ class _Desk:
         for outcome in (instruments, config):
             if outcome.error is not None:
                 raise outcome.error
-        self.instruments = {i["symbol"]: i for i in instruments.result["instruments"]}
-        self.market_config = config.result
-        self.domain = config.result.get("quote_domain")
+        records: list[InstrumentRecord] = instruments.result["instruments"]
+        self.instruments = {i["symbol"]: i for i in records}
+        self.market_config = cast(MarketConfig, config.result)
+        self.domain = self.market_config.get("quote_domain")
 
     async def _known(self, legs: Sequence[Mapping[str, Any]]) -> None:
         if not self.market_config or any(leg["instrument"] not in self.instruments for leg in legs):
@@ -129,7 +128,7 @@ class _Desk:
 class SentQuote:
     """A quote the exchange took: its result (``{ rfq_id, quote_id, state }``) and what was signed."""
 
-    result: JsonObject
+    result: RfqMakerRespondResult
     quote: BuiltQuote
 
 
@@ -144,13 +143,14 @@ class Maker(_Desk):
         super().__init__(client, keypair)
         self._nonce = time.time_ns() // 1000 if start_nonce is None else start_nonce
         self.quote_lifetime = quote_lifetime
+        self._before_kill: int | None = None
 
     def next_nonce(self) -> int:
         """Takes the next quote nonce (strictly increasing)."""
         self._nonce += 1
         return self._nonce
 
-    async def subscribe(self, since: int | None = None) -> Subscription:
+    async def subscribe(self, since: int | None = None) -> Subscription[RfqMakerNotificationData]:
         """A stream of ``rfq_maker`` events, subscribed (``since``: replay the stored events after it)."""
         events = self.client.notifications("rfq_maker")
         await self.client.subscribe_maker(since)
@@ -195,7 +195,7 @@ class Maker(_Desk):
 
     async def check(
         self, rfq: Mapping[str, Any], bid: DecimalInput, ask: DecimalInput, *, expires_at: int | None = None, issued_at: int | None = None
-    ) -> JsonObject:
+    ) -> RfqMakerCheckResult:
         """``rfq.maker.check``: every check respond would run, nothing stored, no nonce consumed
         (on either side: the next respond takes the same nonce). ``{ ok, quote_id, payload }``.
 
@@ -205,13 +205,13 @@ class Maker(_Desk):
         built = await self.build(rfq, bid, ask, expires_at=expires_at, issued_at=issued_at, quote_nonce=self._nonce + 1)
         return await self.client.check(built.params)
 
-    async def decline(self, rfq_id: str, reason: str) -> JsonObject:
+    async def decline(self, rfq_id: str, reason: DeclineReason) -> RfqMakerDeclineResult:
         """``rfq.maker.decline`` with one of :data:`DECLINE_REASONS`."""
         return await self.client.decline(rfq_id, reason)
 
-    async def pending(self) -> list[JsonObject]:
+    async def pending(self) -> list[OpenRfq]:
         """Every pending RFQ not past its deadline and not the desk's own, page by page, oldest first."""
-        items: list[JsonObject] = []
+        items: list[OpenRfq] = []
         cursor: str | None = None
         while True:
             page = await self.client.poll(cursor=cursor)
@@ -220,19 +220,40 @@ class Maker(_Desk):
             if not cursor:
                 return items
 
-    async def set_limits(self, limits: Mapping[str, Any] | None = None, **fields: Any) -> JsonObject:
-        """``rfq.maker.set_limits``: replaces the desk's limits (``max_open_quotes=0`` is the kill switch).
+    async def set_limits(self, limits: Mapping[str, Any] | None = None, **fields: Any) -> MakerLimitsView:
+        """``rfq.maker.set_limits``: REPLACES every limit of the desk: a field left out is no limit
+        (``set_limits({})`` clears them). To change some and keep the rest: :meth:`update_limits`;
+        to stop quoting: :meth:`kill_switch`.
 
         ``set_limits(max_open_quotes=5, max_open_notional=Decimal("100000"), max_open_delta={"SOL": Decimal("50")},
         protection={"window_seconds": 60, "max_fills": 10, "frozen_seconds": 0})``
         """
         return await self.client.set_limits(limits_to_wire({**(limits or {}), **fields}))
 
-    async def get_limits(self) -> JsonObject:
+    async def update_limits(self, limits: Mapping[str, Any] | None = None, **fields: Any) -> MakerLimitsView:
+        """Changes the fields given and keeps every other limit the desk holds (read with
+        ``rfq.maker.get_limits`` first). A field set to None is removed (no limit); ``protection``
+        merges field by field the same way. Two desks updating the same account at once may race.
+        """
+        held = (await self.client.get_limits())["limits"]
+        return await self.client.set_limits(merge_limits(held, {**(limits or {}), **fields}))
+
+    async def kill_switch(self, on: bool = True) -> MakerLimitsView:
+        """On: ``max_open_quotes`` 0, every other limit kept: no new quote (live quotes stay firm;
+        refusals say ``reason: "kill_switch"``). Off: the ``max_open_quotes`` held before (remembered
+        by this desk object), or none."""
+        if on:
+            held = (await self.client.get_limits())["limits"].get("max_open_quotes")
+            if held != 0:
+                self._before_kill = held
+            return await self.update_limits(max_open_quotes=0)
+        return await self.update_limits(max_open_quotes=self._before_kill)
+
+    async def get_limits(self) -> MakerLimitsView:
         """``rfq.maker.get_limits``: ``{ limits, admin_limits, usage, protection }``."""
         return await self.client.get_limits()
 
-    async def reset_protection(self) -> JsonObject:
+    async def reset_protection(self) -> MakerLimitsView:
         """``rfq.maker.reset_protection``: ends a freeze that has no ``frozen_seconds``."""
         return await self.client.reset_protection()
 
@@ -244,13 +265,13 @@ class QuoteNotVerified(PayloadError):
 class Taker(_Desk):
     """A taker's desk: opens RFQs, checks quotes, accepts with the signed 105-byte payload, cancels."""
 
-    async def subscribe(self, since: int | None = None) -> Subscription:
+    async def subscribe(self, since: int | None = None) -> Subscription[RfqEventData]:
         """A stream of ``rfq`` events, subscribed (``since``: replay the stored events after it)."""
         events = self.client.notifications("rfq")
         await self.client.subscribe_rfq(since)
         return events
 
-    async def create(self, legs: Sequence[LegInput], client_ref: str | None = None) -> JsonObject:
+    async def create(self, legs: Sequence[LegInput], client_ref: str | None = None) -> RfqView:
         """``rfq.create`` with quantities from Decimals or strings (taker-buy orientation)."""
         return await self.client.create_rfq(normalize_legs(legs), client_ref)
 
@@ -259,7 +280,7 @@ class Taker(_Desk):
         await self._known(rfq["legs"])
         return verify_quote(rfq, self.instruments, domain=self.domain)
 
-    async def accept(self, rfq: Mapping[str, Any], side: str, *, expires_in: int = 20, verify: bool = True, retries: int = 1) -> JsonObject:
+    async def accept(self, rfq: RfqView | Mapping[str, Any], side: Side, *, expires_in: int = 20, verify: bool = True, retries: int = 1) -> RfqAcceptResult:
         """Accepts one side of the quote an RFQ view holds (``buy`` pays the ask, ``sell`` receives the bid).
 
         Checks the quote first (unless ``verify`` is False). The accept is valid for
@@ -284,7 +305,7 @@ class Taker(_Desk):
                     raise
         raise AssertionError("unreachable")
 
-    async def cancel(self, rfq_id: str) -> JsonObject:
+    async def cancel(self, rfq_id: str) -> RfqCancelResult:
         """``rfq.cancel``: ``{ rfq_id, state: "expired", cancelled_at }`` (idempotent)."""
         return await self.client.cancel_rfq(rfq_id)
 
@@ -293,7 +314,7 @@ class Taker(_Desk):
         return list((await self.client.cancel_all())["cancelled"])
 
 
-async def wait_for_event(events: Subscription, rfq_id: str, wanted: Sequence[str], timeout: float) -> JsonObject:
+async def wait_for_event(events: Subscription[T], rfq_id: str, wanted: Sequence[str], timeout: float) -> T:
     """The next event of one RFQ whose ``event`` is one of ``wanted`` (others of it and other RFQs are skipped).
 
     :raises TimeoutError:
@@ -301,50 +322,6 @@ async def wait_for_event(events: Subscription, rfq_id: str, wanted: Sequence[str
     async with asyncio.timeout(timeout):
         while True:
             n = await events.next()
-            if n.get("rfq", {}).get("rfq_id") == rfq_id and n.get("event") in wanted:
+            data = cast(Mapping[str, Any], n)  # protection events have no rfq
+            if (data.get("rfq") or {}).get("rfq_id") == rfq_id and data.get("event") in wanted:
                 return n
-
-
-class ReceiptVerifier:
-    """Verifies fill receipts against the exchange's keys (``GET /v1/exchange/keys``) and walks the journal."""
-
-    def __init__(self, keys: Sequence[Mapping[str, Any]], service_name: str = DEFAULT_SERVICE_NAME) -> None:
-        self.keys = list(keys)
-        self.service_name = service_name
-
-    @classmethod
-    async def load(cls, http: LegworkHttp) -> ReceiptVerifier:
-        return cls(await http.exchange_keys(), http.service_name)
-
-    def verify(
-        self, receipt: Mapping[str, Any], *, fill: Mapping[str, Any] | None = None, taker: str | None = None, taker_salt: str | None = None
-    ) -> DecodedReceipt:
-        """See :func:`~legwork.receipts.verify_receipt`."""
-        return verify_receipt(receipt, self.keys, service_name=self.service_name, fill=fill, taker=taker, taker_salt=taker_salt)
-
-    def verify_fill_row(self, row: Mapping[str, Any], *, taker: str | None = None) -> DecodedReceipt:
-        """A ``/query/rfq-fills`` row: its receipt (and revert receipt) are this fill's."""
-        receipt = row.get("receipt")
-        if not isinstance(receipt, Mapping):
-            raise ReceiptError(f"fill {row.get('fill_id')} carries no receipt")
-        decoded = self.verify(receipt, fill=row, taker=taker if row.get("role") == "taker" else None)
-        revert = row.get("revert_receipt")
-        if isinstance(revert, Mapping):
-            self.verify(revert, fill=row)
-        return decoded
-
-    @staticmethod
-    async def walk_journal(http: LegworkHttp, page: int = 1000) -> JournalCheck:
-        """Walks the whole journal from the start and checks every link; the head must be the server's."""
-        after = JournalHead(0, "0" * 64)
-        while True:
-            chunk = await http.journal(after=after.journal_seq, limit=page)
-            check = verify_journal_segment(chunk["rows"], after)
-            if not check.ok or check.head is None:
-                return check
-            after = check.head
-            if len(chunk["rows"]) < page:
-                head = chunk.get("head") or {}
-                if head and (head.get("journal_seq") != after.journal_seq or (after.journal_seq > 0 and head.get("hash") != after.hash)):
-                    return JournalCheck(False, journal_seq=after.journal_seq, problem="the head the exchange states is not the last row walked")
-                return check

@@ -11,6 +11,7 @@ from typing import Any, Mapping
 
 import httpx
 
+from .env import endpoints
 from .errors import HttpError, LegworkConnectionError
 from .signin import DEFAULT_SERVICE_NAME, message_to_sign
 from .wallet import Keypair
@@ -23,21 +24,21 @@ class LegworkHttp:
 
     ::
 
-        async with LegworkHttp("http://127.0.0.1:3000") as http:
+        async with LegworkHttp() as http:          # LEGWORK_URL, else the local exchange (see legwork.env)
             await http.sign_in(keypair)          # remembers the session token
             rows = (await http.balances())["rows"]
     """
 
     def __init__(
         self,
-        base_url: str,
+        base_url: str | None = None,
         token: str | None = None,
         *,
         service_name: str = DEFAULT_SERVICE_NAME,
         timeout: float = 30.0,
         headers: Mapping[str, str] | None = None,
     ) -> None:
-        self.base_url = base_url.rstrip("/")
+        self.base_url = endpoints(base_url).http_url
         self.token = token
         """The bearer token sent on every request (session or admin token), if any."""
         self.service_name = service_name
@@ -82,6 +83,7 @@ class LegworkHttp:
                 error if isinstance(error, str) else (response.text or response.reason_phrase),
                 parsed,
                 int(retry) if retry and retry.isdigit() else None,
+                _admin_hint(response.status_code, path, self.token),
             )
         return parsed
 
@@ -192,6 +194,16 @@ class LegworkHttp:
         """``PUT /v1/admin/accounts/{id}/maker-limits { limits }``."""
         result: JsonObject = await self.put(f"/v1/admin/accounts/{account_id}/maker-limits", {"limits": dict(limits)})
         return result
+
+
+def _admin_hint(status: int, path: str, token: str | None) -> str | None:
+    """What a refusal of an admin path means: the server answers a wrong admin token as it answers
+    a wrong session token (401), which reads as if the session were at fault."""
+    if status not in (401, 403) or not path.startswith("/v1/admin/"):
+        return None
+    if not token:
+        return "no admin token was given (LEGWORK_ADMIN_TOKEN): admin commands need the exchange's ADMIN_TOKEN"
+    return "the admin token was refused: it is not the exchange's ADMIN_TOKEN (check LEGWORK_ADMIN_TOKEN)"
 
 
 def _query_value(value: Any) -> str:

@@ -1,4 +1,4 @@
-"""Instrument symbols (design.md section 2): ``<ASSET>-<DDMMMYY>-<STRIKE>-<C|P>``.
+"""Instrument symbols (the exchange's instrument names): ``<ASSET>-<DDMMMYY>-<STRIKE>-<C|P>``.
 
 ``SOL-27DEC26-152.5-C``: the UTC date of the expiry, month in upper case English,
 the strike in the RFQ output form.

@@ -1,4 +1,4 @@
-"""Signed payloads (design.md section 9): StrategyQuotePayload (1,050 bytes) and
+"""Signed payloads (the README's "Decimals and bytes"): StrategyQuotePayload (1,050 bytes) and
 StrategyAcceptPayload (105 bytes), quote ids and the canonical base64 signature text.
 
 Little-endian integers; decimals as 64-bit micro-units; fixed size; every byte not

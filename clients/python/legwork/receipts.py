@@ -1,4 +1,4 @@
-"""Fill receipts and the journal (design.md sections 14 and 16).
+"""Fill receipts and the journal (verified by ``ReceiptVerifier``; the README's "Decimals and bytes").
 
 Every fill and every revert gets a 1,072-byte StrategyFillReceipt signed by the
 exchange; the receipts form one hash chain. Version 2 (new receipts) holds

@@ -1,4 +1,4 @@
-"""The sign-in message (design.md section 3)."""
+"""The sign-in message (what ``LegworkClient.sign_in`` signs)."""
 
 from __future__ import annotations
 

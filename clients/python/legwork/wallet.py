@@ -1,4 +1,4 @@
-"""Wallets and ed25519 keys (design.md sections 3 and 9).
+"""Wallets and ed25519 keys (base58 wallets, ed25519 signatures).
 
 A wallet is the base58 text of a 32-byte ed25519 public key: exactly 32 bytes,
 canonical (decoding then re-encoding gives the same text), and not one of the
@@ -86,7 +86,7 @@ def decode_base58_signature(text: object) -> bytes | None:
 def verify_ed25519(public_key: bytes, message: bytes, signature: bytes) -> bool:
     """True only for a valid signature; never raises.
 
-    Refuses a small-order public key and a non-canonical ``S`` (design.md section 9),
+    Refuses a small-order public key and a non-canonical ``S`` (as the exchange does),
     whatever the library underneath would do.
     """
     if len(public_key) != 32 or len(signature) != 64 or is_small_order_key(public_key):

@@ -109,6 +109,8 @@ class Exchange:
             "PUBLIC_RATE_BURST": "100000",
             "RFQ_RATE_PER_SECOND": "10000",
             "RFQ_RATE_BURST": "10000",
+            # Every test client comes from 127.0.0.1 (the relay of test_reconcile too): no per-IP cap on sockets.
+            "MAX_CONNECTIONS_PER_IP": "100000",
         }
         self.env.pop("NODE_ENV", None)
         base = os.environ.get("DATABASE_URL")

@@ -13,7 +13,7 @@ import pytest
 import websockets.exceptions
 import websockets.server
 
-from legwork import Keypair, LegworkClient, LegworkConnectionError, LegworkRpcError, ReconnectPolicy, RequestTimeout, RfqError
+from legwork import Keypair, LegworkClient, LegworkConnectionError, LegworkRpcError, ReconnectPolicy, RequestTimeout, RfqError, untyped
 
 FAST = ReconnectPolicy(initial_delay=0.05, max_delay=0.2, jitter=0)
 
@@ -28,6 +28,7 @@ class FakeExchange:
         self.subscribes: list[dict[str, Any]] = []
         self.resumes = 0
         self.silent = False  # answer nothing (a hung peer)
+        self.limited_once = False
         self.port = 0
 
     async def handler(self, ws: websockets.server.WebSocketServerProtocol) -> None:
@@ -61,6 +62,10 @@ class FakeExchange:
                     elif method == "public/slow":
                         await asyncio.sleep(1)
                         replies.append({"jsonrpc": "2.0", "id": rid, "result": {}})
+                    elif method == "public/limited_once" and not self.limited_once:
+                        self.limited_once = True
+                        data = {"error": "RATE_LIMITED", "message": "slow down", "retry_after_ms": 200}
+                        replies.append({"jsonrpc": "2.0", "id": rid, "error": {"code": 1005, "message": "slow down", "data": data}})
                     elif method == "public/limited":
                         data = {"error": "RATE_LIMITED", "message": "slow down", "retry_after_ms": 1500}
                         replies.append({"jsonrpc": "2.0", "id": rid, "error": {"code": 1005, "message": "slow down", "data": data}})
@@ -157,14 +162,14 @@ async def test_a_silent_peer_is_cut_by_the_heartbeat_and_requests_wait_for_the_r
 
 async def test_batches_timeouts_and_typed_errors(fake: FakeExchange) -> None:
     async with await LegworkClient.open(url(fake), reconnect=False) as client:
-        outcomes = await client.batch([("public/a", {}), ("rfq.get", {"rfq_id": "0" * 32}), ("public/b", None)])
+        outcomes = await client.batch([(untyped("public/a"), {}), ("rfq.get", {"rfq_id": "0" * 32}), (untyped("public/b"), None)])
         assert [o.ok for o in outcomes] == [True, False, True] and outcomes[2].result == {"echo": "public/b"}
         error = outcomes[1].error
         assert isinstance(error, RfqError) and error.error == "RFQ_NOT_FOUND" and error.operation_id == "op-1" and error.retryable is False
         with pytest.raises(RequestTimeout):
-            await client.call("public/slow", {}, timeout=0.1)
+            await client.call(untyped("public/slow"), {}, timeout=0.1)
         with pytest.raises(LegworkRpcError) as limited:
-            await client.call("public/limited", {})
+            await client.call(untyped("public/limited"), {})
         assert limited.value.code == 1005 and limited.value.error == "RATE_LIMITED" and limited.value.retry_after_ms == 1500
         with pytest.raises(ValueError):
             await client.batch([])
@@ -173,7 +178,7 @@ async def test_batches_timeouts_and_typed_errors(fake: FakeExchange) -> None:
 async def test_in_flight_request_fails_on_a_lost_connection_and_close_ends_streams(fake: FakeExchange) -> None:
     client = await LegworkClient.open(url(fake), reconnect=False)
     events = client.notifications("rfq")
-    call = asyncio.create_task(client.call("public/slow", {}, timeout=5))
+    call = asyncio.create_task(client.call(untyped("public/slow"), {}, timeout=5))
     await asyncio.sleep(0.1)
     fake.drop_all()
     with pytest.raises(LegworkConnectionError):
@@ -183,7 +188,7 @@ async def test_in_flight_request_fails_on_a_lost_connection_and_close_ends_strea
     with pytest.raises(LegworkConnectionError):
         await events.next(1)
     with pytest.raises(LegworkConnectionError):
-        await client.call("public/a", {})
+        await client.call(untyped("public/a"), {})
 
 
 async def test_a_failing_listener_does_not_break_the_connection(fake: FakeExchange) -> None:
@@ -196,4 +201,4 @@ async def test_a_failing_listener_does_not_break_the_connection(fake: FakeExchan
         await client.subscribe_rfq()
         await fake.publish("quoted")
         assert (await events.next(2))["event"] == "quoted"
-        assert await client.call("public/a", {}) == {"echo": "public/a"}
+        assert await client.call(untyped("public/a"), {}) == {"echo": "public/a"}

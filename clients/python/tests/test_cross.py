@@ -128,7 +128,7 @@ async def test_python_taker_with_typescript_maker(exchange: Exchange, market: Ma
         async with await LegworkClient.open(exchange.ws_url) as client:
             await client.sign_in(taker.keypair)
             desk = Taker(client, taker.keypair)
-            view = await client.get_rfq(rfq_id.group(1))
+            view: Any = await client.get_rfq(rfq_id.group(1))
             assert view["quote"]["quote_id"] == quote_id.group(1) and view["state"] == "filled"
             assert await desk.verify_quote(view)
             mine = rebuild_quote_payload(view, desk.instruments, domain=desk.domain)

@@ -24,8 +24,11 @@ from legwork import (
     parse_rfq_decimal,
     receipt_in_journal,
     to_micro,
+    untyped,
     wait_for_event,
 )
+
+from legwork.wire import RfqView
 
 from .conftest import Exchange, Market
 
@@ -50,23 +53,23 @@ async def test_trade_end_to_end(exchange: Exchange, market: Market) -> None:
         rfq = await taker.create([(low, Decimal("10")), (high, "-10")])
         assert rfq["state"] == "pending" and rfq["legs"] == [{"instrument": low, "quantity": "10"}, {"instrument": high, "quantity": "-10"}]
 
-        created = await wait_for_event(maker_events, rfq["rfq_id"], ["created"], 10)
+        created: Any = await wait_for_event(maker_events, rfq["rfq_id"], ["created"], 10)
         await maker.refresh()
         marks = [parse_rfq_decimal(maker.instruments[s]["mark_price"]) for s in (low, high)]
         mid = 10 * marks[0] - 10 * marks[1]
         sent = await maker.respond(created["rfq"], (mid - Decimal("0.5")).quantize(Decimal("0.000001")), mid + Decimal("0.5"))
         assert sent.result["state"] == "quoted" and len(sent.quote.payload) == 1050
 
-        quoted = await wait_for_event(rfq_events, rfq["rfq_id"], ["quoted"], 10)
+        quoted: Any = await wait_for_event(rfq_events, rfq["rfq_id"], ["quoted"], 10)
         assert quoted["rfq"]["quote"]["quote_id"] == sent.quote.quote_id
         assert await taker.verify_quote(quoted["rfq"])
         accepted = await taker.accept(quoted["rfq"], "buy")
         assert accepted["state"] == "accepted"
-        filled = await wait_for_event(rfq_events, rfq["rfq_id"], ["filled", "failed"], 30)
+        filled: Any = await wait_for_event(rfq_events, rfq["rfq_id"], ["filled", "failed"], 30)
         assert filled["event"] == "filled", filled
         fill = filled["rfq"]["fill"]
         assert parse_rfq_decimal(fill["price"]) == parse_rfq_decimal(quoted["rfq"]["quote"]["ask"])
-        maker_filled = await wait_for_event(maker_events, rfq["rfq_id"], ["filled"], 10)
+        maker_filled: Any = await wait_for_event(maker_events, rfq["rfq_id"], ["filled"], 10)
 
         async with LegworkHttp(exchange.url, taker.client.session_token) as taker_http, LegworkHttp(exchange.url) as maker_http:
             await maker_http.sign_in(maker.keypair)
@@ -114,7 +117,7 @@ async def test_typed_errors_batches_and_timeouts(exchange: Exchange, market: Mar
             await taker.client.create_rfq([{"instrument": market.symbol("150"), "quantity": "-0"}])
         assert caught.value.error == "RFQ_PRECISION_UNSUPPORTED"
         with pytest.raises(LegworkRpcError) as rpc:
-            await taker.client.call("public/no_such_method", {})
+            await taker.client.call(untyped("public/no_such_method"), {})
         assert rpc.value.code == -32601 and not isinstance(rpc.value, RfqError)
         outcomes = await taker.client.batch([("public/get_market_config", {}), ("rfq.get", {"rfq_id": "f" * 32}), ("public/get_instruments", {"asset": "SOL"})])
         assert [o.ok for o in outcomes] == [True, False, True]
@@ -134,13 +137,13 @@ async def test_restart_mid_stream_every_event_once(exchange: Exchange, market: M
     while the taker was away come by replay, none twice, in account_seq order."""
     policy = ReconnectPolicy(initial_delay=0.5, max_delay=1.0, jitter=0)
     taker, maker = await desks(exchange, reconnect=policy, request_timeout=20)
-    seen: list[dict[str, Any]] = []
+    seen: list[Any] = []
     reconnected = asyncio.Event()
     taker.client.on("reconnected", lambda attempt, session: reconnected.set())
     try:
         events = await taker.subscribe()
         maker_events = await maker.subscribe()
-        maker_seen: list[dict[str, Any]] = []
+        maker_seen: list[Any] = []
 
         async def collect() -> None:
             async for n in events:
@@ -162,12 +165,7 @@ async def test_restart_mid_stream_every_event_once(exchange: Exchange, market: M
         await asyncio.sleep(0.5)
         exchange.start()
         exchange.feed()
-        # While the taker is still away: a fresh maker connection quotes one RFQ and declines another.
-        async with await LegworkClient.open(exchange.ws_url) as again:
-            await again.sign_in(maker.keypair)
-            fresh = Maker(again, maker.keypair)
-            await fresh.respond(rfqs[3], Decimal("1"), Decimal("2"))
-            await fresh.decline(rfqs[4]["rfq_id"], "low_confidence")
+        await quote_and_decline_while_away(exchange, maker, rfqs[3], rfqs[4])
         await asyncio.wait_for(reconnected.wait(), 30)
         quoted = (await taker.client.get_rfq(rfqs[3]["rfq_id"]))
         await taker.accept(quoted, "sell")
@@ -191,6 +189,15 @@ async def test_restart_mid_stream_every_event_once(exchange: Exchange, market: M
     finally:
         await taker.client.close()
         await maker.client.close()
+
+
+async def quote_and_decline_while_away(exchange: Exchange, maker: Maker, quoted: RfqView, declined: RfqView) -> None:
+    """While the taker is still away: a fresh maker connection quotes one RFQ and declines another."""
+    async with await LegworkClient.open(exchange.ws_url) as again:
+        await again.sign_in(maker.keypair)
+        fresh = Maker(again, maker.keypair)
+        await fresh.respond(quoted, Decimal("1"), Decimal("2"))
+        await fresh.decline(declined["rfq_id"], "low_confidence")
 
 
 async def wait_until(predicate: Any, timeout: float) -> None:
