@@ -1,0 +1,156 @@
+import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { parseWallet, receiptHash, takerCommitment, toHex } from '@legwork/protocol';
+import { Clock } from '../../common/clock';
+import { APP_CONFIG, type AppConfig } from '../../common/config/config';
+import { Database } from '../../common/database/database';
+import type { Tx } from '../../common/database/sql';
+import { PeriodicSweep } from '../../common/jobs/periodic-sweep';
+import { logger } from '../../common/logging/logger';
+import { MetricsService } from '../health/metrics.service';
+import { linkReceipt } from './domain/chain';
+import type { ReceiptView } from './domain/receipt';
+import { ExchangeKeyService } from './exchange-key.service';
+import { JournalRepository, type NewReceipt } from './journal.repository';
+
+/** Staged receipts chained per transaction at most: the head's hold grows with it (one signature each, about 60 µs). */
+const BATCH = 200;
+/** A staged receipt this old (seconds) is one nobody is waiting for (its instance died after its fill's COMMIT): the sweep chains it. */
+const ORPHAN_SECONDS = 2;
+/** Tries of a fill waiting for its receipt (a failed batch, a lost connection) before its `filled` event is left to replay. */
+const TRIES = 5;
+
+/** The receipts a run of the appender chained, by `${fill_id}/${kind}`. */
+export type Chained = Map<string, ReceiptView>;
+
+const keyOf = (fillId: string, kind: number) => `${fillId}/${kind}`;
+
+/**
+ * The appender (docs/receipts.md, "How it is written"): chains staged receipts into the journal,
+ * in batches, one batch at a time per database (the journal head's row lock, held for the batch's
+ * own transaction: two statements, the signatures and the COMMIT). Fills and reverts stage their
+ * receipt in their own transaction and ask for it after their COMMIT (`receiptOf`): every ask
+ * made while a batch runs is answered by the next one, so under load one batch serves many fills.
+ * A sweep on every instance chains what nobody asked for (a fill whose instance died after its
+ * COMMIT).
+ */
+@Injectable()
+export class JournalAppender implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private running: Promise<Chained> | null = null;
+  private queued: Promise<Chained> | null = null;
+  private readonly periodic: PeriodicSweep;
+
+  constructor(
+    private readonly db: Database,
+    private readonly journal: JournalRepository,
+    private readonly key: ExchangeKeyService,
+    private readonly metrics: MetricsService,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.periodic = new PeriodicSweep('journal sweep', config.sweepIntervalMs, () => this.sweepOnce());
+  }
+
+  onApplicationBootstrap(): void {
+    this.periodic.start();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.periodic.stop();
+    await Promise.allSettled([this.running, this.queued]);
+  }
+
+  /**
+   * Chains every receipt staged (committed) before this call, with whatever else is staged by
+   * then: a run starts now, or right after the one running (which may have read the staged rows
+   * before the caller's COMMIT). The receipts the run chained; rows another instance chained first
+   * are not in it.
+   */
+  flush(): Promise<Chained> {
+    if (this.queued) return this.queued;
+    if (!this.running) return this.start();
+    this.queued = this.running.then(
+      () => this.start(),
+      () => this.start(),
+    );
+    return this.queued;
+  }
+
+  /** The receipt of a staged fill (kind 0) or revert (1) once it is chained, here or by another instance. */
+  async receiptOf(fillId: string, kind: 0 | 1): Promise<ReceiptView> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const chained = (await this.flush()).get(keyOf(fillId, kind));
+        if (chained) return chained;
+        const stored = (await this.journal.receiptsOf([fillId])).get(fillId);
+        const receipt = kind === 0 ? stored?.fill : stored?.revert;
+        if (receipt) return receipt;
+        throw new Error(`the receipt of fill ${fillId} (kind ${kind}) is neither staged nor chained`);
+      } catch (error) {
+        if (attempt >= TRIES) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
+      }
+    }
+  }
+
+  private start(): Promise<Chained> {
+    const run = this.chainAll().finally(() => {
+      if (this.running === run) this.running = null;
+    });
+    this.queued = null;
+    this.running = run;
+    return run;
+  }
+
+  /** Batches until none is full: every row staged before the first one began is chained. */
+  private async chainAll(): Promise<Chained> {
+    const chained: Chained = new Map();
+    for (;;) {
+      const batch = await this.db.tx((tx) => this.chainBatch(tx));
+      for (const r of batch) chained.set(keyOf(r.fillId, r.kind), r.view);
+      if (batch.length < BATCH) return chained;
+    }
+  }
+
+  /**
+   * One batch: the head locked, the oldest staged rows read, linked and signed in Node, then one
+   * statement writes the receipts, deletes the staged rows and moves the head (JournalRepository.appendBatch).
+   * The hold goes to /metrics per receipt (the batch's hold shared among its receipts).
+   */
+  private async chainBatch(tx: Tx): Promise<Array<{ fillId: string; kind: number; view: ReceiptView }>> {
+    const asked = process.hrtime.bigint();
+    const head = await this.journal.lockHead(tx);
+    const held = process.hrtime.bigint();
+    const staged = await this.journal.pending(tx, BATCH);
+    if (staged.length === 0) return [];
+    tx.afterCommit(() => this.metrics.journalHead(Number(held - asked) / 1e9, Number(process.hrtime.bigint() - held) / 1e9, staged.length));
+    const receipts: NewReceipt[] = [];
+    let prev = head.hash;
+    for (const [i, s] of staged.entries()) {
+      const journalSeq = head.journalSeq + BigInt(i + 1);
+      const payload = linkReceipt(s.body, journalSeq, Buffer.from(prev, 'hex'), takerCommitment(s.takerSalt, parseWallet(s.takerWallet)));
+      const hash = toHex(receiptHash(payload));
+      const signature = this.key.sign(payload).toString('base64');
+      receipts.push({ journalSeq, kind: s.kind, fillId: s.fillId, payload, hash, prevHash: prev, keyId: this.key.keyId, signature, at: s.at });
+      prev = hash;
+    }
+    await this.journal.appendBatch(
+      tx,
+      head,
+      receipts,
+      staged.map((s) => s.id),
+    );
+    return receipts.map((r) => ({
+      fillId: r.fillId,
+      kind: r.kind,
+      view: { journal_seq: Number(r.journalSeq), kind: r.kind, payload: r.payload.toString('base64'), hash: r.hash, key_id: r.keyId, signature: r.signature },
+    }));
+  }
+
+  /** Chains staged receipts nobody waits for (their fill's instance died between its COMMIT and its ask). */
+  private async sweepOnce(): Promise<void> {
+    const oldest = await this.journal.oldestPendingAt();
+    if (oldest === null || oldest > this.clock.now() - ORPHAN_SECONDS) return;
+    const chained = await this.flush();
+    if (chained.size > 0) logger.event('warn', 'staged receipts chained by the sweep', { receipts: chained.size }, 'Journal');
+  }
+}
