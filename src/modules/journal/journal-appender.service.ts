@@ -10,7 +10,7 @@ import { MetricsService } from '../health/metrics.service';
 import { linkReceipt } from './domain/chain';
 import type { ReceiptView } from './domain/receipt';
 import { ExchangeKeyService } from './exchange-key.service';
-import { JournalRepository, type NewReceipt } from './journal.repository';
+import { JournalRepository, type NewReceipt, type PendingReceipt } from './journal.repository';
 
 /** Staged receipts chained per transaction at most: the head's hold grows with it (one signature each, about 60 µs). */
 const BATCH = 200;
@@ -105,24 +105,50 @@ export class JournalAppender implements OnApplicationBootstrap, BeforeApplicatio
   private async chainAll(): Promise<Chained> {
     const chained: Chained = new Map();
     for (;;) {
-      const batch = await this.db.tx((tx) => this.chainBatch(tx));
+      // Optimistic first (two statements, no transaction); if another instance's batch moved the
+      // head in between, the same batch under the head's lock.
+      const batch = await this.chainBatch(null).catch(() => this.db.tx((tx) => this.chainBatch(tx)));
       for (const r of batch) chained.set(keyOf(r.fillId, r.kind), r.view);
       if (batch.length < BATCH) return chained;
     }
   }
 
   /**
-   * One batch: the head locked, the oldest staged rows read, linked and signed in Node, then one
-   * statement writes the receipts, deletes the staged rows and moves the head (JournalRepository.appendBatch).
-   * The hold goes to /metrics per receipt (the batch's hold shared among its receipts).
+   * One batch: the head and the oldest staged rows, linked and signed in Node, then one statement
+   * writes the receipts, deletes the staged rows and moves the head (JournalRepository.appendBatch),
+   * taking the head's row lock only for itself. Without `tx`: the head and the rows read in one
+   * statement without a lock; the write refuses itself if the head moved meanwhile. With `tx`: the
+   * head locked first (FOR UPDATE), held to the COMMIT. The hold goes to /metrics per receipt (the
+   * write statement's time, or from the lock to the COMMIT, shared among the batch's receipts).
    */
-  private async chainBatch(tx: Tx): Promise<Array<{ fillId: string; kind: number; view: ReceiptView }>> {
+  private async chainBatch(tx: Tx | null): Promise<Array<{ fillId: string; kind: number; view: ReceiptView }>> {
     const asked = process.hrtime.bigint();
-    const head = await this.journal.lockHead(tx);
-    const held = process.hrtime.bigint();
-    const staged = await this.journal.pending(tx, BATCH);
+    const { head, staged } = tx
+      ? { head: await this.journal.lockHead(tx), staged: await this.journal.pending(tx, BATCH) }
+      : await this.journal.headAndPending(BATCH);
     if (staged.length === 0) return [];
-    tx.afterCommit(() => this.metrics.journalHead(Number(held - asked) / 1e9, Number(process.hrtime.bigint() - held) / 1e9, staged.length));
+    const receipts = this.link(head, staged);
+    const writing = process.hrtime.bigint();
+    // Locked: held from the lock statement's reply; optimistic: only during the write statement.
+    const held = tx ? asked : writing;
+    const record = () => this.metrics.journalHead(Number(writing - asked) / 1e9, Number(process.hrtime.bigint() - held) / 1e9, staged.length);
+    await this.journal.appendBatch(
+      tx ?? this.db,
+      head,
+      receipts,
+      staged.map((s) => s.id),
+    );
+    if (tx) tx.afterCommit(record);
+    else record();
+    return receipts.map((r) => ({
+      fillId: r.fillId,
+      kind: r.kind,
+      view: { journal_seq: Number(r.journalSeq), kind: r.kind, payload: r.payload.toString('base64'), hash: r.hash, key_id: r.keyId, signature: r.signature },
+    }));
+  }
+
+  /** The staged receipts as the head's next links: the taker's commitment, journal_seq and prev_hash written in, hashed and signed. */
+  private link(head: { journalSeq: bigint; hash: string }, staged: readonly PendingReceipt[]): NewReceipt[] {
     const receipts: NewReceipt[] = [];
     let prev = head.hash;
     for (const [i, s] of staged.entries()) {
@@ -133,17 +159,7 @@ export class JournalAppender implements OnApplicationBootstrap, BeforeApplicatio
       receipts.push({ journalSeq, kind: s.kind, fillId: s.fillId, payload, hash, prevHash: prev, keyId: this.key.keyId, signature, at: s.at });
       prev = hash;
     }
-    await this.journal.appendBatch(
-      tx,
-      head,
-      receipts,
-      staged.map((s) => s.id),
-    );
-    return receipts.map((r) => ({
-      fillId: r.fillId,
-      kind: r.kind,
-      view: { journal_seq: Number(r.journalSeq), kind: r.kind, payload: r.payload.toString('base64'), hash: r.hash, key_id: r.keyId, signature: r.signature },
-    }));
+    return receipts;
   }
 
   /** Chains staged receipts nobody waits for (their fill's instance died between its COMMIT and its ask). */

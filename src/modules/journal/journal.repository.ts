@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../common/database/database';
-import type { Tx } from '../../common/database/sql';
+import { type Sql, type Tx, refusalReason } from '../../common/database/sql';
 import { type Maybe, type Row, type RowOf, columnList } from '../../common/database/table';
 import type { ReceiptKind } from '@legwork/protocol';
 import type { ReceiptView } from './domain/receipt';
@@ -49,6 +49,21 @@ export interface PendingReceipt extends StagedReceipt {
 
 type PendingRow = Row<'journal_pending', 'id' | 'kind' | 'fill_id' | 'body' | 'at'> & { wallet: string; taker_salt: Buffer };
 const STAGE = `INSERT INTO journal_pending (kind, fill_id, body, at)`;
+/** A staged receipt with the taker's wallet and the fill's salt (the commitment is made from them). */
+const PENDING = `p.id, p.kind, p.fill_id, p.body, p.at, a.wallet, f.taker_salt
+  FROM journal_pending p JOIN fills f ON f.id = p.fill_id JOIN accounts a ON a.id = f.taker_account_id`;
+
+function pendingOf(r: PendingRow): PendingReceipt {
+  return {
+    id: String(r.id),
+    kind: Number(r.kind) as ReceiptKind,
+    fillId: String(r.fill_id),
+    body: r.body,
+    at: Number(r.at),
+    takerWallet: r.wallet,
+    takerSalt: r.taker_salt,
+  };
+}
 
 const RECEIPT = columnList('receipts', ['journal_seq', 'kind', 'fill_id', 'payload', 'hash', 'key_id', 'signature']);
 type ReceiptRow = RowOf<typeof RECEIPT>;
@@ -102,25 +117,31 @@ export class JournalRepository {
 
   /**
    * The oldest `limit` staged receipts, in staging order, with the taker's wallet and the fill's
-   * salt. Read under the head's lock in a statement of its own, so that it sees every row a
-   * batch before it deleted (READ COMMITTED takes a new snapshot per statement).
+   * salt. After `lockHead`, in a statement of its own, so that it sees every row a batch before it
+   * deleted (READ COMMITTED takes a new snapshot per statement).
    */
   async pending(tx: Tx, limit: number): Promise<PendingReceipt[]> {
-    const rows = await tx.rows<PendingRow>(
-      `SELECT p.id, p.kind, p.fill_id, p.body, p.at, a.wallet, f.taker_salt
-         FROM journal_pending p JOIN fills f ON f.id = p.fill_id JOIN accounts a ON a.id = f.taker_account_id
-        ORDER BY p.id LIMIT $1`,
+    const rows = await tx.rows<PendingRow>(`SELECT ${PENDING} ORDER BY p.id LIMIT $1`, [limit]);
+    return rows.map(pendingOf);
+  }
+
+  /**
+   * The head and the oldest `limit` staged receipts as of one snapshot, without a lock (one
+   * statement): what an optimistic batch links from. Its write (`appendBatch`) takes effect only
+   * if the head is still this one.
+   */
+  async headAndPending(limit: number): Promise<{ head: { journalSeq: bigint; hash: string }; staged: PendingReceipt[] }> {
+    const rows = await this.db.rows<Maybe<PendingRow> & { head_seq: string; head_hash: string }>(
+      `SELECT h.journal_seq AS head_seq, h.hash AS head_hash, s.*
+         FROM journal_head h LEFT JOIN LATERAL (SELECT ${PENDING} ORDER BY p.id LIMIT $1) s ON true
+        WHERE h.id = 1`,
       [limit],
     );
-    return rows.map((r) => ({
-      id: String(r.id),
-      kind: Number(r.kind) as ReceiptKind,
-      fillId: String(r.fill_id),
-      body: r.body,
-      at: Number(r.at),
-      takerWallet: r.wallet,
-      takerSalt: r.taker_salt,
-    }));
+    if (rows.length === 0) throw new Error('journal_head has no row');
+    return {
+      head: { journalSeq: BigInt(rows[0].head_seq), hash: rows[0].head_hash },
+      staged: rows.filter((r): r is PendingRow & { head_seq: string; head_hash: string } => r.id !== null).map(pendingOf),
+    };
   }
 
   /** Whether the receipt of a fill (kind 0) or revert (1) is staged, not yet chained (journal_pending_fill_id_kind_key). */
@@ -136,14 +157,17 @@ export class JournalRepository {
 
   /**
    * Writes a batch of receipts, deletes the staged rows they chain (`pendingIds`) and moves the
-   * head to the last: one statement, under the head's lock (`lockHead`). Written only as the
+   * head to the last: one statement (atomic on its own: the pool, or a transaction after
+   * `lockHead`). Its UPDATE locks the head row, and a concurrent batch that linked from the same
+   * head conflicts on `receipts_pkey` or finds the head moved. Written only as the
    * head's next links (the first names the head `head` as read, each next one the one before,
    * journal_seq one more each time), so no code path can write a broken chain; anything else
-   * throws and the batch's transaction rolls back, the staged rows kept for the next batch.
+   * refuses itself (legwork_refuse: the statement writes nothing) and throws, the staged rows kept
+   * for the next batch.
    */
-  async appendBatch(tx: Tx, head: { journalSeq: bigint; hash: string }, receipts: readonly NewReceipt[], pendingIds: readonly string[]): Promise<void> {
+  async appendBatch(sql: Sql, head: { journalSeq: bigint; hash: string }, receipts: readonly NewReceipt[], pendingIds: readonly string[]): Promise<void> {
     const hashes = receipts.map((r) => r.hash);
-    const moved = await tx.exec(
+    const refused = sql.rows(
       `WITH b AS (
          SELECT g.i, $1::bigint + g.i AS journal_seq, ($2::smallint[])[g.i] AS kind, ($3::bigint[])[g.i] AS fill_id,
                 substring($4::bytea FROM (g.i - 1) * 1072 + 1 FOR 1072) AS payload, ($5::text[])[g.i] AS hash,
@@ -157,10 +181,13 @@ export class JournalRepository {
          RETURNING journal_seq
        ), staged AS (
          DELETE FROM journal_pending WHERE id = ANY($12::bigint[]) RETURNING id
+       ), moved AS (
+         UPDATE journal_head SET journal_seq = $1::bigint + cardinality($5::text[]), hash = ($5::text[])[cardinality($5::text[])]
+          WHERE id = 1 AND journal_seq = $1::bigint AND cardinality($5::text[]) > 0
+            AND (SELECT count(*) FROM receipt) = cardinality($5::text[]) AND (SELECT count(*) FROM staged) = cardinality($12::bigint[])
+         RETURNING journal_seq
        )
-       UPDATE journal_head SET journal_seq = $1::bigint + cardinality($5::text[]), hash = ($5::text[])[cardinality($5::text[])]
-        WHERE id = 1 AND cardinality($5::text[]) > 0
-          AND (SELECT count(*) FROM receipt) = cardinality($5::text[]) AND (SELECT count(*) FROM staged) = cardinality($12::bigint[])`,
+       SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM moved) THEN legwork_refuse('not the next link') END AS refused`,
       [
         head.journalSeq.toString(),
         receipts.map((r) => r.kind),
@@ -176,7 +203,10 @@ export class JournalRepository {
         pendingIds,
       ],
     );
-    if (moved !== 1) throw new Error(`receipt ${receipts[0]?.journalSeq} is not the next link of the journal head`);
+    // Refused (legwork_refuse), the statement wrote nothing: not one receipt, staged row or head move.
+    await refused.catch((error: unknown) => {
+      throw refusalReason(error) === null ? error : new Error(`receipt ${receipts[0]?.journalSeq} is not the next link of the journal head`);
+    });
   }
 
   /** One receipt as the head's next link (appendBatch of one, no staged row): the chain's rules, tested alone. */
