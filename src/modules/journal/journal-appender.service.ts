@@ -3,7 +3,7 @@ import { parseWallet, receiptHash, takerCommitment, toHex } from '@legwork/proto
 import { Clock } from '../../common/clock';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { Database } from '../../common/database/database';
-import type { Tx } from '../../common/database/sql';
+import type { Sql, Tx } from '../../common/database/sql';
 import { PeriodicSweep } from '../../common/jobs/periodic-sweep';
 import { logger } from '../../common/logging/logger';
 import { MetricsService } from '../health/metrics.service';
@@ -107,7 +107,7 @@ export class JournalAppender implements OnApplicationBootstrap, BeforeApplicatio
     for (;;) {
       // Optimistic first (two statements, no transaction); if another instance's batch moved the
       // head in between, the same batch under the head's lock.
-      const batch = await this.chainBatch(null).catch(() => this.db.tx((tx) => this.chainBatch(tx)));
+      const batch = await this.chainBatch(this.db).catch(() => this.db.tx((tx) => this.chainBatch(tx, tx)));
       for (const r of batch) chained.set(keyOf(r.fillId, r.kind), r.view);
       if (batch.length < BATCH) return chained;
     }
@@ -121,11 +121,11 @@ export class JournalAppender implements OnApplicationBootstrap, BeforeApplicatio
    * head locked first (FOR UPDATE), held to the COMMIT. The hold goes to /metrics per receipt (the
    * write statement's time, or from the lock to the COMMIT, shared among the batch's receipts).
    */
-  private async chainBatch(tx: Tx | null): Promise<Array<{ fillId: string; kind: number; view: ReceiptView }>> {
+  private async chainBatch(sql: Sql, tx: Tx | null = null): Promise<Array<{ fillId: string; kind: number; view: ReceiptView }>> {
     const asked = process.hrtime.bigint();
     const { head, staged } = tx
       ? { head: await this.journal.lockHead(tx), staged: await this.journal.pending(tx, BATCH) }
-      : await this.journal.headAndPending(BATCH);
+      : await this.journal.headAndPending(BATCH, sql);
     if (staged.length === 0) return [];
     const receipts = this.link(head, staged);
     const writing = process.hrtime.bigint();
@@ -133,7 +133,7 @@ export class JournalAppender implements OnApplicationBootstrap, BeforeApplicatio
     const held = tx ? asked : writing;
     const record = () => this.metrics.journalHead(Number(writing - asked) / 1e9, Number(process.hrtime.bigint() - held) / 1e9, staged.length);
     await this.journal.appendBatch(
-      tx ?? this.db,
+      sql,
       head,
       receipts,
       staged.map((s) => s.id),
@@ -160,6 +160,19 @@ export class JournalAppender implements OnApplicationBootstrap, BeforeApplicatio
       prev = hash;
     }
     return receipts;
+  }
+
+  /**
+   * Chains every staged receipt on `sql`, a session the caller holds with nothing else running on
+   * it (the embedded backup's: PGlite's one session), so no other batch can interleave.
+   */
+  async chainOn(sql: Sql): Promise<number> {
+    let chained = 0;
+    for (;;) {
+      const batch = await this.chainBatch(sql);
+      chained += batch.length;
+      if (batch.length < BATCH) return chained;
+    }
   }
 
   /** Chains staged receipts nobody waits for (their fill's instance died between its COMMIT and its ask). */

@@ -130,8 +130,8 @@ export class JournalRepository {
    * statement): what an optimistic batch links from. Its write (`appendBatch`) takes effect only
    * if the head is still this one.
    */
-  async headAndPending(limit: number): Promise<{ head: { journalSeq: bigint; hash: string }; staged: PendingReceipt[] }> {
-    const rows = await this.db.rows<Maybe<PendingRow> & { head_seq: string; head_hash: string }>(
+  async headAndPending(limit: number, sql: Sql = this.db): Promise<{ head: { journalSeq: bigint; hash: string }; staged: PendingReceipt[] }> {
+    const rows = await sql.rows<Maybe<PendingRow> & { head_seq: string; head_hash: string }>(
       `SELECT h.journal_seq AS head_seq, h.hash AS head_hash, s.*
          FROM journal_head h LEFT JOIN LATERAL (SELECT ${PENDING} ORDER BY p.id LIMIT $1) s ON true
         WHERE h.id = 1`,

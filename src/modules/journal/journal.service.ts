@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { parseWallet } from '@legwork/protocol';
-import type { Tx } from '../../common/database/sql';
+import type { Sql, Tx } from '../../common/database/sql';
 import { parseSymbol } from '../instruments/domain/symbol';
 import type { ReceiptKind } from '@legwork/protocol';
 import { unlinkedBody } from './domain/chain';
@@ -82,6 +82,11 @@ export class JournalService {
   /** Chains every receipt staged so far (a read that found a committed fill without its receipt waits for it so). */
   async flush(): Promise<void> {
     await this.appender.flush();
+  }
+
+  /** Chains every staged receipt on a session the caller holds alone (JournalAppender.chainOn): the embedded backup's. */
+  chainOn(sql: Sql): Promise<number> {
+    return this.appender.chainOn(sql);
   }
 
   /** Receipts by fill id: `fill` and `revert` (when reverted). One read for a page of fills. */
