@@ -13,7 +13,7 @@ import { type F5Setup, type LegworkRound, PAIRS, legworkRound } from './f5-round
  * server, 16 pairs added).
  */
 
-export const WIDE_PAIRS = 2 * PAIRS;
+const WIDE_PAIRS = 2 * PAIRS;
 
 /** One uncounted F5 window with twice the pairs (the extra traders are pushed to `traders` to be closed). */
 export async function widerRound(s: F5Setup, traders: Trader[]): Promise<LegworkRound> {
