@@ -36,13 +36,14 @@ const FIGURES: Array<{ ids: string[]; run: (ctx: Context) => Promise<FigureResul
     ],
   },
   {
-    ids: ['F5', 'F6', 'F7'],
+    ids: ['F5', 'F6', 'F7', 'F14'],
     run: runF5,
     titles: [
       ['F5', 'RFQ lifecycles/s, 16 pairs', 'pgbench, same statements', '>= 0.75'],
       ['F6', 'expiry lateness p99 under F5 load', 'bare BullMQ delayed jobs', '<= 1.2x baseline p99'],
       ['F7', 'accept → filled at the taker, p50 under F5 load', 'bare BullMQ add → processed + pgbench fill statements', '<= 1.5'],
       ['F7-p99', 'accept → filled at the taker, p99 under F5 load', 'bare BullMQ add → processed + pgbench fill statements', '<= 2.0'],
+      ['F14', 'journal head held per fill, mean, under F5 load', 'none (absolute)', '<= 1 ms'],
     ],
   },
   { ids: ['F8'], run: runF8, titles: [['F8', 'reprice after one index update, 10,000 accounts', 'one set-based UPDATE of the same rows', '<= 2.0']] },

@@ -8,6 +8,7 @@ import { ExpirationEntity } from './modules/instruments/entities/expiration.enti
 import { InstrumentEntity } from './modules/instruments/entities/instrument.entity';
 import { ExchangeKeyEntity } from './modules/journal/entities/exchange-key.entity';
 import { JournalHeadEntity } from './modules/journal/entities/journal-head.entity';
+import { JournalPendingEntity } from './modules/journal/entities/journal-pending.entity';
 import { ReceiptEntity } from './modules/journal/entities/receipt.entity';
 import { AcceptEntity } from './modules/ledger/entities/accept.entity';
 import { BalanceEntity } from './modules/ledger/entities/balance.entity';
@@ -65,6 +66,7 @@ export const ENTITIES: EntityClasses = [
   // journal
   ReceiptEntity,
   JournalHeadEntity,
+  JournalPendingEntity,
   ExchangeKeyEntity,
   // audit
   AuditEntryEntity,

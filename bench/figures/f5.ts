@@ -12,6 +12,7 @@ import { type Context, alternate, profiled } from './context';
 import { type F5Rounds, f5Figures, f5NotMeasured, logRound } from './f5-report';
 import { type BaselineSetup, type F5Setup, PAIRS, baselineRound, legworkRound } from './f5-rounds';
 import { scaleOut } from './f5-scale';
+import { f14Figure, f14NotMeasured, widerRound } from './f14';
 
 /**
  * F5: full RFQ lifecycles per second (rfq.create → rfq.maker.respond → rfq.accept → `filled` on the
@@ -181,7 +182,7 @@ export async function runF5(ctx: Context): Promise<FigureResult[]> {
   const traders: Trader[] = [];
   try {
     const s = await connectPairs(ctx, settings, legwork, pg, traders);
-    if (!s) return f5NotMeasured('rfq.accept is not a method yet');
+    if (!s) return [...f5NotMeasured('rfq.accept is not a method yet'), f14NotMeasured('rfq.accept is not a method yet')];
     const vars = await pgbenchAccounts(s.ex);
     const { statements, script, scriptFile } = await traceScript(s, vars);
     bullmq = await ServerProcess.start(
@@ -216,8 +217,13 @@ export async function runF5(ctx: Context): Promise<FigureResult[]> {
       ctx.log(
         `F6 without F5 load: p99 ${percentile(idle.probes, 99).toFixed(1)} ms, p50 ${percentile(idle.probes, 50).toFixed(1)} ms (${idle.probes.length} probes)`,
       );
+    // F14: the head's hold per fill from the rounds; fills per second with twice the pairs (an uncounted window).
+    const f14 = f14Figure(
+      rounds.map((x) => x.l),
+      await widerRound(s, traders),
+    );
     const extras = { quoteLifetime, warmMs, probeRate: settings.probeRate, tracedStatements: statements.length, script, scale, profile, idle };
-    return f5Figures(rounds, extras, (line) => ctx.log(line));
+    return [...f5Figures(rounds, extras, (line) => ctx.log(line)), f14];
   } finally {
     for (const t of traders) await t.rpc?.close().catch(() => undefined);
     await pg.end().catch(() => undefined);

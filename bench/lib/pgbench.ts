@@ -47,6 +47,22 @@ function receiptWrite(names: Array<string | null>): string {
   const [, kind, fill, payload, , , key, signature, at] = names.map((n) => (n === null ? 'NULL' : `:${n}`));
   return `WITH h AS (SELECT journal_seq + 1 AS seq, hash AS prev FROM journal_head WHERE id = 1), receipt AS (INSERT INTO receipts (journal_seq, kind, fill_id, payload, hash, prev_hash, key_id, signature, at) SELECT h.seq, ${kind}, ${fill}, ${payload}, encode(sha256(${payload}::bytea || convert_to(h.seq::text, 'UTF8')), 'hex'), h.prev, ${key}, ${signature}, ${at} FROM h RETURNING journal_seq, hash) UPDATE journal_head SET journal_seq = r.journal_seq, hash = r.hash FROM receipt r WHERE id = 1`;
 }
+/** The journal appender's batch write (JournalRepository.appendBatch): receipts chained after the fill's COMMIT. */
+const BATCH_WRITE = /DELETE FROM journal_pending WHERE id = ANY/;
+/** The batch's read of the head and the staged rows (JournalRepository.headAndPending / pending): replayed as traced. */
+const BATCH_READ = /FROM journal_pending p JOIN fills f ON f\.id = p\.fill_id/;
+
+/**
+ * The appender's batch write, for pgbench: the server links and signs the staged receipts in Node
+ * from the head it locked, so the traced arrays would repeat. Here one statement chains, in SQL,
+ * what is staged (up to 200, in staging order) from the head (hash = SHA-256 of the payload and
+ * the number, as in `receiptWrite`), keeps the traced key, deletes the staged rows and moves the
+ * head. Same rows, same locks, one batch per script run.
+ */
+function batchWrite(names: Array<string | null>): string {
+  const key = names[8] === null ? 'NULL' : `:${names[8]}`;
+  return `WITH h AS (SELECT journal_seq, hash FROM journal_head WHERE id = 1), p AS (DELETE FROM journal_pending WHERE id IN (SELECT id FROM journal_pending ORDER BY id LIMIT 200) RETURNING id, kind, fill_id, body, at), n AS (SELECT p.*, h.journal_seq + row_number() OVER (ORDER BY p.id) AS seq, h.hash AS prev FROM p, h), r AS (INSERT INTO receipts (journal_seq, kind, fill_id, payload, hash, prev_hash, key_id, signature, at) SELECT n.seq, n.kind, n.fill_id, n.body, encode(sha256(n.body || convert_to(n.seq::text, 'UTF8')), 'hex'), n.prev, ${key}, 'pgbench', n.at FROM n RETURNING journal_seq, hash) UPDATE journal_head SET journal_seq = m.journal_seq, hash = m.hash FROM (SELECT journal_seq, hash FROM r ORDER BY journal_seq DESC LIMIT 1) m WHERE id = 1`;
+}
 const TX_END = /^\s*(COMMIT|ROLLBACK)\b/i;
 /** The fill transaction (its first statement locks the RFQ row) and the move accepted → submitting before it. */
 const FILL_LOCK = /FOR UPDATE OF r\b/;
@@ -96,10 +112,10 @@ function groupUnits(trace: TracedStatement[], related: (s: TracedStatement) => b
   return units;
 }
 
-/** The fill transaction, or the accepted → submitting move before it. */
+/** The fill transaction, the accepted → submitting move before it, or the appender's batch after it (the `filled` event waits for it). */
 function isFillUnit(unit: Unit): boolean {
   return (
-    unit.statements.some((s) => FILL_LOCK.test(s.text)) ||
+    unit.statements.some((s) => FILL_LOCK.test(s.text) || BATCH_WRITE.test(s.text) || BATCH_READ.test(s.text)) ||
     (unit.statements.length === 1 &&
       SUBMITTING_MOVE.test(unit.statements[0].text) &&
       unit.statements[0].values.includes('submitting') &&
@@ -154,12 +170,15 @@ function bindParameters(s: TracedStatement, st: ScriptState): Array<string | nul
 
 /** The statement's line: its text with the variables, and a \gset of the id-like columns it returned (prefixed `prefix`). */
 function statementLine(s: TracedStatement, names: Array<string | null>, prefix: string, st: ScriptState): string {
-  let sql = RECEIPT_WRITE.test(s.text)
-    ? receiptWrite(names)
-    : s.text.replace(/\$(\d+)/g, (_m, n: string) => {
-        const name = names[Number(n) - 1];
-        return name === null ? 'NULL' : `:${name}`;
-      });
+  let sql =
+    RECEIPT_WRITE.test(s.text) && !BATCH_WRITE.test(s.text)
+      ? receiptWrite(names)
+      : BATCH_WRITE.test(s.text)
+        ? batchWrite(names)
+        : s.text.replace(/\$(\d+)/g, (_m, n: string) => {
+            const name = names[Number(n) - 1];
+            return name === null ? 'NULL' : `:${name}`;
+          });
   sql = sql.replace(/\s+$/, '');
   if (!sql.endsWith(';')) sql += ';';
   if (s.rows.length === 1 && /\bRETURNING\b/i.test(s.text)) {
@@ -193,7 +212,10 @@ export function buildScript(trace: TracedStatement[], d: Dynamics, sequence: str
     [String(d.takerId), 'taker'],
     [String(d.makerId), 'maker'],
   ]);
+  // The appender's batch that chained the lifecycle's receipt carries no lifecycle value (arrays of the batch's rows): kept by its text.
   const related = (s: TracedStatement) =>
+    BATCH_WRITE.test(s.text) ||
+    BATCH_READ.test(s.text) ||
     s.values.some((v) => known.has(String(v)) || (typeof v === 'string' && [...known.keys()].some((k) => k.length >= 32 && v.includes(k))));
   const kept = groupUnits(trace, related).filter((u) => u.related);
 

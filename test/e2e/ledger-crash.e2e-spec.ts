@@ -13,7 +13,9 @@ import { Client } from 'pg';
 import { Environment, type TestApp } from './harness';
 import { pgRows, violations } from './invariants';
 import { type RfqTrader, type Round, expirationIn, leg, listRound, rfqTrader } from './rfq-support';
-import { type Quoted, acceptParams, deposit, marketData, quoted, sleep } from './support/ledger';
+import { Http } from './clients';
+import { journalViolations } from './support/journal-chain';
+import { type Quoted, acceptAndFill, acceptParams, deposit, marketData, quoted, sleep } from './support/ledger';
 
 const ROOT = join(__dirname, '..', '..');
 const RFQS_PER_TAKER = 10;
@@ -104,6 +106,41 @@ async function pendingAfterRecovery(db: Client): Promise<number> {
   return left;
 }
 
+/** Backends of this database (but this one) matching `where`, polled until there is one (up to 30 s): how many. */
+async function untilSome(db: Client, where: string): Promise<number> {
+  const sql = `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND ${where}`;
+  const until = Date.now() + 30_000;
+  for (;;) {
+    const n: number = (await db.query(sql)).rows[0].n;
+    if (n > 0 || Date.now() > until) return n;
+    await sleep(50);
+  }
+}
+
+/** Polls until no backend of this database (but this one) matches `where` (up to 30 s). */
+async function untilNone(db: Client, where: string): Promise<void> {
+  const sql = `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND ${where}`;
+  const until = Date.now() + 30_000;
+  while ((await db.query(sql)).rows[0].n > 0 && Date.now() < until) await sleep(50);
+}
+
+/**
+ * `load` runs while the test's session `holder` holds the journal head (every batch's write waits for
+ * it); then the server is killed and its connections with it (their backends terminated: a batch
+ * waiting for the head ends without its COMMIT), and the head is let go.
+ */
+async function killWithHeadHeld(server: Server, holder: Client, load: () => Promise<void>): Promise<void> {
+  await holder.query(`BEGIN`);
+  await holder.query(`SELECT journal_seq FROM journal_head WHERE id = 1 FOR UPDATE`);
+  await load();
+  await server.kill();
+  await holder.query(
+    `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state <> 'idle' AND query LIKE '%journal_pending%'`,
+  );
+  await untilNone(holder, `state <> 'idle' AND query LIKE '%DELETE FROM journal_pending%'`);
+  await holder.query(`ROLLBACK`);
+}
+
 whenPostgres('Ledger crash safety: SIGKILL in the middle of a stream of accepts', () => {
   let env: Environment;
   let server: Server;
@@ -169,8 +206,76 @@ whenPostgres('Ledger crash safety: SIGKILL in the middle of a stream of accepts'
     const [{ n: filled }] = (await db.query(`SELECT count(*)::int AS n FROM rfqs WHERE state = 'filled'`)).rows;
     expect(fills).toBe(filled);
     expect(await violations(pgRows(db))).toEqual([]);
+    // The journal: one unbroken chain, exactly one receipt per fill (none lost with the fills killed between COMMIT and chaining).
+    expect(await journalViolations(db)).toEqual([]);
     process.stdout.write(
       `crash: ${book.length} accepts sent, ${answered.size} answered before the kill, ${accepted} committed, ${pendingAtKill} accepted/submitting at the kill; ${JSON.stringify(states)}\n`,
     );
   }, 400_000);
+  /**
+   * docs/receipts.md, crash cases: a test session holds the journal head, so fills and a revert
+   * commit with their receipts staged and their `filled` events waiting; the server dies there.
+   * Started again with one staged row locked by the test, its appender's batch statement writes
+   * its receipts and then waits to delete that row: the server dies in the middle of the batch,
+   * which then ends whole or not at all (never a receipt without its staged row gone). The
+   * third start chains everything: one unbroken chain, exactly one receipt per fill and revert.
+   */
+  it("kills between fills' commits and their receipts, then in the middle of a batch: one unbroken chain, one receipt per fill and revert", async () => {
+    const round = await listRound(server.app, 'SOL', expirationIn(11));
+    await marketData(server.app, 'SOL', '150', '0.8');
+    const [maker, taker] = await Promise.all([rfqTrader(server.app, ['quoter']), rfqTrader(server.app, ['taker'])]);
+    traders.push(maker, taker);
+    await deposit(server.app, maker.accountId, '100000');
+    await deposit(server.app, taker.accountId, '5000');
+    const q = async () => quoted(taker, maker, round.expiry, [leg(round.symbol('150'), '1')], { expires_at: Math.floor(Date.now() / 1000) + 300 });
+    const reverted = await q();
+    expect((await acceptAndFill(taker, reverted, 'buy')).state).toBe('filled');
+    const book: Quoted[] = [];
+    for (let i = 0; i < 6; i++) book.push(await q());
+    const count = async (sql: string) => (await db.query(sql)).rows[0].n as number;
+    const receiptsBefore = await count(`SELECT count(*)::int AS n FROM receipts`);
+    const holder = new Client({ connectionString: env.env.DATABASE_URL });
+    await holder.connect();
+    try {
+      // 1. The head held by the test: the accepts fill and the revert commits; nothing is chained.
+      await killWithHeadHeld(server, holder, async () => {
+        for (const item of book) void taker.client.call('rfq.accept', acceptParams(taker.wallet, item, 'sell')).catch(() => undefined);
+        void new Http(server.app.url)
+          .admin()
+          .post(`/v1/admin/rfq/${reverted.rfqId}/revert`, {})
+          .catch(() => undefined);
+        const until = Date.now() + 30_000;
+        while ((await count(`SELECT count(*)::int AS n FROM journal_pending`)) < book.length + 1 && Date.now() < until) await sleep(50);
+      });
+      expect(await count(`SELECT count(*)::int AS n FROM journal_pending`)).toBe(book.length + 1);
+      expect(await count(`SELECT count(*)::int AS n FROM receipts`)).toBe(receiptsBefore);
+
+      // 2. One staged row locked by the test: the restarted appender's batch stops at its DELETE; the server dies there.
+      await holder.query(`BEGIN`);
+      await holder.query(`SELECT id FROM journal_pending ORDER BY id DESC LIMIT 1 FOR UPDATE`);
+      await server.start();
+      expect(await untilSome(db, `wait_event_type = 'Lock' AND query LIKE '%DELETE FROM journal_pending%'`)).toBe(1);
+      await server.kill();
+      await holder.query(`ROLLBACK`);
+    } finally {
+      await holder.end();
+    }
+    // Its batch is one statement: its backend, left alone, ends it whole (its Sync had come) or not at all.
+    await untilNone(db, `state <> 'idle' AND query LIKE '%DELETE FROM journal_pending%'`);
+    const staged = await count(`SELECT count(*)::int AS n FROM journal_pending`);
+    const chained = await count(`SELECT count(*)::int AS n FROM receipts`);
+    expect([
+      [book.length + 1, receiptsBefore],
+      [0, receiptsBefore + book.length + 1],
+    ]).toContainEqual([staged, chained]);
+    expect(await journalViolations(db, { staged })).toEqual([]);
+
+    // 3. Started again: its sweep chains what was staged.
+    await server.start();
+    const done = Date.now() + 60_000;
+    while ((await count(`SELECT count(*)::int AS n FROM journal_pending`)) > 0 && Date.now() < done) await sleep(100);
+    expect(await count(`SELECT count(*)::int AS n FROM receipts`)).toBe(receiptsBefore + book.length + 1);
+    expect(await journalViolations(db)).toEqual([]);
+    expect(await violations(pgRows(db))).toEqual([]);
+  }, 300_000);
 });

@@ -259,7 +259,7 @@ describeBothDatabases('rfq, ledger and journal repositories', (getDb) => {
     const before = await journal.segment(0, 1);
     const fillId = await db.tx(async (sql) => {
       const id = await fills.record(sql, fill, positions, rows);
-      const head = await journal.lockHead(sql, taker);
+      const head = await journal.lockHead(sql);
       await journal.appendReceipt(sql, {
         journalSeq: head.journalSeq + 1n,
         kind: 0,

@@ -103,13 +103,16 @@ export class Database implements SqlPool {
    * before they are. A CHECKPOINT first writes every committed page into the files, so a restore
    * replays almost no WAL. Database work waits meanwhile (the pool queues it; nothing fails unless
    * the copy outlasts the pool's 10 s connection timeout). Files of DATA_DIR named in `without`
-   * (the exchange's signing key) are left out.
+   * (the exchange's signing key) are left out. `before` runs first on the held session (the
+   * journal chains its staged receipts there, so the copy holds every fill with its receipt).
    */
-  async embeddedSnapshot(without: readonly string[] = []): Promise<Buffer> {
+  async embeddedSnapshot(without: readonly string[] = [], before?: (sql: Sql) => Promise<void>): Promise<Buffer> {
     if (!this.pglite) throw new Error('embeddedSnapshot: the database is PostgreSQL (use pg_dump)');
     const runner = this.dataSource.createQueryRunner();
     try {
       await runner.connect();
+      // What must be in the copy first (the journal's staged receipts chained), on the held session.
+      if (before) await before(new RunnerSql(() => ({ runner, release: false }), null, this.names));
       await runner.query('CHECKPOINT');
       const tar = await this.pglite.dumpDataDir('none');
       return tarWithout(Buffer.from(await tar.arrayBuffer()), without);

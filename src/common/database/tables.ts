@@ -132,6 +132,13 @@ export interface Tables {
     journal_seq: string; // bigint NOT NULL
     hash: string; // char NOT NULL
   };
+  journal_pending: {
+    id: string; // bigint NOT NULL
+    kind: number; // smallint NOT NULL
+    fill_id: string; // bigint NOT NULL
+    body: Buffer; // bytea NOT NULL
+    at: string; // bigint NOT NULL
+  };
   lock_groups: {
     account_id: string; // bigint NOT NULL
     asset: string; // text NOT NULL

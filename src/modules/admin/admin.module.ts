@@ -5,6 +5,7 @@ import { AuditAdminController } from './audit-admin.controller';
 import { BackupAdminController } from './backup-admin.controller';
 import { InstrumentsModule } from '../instruments/instruments.module';
 import { InstrumentsAdminController } from './instruments-admin.controller';
+import { JournalModule } from '../journal/journal.module';
 import { LedgerModule } from '../ledger/ledger.module';
 import { LedgerAdminController } from './ledger-admin.controller';
 import { MarketDataModule } from '../market-data/market-data.module';
@@ -17,7 +18,7 @@ import { RfqModule } from '../rfq/rfq.module';
  * an admin command carries `@UseInterceptors(AuditTrail)` (the audit log, docs/spec/design.md 16).
  */
 @Module({
-  imports: [AccountsModule, InstrumentsModule, MarketDataModule, LedgerModule, RfqModule],
+  imports: [AccountsModule, InstrumentsModule, JournalModule, MarketDataModule, LedgerModule, RfqModule],
   controllers: [
     AccountsAdminController,
     InstrumentsAdminController,

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { isRfqState } from '@legwork/protocol';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { ViewVersions } from '../../common/broadcast/view-versions';
 import { withTimeout } from '../../common/database/database';
 import { JobRunner } from '../../common/jobs/job-runner';
 import { QUEUES } from '../../common/jobs/queues';
 import { logger } from '../../common/logging/logger';
+import { isRfqState } from '../rfq/domain/rfq-state';
 
 /** Seconds, from 1 ms to 10 s: JSON-RPC calls and HTTP requests. */
 const REQUEST_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -17,7 +17,8 @@ const LIFECYCLE_BUCKETS = [0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600, 1
  * below 50 ms, where the hold sits on a quiet machine, so that the bench reads p50/p99 from them.
  */
 const HEAD_BUCKETS = [
-  0.00025, 0.0005, 0.001, 0.0015, 0.002, 0.003, 0.004, 0.005, 0.0075, 0.01, 0.0125, 0.015, 0.02, 0.025, 0.03, 0.04, 0.05, 0.075, 0.1, 0.25, 0.5, 1, 2.5,
+  0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0015, 0.002, 0.003, 0.004, 0.005, 0.0075, 0.01, 0.0125, 0.015, 0.02, 0.025, 0.03, 0.04, 0.05, 0.075, 0.1, 0.25,
+  0.5, 1, 2.5,
 ];
 
 /** How long one read of the history gauges serves scrapes: they cost a catalog read and two index probes. */
@@ -101,14 +102,14 @@ export class MetricsService {
 
   private readonly headWait = new Histogram({
     name: 'legwork_journal_head_wait_seconds',
-    help: "Time of the statement that takes the journal head's lock (a fill's also credits the fee account): one round trip plus the wait for the holder",
+    help: "Time of the statement that takes the journal head's lock for a batch of receipts (observed once per receipt): one round trip plus the wait for the holder",
     buckets: HEAD_BUCKETS,
     registers: [this.registry],
   });
 
   private readonly headHold = new Histogram({
     name: 'legwork_journal_head_hold_seconds',
-    help: "Time the journal head's lock is held per append (fill or revert): from the lock statement's reply to the COMMIT's reply",
+    help: "Time the journal head's lock is held per receipt (fill or revert): a batch's hold, from the lock statement's reply to the COMMIT's reply, divided among its receipts",
     buckets: HEAD_BUCKETS,
     registers: [this.registry],
   });
@@ -211,13 +212,17 @@ export class MetricsService {
   }
 
   /**
-   * One committed journal append (JournalService.append): `waitSeconds` the statement that took the
-   * head's lock, `holdSeconds` from its reply to the COMMIT's reply. Appends serialize on the head:
-   * 1 / hold is the chain's ceiling in appends per second (bench/results/performance.md, Scale-out).
+   * One committed batch of the journal's appender (JournalAppender): `waitSeconds` the statement
+   * that took the head's lock, `holdSeconds` from its reply to the COMMIT's reply, shared among
+   * its `receipts` (each is observed with the batch's wait and its share of the hold, so the
+   * histogram's mean is the hold per receipt). Batches serialize on the head: receipts / hold is
+   * the chain's ceiling in appends per second (docs/receipts.md).
    */
-  journalHead(waitSeconds: number, holdSeconds: number): void {
-    this.headWait.observe(waitSeconds);
-    this.headHold.observe(holdSeconds);
+  journalHead(waitSeconds: number, holdSeconds: number, receipts = 1): void {
+    for (let i = 0; i < receipts; i++) {
+      this.headWait.observe(waitSeconds);
+      this.headHold.observe(holdSeconds / receipts);
+    }
   }
 
   /** The ledger refused or failed a write (RFQ_ATTESTATION_FAILED, RFQ_TX_FAILED, …). */

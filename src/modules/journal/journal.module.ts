@@ -1,16 +1,17 @@
 import { Module } from '@nestjs/common';
 import { ExchangeKeyService } from './exchange-key.service';
+import { JournalAppender } from './journal-appender.service';
 import { JournalController } from './journal.controller';
 import { JournalRepository } from './journal.repository';
 import { JournalService } from './journal.service';
 
 /**
  * Fill receipts, the journal that chains them, and the exchange key that signs them (docs/spec/design.md 14).
- * Owns receipts, journal_head and exchange_keys (JournalRepository).
+ * Owns receipts, journal_head, journal_pending and exchange_keys (JournalRepository).
  */
 @Module({
   controllers: [JournalController],
-  providers: [JournalRepository, ExchangeKeyService, JournalService],
+  providers: [JournalRepository, ExchangeKeyService, JournalAppender, JournalService],
   exports: [JournalService, ExchangeKeyService],
 })
 export class JournalModule {}

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../common/database/database';
-import type { Tx } from '../../common/database/sql';
+import { type Sql, type Tx, refusalReason } from '../../common/database/sql';
 import { type Maybe, type Row, type RowOf, columnList } from '../../common/database/table';
 import type { ReceiptKind } from '@legwork/protocol';
 import type { ReceiptView } from './domain/receipt';
@@ -14,7 +14,7 @@ export interface JournalRow {
 }
 
 /** A receipt as the journal writes it. */
-interface NewReceipt {
+export interface NewReceipt {
   journalSeq: bigint;
   kind: ReceiptKind;
   fillId: string;
@@ -26,15 +26,44 @@ interface NewReceipt {
   at: number;
 }
 
-/** A fill's fee, credited to the fee account's balance as the head is locked (`lockHead`). */
+/** A fill's fee, credited to the fee account's balance in the statement that stages its receipt (`stage`). */
 export interface FeeCredit {
   accountId: number;
   amount: bigint;
 }
 
-type HeadRow = Row<'journal_head', 'journal_seq' | 'hash'> & { taker: string };
-/** The head row with the taker's wallet ($1: the taker's account), as lockHead reads it with or without a fee credit. */
-const SELECT_HEAD = `SELECT h.journal_seq, h.hash, (SELECT wallet FROM accounts WHERE id = $1) AS taker FROM journal_head h`;
+/** A receipt as its fill or revert stages it: the unlinked body (domain/chain.ts). */
+export interface StagedReceipt {
+  kind: ReceiptKind;
+  fillId: string;
+  body: Buffer;
+  at: number;
+}
+
+/** A staged receipt as the appender reads it, with what its chaining needs: the taker's wallet and the fill's salt. */
+export interface PendingReceipt extends StagedReceipt {
+  id: string;
+  takerWallet: string;
+  takerSalt: Buffer;
+}
+
+type PendingRow = Row<'journal_pending', 'id' | 'kind' | 'fill_id' | 'body' | 'at'> & { wallet: string; taker_salt: Buffer };
+const STAGE = `INSERT INTO journal_pending (kind, fill_id, body, at)`;
+/** A staged receipt with the taker's wallet and the fill's salt (the commitment is made from them). */
+const PENDING = `p.id, p.kind, p.fill_id, p.body, p.at, a.wallet, f.taker_salt
+  FROM journal_pending p JOIN fills f ON f.id = p.fill_id JOIN accounts a ON a.id = f.taker_account_id`;
+
+function pendingOf(r: PendingRow): PendingReceipt {
+  return {
+    id: String(r.id),
+    kind: Number(r.kind) as ReceiptKind,
+    fillId: String(r.fill_id),
+    body: r.body,
+    at: Number(r.at),
+    takerWallet: r.wallet,
+    takerSalt: r.taker_salt,
+  };
+}
 
 const RECEIPT = columnList('receipts', ['journal_seq', 'kind', 'fill_id', 'payload', 'hash', 'key_id', 'signature']);
 type ReceiptRow = RowOf<typeof RECEIPT>;
@@ -50,57 +79,139 @@ function receiptView(r: ReceiptRow): ReceiptView {
   };
 }
 
-/** The receipt journal's tables (docs/spec/design.md 14): receipts, the chain's head journal_head, and exchange_keys. */
+/**
+ * The receipt journal's tables (docs/spec/design.md 14): receipts, the chain's head journal_head,
+ * the staged receipts journal_pending, and exchange_keys.
+ */
 @Injectable()
 export class JournalRepository {
   constructor(private readonly db: Database) {}
 
   /**
-   * Locks the head row in the caller's transaction (every other append waits from here until it
-   * ends) and answers it, with the taker's wallet read in the same round trip (the receipt names
-   * it; `accounts.wallet` is the accounts module's, read here to keep the head's hold one round
-   * trip shorter).
-   *
-   * With `feeCredit` (a fill), the same statement first credits the fee account's balance row, the
-   * ledger's, which every fill writes and holds to COMMIT like the head: one round trip less while
-   * fills wait for each other (bench/results/performance.md, F5). The lock order stays the fee account's row,
-   * then the head (revert.service.ts): the CTE's row locks the fee account's row before the join
-   * can give the head row to FOR UPDATE.
+   * Stages a fill's or revert's receipt in its transaction (docs/receipts.md): no lock on the
+   * journal head. With `feeCredit` (a fill), the same statement first credits the fee account's
+   * balance row, the ledger's, which every fill writes and holds to COMMIT: one round trip less
+   * while fills wait for each other on it (bench/results/performance.md, F5).
    */
-  async lockHead(tx: Tx, takerAccountId: number, feeCredit?: FeeCredit): Promise<{ journalSeq: bigint; hash: string; takerWallet: string }> {
-    const head = feeCredit
-      ? await tx.one<HeadRow>(
+  async stage(tx: Tx, r: StagedReceipt, feeCredit?: FeeCredit): Promise<void> {
+    const staged = feeCredit
+      ? await tx.exec(
           `WITH fee AS (
-             INSERT INTO balances (account_id, total) VALUES ($2, $3)
+             INSERT INTO balances (account_id, total) VALUES ($5, $6)
              ON CONFLICT (account_id) DO UPDATE SET total = balances.total + EXCLUDED.total, updated_at = now()
              RETURNING account_id
            )
-           ${SELECT_HEAD}, fee WHERE h.id = 1 FOR UPDATE OF h`,
-          [takerAccountId, feeCredit.accountId, feeCredit.amount.toString()],
+           ${STAGE} SELECT $1, $2, $3, $4 FROM fee`,
+          [r.kind, r.fillId, r.body, r.at, feeCredit.accountId, feeCredit.amount.toString()],
         )
-      : await tx.one<HeadRow>(`${SELECT_HEAD} WHERE h.id = 1 FOR UPDATE`, [takerAccountId]);
+      : await tx.exec(`${STAGE} VALUES ($1, $2, $3, $4)`, [r.kind, r.fillId, r.body, r.at]);
+    if (staged !== 1) throw new Error(`the receipt of fill ${r.fillId} was not staged`);
+  }
+
+  /** Locks the head row in the caller's transaction (the appender's batch: every other append waits from here to its end) and answers it. */
+  async lockHead(tx: Tx): Promise<{ journalSeq: bigint; hash: string }> {
+    const head = await tx.one<Row<'journal_head', 'journal_seq' | 'hash'>>(`SELECT journal_seq, hash FROM journal_head WHERE id = 1 FOR UPDATE`);
     if (!head) throw new Error('journal_head has no row');
-    return { journalSeq: BigInt(head.journal_seq), hash: head.hash, takerWallet: head.taker };
+    return { journalSeq: BigInt(head.journal_seq), hash: head.hash };
   }
 
   /**
-   * Writes the receipt and moves the head to it: one statement, under the head's lock (`lockHead`).
-   * The receipt is written only as the head's next link (its journal_seq follows the head's, its
-   * prev_hash is the head's hash), so no code path can write a broken chain; a receipt that is not
-   * the next link throws and the fill's transaction rolls back.
+   * The oldest `limit` staged receipts, in staging order, with the taker's wallet and the fill's
+   * salt. After `lockHead`, in a statement of its own, so that it sees every row a batch before it
+   * deleted (READ COMMITTED takes a new snapshot per statement).
    */
-  async appendReceipt(tx: Tx, r: NewReceipt): Promise<void> {
-    const moved = await tx.exec(
-      `WITH receipt AS (
+  async pending(tx: Tx, limit: number): Promise<PendingReceipt[]> {
+    const rows = await tx.rows<PendingRow>(`SELECT ${PENDING} ORDER BY p.id LIMIT $1`, [limit]);
+    return rows.map(pendingOf);
+  }
+
+  /**
+   * The head and the oldest `limit` staged receipts as of one snapshot, without a lock (one
+   * statement): what an optimistic batch links from. Its write (`appendBatch`) takes effect only
+   * if the head is still this one.
+   */
+  async headAndPending(limit: number, sql: Sql = this.db): Promise<{ head: { journalSeq: bigint; hash: string }; staged: PendingReceipt[] }> {
+    const rows = await sql.rows<Maybe<PendingRow> & { head_seq: string; head_hash: string }>(
+      `SELECT h.journal_seq AS head_seq, h.hash AS head_hash, s.*
+         FROM journal_head h LEFT JOIN LATERAL (SELECT ${PENDING} ORDER BY p.id LIMIT $1) s ON true
+        WHERE h.id = 1`,
+      [limit],
+    );
+    if (rows.length === 0) throw new Error('journal_head has no row');
+    return {
+      head: { journalSeq: BigInt(rows[0].head_seq), hash: rows[0].head_hash },
+      staged: rows.filter((r): r is PendingRow & { head_seq: string; head_hash: string } => r.id !== null).map(pendingOf),
+    };
+  }
+
+  /** Whether the receipt of a fill (kind 0) or revert (1) is staged, not yet chained (journal_pending_fill_id_kind_key). */
+  async isStaged(fillId: string, kind: ReceiptKind): Promise<boolean> {
+    return (await this.db.one(`SELECT 1 AS staged FROM journal_pending WHERE fill_id = $1 AND kind = $2`, [fillId, kind])) !== null;
+  }
+
+  /** When the oldest staged receipt was made (unix seconds), or null when none waits: what the appender's sweep looks at. */
+  async oldestPendingAt(): Promise<number | null> {
+    const row = await this.db.one<Row<'journal_pending', 'at'>>(`SELECT at FROM journal_pending ORDER BY id LIMIT 1`);
+    return row ? Number(row.at) : null;
+  }
+
+  /**
+   * Writes a batch of receipts, deletes the staged rows they chain (`pendingIds`) and moves the
+   * head to the last: one statement (atomic on its own: the pool, or a transaction after
+   * `lockHead`). Its UPDATE locks the head row, and a concurrent batch that linked from the same
+   * head conflicts on `receipts_pkey` or finds the head moved. Written only as the
+   * head's next links (the first names the head `head` as read, each next one the one before,
+   * journal_seq one more each time), so no code path can write a broken chain; anything else
+   * refuses itself (legwork_refuse: the statement writes nothing) and throws, the staged rows kept
+   * for the next batch.
+   */
+  async appendBatch(sql: Sql, head: { journalSeq: bigint; hash: string }, receipts: readonly NewReceipt[], pendingIds: readonly string[]): Promise<void> {
+    const hashes = receipts.map((r) => r.hash);
+    const refused = sql.rows(
+      `WITH b AS (
+         SELECT g.i, $1::bigint + g.i AS journal_seq, ($2::smallint[])[g.i] AS kind, ($3::bigint[])[g.i] AS fill_id,
+                substring($4::bytea FROM (g.i - 1) * 1072 + 1 FOR 1072) AS payload, ($5::text[])[g.i] AS hash,
+                ($6::text[])[g.i] AS prev_hash, ($7::text[])[g.i] AS signature, ($8::bigint[])[g.i] AS at, ($11::bigint[])[g.i] AS claimed_seq
+           FROM generate_series(1, cardinality($5::text[])) AS g(i)
+       ), receipt AS (
          INSERT INTO receipts (journal_seq, kind, fill_id, payload, hash, prev_hash, key_id, signature, at)
-         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9 FROM journal_head h
-          WHERE h.id = 1 AND h.journal_seq = $1::bigint - 1 AND h.hash = $6
+         SELECT b.journal_seq, b.kind, b.fill_id, b.payload, b.hash, b.prev_hash, $9, b.signature, b.at
+           FROM b JOIN journal_head h ON h.id = 1 AND h.journal_seq = $1::bigint AND h.hash = $10
+          WHERE b.claimed_seq = b.journal_seq AND b.prev_hash = COALESCE(($5::text[])[b.i - 1], $10)
+         RETURNING journal_seq
+       ), staged AS (
+         DELETE FROM journal_pending WHERE id = ANY($12::bigint[]) RETURNING id
+       ), moved AS (
+         UPDATE journal_head SET journal_seq = $1::bigint + cardinality($5::text[]), hash = ($5::text[])[cardinality($5::text[])]
+          WHERE id = 1 AND journal_seq = $1::bigint AND cardinality($5::text[]) > 0
+            AND (SELECT count(*) FROM receipt) = cardinality($5::text[]) AND (SELECT count(*) FROM staged) = cardinality($12::bigint[])
          RETURNING journal_seq
        )
-       UPDATE journal_head SET journal_seq = $1, hash = $5 WHERE id = 1 AND EXISTS (SELECT 1 FROM receipt)`,
-      [r.journalSeq.toString(), r.kind, r.fillId, r.payload, r.hash, r.prevHash, r.keyId, r.signature, r.at],
+       SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM moved) THEN legwork_refuse('not the next link') END AS refused`,
+      [
+        head.journalSeq.toString(),
+        receipts.map((r) => r.kind),
+        receipts.map((r) => r.fillId),
+        Buffer.concat(receipts.map((r) => r.payload)),
+        hashes,
+        receipts.map((r) => r.prevHash),
+        receipts.map((r) => r.signature),
+        receipts.map((r) => r.at),
+        receipts[0]?.keyId ?? '',
+        head.hash,
+        receipts.map((r) => r.journalSeq.toString()),
+        pendingIds,
+      ],
     );
-    if (moved !== 1) throw new Error(`receipt ${r.journalSeq} is not the next link of the journal head`);
+    // Refused (legwork_refuse), the statement wrote nothing: not one receipt, staged row or head move.
+    await refused.catch((error: unknown) => {
+      throw refusalReason(error) === null ? error : new Error(`receipt ${receipts[0]?.journalSeq} is not the next link of the journal head`);
+    });
+  }
+
+  /** One receipt as the head's next link (appendBatch of one, no staged row): the chain's rules, tested alone. */
+  appendReceipt(tx: Tx, r: NewReceipt): Promise<void> {
+    return this.appendBatch(tx, { journalSeq: r.journalSeq - 1n, hash: r.prevHash }, [r], []);
   }
 
   /** Receipts by fill id: `fill` and `revert` (when reverted). One read for a page of fills. */

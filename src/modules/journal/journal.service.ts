@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { parseWallet } from '@legwork/protocol';
-import type { Tx } from '../../common/database/sql';
+import type { Sql, Tx } from '../../common/database/sql';
 import { parseSymbol } from '../instruments/domain/symbol';
-import { type ReceiptKind, encodeReceipt, receiptHash, takerCommitment, toHex } from '@legwork/protocol';
-import { asBuffer } from '../../common/bytes';
-import { MetricsService } from '../health/metrics.service';
+import type { ReceiptKind } from '@legwork/protocol';
+import { unlinkedBody } from './domain/chain';
 import type { ReceiptView } from './domain/receipt';
 import { ExchangeKeyService } from './exchange-key.service';
+import { JournalAppender } from './journal-appender.service';
 import { type FeeCredit, type JournalRow, JournalRepository } from './journal.repository';
 
 /** What a fill or a revert is: the fields of its receipt that are not the journal's. */
@@ -15,9 +15,6 @@ export interface JournalEntry {
   fillId: string;
   rfqId: string;
   quoteId: string;
-  takerAccountId: number;
-  /** The fill's salt (its revert reuses it): the receipt holds the taker's commitment, never its key. */
-  takerSalt: Buffer;
   makerWallet: string;
   side: 'buy' | 'sell';
   price: bigint;
@@ -33,61 +30,63 @@ export class JournalService {
   constructor(
     private readonly journal: JournalRepository,
     private readonly key: ExchangeKeyService,
-    private readonly metrics: MetricsService,
+    private readonly appender: JournalAppender,
   ) {}
 
   /**
-   * Writes and signs the receipt of a fill or revert inside its transaction `sql`, as the last thing
-   * before COMMIT: the head row is locked here (every other fill's append waits from here until
-   * this transaction commits), the payload is built and signed in Node, and one statement writes
-   * the receipt and moves the head. The hold is two round trips and one signature (about 60 µs).
-   * A fill passes its `feeCredit`: the fee account's balance is credited in the statement that
-   * locks the head (JournalRepository.lockHead), not in a round trip of its own under the locks.
-   * The lock's wait and hold go to /metrics when the transaction commits (three clock reads).
+   * Stages the receipt of a fill or revert inside its transaction (docs/receipts.md, "How it is
+   * written"): the receipt's terms, encoded with journal_seq, prev_hash and the taker's commitment
+   * left zero, in one statement and without the journal head, so fills do not wait for each other
+   * on the chain. The appender chains it after the COMMIT (`receiptOf`); the taker's commitment
+   * is made then from the fill row's salt (`fills.taker_salt`, written in this transaction). A
+   * fill passes its `feeCredit`: the fee account's balance is credited in the same statement.
    */
-  async append(tx: Tx, entry: JournalEntry, feeCredit?: FeeCredit): Promise<ReceiptView> {
-    const asked = process.hrtime.bigint();
-    const head = await this.journal.lockHead(tx, entry.takerAccountId, feeCredit);
-    const held = process.hrtime.bigint();
-    tx.afterCommit(() => this.metrics.journalHead(Number(held - asked) / 1e9, Number(process.hrtime.bigint() - held) / 1e9));
-    const journalSeq = head.journalSeq + 1n;
-    // A Buffer view of the bytes (no copy): the journal row stores it, the view carries its base64.
-    const payload = asBuffer(
-      encodeReceipt({
-        kind: entry.kind,
-        domain: this.key.domain,
-        journalSeq,
-        prevHash: Buffer.from(head.hash, 'hex'),
-        rfqId: entry.rfqId,
-        quoteId: entry.quoteId,
-        takerCommitment: takerCommitment(entry.takerSalt, parseWallet(head.takerWallet)),
-        maker: parseWallet(entry.makerWallet),
-        side: entry.side,
-        price: entry.price,
-        fee: entry.fee,
-        at: entry.at,
-        fillId: BigInt(entry.fillId),
-        legs: entry.legs.map((leg) => {
-          const terms = parseSymbol(leg.instrument);
-          if (!terms) throw new Error(`${leg.instrument} is not an instrument symbol`);
-          return { symbol: leg.instrument, strike: terms.strike, kind: terms.kind, quantity: leg.quantity };
-        }),
-      }),
-    );
-    const hash = toHex(receiptHash(payload));
-    const signature = this.key.sign(payload).toString('base64');
-    await this.journal.appendReceipt(tx, {
-      journalSeq,
+  async stage(tx: Tx, entry: JournalEntry, feeCredit?: FeeCredit): Promise<void> {
+    const body = unlinkedBody({
       kind: entry.kind,
-      fillId: entry.fillId,
-      payload,
-      hash,
-      prevHash: head.hash,
-      keyId: this.key.keyId,
-      signature,
+      domain: this.key.domain,
+      rfqId: entry.rfqId,
+      quoteId: entry.quoteId,
+      maker: parseWallet(entry.makerWallet),
+      side: entry.side,
+      price: entry.price,
+      fee: entry.fee,
       at: entry.at,
+      fillId: BigInt(entry.fillId),
+      legs: entry.legs.map((leg) => {
+        const terms = parseSymbol(leg.instrument);
+        if (!terms) throw new Error(`${leg.instrument} is not an instrument symbol`);
+        return { symbol: leg.instrument, strike: terms.strike, kind: terms.kind, quantity: leg.quantity };
+      }),
     });
-    return { journal_seq: Number(journalSeq), kind: entry.kind, payload: payload.toString('base64'), hash, key_id: this.key.keyId, signature };
+    await this.journal.stage(tx, { kind: entry.kind, fillId: entry.fillId, body, at: entry.at }, feeCredit);
+  }
+
+  /**
+   * The signed receipt of a committed fill (kind 0) or revert (1) that staged it: waits for the
+   * appender's next batch (or finds it chained by another instance). Call after the COMMIT, never
+   * inside a transaction (PGlite's one session would wait for itself).
+   */
+  receiptOf(fillId: string, kind: 0 | 1): Promise<ReceiptView> {
+    return this.appender.receiptOf(fillId, kind);
+  }
+
+  /**
+   * Returns once the receipt of a committed fill (kind 0) or revert (1) is chained: at once (one
+   * keyed read) when it is not staged, else after the appender's next batch.
+   */
+  async chained(fillId: string, kind: 0 | 1): Promise<void> {
+    if (await this.journal.isStaged(fillId, kind)) await this.appender.receiptOf(fillId, kind);
+  }
+
+  /** Chains every receipt staged so far (a read that found a committed fill without its receipt waits for it so). */
+  async flush(): Promise<void> {
+    await this.appender.flush();
+  }
+
+  /** Chains every staged receipt on a session the caller holds alone (JournalAppender.chainOn): the embedded backup's. */
+  chainOn(sql: Sql): Promise<number> {
+    return this.appender.chainOn(sql);
   }
 
   /** Receipts by fill id: `fill` and `revert` (when reverted). One read for a page of fills. */

@@ -9,7 +9,6 @@ import { QUEUES, jobIds } from '../../common/jobs/queues';
 import { logger } from '../../common/logging/logger';
 import { newTakerSalt } from '@legwork/protocol';
 import { AccountsService } from '../accounts/accounts.service';
-import type { ReceiptView } from '../journal/domain/receipt';
 import { JournalService } from '../journal/journal.service';
 import type { RfqRecord, StoredQuote } from '../rfq/domain/rfq-record';
 import { MakerLimitsService } from '../rfq/maker-limits.service';
@@ -195,17 +194,20 @@ export class FillService implements OnModuleInit {
       },
       // accepted → filled, for the fill latency metric.
       (filled) => filled.updatedAt - accept.acceptedAt,
+      // The `filled` events go out once the receipt is chained, after the COMMIT (docs/receipts.md),
+      // and carry it; only the taker's view adds the salt (rfq-view.ts).
+      async (filled) => {
+        filled.fill!.receipt = { ...(await this.journal.receiptOf(fillId, 0)) };
+      },
     );
     if (!moved) throw new Error(`rfq ${rfq.id} left submitting under its own row lock`);
-    // The two rows every fill writes, last, so that fills wait for each other only over these
-    // statements and the COMMIT: the fee account's balance (its row comes with its first fee) and
-    // the journal head, credited and locked in one statement and held to COMMIT (docs/spec/design.md 14,
-    // docs/receipts.md). Lock order: other accounts' rows in id order, then the fee account's, then
-    // the head (revert.service.ts too).
-    const receipt = await this.appendReceipt(tx, v, decision, fillId, takerSalt);
-    // The `filled` events (sent after the COMMIT) carry the receipt; only the taker's view adds the salt (rfq-view.ts).
-    moved.fill!.receipt = { ...receipt };
     moved.fill!.takerSalt = takerSalt.toString('hex');
+    // The row every fill writes, last, so that fills wait for each other only over this statement
+    // and the COMMIT: the fee account's balance (its row comes with its first fee), credited in the
+    // statement that stages the receipt. The journal head is not taken here: the appender chains
+    // the staged receipt after the COMMIT (docs/spec/design.md 14, docs/receipts.md). Lock order:
+    // other accounts' rows in id order, then the fee account's (revert.service.ts too).
+    await this.stageReceipt(tx, v, decision, fillId);
     logger.event(
       'info',
       'rfq filled',
@@ -249,18 +251,16 @@ export class FillService implements OnModuleInit {
     );
   }
 
-  /** The fill's receipt, appended to the journal (its head stays locked to COMMIT). */
-  private appendReceipt(tx: Tx, v: FillView, decision: Extract<FillDecision, { ok: true }>, fillId: string, takerSalt: Buffer): Promise<ReceiptView> {
+  /** The fill's receipt, staged for the journal's appender, with the fee account's credit in the same statement. */
+  private stageReceipt(tx: Tx, v: FillView, decision: Extract<FillDecision, { ok: true }>, fillId: string): Promise<void> {
     const { rfq, quote, accept, legs, now } = v;
-    return this.journal.append(
+    return this.journal.stage(
       tx,
       {
         kind: 0,
         fillId,
         rfqId: rfq.id,
         quoteId: quote.quoteId,
-        takerAccountId: rfq.accountId,
-        takerSalt,
         makerWallet: quote.makerWallet,
         side: accept.side,
         price: decision.cash.price,

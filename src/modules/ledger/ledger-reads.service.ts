@@ -37,7 +37,7 @@ export class LedgerReadsService {
   async fills(accountId: number, after: string | null, limit: number): Promise<{ rows: RfqFillRow[]; next: string | null }> {
     const found = await this.fillRows.ofAccount(accountId, after, limit);
     const page = found.slice(0, limit);
-    const receipts = await this.journal.receiptsOf(page.map((f) => f.fillId));
+    const receipts = await this.receiptsOf(page);
     const rows = page.map((f): RfqFillRow => {
       const role = f.takerAccountId === accountId ? 'taker' : 'maker';
       const salt = role === 'taker' && f.takerSalt ? f.takerSalt.toString('hex') : undefined;
@@ -57,5 +57,19 @@ export class LedgerReadsService {
       };
     });
     return { rows, next: found.length > limit ? page[page.length - 1].fillId : null };
+  }
+
+  /**
+   * The receipts of a page of fills. A fill or revert committed a moment ago may still have its
+   * receipt staged (docs/receipts.md): then the appender is asked to chain what is staged, and the
+   * page's receipts are read again, so a committed fill's row always carries its receipt.
+   */
+  private async receiptsOf(page: ReadonlyArray<{ fillId: string; reverted: boolean }>): Promise<Map<string, { fill?: ReceiptView; revert?: ReceiptView }>> {
+    const ids = page.map((f) => f.fillId);
+    const receipts = await this.journal.receiptsOf(ids);
+    const staged = page.some((f) => !receipts.get(f.fillId)?.fill || (f.reverted && !receipts.get(f.fillId)?.revert));
+    if (!staged) return receipts;
+    await this.journal.flush();
+    return this.journal.receiptsOf(ids);
   }
 }

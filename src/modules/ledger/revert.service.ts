@@ -54,7 +54,10 @@ export class RevertService {
     if (!RFQ_ID.test(rfqId)) throw new AppError('INVALID_PARAMS', 'rfq_id must be 32 lowercase hex characters');
     const now = this.clock.now();
     // The move filled → failed is announced once this transaction commits (RfqTransitionsService.moveWithin).
-    await this.db.tx((tx) => this.revertWithin(tx, rfqId, now));
+    const record = await this.db.tx((tx) => this.revertWithin(tx, rfqId, now));
+    // The revert's receipt is chained after the COMMIT (docs/receipts.md); the admin's answer waits
+    // for it, so the fill's rows show `revert_receipt` from then on.
+    await this.journal.receiptOf(record.fill!.fillId, 1);
     return { rfq_id: rfqId, state: 'failed', reverted: true };
   }
 
@@ -131,14 +134,13 @@ export class RevertService {
       changes: { failure: { error: 'RFQ_TX_FAILED', message: 'the fill was reverted by an admin' }, fillReverted: true },
     });
     if (!record) throw new Error(`rfq ${rfq.id} left filled under its own row lock`);
-    // The revert's receipt (kind 1) repeats the fill's terms at the revert's time; last, as a fill's is.
-    await this.journal.append(tx, {
+    // The revert's receipt (kind 1) repeats the fill's terms at the revert's time, staged as a fill's
+    // is; its taker commitment is made with the salt written to the fill row above.
+    await this.journal.stage(tx, {
       kind: 1,
       fillId: fill.fillId,
       rfqId: rfq.id,
       quoteId: fill.quoteId,
-      takerAccountId: taker,
-      takerSalt,
       makerWallet: rfq.quote!.makerWallet,
       side: fill.side,
       price: fill.price,

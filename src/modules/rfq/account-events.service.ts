@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { JournalService } from '../journal/journal.service';
 import { AccountEventRepository, type StoredEvent } from './account-event.repository';
 
 export type { StoredEvent } from './account-event.repository';
@@ -6,15 +7,25 @@ export type { StoredEvent } from './account-event.repository';
 /** The stored account events a subscription replays (docs/spec/design.md 13): its bounds and a range. */
 @Injectable()
 export class AccountEventsService {
-  constructor(private readonly events: AccountEventRepository) {}
+  constructor(
+    private readonly events: AccountEventRepository,
+    private readonly journal: JournalService,
+  ) {}
 
   /** The account's latest `account_seq` and its oldest stored one (null when none is stored). */
   bounds(accountId: number): Promise<{ latest: number; oldest: number | null }> {
     return this.events.bounds(accountId);
   }
 
-  /** Stored events of the account with `after < account_seq <= upTo`, in order, at most `limit`. */
-  range(accountId: number, after: number, upTo: number, limit: number): Promise<StoredEvent[]> {
+  /**
+   * Stored events of the account with `after < account_seq <= upTo`, in order, at most `limit`. A
+   * `filled` event carries its receipt: one whose fill committed a moment ago may find it still
+   * staged (docs/receipts.md), and then the appender is asked to chain it and the range is read again.
+   */
+  async range(accountId: number, after: number, upTo: number, limit: number): Promise<StoredEvent[]> {
+    const events = await this.events.range(accountId, after, upTo, limit);
+    if (!events.some((e) => e.record?.state === 'filled' && e.record.fill && !e.record.fill.receipt)) return events;
+    await this.journal.flush();
     return this.events.range(accountId, after, upTo, limit);
   }
 }

@@ -57,10 +57,16 @@ export class RfqTransitionsService {
    * The move inside a transaction the caller holds (for a caller that writes its own rows in the
    * same transaction), announced once that transaction commits (`Tx.afterCommit`: never for a
    * move rolled back). The record is announced as it is then, so the caller may add to it (a
-   * fill's receipt) before its commit; `seconds`, read then too, is the step's latency.
+   * fill's receipt) before its commit, or after it in `ready` (awaited after the COMMIT, before the
+   * announcement: a fill's receipt is chained then); `seconds`, read then too, is the step's latency.
    */
-  async moveWithin(tx: Tx, move: RfqMoveRequest, seconds?: (moved: RfqRecord) => number): Promise<RfqRecord | null> {
-    return this.announcedAfterCommit(tx, await this.rfqs.move(tx, this.timed(move)), move.from, seconds);
+  async moveWithin(
+    tx: Tx,
+    move: RfqMoveRequest,
+    seconds?: (moved: RfqRecord) => number,
+    ready?: (moved: RfqRecord) => Promise<void>,
+  ): Promise<RfqRecord | null> {
+    return this.announcedAfterCommit(tx, await this.rfqs.move(tx, this.timed(move)), move.from, seconds, ready);
   }
 
   /**
@@ -118,8 +124,19 @@ export class RfqTransitionsService {
     return moved;
   }
 
-  private announcedAfterCommit(tx: Tx, moved: RfqRecord | null, from: RfqState, seconds?: (moved: RfqRecord) => number): RfqRecord | null {
-    if (moved) tx.afterCommit(() => this.announce(moved, from, seconds?.(moved)));
+  private announcedAfterCommit(
+    tx: Tx,
+    moved: RfqRecord | null,
+    from: RfqState,
+    seconds?: (moved: RfqRecord) => number,
+    ready?: (moved: RfqRecord) => Promise<void>,
+  ): RfqRecord | null {
+    if (moved && ready)
+      tx.afterCommit(async () => {
+        await ready(moved);
+        await this.announce(moved, from, seconds?.(moved));
+      });
+    else if (moved) tx.afterCommit(() => this.announce(moved, from, seconds?.(moved)));
     return moved;
   }
 

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
 import { AuthModule } from '../auth/auth.module';
 import { InstrumentsModule } from '../instruments/instruments.module';
+import { JournalModule } from '../journal/journal.module';
 import { MarketDataModule } from '../market-data/market-data.module';
 import { AccountEventRepository } from './account-event.repository';
 import { AccountEventsService } from './account-events.service';
@@ -31,7 +32,7 @@ import { RfqTransitionsService } from './rfq-transitions.service';
  * state mover, the reads and expiry for the ledger's accept, fill, revert and settlement.
  */
 @Module({
-  imports: [AccountsModule, InstrumentsModule, AuthModule, MarketDataModule],
+  imports: [AccountsModule, InstrumentsModule, AuthModule, JournalModule, MarketDataModule],
   providers: [
     RfqRepository,
     RfqReadsRepository,

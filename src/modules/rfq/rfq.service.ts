@@ -5,6 +5,7 @@ import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { RfqError } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
 import { InstrumentsService } from '../instruments/instruments.service';
+import { JournalService } from '../journal/journal.service';
 import { maxQuoteExpiresAt } from './domain/quote-terms';
 import { resolveLegs } from './domain/rfq-legs';
 import type { CreateRfqCommand, ListRfqsQuery, PollQuery } from './domain/rfq-params';
@@ -33,6 +34,7 @@ export class RfqService {
     private readonly instruments: InstrumentsService,
     private readonly expiry: RfqExpiryService,
     private readonly transitions: RfqTransitionsService,
+    private readonly journal: JournalService,
   ) {}
 
   /**
@@ -116,6 +118,9 @@ export class RfqService {
   async get(caller: RfqCaller, rfqId: string): Promise<RfqView> {
     const rfq = await this.store.findLive(caller.accountId, rfqId, this.clock.now());
     if (!rfq) throw new RfqError('RFQ_NOT_FOUND', `no RFQ ${rfqId} of this account`);
+    // A fill shows as filled once its receipt is chained too (docs/receipts.md): in the moment
+    // between its COMMIT and its batch, this waits for the batch, so whoever sees `filled` can read the receipt.
+    if (rfq.state === 'filled' && rfq.fill) await this.journal.chained(rfq.fill.fillId, 0);
     return rfqView(rfq);
   }
 

@@ -1,0 +1,185 @@
+import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { parseWallet, receiptHash, takerCommitment, toHex } from '@legwork/protocol';
+import { Clock } from '../../common/clock';
+import { APP_CONFIG, type AppConfig } from '../../common/config/config';
+import { Database } from '../../common/database/database';
+import type { Sql, Tx } from '../../common/database/sql';
+import { PeriodicSweep } from '../../common/jobs/periodic-sweep';
+import { logger } from '../../common/logging/logger';
+import { MetricsService } from '../health/metrics.service';
+import { linkReceipt } from './domain/chain';
+import type { ReceiptView } from './domain/receipt';
+import { ExchangeKeyService } from './exchange-key.service';
+import { JournalRepository, type NewReceipt, type PendingReceipt } from './journal.repository';
+
+/** Staged receipts chained per transaction at most: the head's hold grows with it (one signature each, about 60 µs). */
+const BATCH = 200;
+/** A staged receipt this old (seconds) is one nobody is waiting for (its instance died after its fill's COMMIT): the sweep chains it. */
+const ORPHAN_SECONDS = 2;
+/** Tries of a fill waiting for its receipt (a failed batch, a lost connection) before its `filled` event is left to replay. */
+const TRIES = 5;
+
+/** The receipts a run of the appender chained, by `${fill_id}/${kind}`. */
+export type Chained = Map<string, ReceiptView>;
+
+const keyOf = (fillId: string, kind: number) => `${fillId}/${kind}`;
+
+/**
+ * The appender (docs/receipts.md, "How it is written"): chains staged receipts into the journal,
+ * in batches, one batch at a time per database (the journal head's row lock, held for the batch's
+ * own transaction: two statements, the signatures and the COMMIT). Fills and reverts stage their
+ * receipt in their own transaction and ask for it after their COMMIT (`receiptOf`): every ask
+ * made while a batch runs is answered by the next one, so under load one batch serves many fills.
+ * A sweep on every instance chains what nobody asked for (a fill whose instance died after its
+ * COMMIT).
+ */
+@Injectable()
+export class JournalAppender implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private running: Promise<Chained> | null = null;
+  private queued: Promise<Chained> | null = null;
+  private readonly periodic: PeriodicSweep;
+
+  constructor(
+    private readonly db: Database,
+    private readonly journal: JournalRepository,
+    private readonly key: ExchangeKeyService,
+    private readonly metrics: MetricsService,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.periodic = new PeriodicSweep('journal sweep', config.sweepIntervalMs, () => this.sweepOnce());
+  }
+
+  onApplicationBootstrap(): void {
+    this.periodic.start();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.periodic.stop();
+    await Promise.allSettled([this.running, this.queued]);
+  }
+
+  /**
+   * Chains every receipt staged (committed) before this call, with whatever else is staged by
+   * then: a run starts now, or right after the one running (which may have read the staged rows
+   * before the caller's COMMIT). The receipts the run chained; rows another instance chained first
+   * are not in it.
+   */
+  flush(): Promise<Chained> {
+    if (this.queued) return this.queued;
+    if (!this.running) return this.start();
+    this.queued = this.running.then(
+      () => this.start(),
+      () => this.start(),
+    );
+    return this.queued;
+  }
+
+  /** The receipt of a staged fill (kind 0) or revert (1) once it is chained, here or by another instance. */
+  async receiptOf(fillId: string, kind: 0 | 1): Promise<ReceiptView> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const chained = (await this.flush()).get(keyOf(fillId, kind));
+        if (chained) return chained;
+        const stored = (await this.journal.receiptsOf([fillId])).get(fillId);
+        const receipt = kind === 0 ? stored?.fill : stored?.revert;
+        if (receipt) return receipt;
+        throw new Error(`the receipt of fill ${fillId} (kind ${kind}) is neither staged nor chained`);
+      } catch (error) {
+        if (attempt >= TRIES) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
+      }
+    }
+  }
+
+  private start(): Promise<Chained> {
+    const run = this.chainAll().finally(() => {
+      if (this.running === run) this.running = null;
+    });
+    this.queued = null;
+    this.running = run;
+    return run;
+  }
+
+  /** Batches until none is full: every row staged before the first one began is chained. */
+  private async chainAll(): Promise<Chained> {
+    const chained: Chained = new Map();
+    for (;;) {
+      // Optimistic first (two statements, no transaction); if another instance's batch moved the
+      // head in between, the same batch under the head's lock.
+      const batch = await this.chainBatch(this.db).catch(() => this.db.tx((tx) => this.chainBatch(tx, tx)));
+      for (const r of batch) chained.set(keyOf(r.fillId, r.kind), r.view);
+      if (batch.length < BATCH) return chained;
+    }
+  }
+
+  /**
+   * One batch: the head and the oldest staged rows, linked and signed in Node, then one statement
+   * writes the receipts, deletes the staged rows and moves the head (JournalRepository.appendBatch),
+   * taking the head's row lock only for itself. Without `tx`: the head and the rows read in one
+   * statement without a lock; the write refuses itself if the head moved meanwhile. With `tx`: the
+   * head locked first (FOR UPDATE), held to the COMMIT. The hold goes to /metrics per receipt (the
+   * write statement's time, or from the lock to the COMMIT, shared among the batch's receipts).
+   */
+  private async chainBatch(sql: Sql, tx: Tx | null = null): Promise<Array<{ fillId: string; kind: number; view: ReceiptView }>> {
+    const asked = process.hrtime.bigint();
+    const { head, staged } = tx
+      ? { head: await this.journal.lockHead(tx), staged: await this.journal.pending(tx, BATCH) }
+      : await this.journal.headAndPending(BATCH, sql);
+    if (staged.length === 0) return [];
+    const receipts = this.link(head, staged);
+    const writing = process.hrtime.bigint();
+    // Locked: held from the lock statement's reply; optimistic: only during the write statement.
+    const held = tx ? asked : writing;
+    const record = () => this.metrics.journalHead(Number(writing - asked) / 1e9, Number(process.hrtime.bigint() - held) / 1e9, staged.length);
+    await this.journal.appendBatch(
+      sql,
+      head,
+      receipts,
+      staged.map((s) => s.id),
+    );
+    if (tx) tx.afterCommit(record);
+    else record();
+    return receipts.map((r) => ({
+      fillId: r.fillId,
+      kind: r.kind,
+      view: { journal_seq: Number(r.journalSeq), kind: r.kind, payload: r.payload.toString('base64'), hash: r.hash, key_id: r.keyId, signature: r.signature },
+    }));
+  }
+
+  /** The staged receipts as the head's next links: the taker's commitment, journal_seq and prev_hash written in, hashed and signed. */
+  private link(head: { journalSeq: bigint; hash: string }, staged: readonly PendingReceipt[]): NewReceipt[] {
+    const receipts: NewReceipt[] = [];
+    let prev = head.hash;
+    for (const [i, s] of staged.entries()) {
+      const journalSeq = head.journalSeq + BigInt(i + 1);
+      const payload = linkReceipt(s.body, journalSeq, Buffer.from(prev, 'hex'), takerCommitment(s.takerSalt, parseWallet(s.takerWallet)));
+      const hash = toHex(receiptHash(payload));
+      const signature = this.key.sign(payload).toString('base64');
+      receipts.push({ journalSeq, kind: s.kind, fillId: s.fillId, payload, hash, prevHash: prev, keyId: this.key.keyId, signature, at: s.at });
+      prev = hash;
+    }
+    return receipts;
+  }
+
+  /**
+   * Chains every staged receipt on `sql`, a session the caller holds with nothing else running on
+   * it (the embedded backup's: PGlite's one session), so no other batch can interleave.
+   */
+  async chainOn(sql: Sql): Promise<number> {
+    let chained = 0;
+    for (;;) {
+      const batch = await this.chainBatch(sql);
+      chained += batch.length;
+      if (batch.length < BATCH) return chained;
+    }
+  }
+
+  /** Chains staged receipts nobody waits for (their fill's instance died between its COMMIT and its ask). */
+  private async sweepOnce(): Promise<void> {
+    const oldest = await this.journal.oldestPendingAt();
+    if (oldest === null || oldest > this.clock.now() - ORPHAN_SECONDS) return;
+    const chained = await this.flush();
+    if (chained.size > 0) logger.event('warn', 'staged receipts chained by the sweep', { receipts: chained.size }, 'Journal');
+  }
+}
