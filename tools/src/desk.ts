@@ -242,7 +242,7 @@ async function quotesCommand(client: LegworkClient, all: boolean): Promise<DeskO
 }
 
 /** The quotes as a table: full ids (to match against the maker's own records), prices, times, state. */
-export function makerQuoteLines(items: readonly MakerQuote[], all: boolean): string[] {
+function makerQuoteLines(items: readonly MakerQuote[], all: boolean): string[] {
   if (items.length === 0) return [all ? '(no quotes)' : '(no live quotes; --all shows every kept quote)'];
   const received = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace('Z', ' UTC');
   return table(

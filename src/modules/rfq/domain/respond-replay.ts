@@ -15,7 +15,7 @@ export interface RespondResult {
  * The competitive quotes of section 18 plug in here: every quote the maker ever gave the RFQ, so
  * that a repeat of a replaced or ended quote is still recognised.
  */
-export function quotesOf(rfq: RfqRecord, makerAccountId: number): StoredQuote[] {
+function quotesOf(rfq: RfqRecord, makerAccountId: number): StoredQuote[] {
   return rfq.quote && rfq.quote.makerAccountId === makerAccountId ? [rfq.quote] : [];
 }
 
