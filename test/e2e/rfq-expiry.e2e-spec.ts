@@ -229,8 +229,9 @@ describe('RFQ state across a restart', () => {
       expect(state).toBe('expired');
       expect(await takerWs.result('rfq.get', { rfq_id: quotedRfq.rfq_id })).toMatchObject({ state: 'quoted' });
 
-      // The old quote replayed, and its nonce on a new RFQ: refused (the mark is in the database).
-      expectRfqError(await makerWs.call('rfq.maker.respond', oldQuote), 'RFQ_STATE_CONFLICT');
+      // The old quote replayed answers its original result (design.md 19: nothing runs again); its
+      // nonce on a new RFQ is refused (the mark is in the database).
+      expect(await makerWs.result('rfq.maker.respond', oldQuote)).toEqual({ rfq_id: quotedRfq.rfq_id, quote_id: expect.any(String), state: 'quoted' });
       const fresh = await takerWs.result('rfq.create', { client_ref: clientRef(), legs: [leg(sol.symbol('150'), '1')] });
       expectRfqError(await makerWs.call('rfq.maker.respond', signedQuote(maker.wallet, fresh, terms(500), sol.expiry).params), 'RFQ_STATE_CONFLICT');
       expectRfqError(await makerWs.call('rfq.maker.respond', signedQuote(maker.wallet, fresh, terms(499), sol.expiry).params), 'RFQ_STATE_CONFLICT');
