@@ -254,8 +254,11 @@ describe('RFQ state across a restart', () => {
       await maker.client.result('rfq.maker.respond', quote);
       expect(await deleteRedisPrefix(process.env.REDIS_URL!, env.env.REDIS_PREFIX)).toBeGreaterThan(0);
       const b = await taker.client.result('rfq.create', { client_ref: clientRef(), legs: [leg(sol.symbol('160'), '1')] });
-      expectRfqError(await maker.client.call('rfq.maker.respond', quote), 'RFQ_STATE_CONFLICT');
-      expectRfqError(await maker.client.call('rfq.maker.respond', signedQuote(maker.wallet, b, terms(7_000), sol.expiry).params), 'RFQ_STATE_CONFLICT');
+      // The exact repeat answers its original result (design.md 19); its nonce on another RFQ is refused.
+      expect(await maker.client.result('rfq.maker.respond', quote)).toMatchObject({ rfq_id: a.rfq_id, state: 'quoted' });
+      const replayed = await maker.client.call('rfq.maker.respond', signedQuote(maker.wallet, b, terms(7_000), sol.expiry).params);
+      expectRfqError(replayed, 'RFQ_STATE_CONFLICT');
+      expect(replayed.error.data.reason).toBe('nonce_not_increasing');
       expect(await maker.client.result('rfq.maker.respond', signedQuote(maker.wallet, b, terms(7_001), sol.expiry).params)).toMatchObject({ state: 'quoted' });
       await taker.client.close();
       await maker.client.close();
