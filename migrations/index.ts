@@ -18,6 +18,7 @@ import { RfqHistory1763800000250 } from './1763800000250-RfqHistory';
 import { SettledRounds1763800000260 } from './1763800000260-SettledRounds';
 import { ReceiptChainLink1763800000270 } from './1763800000270-ReceiptChainLink';
 import { JournalPending1763800000320 } from './1763800000320-JournalPending';
+import { MakerQuotes1763800000360 } from './1763800000360-MakerQuotes';
 
 /** Every migration, in order. The app runs the pending ones at start; `synchronize` is never on. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   SettledRounds1763800000260,
   ReceiptChainLink1763800000270,
   JournalPending1763800000320,
+  MakerQuotes1763800000360,
 ];

@@ -1,5 +1,6 @@
 import type { MethodName, MethodResult } from '@legwork/protocol';
 import type WebSocket from 'ws';
+import type { RateLimitRetryOptions } from './rate-limit';
 import type { AuthResult } from './types';
 
 /** Reconnect backoff: delay of attempt n = min(maxDelayMs, initialDelayMs * factor^(n-1)), less up to `jitter` of it. */
@@ -28,6 +29,12 @@ export interface LegworkClientOptions {
   serviceName?: string;
   /** Options passed to `new WebSocket(url, options)` (headers, TLS, ...). */
   wsOptions?: WebSocket.ClientOptions;
+  /**
+   * Wait `retry_after_ms` and send again when a call is refused with RATE_LIMITED (1005) or
+   * RFQ_RATE_LIMITED: on by default (3 retries, waits up to 10 s); `false` throws the refusal at
+   * once. A refused call did not run, so sending it again is safe. Batches are not retried.
+   */
+  rateLimitRetry?: boolean | RateLimitRetryOptions;
 }
 
 /** A `seq` gap on the connection: `missed` notifications were lost. */

@@ -3,6 +3,7 @@ import { EventEmitter } from 'node:events';
 import type { MethodName, MethodParams } from '@legwork/protocol';
 import type { BatchOutcome, BatchRequest, CallResult, LegworkClientEvents, LegworkClientOptions } from './client-options';
 import type { Keypair } from './keys';
+import { type RateLimitRetryOptions, rateLimitSettings, withRateLimitRetry } from './rate-limit';
 import { RpcTransport } from './rpc-transport';
 import { Session } from './session';
 import { Subscriptions } from './subscriptions';
@@ -23,6 +24,9 @@ import type {
   ListRfqsParams,
   MakerLimits,
   MakerLimitsResult,
+  MakerLimitsUpdate,
+  MakerQuotesParams,
+  MakerQuotesResult,
   MarketConfig,
   OpenRfq,
   Page,
@@ -64,9 +68,11 @@ export class LegworkClient extends EventEmitter<LegworkClientEvents> {
   private readonly transport: RpcTransport;
   private readonly subs: Subscriptions;
   private readonly auth: Session;
+  private readonly rateLimit: Required<RateLimitRetryOptions> | null;
 
   constructor(options: LegworkClientOptions = {}) {
     super();
+    this.rateLimit = rateLimitSettings(options.rateLimitRetry);
     this.transport = new RpcTransport(options, {
       events: this,
       onOpen: () => this.subs.resetSeq(),
@@ -121,6 +127,8 @@ export class LegworkClient extends EventEmitter<LegworkClientEvents> {
 
   /**
    * One JSON-RPC request. While reconnecting it waits for the connection (within its timeout).
+   * Refused for a rate limit, it is sent again after `retry_after_ms` (option `rateLimitRetry`;
+   * each attempt has its own timeout).
    * @throws {RfqError | LegworkRpcError | TimeoutError | ConnectionError}
    */
   call<T = never, M extends string = string>(
@@ -128,7 +136,7 @@ export class LegworkClient extends EventEmitter<LegworkClientEvents> {
     params?: M extends MethodName ? MethodParams<M> : Record<string, unknown>,
     options: { timeoutMs?: number } = {},
   ): Promise<CallResult<T, M>> {
-    return this.transport.request<CallResult<T, M>>(method, params, false, options.timeoutMs);
+    return withRateLimitRetry(() => this.transport.request<CallResult<T, M>>(method, params, false, options.timeoutMs), this.rateLimit);
   }
 
   /**
@@ -278,6 +286,39 @@ export class LegworkClient extends EventEmitter<LegworkClientEvents> {
   setMakerLimits(limits: MakerLimits): Promise<MakerLimitsResult> {
     // The server checks the document field by field (a missing protection field is RFQ_VALUE_OUT_OF_RANGE naming it).
     return this.call('rfq.maker.set_limits', { limits: clean(limits) as MethodParams<'rfq.maker.set_limits'>['limits'] });
+  }
+
+  /**
+   * Changes some of the maker's limits and keeps the others: reads the current limits, applies
+   * `changes` (a field given replaces the current one, `null` removes it) and sets the result.
+   * Two writers at once: the last set wins. Returns `getMakerLimits`'s result.
+   */
+  async updateLimits(changes: MakerLimitsUpdate): Promise<MakerLimitsResult> {
+    const { limits } = await this.getMakerLimits();
+    const merged: Record<string, unknown> = { ...limits };
+    for (const [field, value] of Object.entries(changes)) {
+      if (value === null) delete merged[field];
+      else if (value !== undefined) merged[field] = value;
+    }
+    return this.setMakerLimits(merged);
+  }
+
+  /**
+   * The kill switch: `max_open_quotes` 0, every other limit kept. No new quote is taken
+   * (RFQ_OPEN_LIMIT `kill_switch`, not retryable); live quotes stay firm. Lift it with
+   * `updateLimits({ max_open_quotes: null })` (or the count you want).
+   */
+  killSwitch(): Promise<MakerLimitsResult> {
+    return this.updateLimits({ max_open_quotes: 0 });
+  }
+
+  /**
+   * `rfq.maker.quotes` (quoter role): the maker's own quotes, newest first, with their states: to
+   * learn the fate of a quote whose reply was lost (a `respond` sent again with the same params
+   * answers the original result too).
+   */
+  makerQuotes(params: MakerQuotesParams = {}): Promise<MakerQuotesResult> {
+    return this.call('rfq.maker.quotes', clean(params));
   }
 
   /** `rfq.maker.get_limits` (quoter role): the account's limits, the operator's, usage at the current marks and protection. */

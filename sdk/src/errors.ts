@@ -1,4 +1,4 @@
-import { RPC_CODES, type RfqErrorCode } from '@legwork/protocol';
+import { RPC_CODES, type RfqErrorCode, type RfqErrorReason } from '@legwork/protocol';
 
 /** JSON-RPC error code of every `rfq.*` failure. */
 export const RFQ_ERROR_CODE = RPC_CODES.RFQ_ERROR;
@@ -40,6 +40,8 @@ export class LegworkRpcError extends Error {
 /** The typed data of an `rfq.*` failure (docs/spec/interface.md 7.2). */
 export interface RfqErrorData {
   error: RfqErrorCode | (string & {});
+  /** The word that refines `error` (docs/errors.md), e.g. `quoted_by_another`, `kill_switch`. */
+  reason: RfqErrorReason | (string & {});
   message: string;
   operation_id: string;
   retryable: boolean;
@@ -56,6 +58,12 @@ export interface RfqErrorData {
 export class RfqError extends LegworkRpcError {
   /** The RFQ error code, e.g. `RFQ_TAKER_UNFUNDED`. */
   readonly error: RfqErrorCode | (string & {});
+  /**
+   * Why, within the code: a stable snake_case word (`quoted_by_another`, `rfq_ended`,
+   * `nonce_not_increasing`, `kill_switch`, ...; the table is docs/errors.md). A server older than
+   * design.md section 19 sends none: then the empty string.
+   */
+  readonly reason: RfqErrorReason | (string & {});
   /** True when the same call may succeed later (RFQ_NOT_READY, RFQ_RATE_LIMITED, ...). */
   readonly retryable: boolean;
   /** Server correlation id: quote it to support. */
@@ -71,6 +79,7 @@ export class RfqError extends LegworkRpcError {
     super(RFQ_ERROR_CODE, message, data, method);
     this.name = 'RfqError';
     this.error = data.error;
+    this.reason = data.reason;
     this.retryable = data.retryable === true;
     this.operationId = data.operation_id;
     this.rfqId = data.rfq_id;
@@ -90,6 +99,7 @@ export function rpcErrorFrom(error: { code?: unknown; message?: unknown; data?: 
       message,
       {
         error: data.error,
+        reason: typeof data.reason === 'string' ? data.reason : '',
         message: typeof data.message === 'string' ? data.message : message,
         operation_id: typeof data.operation_id === 'string' ? data.operation_id : '',
         retryable: data.retryable === true,

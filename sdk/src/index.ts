@@ -42,10 +42,13 @@ export {
   encodeAcceptPayload,
   encodeBase64Signature as encodeSignatureBase64,
   decodeCanonicalBase64Signature as decodeSignatureBase64,
+  RFQ_ERROR_REASONS,
+  type RfqErrorReason,
 } from '@legwork/protocol';
 export * from './keys';
 export * from './payloads';
 export * from './errors';
+export { type RateLimitRetryOptions, isRateLimited } from './rate-limit';
 export * from './http';
 export * from './client';
 export * from './receipts';

@@ -84,6 +84,18 @@ export type MakerProtectionLimits = Partial<View<'MakerProtection'>>;
 /** Limits of one maker account: every field optional, absent = no limit. Decimals are RfqDecimal strings. */
 export type MakerLimits = Omit<View<'MakerLimits'>, 'protection'> & { protection?: MakerProtectionLimits };
 
+/** A change to the maker's limits (`updateLimits`): each field given replaces the current one; `null` removes it. */
+export type MakerLimitsUpdate = { [K in keyof MakerLimits]?: MakerLimits[K] | null };
+
+/** Params of `rfq.maker.quotes`: `state` "live" (default) or "all", a page after a quote_id, 1 to 500 (default 100). */
+export type MakerQuotesParams = MethodParams<'rfq.maker.quotes'>;
+
+/** One of the maker's own quotes (`rfq.maker.quotes`), with its state (`live`, `accepted`, `filled`, `failed`, `expired`, ...). */
+export type MakerQuote = View<'MakerQuote'>;
+
+/** Result of `rfq.maker.quotes`: newest first; `next_cursor` when more remain. */
+export type MakerQuotesResult = MethodResult<'rfq.maker.quotes'>;
+
 /** Result of `rfq.maker.get_limits`, `rfq.maker.set_limits` and `rfq.maker.reset_protection`. */
 export type MakerLimitsResult = MethodResult<'rfq.maker.get_limits'>;
 

@@ -34,6 +34,8 @@ export class FakeServer {
   private readonly nonces = new Map<string, string>();
   /** The maker's limits as `rfq.maker.set_limits` last set them (docs/spec/design.md 15). */
   limits: Record<string, unknown> = {};
+  /** How many times each key of the `limited` method was refused (the rate-limit retry tests). */
+  private readonly refusals = new Map<string, number>();
 
   private constructor(readonly wss: WebSocketServer) {
     wss.on('connection', (socket) => {
@@ -186,10 +188,42 @@ export class FakeServer {
       case 'never':
         return new Promise(() => undefined);
       default:
-        return fail(-32601, 'METHOD_NOT_FOUND', `method ${method} does not exist`);
+        return this.reconcile(id, method, params, ok) ?? fail(-32601, 'METHOD_NOT_FOUND', `method ${method} does not exist`);
     }
   }
+
+  /** Quotes a desk can reconcile (docs/spec/design.md 19), and a method refused for a rate limit; undefined for any other method. */
+  private reconcile(id: unknown, method: string, params: any, ok: (result: unknown) => unknown): unknown {
+    switch (method) {
+      case 'rfq.maker.respond':
+        return rfqFail(id, 'RFQ_STATE_CONFLICT', 'the RFQ is no longer open for quotes', { rfq_id: params.rfq_id, reason: 'quoted_by_another' });
+      case 'rfq.maker.quotes':
+        return ok({ items: [MAKER_QUOTE], ...(params.limit === 1 ? { next_cursor: MAKER_QUOTE.quote_id } : {}) });
+      case 'limited': {
+        // Refused `params.times` times (per `params.key`) with the rate limit `params.error`, then answered.
+        const seen = (this.refusals.get(params.key) ?? 0) + 1;
+        this.refusals.set(params.key, seen);
+        if (seen > params.times) return ok({ attempts: seen });
+        const data = { error: params.error, message: 'slow down', retry_after_ms: params.wait, operation_id: 'op-rl', retryable: true, reason: 'rate_limited' };
+        return { jsonrpc: '2.0', id, error: { code: params.error === 'RATE_LIMITED' ? 1005 : 1200, message: 'slow down', data } };
+      }
+    }
+    return undefined;
+  }
 }
+
+/** The one quote of `rfq.maker.quotes` here. */
+export const MAKER_QUOTE = {
+  quote_id: 'ee'.repeat(32),
+  rfq_id: 'c'.repeat(32),
+  quote_nonce: '7',
+  bid: '1.5',
+  ask: '2.25',
+  issued_at: 1_795_000_000,
+  expires_at: 1_795_000_060,
+  received_at_ms: 1_795_000_000_123,
+  state: 'live',
+} as const;
 
 /** An rfq.* failure as the gateway sends it: code 1200 with the typed data. */
 function rfqFail(id: unknown, error: string, message: string, extra: Record<string, unknown> = {}) {

@@ -214,7 +214,9 @@ describe('API descriptions: /openapi.json, /asyncapi.json and the /docs referenc
     it('describes the 1200 RFQ error data and the non-RFQ codes', () => {
       const schemas = document.components.schemas;
       expect(schemas.RfqErrorReply.properties.error.properties.code).toEqual({ const: 1200 });
-      expect(schemas.RfqErrorData.required).toEqual(['error', 'message', 'operation_id', 'retryable']);
+      // design.md section 19 adds `reason` to every RFQ error's data.
+      expect(schemas.RfqErrorData.required).toEqual(['error', 'reason', 'message', 'operation_id', 'retryable']);
+      expect(schemas.RfqErrorReason.enum).toEqual(expect.arrayContaining(['quoted_by_another', 'kill_switch', 'quote_expired']));
       expect(schemas.RfqErrorData.properties.error.enum).toContain('RFQ_TAKER_UNFUNDED');
       expect(schemas.RpcErrorReply.properties.error.properties.code.enum).toEqual([-32700, -32600, -32601, -32602, -32603, 1000, 1001, 1002, 1004, 1005]);
     });

@@ -77,6 +77,7 @@ onPostgres('hot reads plan on indexes: no Seq Scan, no Sort on a growing table (
   let planner: Client;
   let rfqId: string;
   let fillId: string;
+  let quoteId: string;
   const captured: Captured[] = [];
 
   beforeAll(async () => {
@@ -90,6 +91,7 @@ onPostgres('hot reads plan on indexes: no Seq Scan, no Sort on a growing table (
     const filled = await acceptAndFill(taker, q, 'buy');
     expect(filled.state).toBe('filled');
     rfqId = q.rfqId;
+    quoteId = q.quoteId;
     fillId = (await new Http(app.url).admin().get(`/query/rfq-fills?account_id=${taker.accountId}`)).body.rows[0].fill_id;
     planner = new Client({ connectionString: env.env.DATABASE_URL });
     await planner.connect();
@@ -154,6 +156,9 @@ onPostgres('hot reads plan on indexes: no Seq Scan, no Sort on a growing table (
     ['rfq.list', () => taker.client.result('rfq.list', {})],
     ['rfq.maker.poll', () => maker.client.result('rfq.maker.poll', {})],
     ['rfq.maker.get_limits', () => maker.client.result('rfq.maker.get_limits', {})],
+    ['rfq.maker.quotes', () => maker.client.result('rfq.maker.quotes', {})],
+    ['rfq.maker.quotes state all', () => maker.client.result('rfq.maker.quotes', { state: 'all' })],
+    ['rfq.maker.quotes after', () => maker.client.result('rfq.maker.quotes', { state: 'all', after: quoteId })],
     ['rfq.subscribe since 0', () => taker.client.result('rfq.subscribe', { since: 0 })],
     ['public/get_instruments include_settled', () => taker.client.result('public/get_instruments', { include_settled: true })],
     ['GET /v1/admin/audit', () => ok(admin().get('/v1/admin/audit'))],

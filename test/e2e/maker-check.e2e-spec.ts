@@ -202,7 +202,12 @@ describe('rfq.maker.check', () => {
       await m.client.result('rfq.maker.respond', signedQuote(m.wallet, await openRfq(), terms(next()), sol.expiry).params);
       expect(await sameVerdict(m, signedQuote(m.wallet, rfq, terms(next()), sol.expiry).params)).toMatchObject({ error: 'RFQ_OPEN_LIMIT', retryable: true });
       await setLimits({ max_open_quotes: 0 });
-      expect(await sameVerdict(m, signedQuote(m.wallet, rfq, terms(next()), sol.expiry).params)).toMatchObject({ error: 'RFQ_OPEN_LIMIT', retryable: true });
+      // design.md section 19: the kill switch is not retryable.
+      expect(await sameVerdict(m, signedQuote(m.wallet, rfq, terms(next()), sol.expiry).params)).toMatchObject({
+        error: 'RFQ_OPEN_LIMIT',
+        reason: 'kill_switch',
+        retryable: false,
+      });
     } finally {
       await m.client.close();
     }

@@ -202,7 +202,9 @@ describe('maker limits', () => {
     expect(live.reply.error).toBeUndefined();
     await setLimits(m, { max_open_quotes: 0 });
     const refused = await quoteOne(m);
-    expectRfqError(refused.reply, 'RFQ_OPEN_LIMIT', true);
+    // design.md section 19: the kill switch is not retryable.
+    expectRfqError(refused.reply, 'RFQ_OPEN_LIMIT', false);
+    expect(refused.reply.error.data.reason).toBe('kill_switch');
     expect(refused.reply.error.data.message).toContain('kill switch');
     expect((await taker.client.result('rfq.get', { rfq_id: live.rfq.rfq_id })).state).toBe('quoted');
     expect((await taker.client.result('rfq.get', { rfq_id: refused.rfq.rfq_id })).state).toBe('pending');
@@ -310,7 +312,9 @@ describe('maker limits', () => {
       expect(view.protection).toEqual({ frozen: true, until: null, window: { fills: 0, notional: '0', delta: {} } });
       await sleep(1100);
       const refused = await quoteOne(m);
-      expectRfqError(refused.reply, 'RFQ_OPEN_LIMIT', true);
+      // design.md section 19: a freeze only a reset ends is not retryable.
+      expectRfqError(refused.reply, 'RFQ_OPEN_LIMIT', false);
+      expect(refused.reply.error.data.reason).toBe('maker_protection');
       expect(refused.reply.error.data.message).toContain('until rfq.maker.reset_protection (max_fill_notional 200: 300 filled in 60 s)');
       expect((await m.client.result('rfq.maker.reset_protection', {})).protection.frozen).toBe(false);
       expect((await quoteOne(m)).reply.error).toBeUndefined();

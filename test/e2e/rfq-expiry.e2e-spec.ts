@@ -229,8 +229,9 @@ describe('RFQ state across a restart', () => {
       expect(state).toBe('expired');
       expect(await takerWs.result('rfq.get', { rfq_id: quotedRfq.rfq_id })).toMatchObject({ state: 'quoted' });
 
-      // The old quote replayed, and its nonce on a new RFQ: refused (the mark is in the database).
-      expectRfqError(await makerWs.call('rfq.maker.respond', oldQuote), 'RFQ_STATE_CONFLICT');
+      // The old quote replayed answers its original result (design.md 19: nothing runs again); its
+      // nonce on a new RFQ is refused (the mark is in the database).
+      expect(await makerWs.result('rfq.maker.respond', oldQuote)).toEqual({ rfq_id: quotedRfq.rfq_id, quote_id: expect.any(String), state: 'quoted' });
       const fresh = await takerWs.result('rfq.create', { client_ref: clientRef(), legs: [leg(sol.symbol('150'), '1')] });
       expectRfqError(await makerWs.call('rfq.maker.respond', signedQuote(maker.wallet, fresh, terms(500), sol.expiry).params), 'RFQ_STATE_CONFLICT');
       expectRfqError(await makerWs.call('rfq.maker.respond', signedQuote(maker.wallet, fresh, terms(499), sol.expiry).params), 'RFQ_STATE_CONFLICT');
@@ -253,8 +254,11 @@ describe('RFQ state across a restart', () => {
       await maker.client.result('rfq.maker.respond', quote);
       expect(await deleteRedisPrefix(process.env.REDIS_URL!, env.env.REDIS_PREFIX)).toBeGreaterThan(0);
       const b = await taker.client.result('rfq.create', { client_ref: clientRef(), legs: [leg(sol.symbol('160'), '1')] });
-      expectRfqError(await maker.client.call('rfq.maker.respond', quote), 'RFQ_STATE_CONFLICT');
-      expectRfqError(await maker.client.call('rfq.maker.respond', signedQuote(maker.wallet, b, terms(7_000), sol.expiry).params), 'RFQ_STATE_CONFLICT');
+      // The exact repeat answers its original result (design.md 19); its nonce on another RFQ is refused.
+      expect(await maker.client.result('rfq.maker.respond', quote)).toMatchObject({ rfq_id: a.rfq_id, state: 'quoted' });
+      const replayed = await maker.client.call('rfq.maker.respond', signedQuote(maker.wallet, b, terms(7_000), sol.expiry).params);
+      expectRfqError(replayed, 'RFQ_STATE_CONFLICT');
+      expect(replayed.error.data.reason).toBe('nonce_not_increasing');
       expect(await maker.client.result('rfq.maker.respond', signedQuote(maker.wallet, b, terms(7_001), sol.expiry).params)).toMatchObject({ state: 'quoted' });
       await taker.client.close();
       await maker.client.close();

@@ -62,6 +62,7 @@ commands
   maker limits [LIMIT FLAGS] [--replace]       a quoter's limits, usage and protection; with flags, sets
                                                them over those held (--replace: only those given)
   maker reset-protection                       lift a protection freeze that has no end
+  maker quotes [--all]                         your live quotes (--all: every kept one), newest first
   verify-journal                               walks the server's whole receipt journal (no sign-in):
                                                prints the head, or the first broken link (exit 1)
   verify-transcript FILE [--key BASE58]        checks a saved rfq.transcript result (no sign-in) with the
@@ -98,6 +99,7 @@ const FLAGS = {
   asset: 'string',
   expiry: 'string',
   replace: 'boolean',
+  all: 'boolean',
   out: 'string',
   in: 'string',
   'data-dir': 'string',

@@ -169,9 +169,11 @@ export function logger(tag: string, write: (text: string) => void = (text) => pr
 /** The message of an error, with the RFQ error code or HTTP status when there is one. */
 export function reason(error: unknown): string {
   if (error instanceof Error) {
-    const e = error as Error & { error?: unknown; status?: unknown; errorName?: unknown };
+    const e = error as Error & { error?: unknown; status?: unknown; errorName?: unknown; reason?: unknown };
     if (typeof e.status === 'number') return `HTTP ${e.status}: ${typeof e.error === 'string' ? e.error : e.message}`;
-    if (typeof e.error === 'string' && !e.message.includes(e.error)) return `${e.error}: ${e.message}`;
+    // An RFQ refusal names its reason too (docs/errors.md): RFQ_STATE_CONFLICT (quoted_by_another): ...
+    const why = typeof e.reason === 'string' && e.reason !== '' ? ` (${e.reason})` : '';
+    if (typeof e.error === 'string' && !e.message.includes(e.error)) return `${e.error}${why}: ${e.message}`;
     if (typeof e.errorName === 'string' && !e.message.includes(e.errorName)) return `${e.errorName}: ${e.message}`;
     return e.message;
   }

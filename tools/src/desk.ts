@@ -9,10 +9,12 @@ import {
   type MakerLimits,
   type MakerLimitsResult,
   type MakerProtectionLimits,
+  type MakerQuote,
   formatRfq,
   parseRfqUnsigned,
 } from '@legwork/sdk';
 import { type ParsedArgs, UsageError, intSetting, utcDate } from './common';
+import { table } from './format';
 
 /** The limit flags, shared by `cli maker limits` and `npm run maker`. */
 export const LIMIT_FLAGS = {
@@ -202,12 +204,13 @@ export async function cancelCommand(client: LegworkClient, sub: 'cancel' | 'canc
 export async function makerCommand(client: LegworkClient, flags: Flags, args: readonly string[]): Promise<DeskOutput> {
   const [sub, ...rest] = args;
   if (rest.length > 0) throw new UsageError(`unexpected argument ${rest[0]}`);
+  if (sub === 'quotes') return quotesCommand(client, flags.all === true);
   if (sub === 'reset-protection') {
     await client.resetProtection();
     const after = await client.getMakerLimits();
     return { json: after, lines: ['protection reset', ...makerLimitLines(after)], code: 0 };
   }
-  if (sub !== 'limits') throw new UsageError(`unknown maker command ${sub === undefined ? '(none)' : JSON.stringify(sub)}: limits or reset-protection`);
+  if (sub !== 'limits') throw new UsageError(`unknown maker command ${sub === undefined ? '(none)' : JSON.stringify(sub)}: limits, quotes or reset-protection`);
   const changes = limitsFromFlags(flags);
   if (!changes && flags.replace) throw new UsageError('--replace needs limit flags: the limits to hold from now on');
   if (!changes) {
@@ -217,4 +220,34 @@ export async function makerCommand(client: LegworkClient, flags: Flags, args: re
   const current = flags.replace ? {} : (await client.getMakerLimits()).limits;
   const result = await client.setMakerLimits(mergeLimits(current, changes));
   return { json: result, lines: ['limits set', ...makerLimitLines(result)], code: 0 };
+}
+
+/** A page of `rfq.maker.quotes` at most (the server's maximum). */
+const QUOTES_PAGE = 500;
+
+/**
+ * `maker quotes [--all]` (docs/spec/design.md 19): the caller's live quotes (every kept one with
+ * `--all`), newest first, every page, with their states: how a maker learns what became of a
+ * quote whose reply it lost.
+ */
+async function quotesCommand(client: LegworkClient, all: boolean): Promise<DeskOutput> {
+  const items: MakerQuote[] = [];
+  let after: string | undefined;
+  do {
+    const page = await client.makerQuotes({ state: all ? 'all' : 'live', limit: QUOTES_PAGE, after });
+    items.push(...page.items);
+    after = page.next_cursor;
+  } while (after);
+  return { json: { items }, lines: makerQuoteLines(items, all), code: 0 };
+}
+
+/** The quotes as a table: full ids (to match against the maker's own records), prices, times, state. */
+function makerQuoteLines(items: readonly MakerQuote[], all: boolean): string[] {
+  if (items.length === 0) return [all ? '(no quotes)' : '(no live quotes; --all shows every kept quote)'];
+  const received = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace('Z', ' UTC');
+  return table(
+    ['quote_id', 'rfq_id', 'nonce', 'bid', 'ask', 'expires', 'received', 'state'],
+    items.map((q) => [q.quote_id, q.rfq_id, q.quote_nonce, q.bid, q.ask, utcDate(q.expires_at), received(q.received_at_ms), q.state]),
+    [2, 3, 4],
+  );
 }

@@ -188,4 +188,31 @@ describe("the CLI's maker commands (a process against a fake exchange)", () => {
     assert.equal(reset.code, 0, reset.stderr);
     assert.ok(exchange.methods().includes('rfq.maker.reset_protection'));
   });
+
+  it('a refusal names its reason', async () => {
+    const missing = await cli(fake().url, ['rfq', 'cancel', 'f'.repeat(32)]);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /RFQ_NOT_FOUND \(rfq_not_found\): no RFQ/);
+  });
+
+  it('maker quotes shows the live quotes; --all walks every page', async () => {
+    const exchange = fake();
+    const live = await cli(exchange.url, ['maker', 'quotes']);
+    assert.equal(live.code, 0, live.stderr);
+    assert.deepEqual(exchange.calls.at(-1), { method: 'rfq.maker.quotes', params: { state: 'live', limit: 500 } });
+    assert.match(live.stdout, new RegExp(`${'1'.repeat(64)}\\s+${'1'.repeat(32)}\\s+99\\s+1.5\\s+2.25\\s+.*live`));
+    const all = await cli(exchange.url, ['maker', 'quotes', '--all', '--json']);
+    assert.equal(all.code, 0, all.stderr);
+    assert.deepEqual(
+      exchange.calls.slice(-2).map((c) => c.params),
+      [
+        { state: 'all', limit: 500 },
+        { state: 'all', limit: 500, after: '2'.repeat(64) },
+      ],
+    );
+    assert.deepEqual(
+      (JSON.parse(all.stdout) as { items: Array<{ state: string }> }).items.map((q) => q.state),
+      ['live', 'filled', 'expired'],
+    );
+  });
 });

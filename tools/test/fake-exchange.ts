@@ -131,10 +131,13 @@ export class FakeExchange {
       case 'rfq.maker.reset_protection':
         return { result: this.limitsResult() };
       case 'rfq.cancel':
-        if (params.rfq_id === 'f'.repeat(32)) return rfqError('RFQ_NOT_FOUND', `no RFQ ${params.rfq_id} of this account`, { rfq_id: params.rfq_id });
+        if (params.rfq_id === 'f'.repeat(32))
+          return rfqError('RFQ_NOT_FOUND', `no RFQ ${params.rfq_id} of this account`, { rfq_id: params.rfq_id, reason: 'rfq_not_found' });
         return { result: { rfq_id: params.rfq_id, state: 'expired', cancelled_at: 1_795_000_000 } };
       case 'rfq.cancel_all':
         return { result: { cancelled: ['a'.repeat(32), 'b'.repeat(32)] } };
+      case 'rfq.maker.quotes':
+        return { result: quotesPage(params) };
       default:
         return { error: { code: -32601, message: `method ${method} does not exist`, data: { error: 'METHOD_NOT_FOUND', message: 'no such method' } } };
     }
@@ -158,3 +161,23 @@ function marketConfig(now: number) {
 const INSTRUMENTS = [
   { symbol: SYMBOL, asset: 'SOL', strike: '150', kind: 'call', expiry: EXPIRY, paused: false, settled: false, settlement_price: null, created_at: 0 },
 ].map((i) => ({ ...i, mark_price: '12.5', iv: '0.8' }));
+
+/** A maker quote of `rfq.maker.quotes` (docs/spec/design.md 19), `n` newest first. */
+const makerQuote = (n: number, state: string) => ({
+  quote_id: String(n).repeat(64).slice(0, 64),
+  rfq_id: String(n).repeat(32).slice(0, 32),
+  quote_nonce: String(100 - n),
+  bid: '1.5',
+  ask: '2.25',
+  issued_at: 1_795_000_000,
+  expires_at: 1_795_000_060,
+  received_at_ms: 1_795_000_000_000 - n,
+  state,
+});
+
+/** Two pages when `all` (the second after the first's last quote), one live quote otherwise. */
+function quotesPage(params: { state?: string; after?: string }) {
+  if (params.state !== 'all') return { items: [makerQuote(1, 'live')] };
+  if (!params.after) return { items: [makerQuote(1, 'live'), makerQuote(2, 'filled')], next_cursor: makerQuote(2, 'filled').quote_id };
+  return { items: [makerQuote(3, 'expired')] };
+}

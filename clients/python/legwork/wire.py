@@ -31,6 +31,7 @@ MethodName: TypeAlias = Literal[
     "rfq.maker.get_limits",
     "rfq.maker.reset_protection",
     "rfq.maker.check",
+    "rfq.maker.quotes",
 ]
 METHOD_NAMES: Final[tuple[MethodName, ...]] = (
     "public/get_nonce",
@@ -54,6 +55,7 @@ METHOD_NAMES: Final[tuple[MethodName, ...]] = (
     "rfq.maker.get_limits",
     "rfq.maker.reset_protection",
     "rfq.maker.check",
+    "rfq.maker.quotes",
 )
 RfqErrorCode: TypeAlias = Literal[
     "RFQ_NOT_ENABLED",
@@ -150,7 +152,69 @@ InstrumentSymbol: TypeAlias = str
 Asset: TypeAlias = str
 Role: TypeAlias = Literal["taker", "quoter", "admin"]
 TakerSalt: TypeAlias = str
+RfqErrorReason: TypeAlias = Literal[
+    "rfq_disabled",
+    "market_data_stale",
+    "views_unconfirmed",
+    "shutting_down",
+    "internal_error",
+    "instrument_unknown",
+    "instrument_settled",
+    "instrument_expired",
+    "leg_duplicate",
+    "legs_mixed",
+    "instrument_paused",
+    "zero_quantity",
+    "leg_count",
+    "max_quote_notional",
+    "not_canonical_decimal",
+    "invalid_params",
+    "bid_above_ask",
+    "quote_times",
+    "quote_expiry_too_late",
+    "issued_in_future",
+    "accept_after_quote",
+    "since_out_of_range",
+    "max_open_rfqs",
+    "max_open_quotes",
+    "max_open_notional",
+    "max_open_delta",
+    "max_open_vega",
+    "kill_switch",
+    "maker_protection",
+    "rfq_not_found",
+    "quote_not_found",
+    "cursor_not_found",
+    "role_missing",
+    "not_signed_in",
+    "own_rfq",
+    "signature_mismatch",
+    "signature_not_canonical",
+    "client_ref_reused",
+    "quote_expired",
+    "accept_expired",
+    "quote_replaced",
+    "quote_cancelled",
+    "quote_traded_away",
+    "rfq_ended",
+    "quoted_by_another",
+    "already_quoted",
+    "nonce_not_increasing",
+    "not_quoted",
+    "already_accepted",
+    "rfq_cancelled",
+    "replay_running",
+    "quote_firm",
+    "taker_unfunded",
+    "maker_unfunded",
+    "price_band",
+    "fee_above_max",
+    "ledger_check_failed",
+    "ledger_write_failed",
+    "rate_limited",
+]
 AssetDecimals: TypeAlias = dict[str, RfqDecimal]
+MakerQuoteState: TypeAlias = Literal["live", "accepted", "filled", "failed", "traded_away", "replaced", "cancelled", "expired"]
 
 
 class RfqLeg(TypedDict):
@@ -337,6 +401,7 @@ class RfqErrorData(TypedDict):
     """error.data of every rfq.* failure (interface.md 7.2)"""
 
     error: RfqErrorCode
+    reason: RfqErrorReason
     message: str
     operation_id: str
     retryable: bool
@@ -405,6 +470,23 @@ class MakerProtectionTrip(TypedDict):
     tripped_at: int
     until: int | None
     reason: str
+
+
+class MakerQuote(TypedDict):
+    """One of the caller's quotes (rfq.maker.quotes). A seed quote is live while its RFQ is quoted
+    and its expires_at has not passed, accepted while the RFQ is accepted or submitting, then
+    filled or failed; expired when the RFQ expired or was cancelled
+    """
+
+    quote_id: QuoteId
+    rfq_id: RfqId
+    quote_nonce: str
+    bid: RfqSignedDecimal
+    ask: RfqSignedDecimal
+    issued_at: UnixSeconds
+    expires_at: UnixSeconds
+    received_at_ms: int
+    state: MakerQuoteState
 
 
 class RpcErrorData(TypedDict):
@@ -673,6 +755,21 @@ class RfqMakerCheckResult(TypedDict):
     ok: Literal[True]
     quote_id: QuoteId
     payload: str
+
+
+class RfqMakerQuotesParams(TypedDict):
+    """params of rfq.maker.quotes"""
+
+    state: NotRequired[Literal["live", "all"]]
+    after: NotRequired[QuoteId]
+    limit: NotRequired[int]
+
+
+class RfqMakerQuotesResult(TypedDict):
+    """result of rfq.maker.quotes"""
+
+    items: list[MakerQuote]
+    next_cursor: NotRequired[QuoteId]
 
 
 class SessionLapsedData(TypedDict):

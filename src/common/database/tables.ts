@@ -220,6 +220,7 @@ export interface Tables {
     issued_at: string | null; // bigint
     quote_expires_at: string | null; // bigint
     maker_signature: string | null; // text
+    quote_received_at_ms: string | null; // bigint
     decline_reason: string | null; // text
     declined_by: string | null; // bigint
     accepted_side: string | null; // text

@@ -24,3 +24,17 @@ describe('withoutStack', () => {
     expect(Error.stackTraceLimit).toBe(before);
   });
 });
+
+describe('RfqError reason and retryable (docs/spec/design.md section 19)', () => {
+  it("gets the code's first declared reason when the thrower names none", () => {
+    expect(new RfqError('RFQ_NOT_FOUND', 'x').reason).toBe('rfq_not_found');
+    expect(new RfqError('RFQ_STATE_CONFLICT', 'x', { reason: 'nonce_not_increasing' }).reason).toBe('nonce_not_increasing');
+  });
+
+  it('is not retryable for the kill switch, nor for a freeze only a reset ends; the other open limits are', () => {
+    expect(new RfqError('RFQ_OPEN_LIMIT', 'x', { reason: 'max_open_quotes' }).retryable).toBe(true);
+    expect(new RfqError('RFQ_OPEN_LIMIT', 'x', { reason: 'kill_switch' }).retryable).toBe(false);
+    expect(new RfqError('RFQ_OPEN_LIMIT', 'x', { reason: 'maker_protection' }).retryable).toBe(true);
+    expect(new RfqError('RFQ_OPEN_LIMIT', 'x', { reason: 'maker_protection', retryable: false }).retryable).toBe(false);
+  });
+});

@@ -1,4 +1,4 @@
-import type { RfqErrorCode } from '@legwork/protocol';
+import { NOT_RETRYABLE_REASONS, RFQ_ERROR_REASONS, type RfqErrorCode, type RfqErrorReason } from '@legwork/protocol';
 
 /**
  * Typed errors thrown by services. Services never throw transport exceptions: the HTTP filter
@@ -47,7 +47,7 @@ export function withoutStack<E extends Error>(make: () => E): E {
 }
 
 /** RFQ error codes of docs/spec/interface.md section 7.2: the contract's list. */
-export type { RfqErrorCode };
+export type { RfqErrorCode, RfqErrorReason };
 
 /** docs/spec/design.md section 4: retryable exactly for these (and a paused leg, flagged by the thrower). */
 const RETRYABLE: ReadonlySet<RfqErrorCode> = new Set(['RFQ_NOT_READY', 'RFQ_RATE_LIMITED', 'RFQ_OPEN_LIMIT', 'RFQ_BALANCE_INSUFFICIENT']);
@@ -62,17 +62,28 @@ export interface RfqErrorExtras {
   pausedLeg?: boolean;
   /** RFQ_RATE_LIMITED: when to try again (`retry_after_ms`). */
   retryAfterMs?: number;
+  /** False where retrying cannot help although the code is retryable (maker protection that only a reset ends). */
+  retryable?: false;
 }
 
-export class RfqError extends Error {
+/**
+ * An rfq.* refusal: its code, its `reason` (docs/spec/design.md section 19: the code's first
+ * declared reason when the thrower names none) and whether retrying can help.
+ */
+export class RfqError<C extends RfqErrorCode = RfqErrorCode> extends Error {
   readonly retryable: boolean;
+  readonly reason: RfqErrorReason<C>;
   constructor(
-    readonly code: RfqErrorCode,
+    readonly code: C,
     message: string,
-    readonly extras: RfqErrorExtras = {},
+    readonly extras: RfqErrorExtras & { reason?: RfqErrorReason<C> } = {},
   ) {
     super(message);
     this.name = 'RfqError';
-    this.retryable = RETRYABLE.has(code) || (code === 'RFQ_INVALID_INSTRUMENT' && extras.pausedLeg === true);
+    this.reason = extras.reason ?? RFQ_ERROR_REASONS[code][0];
+    this.retryable =
+      extras.retryable !== false &&
+      !NOT_RETRYABLE_REASONS.includes(this.reason) &&
+      (RETRYABLE.has(code) || (code === 'RFQ_INVALID_INSTRUMENT' && extras.pausedLeg === true));
   }
 }

@@ -10,6 +10,8 @@ import type { CallerState } from './rpc-dispatcher';
 const CHANNEL_BIT: Record<Channel, number> = { rfq: 1, rfq_maker: 2 };
 export const CHANNELS = Object.keys(CHANNEL_BIT) as Channel[];
 
+const settled = (): void => undefined;
+
 /** Requests of one connection being handled at once; over it a request is refused at once (1005). */
 export const MAX_IN_FLIGHT = 64;
 
@@ -42,6 +44,8 @@ export class ClientConnection implements CallerState {
   private stream: EventStream | null = null;
   /** Requests received and not yet answered (MAX_IN_FLIGHT). */
   inFlight = 0;
+  /** The last of this connection's ordered calls still running (null: none), see `inOrder`. */
+  private orderedTail: Promise<unknown> | null = null;
   /** This connection's number (its id on log lines is written from it only when a line is). */
   private readonly number = nextConnection();
 
@@ -50,6 +54,21 @@ export class ClientConnection implements CallerState {
     readonly clientIp: string,
     private readonly onChange: (connection: ClientConnection) => void,
   ) {}
+
+  /**
+   * Runs `task` once every ordered call received before it on this connection is answered, so
+   * that a maker's pipelined responds are decided in the order they arrived (docs/spec/design.md
+   * section 19). Starts at once when none is running. A task's failure is its own.
+   */
+  inOrder<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.orderedTail ? this.orderedTail.then(task, task) : task();
+    const tail = run.then(settled, settled);
+    this.orderedTail = tail;
+    void tail.then(() => {
+      if (this.orderedTail === tail) this.orderedTail = null;
+    });
+    return run;
+  }
 
   signIn(principal: Principal): void {
     if (this.stream && principal.accountId !== this.accountId) {

@@ -31,6 +31,13 @@ const TOO_MANY_IN_FLIGHT = 'too many requests in flight';
 /** A place in flight frees as soon as one reply is out: the client may send again shortly. */
 const IN_FLIGHT_RETRY_MS = 100;
 
+/**
+ * Calls decided in the order they arrived on their connection (docs/spec/design.md section 19:
+ * pipelined quotes, whose nonces must rise in that order). A batch runs in order anyway.
+ */
+const ORDERED_METHODS: ReadonlySet<unknown> = new Set(['rfq.maker.respond']);
+const methodOf = (value: unknown): unknown => (typeof value === 'object' && value !== null ? (value as { method?: unknown }).method : undefined);
+
 const CONNECTION = Symbol('legwork.connection');
 type SocketWithConnection = WebSocket & { [CONNECTION]: ClientConnection };
 
@@ -201,7 +208,9 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
       }
       connection.inFlight += 1;
       try {
-        connection.send(await this.handle(connection, frame.request));
+        const request = frame.request;
+        const reply = ORDERED_METHODS.has(methodOf(request)) ? connection.inOrder(() => this.handle(connection, request)) : this.handle(connection, request);
+        connection.send(await reply);
       } finally {
         connection.inFlight -= 1;
       }
@@ -345,6 +354,6 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
 
 function refusal(request: RpcRequest): RpcReply {
   if (isMethodName(request.method) && METHODS[request.method].dialect === 'rfq')
-    return rfqFailure(request.id, new RfqError('RFQ_NOT_READY', SHUTTING_DOWN), randomUUID());
+    return rfqFailure(request.id, new RfqError('RFQ_NOT_READY', SHUTTING_DOWN, { reason: 'shutting_down' }), randomUUID());
   return failure(request.id, 'INTERNAL_ERROR', SHUTTING_DOWN);
 }

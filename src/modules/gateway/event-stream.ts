@@ -60,7 +60,9 @@ export class EventStream {
   async open(channel: Channel, since: number | null): Promise<number> {
     // A second replay of the channel would read the same days again beside the first: refused, not queued.
     if (since !== null && this.replaying.has(channel)) {
-      throw new RfqError('RFQ_STATE_CONFLICT', `a replay of channel ${channel} is running on this connection: subscribe with since again after its answer`);
+      throw new RfqError('RFQ_STATE_CONFLICT', `a replay of channel ${channel} is running on this connection: subscribe with since again after its answer`, {
+        reason: 'replay_running',
+      });
     }
     if (since !== null) this.replaying.add(channel);
     this.busy += 1;

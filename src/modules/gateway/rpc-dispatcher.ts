@@ -35,7 +35,13 @@ const APP_TO_RPC: Partial<Record<AppErrorCode, RpcErrorName>> = {
 
 /** The 1200 reply of an rfq.* failure: the typed RFQ error of docs/spec/interface.md 7.2. */
 export function rfqFailure(id: RpcRequest['id'], error: RfqError, operationId: string): RpcReply {
-  const data: Record<string, unknown> = { error: error.code, message: error.message, operation_id: operationId, retryable: error.retryable };
+  const data: Record<string, unknown> = {
+    error: error.code,
+    reason: error.reason,
+    message: error.message,
+    operation_id: operationId,
+    retryable: error.retryable,
+  };
   if (error.extras.rfqId) data.rfq_id = error.extras.rfqId;
   if (error.extras.quoteId) data.quote_id = error.extras.quoteId;
   if (error.extras.details !== undefined) data.details = error.extras.details;
@@ -145,14 +151,16 @@ export class RpcDispatcher {
   private async admitRfq({ access, declaration }: RegisteredMethod, principal: Principal | null): Promise<void> {
     if (!this.config.rfqEnabled) throw new RfqError('RFQ_NOT_ENABLED', 'RFQ trading is not enabled');
     const denial = checkAccess(access, principal);
-    if (denial === 'AUTH_REQUIRED') throw new RfqError('RFQ_WRONG_ROLE', 'sign in with an account first');
+    if (denial === 'AUTH_REQUIRED') throw new RfqError('RFQ_WRONG_ROLE', 'sign in with an account first', { reason: 'not_signed_in' });
     if (denial === 'FORBIDDEN') {
       const role = access.kind === 'account' && access.role ? `the ${access.role} role` : 'an account';
       throw new RfqError('RFQ_WRONG_ROLE', `this method needs ${role}`);
     }
     // docs/spec/design.md section 11: never trade on an instrument or market view that could not be confirmed (reads are served).
     if (declaration.mode === 'write' && this.views.stale().length > 0) {
-      throw new RfqError('RFQ_NOT_READY', 'this instance could not confirm its instrument and market data for 30 s; retry (another instance may serve you)');
+      throw new RfqError('RFQ_NOT_READY', 'this instance could not confirm its instrument and market data for 30 s; retry (another instance may serve you)', {
+        reason: 'views_unconfirmed',
+      });
     }
     const accountId = principal?.accountId;
     if (accountId == null) return;
@@ -162,6 +170,7 @@ export class RpcDispatcher {
         () =>
           new RfqError('RFQ_RATE_LIMITED', `at most ${this.config.rfqRatePerSecond} rfq calls per second (burst ${this.config.rfqRateBurst})`, {
             retryAfterMs: wait,
+            reason: 'rate_limited',
           }),
       );
     }
@@ -169,12 +178,12 @@ export class RpcDispatcher {
 
   private rfqError(request: RpcRequest, error: unknown, operationId: string, caller: CallerState): RpcReply {
     let rfqError: RfqError;
-    if (error instanceof RfqError) rfqError = error;
+    if (error instanceof RfqError) rfqError = error as RfqError;
     else if (error instanceof AppError && error.code === 'INVALID_PARAMS') rfqError = new RfqError('RFQ_VALUE_OUT_OF_RANGE', error.message);
     else {
       // A fault (database or Redis down, a bug): retryable, never a stack trace to the client.
       this.logFault(request, error, operationId, caller);
-      rfqError = new RfqError('RFQ_NOT_READY', `internal error; quote operation_id ${operationId} to support`);
+      rfqError = new RfqError('RFQ_NOT_READY', `internal error; quote operation_id ${operationId} to support`, { reason: 'internal_error' });
     }
     logger.event(
       'info',

@@ -12,7 +12,8 @@ export class AcceptRpc {
   @RpcMethod('rfq.accept')
   accept(command: AcceptCommand, context: RpcContext) {
     const principal = context.principal;
-    if (!principal || principal.accountId === null || !principal.wallet) throw new RfqError('RFQ_WRONG_ROLE', 'sign in with an account first');
+    if (!principal || principal.accountId === null || !principal.wallet)
+      throw new RfqError('RFQ_WRONG_ROLE', 'sign in with an account first', { reason: 'not_signed_in' });
     return this.accepts.accept({ accountId: principal.accountId, wallet: principal.wallet }, command);
   }
 }

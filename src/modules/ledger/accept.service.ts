@@ -4,7 +4,7 @@ import { Clock } from '../../common/clock';
 import { RfqError, type RfqErrorExtras } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
 import type { RfqRecord, StoredQuote } from '../rfq/domain/rfq-record';
-import { LIVE_BOOK_SECONDS } from '../rfq/domain/rfq-state';
+import { LIVE_BOOK_SECONDS, notQuotedReason } from '../rfq/domain/rfq-state';
 import { RfqLookupService } from '../rfq/rfq-lookup.service';
 import { RfqTransitionsService } from '../rfq/rfq-transitions.service';
 import type { RfqCaller } from '../rfq/rfq.service';
@@ -47,7 +47,7 @@ export class AcceptService {
   async accept(taker: RfqCaller, command: AcceptCommand): Promise<AcceptResult> {
     const rfq = await this.rfqs.findByQuoteId(command.quoteId);
     if (!rfq || rfq.accountId !== taker.accountId || !rfq.quote) {
-      throw new RfqError('RFQ_NOT_FOUND', `no quote ${command.quoteId} on an RFQ of this account`);
+      throw new RfqError('RFQ_NOT_FOUND', `no quote ${command.quoteId} on an RFQ of this account`, { reason: 'quote_not_found' });
     }
     try {
       return await this.acceptQuote(taker, rfq, rfq.quote, command);
@@ -108,11 +108,11 @@ export class AcceptService {
     );
     if (!moved) {
       const current = await this.rfqs.findById(rfq.id);
-      if (current?.cancelledAt) throw new RfqError('RFQ_STATE_CONFLICT', `the taker cancelled the RFQ at ${current.cancelledAt}`);
+      if (current?.cancelledAt) throw new RfqError('RFQ_STATE_CONFLICT', `the taker cancelled the RFQ at ${current.cancelledAt}`, { reason: 'rfq_cancelled' });
       if (current?.state === 'expired' || (current?.state === 'quoted' && this.clock.nowMs() >= quote.expiresAt * 1000)) {
-        throw new RfqError('RFQ_QUOTE_EXPIRED', `the quote expired at ${quote.expiresAt}`);
+        throw new RfqError('RFQ_QUOTE_EXPIRED', `the quote expired at ${quote.expiresAt}`, { reason: 'quote_expired' });
       }
-      throw new RfqError('RFQ_STATE_CONFLICT', `the RFQ is ${current?.state ?? 'gone'}, not quoted`);
+      throw new RfqError('RFQ_STATE_CONFLICT', `the RFQ is ${current?.state ?? 'gone'}, not quoted`, { reason: notQuotedReason(current?.state) });
     }
     logger.event('info', 'rfq accepted', { rfq_id: rfq.id, quote_id: quote.quoteId, side: command.side, max_fee: mine.max_fee.toString() }, 'Ledger');
     await this.fills.enqueue(rfq.id);
@@ -123,16 +123,18 @@ export class AcceptService {
   private checkTerms(rfq: RfqRecord, quote: StoredQuote, command: AcceptCommand, nowMs: number): void {
     const now = Math.floor(nowMs / 1000);
     // A cancelled RFQ is expired, but by the taker's hand: its quote did not run out.
-    if (rfq.cancelledAt !== null) throw new RfqError('RFQ_STATE_CONFLICT', `the taker cancelled the RFQ at ${rfq.cancelledAt}`);
+    if (rfq.cancelledAt !== null) throw new RfqError('RFQ_STATE_CONFLICT', `the taker cancelled the RFQ at ${rfq.cancelledAt}`, { reason: 'rfq_cancelled' });
     // A quote is firm until its expires_at: at that instant it is expired (as for the expiry job).
     if (rfq.state === 'expired' || (rfq.state === 'quoted' && nowMs >= quote.expiresAt * 1000)) {
-      throw new RfqError('RFQ_QUOTE_EXPIRED', `the quote expired at ${quote.expiresAt}`);
+      throw new RfqError('RFQ_QUOTE_EXPIRED', `the quote expired at ${quote.expiresAt}`, { reason: 'quote_expired' });
     }
-    if (rfq.state !== 'quoted') throw new RfqError('RFQ_STATE_CONFLICT', `the RFQ is ${rfq.state}, not quoted`);
+    if (rfq.state !== 'quoted') throw new RfqError('RFQ_STATE_CONFLICT', `the RFQ is ${rfq.state}, not quoted`, { reason: notQuotedReason(rfq.state) });
     if (command.expiresAt > quote.expiresAt) {
-      throw new RfqError('RFQ_VALUE_OUT_OF_RANGE', `expires_at ${command.expiresAt} is after the quote's expires_at ${quote.expiresAt}`);
+      throw new RfqError('RFQ_VALUE_OUT_OF_RANGE', `expires_at ${command.expiresAt} is after the quote's expires_at ${quote.expiresAt}`, {
+        reason: 'accept_after_quote',
+      });
     }
-    if (now > command.expiresAt) throw new RfqError('RFQ_QUOTE_EXPIRED', `the accept expired at ${command.expiresAt}`);
+    if (now > command.expiresAt) throw new RfqError('RFQ_QUOTE_EXPIRED', `the accept expired at ${command.expiresAt}`, { reason: 'accept_expired' });
   }
 
   /** The taker's funding of its side (RFQ_TAKER_UNFUNDED), then the maker's (RFQ_BALANCE_INSUFFICIENT); the taker's side. */
@@ -162,7 +164,10 @@ export class AcceptService {
     });
     const mine = funding[side]!;
     if (!mine.funded) {
-      throw new RfqError('RFQ_TAKER_UNFUNDED', `the ${side} side needs a free balance of ${formatRfq(mine.required)}`, { details: toWireFunding(funding) });
+      throw new RfqError('RFQ_TAKER_UNFUNDED', `the ${side} side needs a free balance of ${formatRfq(mine.required)}`, {
+        details: toWireFunding(funding),
+        reason: 'taker_unfunded',
+      });
     }
     const mb = makerBook.balance;
     const maker = makerRequirement(
@@ -179,14 +184,15 @@ export class AcceptService {
       },
       side,
     );
-    if (!maker.funded) throw new RfqError('RFQ_BALANCE_INSUFFICIENT', 'the maker cannot fund its side of this quote now; retry later');
+    if (!maker.funded)
+      throw new RfqError('RFQ_BALANCE_INSUFFICIENT', 'the maker cannot fund its side of this quote now; retry later', { reason: 'maker_unfunded' });
     return mine;
   }
 
   /** The 105-byte StrategyAcceptPayload rebuilt here, signed by the caller's wallet. */
   private verifySignature(taker: RfqCaller, rfq: RfqRecord, command: AcceptCommand): void {
     const signature = decodeCanonicalBase64Signature(command.takerSignature);
-    if (!signature) throw new RfqError('RFQ_INVALID_SIGNATURE', 'taker_signature must be canonical base64 of 64 bytes');
+    if (!signature) throw new RfqError('RFQ_INVALID_SIGNATURE', 'taker_signature must be canonical base64 of 64 bytes', { reason: 'signature_not_canonical' });
     const key = parseWallet(taker.wallet);
     const payload = encodeAcceptPayload({ rfqId: rfq.id, quoteId: command.quoteId, taker: key, side: command.side, expiresAt: command.expiresAt });
     if (!this.verifier.verify(key, payload, signature)) {

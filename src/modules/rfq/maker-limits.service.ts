@@ -173,7 +173,12 @@ export class MakerLimitsService {
     checkQuoteLimits(limits, exposure, quote, rfq.id);
     if (isFrozen(row, nowMs)) {
       const until = row.frozenUntil === null ? 'until rfq.maker.reset_protection' : `until ${row.frozenUntil}`;
-      throw new RfqError('RFQ_OPEN_LIMIT', `maker protection: frozen ${until} (${row.tripReason ?? 'tripped'})`, { rfqId: rfq.id });
+      // Frozen until a reset (no end time): retrying cannot help until the maker resets (docs/errors.md).
+      throw new RfqError('RFQ_OPEN_LIMIT', `maker protection: frozen ${until} (${row.tripReason ?? 'tripped'})`, {
+        rfqId: rfq.id,
+        reason: 'maker_protection',
+        ...(row.frozenUntil === null ? { retryable: false as const } : {}),
+      });
     }
     return { limits, exposure };
   }

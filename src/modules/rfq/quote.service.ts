@@ -3,7 +3,7 @@ import { Ed25519Verifier, type PayloadLeg, decodeCanonicalBase64Signature, encod
 import { asBuffer } from '../../common/bytes';
 import { Clock } from '../../common/clock';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
-import { RfqError } from '../../common/errors/app-error';
+import { RfqError, type RfqErrorReason } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
 import { InstrumentsService } from '../instruments/instruments.service';
 import { parseSymbol } from '../instruments/domain/symbol';
@@ -18,6 +18,7 @@ import { RfqRepository } from './rfq.repository';
 import type { MakerLimitsRow } from './maker-limits.repository';
 import { MakerLimitsService, type SeenQuotes } from './maker-limits.service';
 import { KeyedQueue } from './keyed-queue';
+import { type RespondResult, closedReason, replayedRespond } from './domain/respond-replay';
 import { Database } from '../../common/database/database';
 
 /**
@@ -27,6 +28,9 @@ import { Database } from '../../common/database/database';
 const NOT_PENDING = 'the RFQ is no longer open for quotes';
 
 const nonceConflict = (nonce: bigint) => `quote_nonce ${nonce} is at or below this maker's high-water mark`;
+const nonceRefusal = (nonce: bigint, rfqId: string) => new RfqError('RFQ_STATE_CONFLICT', nonceConflict(nonce), { rfqId, reason: 'nonce_not_increasing' });
+
+type FoundRfq = Awaited<ReturnType<MakerLimitsService['findWithRfq']>>;
 
 /** A quote past respond's checks up to the limits: the RFQ, the payload the exchange built, its id, and the maker's limits row. */
 interface CheckedQuote {
@@ -44,7 +48,7 @@ interface CheckedQuote {
 function rfqPayloadLegs(rfq: RfqRecord): PayloadLeg[] {
   return rfq.legs.map((leg) => {
     const terms = parseSymbol(leg.instrument);
-    if (!terms) throw new RfqError('RFQ_INVALID_INSTRUMENT', `${leg.instrument} is not a listed instrument`, { rfqId: rfq.id });
+    if (!terms) throw new RfqError('RFQ_INVALID_INSTRUMENT', `${leg.instrument} is not a listed instrument`, { rfqId: rfq.id, reason: 'instrument_unknown' });
     return { symbol: leg.instrument, strike: terms.strike, kind: terms.kind, quantity: leg.quantity };
   });
 }
@@ -78,13 +82,34 @@ export class QuoteService {
    * failing rolls both back: RFQ_STATE_CONFLICT, and the nonce is not consumed. A maker whose
    * limits bound what it has out is serialized on its limits row, in the move's transaction.
    */
-  respond(maker: RfqCaller, command: RespondCommand): Promise<{ rfq_id: string; quote_id: string; state: 'quoted' }> {
+  respond(maker: RfqCaller, command: RespondCommand): Promise<RespondResult> {
     if (this.limits.inOrder(maker.accountId)) return this.inOrder.run(maker.accountId, () => this.respondNow(maker, command));
     return this.respondNow(maker, command);
   }
 
-  private async respondNow(maker: RfqCaller, command: RespondCommand): Promise<{ rfq_id: string; quote_id: string; state: 'quoted' }> {
-    const checked = await this.checked(maker, command);
+  /**
+   * A respond repeated with exactly the params of one that was taken answers the original result
+   * (docs/spec/design.md section 19), before any check: nothing runs twice, no limit counts twice.
+   */
+  private async respondNow(maker: RfqCaller, command: RespondCommand): Promise<RespondResult> {
+    const found = await this.limits.findWithRfq(maker.accountId, command.rfqId);
+    const replay = replayedRespond(found.rfq, maker.accountId, command, this.clock.now());
+    if (replay) return replay;
+    const checked = await this.checked(maker, command, found);
+    try {
+      return await this.take(maker, command, checked);
+    } catch (error) {
+      // A refusal at the move or the limits may be an exact repeat that raced its original (the
+      // original committed in between): the RFQ read again decides.
+      if (!(error instanceof RfqError)) throw error;
+      const again = replayedRespond(await this.store.findById(command.rfqId), maker.accountId, command, this.clock.now());
+      if (again) return again;
+      throw error;
+    }
+  }
+
+  /** The limits and, in one transaction with them where they bound what is out, the first-wins move with the nonce. */
+  private async take(maker: RfqCaller, command: RespondCommand, checked: CheckedQuote): Promise<RespondResult> {
     const { rfq, quoteId: id, now } = checked;
     const move = { rfqId: rfq.id, from: 'pending' as const, to: 'quoted' as const, at: now, deadlineAfterMs: this.clock.nowMs() };
     const quote = {
@@ -97,8 +122,8 @@ export class QuoteService {
       issuedAt: command.issuedAt,
       expiresAt: command.expiresAt,
       makerSignature: command.makerSignature,
+      receivedAtMs: move.deadlineAfterMs,
     };
-    const conflict = (message: string) => new RfqError('RFQ_STATE_CONFLICT', message, { rfqId: rfq.id });
 
     // One statement: the first-wins move (only while the RFQ is within its deadline) and the nonce
     // high-water mark, refused together when the nonce does not rise.
@@ -117,10 +142,10 @@ export class QuoteService {
         moved = await this.transitions.moveToQuoted(move, quote);
       }
     } catch (error) {
-      if (error instanceof MoveRefused) throw conflict(nonceConflict(command.quoteNonce));
+      if (error instanceof MoveRefused) throw nonceRefusal(command.quoteNonce, rfq.id);
       throw error;
     }
-    if (!moved) throw conflict(NOT_PENDING);
+    if (!moved) throw await this.closed(maker, rfq.id);
     if (checked.limits) this.limits.quoted(rfq, seen, command.quoteNonce, command.expiresAt);
 
     logger.event('info', 'rfq quoted', { rfq_id: rfq.id, quote_id: id, maker_account_id: maker.accountId }, 'Rfq');
@@ -137,7 +162,7 @@ export class QuoteService {
     const { rfq, quoteId: id, payload, limits } = await this.checked(maker, command);
     await this.limits.checkQuote(this.db, maker.accountId, limits, rfq, command, this.clock.nowMs());
     const highWater = await this.store.nonceHighWater(maker.accountId);
-    if (highWater !== null && command.quoteNonce <= highWater) throw new RfqError('RFQ_STATE_CONFLICT', nonceConflict(command.quoteNonce), { rfqId: rfq.id });
+    if (highWater !== null && command.quoteNonce <= highWater) throw nonceRefusal(command.quoteNonce, rfq.id);
     return { ok: true, quote_id: id, payload: payload.toString('base64') };
   }
 
@@ -146,9 +171,9 @@ export class QuoteService {
    * rebuilt here (a refusal carries the payload and its quote_id, so a maker can diff its bytes),
    * the legs; and the maker's limits row (read with the RFQ, not locked).
    */
-  private async checked(maker: RfqCaller, command: RespondCommand): Promise<CheckedQuote> {
+  private async checked(maker: RfqCaller, command: RespondCommand, read?: FoundRfq): Promise<CheckedQuote> {
     // The RFQ and the maker's limits row in one read (the limits are used after the signature).
-    const found = await this.limits.findWithRfq(maker.accountId, command.rfqId);
+    const found = read ?? (await this.limits.findWithRfq(maker.accountId, command.rfqId));
     const rfq = this.pending(maker, command.rfqId, found.rfq);
     const now = this.clock.now();
     checkQuoteTerms(command, rfq.maxQuoteExpiresAt, now, rfq.id);
@@ -171,11 +196,12 @@ export class QuoteService {
       }),
     );
     const id = quoteId(payload);
-    const refused = (message: string) => new RfqError('RFQ_INVALID_SIGNATURE', message, { rfqId: rfq.id, quoteId: id, payload: payload.toString('base64') });
+    const refused = (message: string, reason: RfqErrorReason<'RFQ_INVALID_SIGNATURE'>) =>
+      new RfqError('RFQ_INVALID_SIGNATURE', message, { rfqId: rfq.id, quoteId: id, payload: payload.toString('base64'), reason });
     const signature = decodeCanonicalBase64Signature(command.makerSignature);
-    if (!signature) throw refused('maker_signature must be canonical base64 of 64 bytes');
+    if (!signature) throw refused('maker_signature must be canonical base64 of 64 bytes', 'signature_not_canonical');
     if (!this.verifier.verify(makerKey, payload, signature)) {
-      throw refused("maker_signature does not verify over this RFQ's quote payload with the caller's wallet");
+      throw refused("maker_signature does not verify over this RFQ's quote payload with the caller's wallet", 'signature_mismatch');
     }
     // Legs tradable right after the signature, as accept does (docs/spec/design.md section 5).
     resolveLegs(rfq.legs, (symbol) => this.instruments.get(symbol), now);
@@ -184,7 +210,6 @@ export class QuoteService {
 
   async decline(maker: RfqCaller, command: DeclineCommand): Promise<{ rfq_id: string; state: 'declined'; decline_reason: DeclineReason }> {
     const rfq = this.pending(maker, command.rfqId, await this.store.findById(command.rfqId));
-    const conflict = (message: string) => new RfqError('RFQ_STATE_CONFLICT', message, { rfqId: rfq.id });
     const moved = await this.transitions.move({
       rfqId: rfq.id,
       from: 'pending',
@@ -192,7 +217,7 @@ export class QuoteService {
       changes: { declineReason: command.reason, declinedBy: maker.accountId },
       deadlineAfterMs: this.clock.nowMs(),
     });
-    if (!moved) throw conflict(NOT_PENDING);
+    if (!moved) throw await this.closed(maker, rfq.id);
     logger.event('info', 'rfq declined', { rfq_id: rfq.id, reason: command.reason, maker_account_id: maker.accountId }, 'Rfq');
     return { rfq_id: rfq.id, state: 'declined', decline_reason: command.reason };
   }
@@ -200,8 +225,19 @@ export class QuoteService {
   /** RFQ_NOT_FOUND, then RFQ_WRONG_ROLE for one's own RFQ, then RFQ_STATE_CONFLICT unless pending and not past expires_at. */
   private pending(maker: RfqCaller, rfqId: string, rfq: RfqRecord | null): RfqRecord {
     if (!rfq) throw new RfqError('RFQ_NOT_FOUND', `no RFQ ${rfqId}`);
-    if (rfq.accountId === maker.accountId) throw new RfqError('RFQ_WRONG_ROLE', 'a quoter cannot answer its own RFQ', { rfqId });
-    if (rfq.state !== 'pending' || rfq.expiresAt * 1000 <= this.clock.nowMs()) throw new RfqError('RFQ_STATE_CONFLICT', NOT_PENDING, { rfqId });
+    if (rfq.accountId === maker.accountId) throw new RfqError('RFQ_WRONG_ROLE', 'a quoter cannot answer its own RFQ', { rfqId, reason: 'own_rfq' });
+    if (rfq.state !== 'pending' || rfq.expiresAt * 1000 <= this.clock.nowMs()) throw closedRefusal(rfq, maker);
     return rfq;
   }
+
+  /** The conflict of a move that found the RFQ no longer pending: its reason read from the RFQ as it is now. */
+  private async closed(maker: RfqCaller, rfqId: string): Promise<RfqError> {
+    const now = await this.store.findById(rfqId);
+    return now ? closedRefusal(now, maker) : new RfqError('RFQ_STATE_CONFLICT', NOT_PENDING, { rfqId, reason: 'rfq_ended' });
+  }
+}
+
+/** RFQ_STATE_CONFLICT for an RFQ closed to quotes, with why (domain/respond-replay.ts; one message whatever the outcome). */
+function closedRefusal(rfq: RfqRecord, maker: RfqCaller): RfqError {
+  return new RfqError('RFQ_STATE_CONFLICT', NOT_PENDING, { rfqId: rfq.id, reason: closedReason(rfq, maker.accountId) });
 }

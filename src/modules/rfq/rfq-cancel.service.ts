@@ -3,6 +3,7 @@ import { Clock } from '../../common/clock';
 import { RfqError } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
 import type { RfqRecord } from './domain/rfq-record';
+import { notQuotedReason } from './domain/rfq-state';
 import { RfqTransitionsService } from './rfq-transitions.service';
 import { RfqRepository } from './rfq.repository';
 import type { RfqCaller } from './rfq.service';
@@ -43,7 +44,7 @@ export class RfqCancelService {
     const rfq = await this.store.findLive(taker.accountId, rfqId, this.clock.now());
     if (!rfq) throw new RfqError('RFQ_NOT_FOUND', `no RFQ ${rfqId} of this account`);
     if (rfq.cancelledAt !== null) return cancelResult(rfq);
-    throw new RfqError('RFQ_STATE_CONFLICT', `the RFQ is ${rfq.state}, not pending or quoted`, { rfqId });
+    throw new RfqError('RFQ_STATE_CONFLICT', `the RFQ is ${rfq.state}, not pending or quoted`, { rfqId, reason: notQuotedReason(rfq.state) });
   }
 
   /**

@@ -21,6 +21,7 @@ const row: RfqRow = {
   issued_at: '1795000005',
   quote_expires_at: '1795000065',
   maker_signature: 'c2ln',
+  quote_received_at_ms: '1795000010123',
   decline_reason: null,
   declined_by: null,
   accepted_side: 'buy',
@@ -50,6 +51,7 @@ describe('rfqs row → record', () => {
       issuedAt: 1795000005,
       expiresAt: 1795000065,
       makerSignature: 'c2ln',
+      receivedAtMs: 1795000010123,
     });
     expect(rfq.fill).toEqual({ fillId: '12', price: 9223372036854775807n, fee: 4500n, filledAt: 1795000040, reverted: false });
   });
@@ -67,6 +69,7 @@ describe('rfqs row → record', () => {
       issued_at: null,
       quote_expires_at: null,
       maker_signature: null,
+      quote_received_at_ms: null,
       accepted_side: null,
       fill_id: null,
       fill_price: null,

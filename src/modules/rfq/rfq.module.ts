@@ -10,6 +10,8 @@ import { EventRetentionService } from './event-retention.service';
 import { MakerLimitsRepository } from './maker-limits.repository';
 import { MakerLimitsRpc } from './maker-limits.rpc';
 import { MakerLimitsService } from './maker-limits.service';
+import { MakerQuotesRepository } from './maker-quotes.repository';
+import { MakerQuotesRpc } from './maker-quotes.rpc';
 import { QuoteService } from './quote.service';
 import { RfqCancelService } from './rfq-cancel.service';
 import { RfqExpiryService } from './rfq-expiry.service';
@@ -52,6 +54,8 @@ import { RfqTransitionsService } from './rfq-transitions.service';
     MakerLimitsRepository,
     MakerLimitsService,
     MakerLimitsRpc,
+    MakerQuotesRepository,
+    MakerQuotesRpc,
   ],
   exports: [MakerLimitsService, AccountEventsService, RfqLookupService, RfqReadsService, RfqTransitionsService, RfqExpiryService, RfqService],
 })

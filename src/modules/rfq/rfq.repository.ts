@@ -78,6 +78,7 @@ function moveSets(move: RfqMove, param: (value: unknown) => string): string[] {
     set('issued_at', q.issuedAt);
     set('quote_expires_at', q.expiresAt);
     set('maker_signature', q.makerSignature);
+    set('quote_received_at_ms', q.receivedAtMs ?? move.at * 1000);
   }
   if (c.declineReason) set('decline_reason', c.declineReason);
   if (c.declinedBy !== undefined) set('declined_by', c.declinedBy);

@@ -17,7 +17,8 @@ type SubscribeParams = MethodCommand<'rfq.subscribe'>;
 /** The signed-in account of an `account`-access rfq.* method (the dispatcher enforced the access already). */
 export function rfqCaller(context: RpcContext): RfqCaller {
   const principal = context.principal;
-  if (!principal || principal.accountId === null || !principal.wallet) throw new RfqError('RFQ_WRONG_ROLE', 'sign in with an account first');
+  if (!principal || principal.accountId === null || !principal.wallet)
+    throw new RfqError('RFQ_WRONG_ROLE', 'sign in with an account first', { reason: 'not_signed_in' });
   return { accountId: principal.accountId, wallet: principal.wallet };
 }
 
@@ -49,7 +50,7 @@ export class RfqRpc {
       const latest = await context.session.openStream(channel, since, source);
       return { channel, subscribed: true as const, account_seq: latest };
     } catch (error) {
-      if (error instanceof SinceOutOfRange) throw new RfqError('RFQ_VALUE_OUT_OF_RANGE', error.message);
+      if (error instanceof SinceOutOfRange) throw new RfqError('RFQ_VALUE_OUT_OF_RANGE', error.message, { reason: 'since_out_of_range' });
       throw error;
     }
   }

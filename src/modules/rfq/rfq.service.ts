@@ -78,7 +78,7 @@ export class RfqService {
       // No slot (the limit) or the client_ref was taken (its RFQ is given back, whatever the count).
       const existing = await this.store.findByClientRef(taker.accountId, command.clientRef);
       if (existing) return this.replay(existing, command);
-      throw new RfqError('RFQ_OPEN_LIMIT', `at most ${this.config.maxOpenRfqs} open RFQs per taker`);
+      throw new RfqError('RFQ_OPEN_LIMIT', `at most ${this.config.maxOpenRfqs} open RFQs per taker`, { reason: 'max_open_rfqs' });
     }
 
     logger.event('info', 'rfq created', { rfq_id: rfq.id, account_id: rfq.accountId, legs: rfq.legs.length }, 'Rfq');

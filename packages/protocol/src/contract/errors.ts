@@ -46,3 +46,64 @@ export const RFQ_COMMON_ERRORS = ['RFQ_NOT_ENABLED', 'RFQ_WRONG_ROLE', 'RFQ_RATE
 
 /** Errors every method of the public dialect may answer, whatever the method. */
 export const PUBLIC_COMMON_ERRORS = ['INTERNAL_ERROR'] as const;
+
+/**
+ * `error.data.reason` of every rfq.* failure (docs/spec/design.md section 19): a stable snake_case
+ * word that refines the code, declared per code. The first reason of a code is the one a refusal
+ * gets when its thrower names none. docs/errors.md has the table; a reason is never renamed.
+ * The competition reasons (`quote_replaced`, `quote_cancelled`, `quote_traded_away`,
+ * `quote_firm`) are declared for the competitive quotes of section 18.
+ */
+export const RFQ_ERROR_REASONS = {
+  RFQ_NOT_ENABLED: ['rfq_disabled'],
+  RFQ_NOT_READY: ['market_data_stale', 'views_unconfirmed', 'shutting_down', 'internal_error'],
+  RFQ_INVALID_INSTRUMENT: ['instrument_unknown', 'instrument_settled', 'instrument_expired', 'leg_duplicate', 'legs_mixed', 'instrument_paused'],
+  RFQ_SIZE_INVALID: ['zero_quantity', 'leg_count', 'max_quote_notional'],
+  RFQ_PRECISION_UNSUPPORTED: ['not_canonical_decimal'],
+  RFQ_VALUE_OUT_OF_RANGE: [
+    'invalid_params',
+    'bid_above_ask',
+    'quote_times',
+    'quote_expiry_too_late',
+    'issued_in_future',
+    'accept_after_quote',
+    'since_out_of_range',
+  ],
+  RFQ_OPEN_LIMIT: ['max_open_rfqs', 'max_open_quotes', 'max_open_notional', 'max_open_delta', 'max_open_vega', 'kill_switch', 'maker_protection'],
+  RFQ_NOT_FOUND: ['rfq_not_found', 'quote_not_found', 'cursor_not_found'],
+  RFQ_WRONG_ROLE: ['role_missing', 'not_signed_in', 'own_rfq'],
+  RFQ_INVALID_SIGNATURE: ['signature_mismatch', 'signature_not_canonical'],
+  RFQ_CANONICAL_MISMATCH: ['client_ref_reused'],
+  RFQ_QUOTE_EXPIRED: ['quote_expired', 'accept_expired', 'quote_replaced', 'quote_cancelled', 'quote_traded_away'],
+  RFQ_STATE_CONFLICT: [
+    'rfq_ended',
+    'quoted_by_another',
+    'already_quoted',
+    'nonce_not_increasing',
+    'not_quoted',
+    'already_accepted',
+    'rfq_cancelled',
+    'replay_running',
+    'quote_firm',
+  ],
+  RFQ_TAKER_UNFUNDED: ['taker_unfunded'],
+  RFQ_BALANCE_INSUFFICIENT: ['maker_unfunded'],
+  RFQ_PRICE_TOLERANCE: ['price_band', 'fee_above_max'],
+  RFQ_ATTESTATION_FAILED: ['ledger_check_failed'],
+  RFQ_TX_FAILED: ['ledger_write_failed'],
+  RFQ_RATE_LIMITED: ['rate_limited'],
+} as const satisfies Record<RfqErrorCode, readonly string[]>;
+
+/** The reasons of one code (all of them for the union). */
+export type RfqErrorReason<C extends RfqErrorCode = RfqErrorCode> = (typeof RFQ_ERROR_REASONS)[C][number];
+
+/** Every reason, each once (a reason belongs to one code). */
+export const RFQ_REASONS: RfqErrorReason[] = Object.values(RFQ_ERROR_REASONS).flat();
+
+/**
+ * Reasons whose refusal stays `retryable: false` although their code is retryable: retrying
+ * cannot help until the maker itself acts (raises max_open_quotes). `maker_protection` is not
+ * retryable only when the freeze ends with rfq.maker.reset_protection alone (frozen_seconds 0):
+ * the thrower says so.
+ */
+export const NOT_RETRYABLE_REASONS: readonly RfqErrorReason[] = ['kill_switch'];

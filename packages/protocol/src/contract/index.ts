@@ -11,6 +11,7 @@ export * from './events';
 export type { FromSchema } from './from-schema';
 export { type JsonSchema, inlineSchemaOf, objectSchemaOf, ref } from './json-schema';
 export * from './methods';
+export { MAKER_QUOTE_STATES, type MakerQuoteState, MAX_QUOTES_PAGE, DEFAULT_QUOTES_PAGE } from './methods-reconcile';
 export type * from './query-rows';
 export { type Fault, type Node, type ObjectNode, type Prop, type WireOf, camel } from './params';
 export * from './views';

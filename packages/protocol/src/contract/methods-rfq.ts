@@ -39,7 +39,7 @@ const CURSOR = withDefault(RFQ_ID, null);
 const LEG = object(
   {
     instrument: required(string({ ref: 'InstrumentSymbol', invalid: '{path} must be a string' })),
-    quantity: required(decimal({ ...SIGNED_DECIMAL, nonZero: { code: 'RFQ_SIZE_INVALID', message: '{path} must not be zero' } })),
+    quantity: required(decimal({ ...SIGNED_DECIMAL, nonZero: { code: 'RFQ_SIZE_INVALID', message: '{path} must not be zero', reason: 'zero_quantity' } })),
   },
   { ref: 'RfqLeg', invalid: '{path} must be an object with instrument and quantity' },
 );
@@ -103,7 +103,7 @@ export const TAKER_METHODS = {
           minItems: 1,
           maxItems: MAX_LEGS,
           invalid: '{path} must be an array of legs',
-          size: { code: 'RFQ_SIZE_INVALID', message: `{path} must hold 1 to ${MAX_LEGS} legs, got {length}` },
+          size: { code: 'RFQ_SIZE_INVALID', message: `{path} must hold 1 to ${MAX_LEGS} legs, got {length}`, reason: 'leg_count' },
         }),
       ),
     }),

@@ -4,6 +4,7 @@ import type { WireOf } from './params';
 import { DESK_METHODS } from './methods-desk';
 import { PUBLIC_METHODS } from './methods-public';
 import { QUOTER_METHODS, TAKER_METHODS } from './methods-rfq';
+import { RECONCILE_METHODS } from './methods-reconcile';
 import type { WireType } from './views';
 
 /**
@@ -17,6 +18,7 @@ export const METHODS = {
   ...TAKER_METHODS,
   ...QUOTER_METHODS,
   ...DESK_METHODS,
+  ...RECONCILE_METHODS,
 } satisfies Record<string, MethodDeclaration>;
 
 export type MethodName = keyof typeof METHODS;

@@ -1,4 +1,4 @@
-import type { RfqErrorCode } from './errors';
+import type { RfqErrorCode, RfqErrorReason } from './errors';
 
 /**
  * The params of a JSON-RPC method as plain typed data: one declaration that the server compiles
@@ -8,9 +8,10 @@ import type { RfqErrorCode } from './errors';
  *
  * A failure's text may hold `{path}` (the field, e.g. `legs[0].quantity`), `{value}` (a short
  * JSON rendering of what was sent) and `{length}` (of an array). `code` is an RFQ code other than
- * the method's default failure (RFQ_VALUE_OUT_OF_RANGE for rfq.*, INVALID_PARAMS for public/*).
+ * the method's default failure (RFQ_VALUE_OUT_OF_RANGE for rfq.*, INVALID_PARAMS for public/*);
+ * `reason` refines it (design.md section 19; absent: the code's first reason).
  */
-export type Fault = string | { code: RfqErrorCode; message: string };
+export type Fault = string | { code: RfqErrorCode; message: string; reason?: RfqErrorReason };
 
 /** What a node says in /asyncapi.json besides its checks. */
 export interface Doc {

@@ -1,7 +1,8 @@
 import { DECLINE_REASONS, ASSET_PATTERN, OPTION_KINDS, RFQ_STATES, ROLES, SIDES } from './enums';
-import { RFQ_ERROR_CODES, RPC_CODES, RPC_ERROR_NAMES } from './errors';
+import { RFQ_ERROR_CODES, RFQ_REASONS, RPC_CODES, RPC_ERROR_NAMES } from './errors';
 import type { FromSchema } from './from-schema';
 import { ref } from './json-schema';
+import { MAKER_QUOTE_SCHEMAS } from './methods-reconcile';
 
 /**
  * JSON Schemas (draft-07, the AsyncAPI schema dialect) of the values the trading WebSocket
@@ -292,6 +293,7 @@ export const VIEW_SCHEMAS = {
   RfqErrorData: object(
     {
       error: { type: 'string', enum: RFQ_ERROR_CODES },
+      reason: ref('RfqErrorReason'),
       message: { type: 'string' },
       operation_id: { type: 'string', description: 'Server correlation id to quote to support' },
       retryable: { type: 'boolean' },
@@ -306,10 +308,16 @@ export const VIEW_SCHEMAS = {
           'RFQ_INVALID_SIGNATURE of rfq.maker.respond and rfq.maker.check: the 1,050-byte StrategyQuotePayload the exchange built (quote_id is its SHA-256)',
       },
     },
-    ['error', 'message', 'operation_id', 'retryable'],
+    ['error', 'reason', 'message', 'operation_id', 'retryable'],
     { description: 'error.data of every rfq.* failure (interface.md 7.2)' },
   ),
+  RfqErrorReason: {
+    type: 'string',
+    enum: RFQ_REASONS,
+    description: 'A stable snake_case word refining error.data.error (design.md section 19); the table per code is docs/errors.md',
+  },
   ...MAKER_LIMITS_SCHEMAS,
+  ...MAKER_QUOTE_SCHEMAS,
   RpcErrorData: object(
     {
       error: { type: 'string', enum: RPC_ERROR_NAMES },

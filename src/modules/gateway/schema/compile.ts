@@ -1,5 +1,5 @@
 import { DecimalError, type Dialect, type Fault, type Node, type ObjectNode, type Prop, U64_MAX, camel, parseRfqSigned } from '@legwork/protocol';
-import { AppError, RfqError } from '../../../common/errors/app-error';
+import { AppError, RfqError, type RfqErrorReason } from '../../../common/errors/app-error';
 
 /**
  * The one validator of JSON-RPC params: a method's declaration compiled once (at registration)
@@ -49,14 +49,14 @@ function show(value: unknown): string {
 class Compiler {
   constructor(private readonly dialect: Dialect) {}
 
-  error(code: string | undefined, message: string): Error {
+  error(code: string | undefined, message: string, reason?: RfqErrorReason): Error {
     if (this.dialect === 'public') return new AppError('INVALID_PARAMS', message);
-    return new RfqError((code as RfqError['code'] | undefined) ?? 'RFQ_VALUE_OUT_OF_RANGE', message);
+    return new RfqError((code as RfqError['code'] | undefined) ?? 'RFQ_VALUE_OUT_OF_RANGE', message, { reason });
   }
 
   /** The fault's text template, split once: a call only concatenates. */
   fault(fault: Fault): Raise {
-    const { code, message } = typeof fault === 'string' ? { code: undefined, message: fault } : fault;
+    const { code, message, reason } = typeof fault === 'string' ? { code: undefined, message: fault, reason: undefined } : fault;
     if (code && this.dialect === 'public') throw new Error(`a public/* method answers INVALID_PARAMS only, not ${code}`);
     const parts = message.split(/(\{path\}|\{value\}|\{length\})/).filter((part) => part !== '');
     return (base, key, value) => {
@@ -65,7 +65,7 @@ class Compiler {
       for (const part of parts) {
         text += part === '{path}' ? path : part === '{value}' ? show(value) : part === '{length}' ? String((value as unknown[]).length) : part;
       }
-      throw this.error(code, text);
+      throw this.error(code, text, reason);
     };
   }
 

@@ -1,5 +1,5 @@
 import { MICRO, formatRfq } from '@legwork/protocol';
-import { RfqError } from '../../../common/errors/app-error';
+import { RfqError, type RfqErrorReason } from '../../../common/errors/app-error';
 import type { MakerLimits, ProtectionSettings } from './maker-limits';
 
 /**
@@ -55,7 +55,7 @@ export function quoteExposure(asset: string, legs: readonly MarkedLeg[]): QuoteE
   return { asset, notional: notional12 / MICRO, notional12, mark12, delta: delta12 / MICRO, vega: vega12 / MICRO };
 }
 
-const openLimit = (message: string, rfqId: string) => new RfqError('RFQ_OPEN_LIMIT', message, { rfqId });
+const openLimit = (message: string, rfqId: string, reason: RfqErrorReason<'RFQ_OPEN_LIMIT'>) => new RfqError('RFQ_OPEN_LIMIT', message, { rfqId, reason });
 
 /**
  * The per-quote limits, in order: max_quote_notional (RFQ_SIZE_INVALID), then price_band_bps
@@ -64,7 +64,10 @@ const openLimit = (message: string, rfqId: string) => new RfqError('RFQ_OPEN_LIM
  */
 export function checkQuoteLimits(l: MakerLimits, q: QuoteExposure, quote: { bid: bigint; ask: bigint }, rfqId: string): void {
   if (l.maxQuoteNotional !== undefined && q.notional > l.maxQuoteNotional) {
-    throw new RfqError('RFQ_SIZE_INVALID', `max_quote_notional ${formatRfq(l.maxQuoteNotional)}: this quote's notional is ${formatRfq(q.notional)}`, { rfqId });
+    throw new RfqError('RFQ_SIZE_INVALID', `max_quote_notional ${formatRfq(l.maxQuoteNotional)}: this quote's notional is ${formatRfq(q.notional)}`, {
+      rfqId,
+      reason: 'max_quote_notional',
+    });
   }
   if (l.priceBandBps !== undefined) {
     const far = [abs(quote.ask * MICRO - q.mark12), abs(quote.bid * MICRO - q.mark12)].reduce((a, b) => (a > b ? a : b));
@@ -73,7 +76,7 @@ export function checkQuoteLimits(l: MakerLimits, q: QuoteExposure, quote: { bid:
       throw new RfqError(
         'RFQ_PRICE_TOLERANCE',
         `price_band_bps ${l.priceBandBps}: the quote reaches ${formatRfq(far / MICRO)} from the mark ${formatRfq(q.mark12 / MICRO)} (band ${formatRfq(band)})`,
-        { rfqId },
+        { rfqId, reason: 'price_band' },
       );
     }
   }
@@ -83,16 +86,25 @@ export function checkQuoteLimits(l: MakerLimits, q: QuoteExposure, quote: { bid:
 export function checkOpenLimits(l: MakerLimits, usage: OpenUsage, q: QuoteExposure, rfqId: string): void {
   if (l.maxOpenQuotes !== undefined && usage.openQuotes + 1 > l.maxOpenQuotes) {
     const what = l.maxOpenQuotes === 0 ? ' (the kill switch: no new quote is taken)' : '';
-    throw openLimit(`max_open_quotes ${l.maxOpenQuotes}${what}: open quotes would reach ${usage.openQuotes + 1}`, rfqId);
+    // The kill switch is not retryable: only the maker raising max_open_quotes ends it (docs/errors.md).
+    throw openLimit(
+      `max_open_quotes ${l.maxOpenQuotes}${what}: open quotes would reach ${usage.openQuotes + 1}`,
+      rfqId,
+      l.maxOpenQuotes === 0 ? 'kill_switch' : 'max_open_quotes',
+    );
   }
   if (l.maxOpenNotional !== undefined && usage.openNotional + q.notional > l.maxOpenNotional) {
-    throw openLimit(`max_open_notional ${formatRfq(l.maxOpenNotional)}: open notional would reach ${formatRfq(usage.openNotional + q.notional)}`, rfqId);
+    throw openLimit(
+      `max_open_notional ${formatRfq(l.maxOpenNotional)}: open notional would reach ${formatRfq(usage.openNotional + q.notional)}`,
+      rfqId,
+      'max_open_notional',
+    );
   }
-  const perAsset = (name: string, limits: Record<string, bigint> | undefined, open: Record<string, bigint>, value: bigint) => {
+  const perAsset = (name: 'max_open_delta' | 'max_open_vega', limits: Record<string, bigint> | undefined, open: Record<string, bigint>, value: bigint) => {
     const limit = limits?.[q.asset];
     const after = (open[q.asset] ?? 0n) + abs(value);
     if (limit !== undefined && after > limit)
-      throw openLimit(`${name}.${q.asset} ${formatRfq(limit)}: open ${name.slice(9)} would reach ${formatRfq(after)}`, rfqId);
+      throw openLimit(`${name}.${q.asset} ${formatRfq(limit)}: open ${name.slice(9)} would reach ${formatRfq(after)}`, rfqId, name);
   };
   perAsset('max_open_delta', l.maxOpenDelta, usage.openDelta, q.delta);
   perAsset('max_open_vega', l.maxOpenVega, usage.openVega, q.vega);

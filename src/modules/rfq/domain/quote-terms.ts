@@ -1,4 +1,4 @@
-import { RfqError } from '../../../common/errors/app-error';
+import { RfqError, type RfqErrorReason } from '../../../common/errors/app-error';
 
 /**
  * The value and time rules of a quote (docs/spec/interface.md 4.2 rfq.maker.respond rules 1 and 4,
@@ -19,15 +19,17 @@ export interface QuoteTerms {
 }
 
 export function checkQuoteTerms(quote: QuoteTerms, maxQuoteExpiresAt: number, now: number, rfqId: string): void {
-  const outOfRange = (message: string) => new RfqError('RFQ_VALUE_OUT_OF_RANGE', message, { rfqId });
-  if (quote.bid > quote.ask) throw outOfRange('bid must not be above ask');
-  if (quote.issuedAt >= quote.expiresAt) throw outOfRange('issued_at must be before expires_at');
+  const outOfRange = (message: string, reason: RfqErrorReason<'RFQ_VALUE_OUT_OF_RANGE'>) => new RfqError('RFQ_VALUE_OUT_OF_RANGE', message, { rfqId, reason });
+  if (quote.bid > quote.ask) throw outOfRange('bid must not be above ask', 'bid_above_ask');
+  if (quote.issuedAt >= quote.expiresAt) throw outOfRange('issued_at must be before expires_at', 'quote_times');
   if (quote.expiresAt - quote.issuedAt > MAX_QUOTE_LIFETIME_SECONDS) {
-    throw outOfRange(`expires_at - issued_at must be at most ${MAX_QUOTE_LIFETIME_SECONDS} seconds`);
+    throw outOfRange(`expires_at - issued_at must be at most ${MAX_QUOTE_LIFETIME_SECONDS} seconds`, 'quote_times');
   }
-  if (quote.expiresAt > maxQuoteExpiresAt) throw outOfRange(`expires_at must be at or before max_quote_expires_at ${maxQuoteExpiresAt}`);
-  if (quote.issuedAt > now + ISSUED_AT_SKEW_SECONDS) throw outOfRange(`issued_at is in the future (server time ${now})`);
-  if (quote.expiresAt <= now) throw new RfqError('RFQ_QUOTE_EXPIRED', `expires_at ${quote.expiresAt} has passed (server time ${now})`, { rfqId });
+  if (quote.expiresAt > maxQuoteExpiresAt)
+    throw outOfRange(`expires_at must be at or before max_quote_expires_at ${maxQuoteExpiresAt}`, 'quote_expiry_too_late');
+  if (quote.issuedAt > now + ISSUED_AT_SKEW_SECONDS) throw outOfRange(`issued_at is in the future (server time ${now})`, 'issued_in_future');
+  if (quote.expiresAt <= now)
+    throw new RfqError('RFQ_QUOTE_EXPIRED', `expires_at ${quote.expiresAt} has passed (server time ${now})`, { rfqId, reason: 'quote_expired' });
 }
 
 /** docs/spec/design.md section 5: `max_quote_expires_at = min(created_at + 3600, expiry of the legs)`. */

@@ -1,5 +1,5 @@
 import type { PayloadLeg } from '@legwork/protocol';
-import { RfqError } from '../../../common/errors/app-error';
+import { RfqError, type RfqErrorReason } from '../../../common/errors/app-error';
 import type { Instrument } from '../../instruments/instrument';
 import type { RfqLeg } from './rfq-record';
 
@@ -22,7 +22,8 @@ export interface ResolvedLegs {
   legs: ResolvedLeg[];
 }
 
-const invalid = (index: number, message: string) => new RfqError('RFQ_INVALID_INSTRUMENT', `legs[${index}]: ${message}`);
+const invalid = (index: number, message: string, reason: RfqErrorReason<'RFQ_INVALID_INSTRUMENT'>) =>
+  new RfqError('RFQ_INVALID_INSTRUMENT', `legs[${index}]: ${message}`, { reason });
 
 function show(symbol: string): string {
   const text = JSON.stringify(symbol);
@@ -34,19 +35,19 @@ export function resolveLegs(legs: readonly RfqLeg[], lookup: (symbol: string) =>
   const terms = new Map<string, number>();
   legs.forEach((leg, i) => {
     const instrument = lookup(leg.instrument);
-    if (!instrument) throw invalid(i, `${show(leg.instrument)} is not a listed instrument`);
-    if (instrument.settled) throw invalid(i, `${leg.instrument} has settled`);
-    if (instrument.expiry <= now) throw invalid(i, `${leg.instrument} has expired`);
+    if (!instrument) throw invalid(i, `${show(leg.instrument)} is not a listed instrument`, 'instrument_unknown');
+    if (instrument.settled) throw invalid(i, `${leg.instrument} has settled`, 'instrument_settled');
+    if (instrument.expiry <= now) throw invalid(i, `${leg.instrument} has expired`, 'instrument_expired');
     const same = resolved.findIndex((r) => r.instrument.symbol === instrument.symbol);
-    if (same >= 0) throw invalid(i, `${leg.instrument} repeats legs[${same}]`);
+    if (same >= 0) throw invalid(i, `${leg.instrument} repeats legs[${same}]`, 'leg_duplicate');
     const key = `${instrument.asset}/${instrument.strike}/${instrument.expiry}/${instrument.kind}`;
     const twin = terms.get(key);
-    if (twin !== undefined) throw invalid(i, `${leg.instrument} has the same terms as legs[${twin}]`);
+    if (twin !== undefined) throw invalid(i, `${leg.instrument} has the same terms as legs[${twin}]`, 'leg_duplicate');
     terms.set(key, i);
     if (i > 0) {
       const first = resolved[0].instrument;
-      if (instrument.asset !== first.asset) throw invalid(i, `${leg.instrument} is not of the asset of legs[0] (${first.asset})`);
-      if (instrument.expiry !== first.expiry) throw invalid(i, `${leg.instrument} does not share the expiry of legs[0]`);
+      if (instrument.asset !== first.asset) throw invalid(i, `${leg.instrument} is not of the asset of legs[0] (${first.asset})`, 'legs_mixed');
+      if (instrument.expiry !== first.expiry) throw invalid(i, `${leg.instrument} does not share the expiry of legs[0]`, 'legs_mixed');
     }
     resolved.push({ instrument, quantity: leg.quantity });
   });
@@ -54,6 +55,7 @@ export function resolveLegs(legs: readonly RfqLeg[], lookup: (symbol: string) =>
   if (paused >= 0) {
     throw new RfqError('RFQ_INVALID_INSTRUMENT', `legs[${paused}]: ${resolved[paused].instrument.symbol} is paused; try again when its round resumes`, {
       pausedLeg: true,
+      reason: 'instrument_paused',
     });
   }
   return { asset: resolved[0].instrument.asset, expiry: resolved[0].instrument.expiry, legs: resolved };

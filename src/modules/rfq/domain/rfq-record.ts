@@ -26,6 +26,8 @@ export interface StoredQuote {
   expiresAt: number;
   /** Canonical base64 of the 64 signature bytes. */
   makerSignature: string;
+  /** Unix milliseconds when the exchange took it (rfq.maker.quotes); a quote stored without it gets its move's time. */
+  receivedAtMs?: number;
 }
 
 export interface RfqFailure {

@@ -62,3 +62,16 @@ export function isEnded(state: RfqState): boolean {
 
 /** How long the live book (rfq.get, rfq.list) keeps an RFQ after it ended, seconds. */
 export const LIVE_BOOK_SECONDS = 24 * 3600;
+
+/** States an accept has reached: a conflict there is `already_accepted` (docs/errors.md). */
+const ACCEPTED_STATES: readonly RfqState[] = ['accepted', 'submitting', 'filled', 'failed'];
+
+/**
+ * The RFQ_STATE_CONFLICT reason of a call that needs the RFQ `quoted` or open (accept, cancel)
+ * and found it in `state` (undefined: gone): `already_accepted` once an accept went through,
+ * `not_quoted` while pending, `rfq_ended` after any other end.
+ */
+export function notQuotedReason(state: RfqState | undefined): 'already_accepted' | 'not_quoted' | 'rfq_ended' {
+  if (state !== undefined && ACCEPTED_STATES.includes(state)) return 'already_accepted';
+  return state === 'pending' ? 'not_quoted' : 'rfq_ended';
+}

@@ -23,6 +23,7 @@ const RFQ_EXPIRY_DEADLINE = `CASE WHEN state = 'quoted' THEN quote_expires_at EL
 @Check('rfqs_check1', `state IN ('pending', 'declined', 'expired') OR quote_id IS NOT NULL`)
 // A taker's cancel ends an RFQ in `expired` (docs/spec/design.md 15): no other state carries it.
 @Check('rfqs_cancelled_at_check', `cancelled_at IS NULL OR state = 'expired'`)
+@Check('rfqs_quote_received_check', '(quote_id IS NULL) = (quote_received_at_ms IS NULL)')
 // `id DESC`: TypeORM's index metadata has no sort order, so these two are declared here but not
 // synchronized (the migrations create them; the schema test checks their definitions).
 @Index('rfqs_taker_list', { synchronize: false }) // (account_id, id DESC): rfq.list, newest first
@@ -33,6 +34,9 @@ const RFQ_EXPIRY_DEADLINE = `CASE WHEN state = 'quoted' THEN quote_expires_at EL
 @Index('rfqs_fill_due', ['updatedAt'], { where: `state IN ('accepted', 'submitting')` })
 // A maker's live quotes, read index-only (rfq.maker.get_limits and respond under limits, docs/spec/design.md section 15).
 @Index('rfqs_maker_live', ['makerAccountId', 'quoteExpiresAt', 'id'], { where: `state = 'quoted'` })
+// rfq.maker.quotes (docs/spec/design.md section 19), newest first by a backward scan: all of a maker's quotes, and the live ones.
+@Index('rfqs_maker_quotes', ['makerAccountId', 'quoteReceivedAtMs', 'quoteId'], { where: 'quote_id IS NOT NULL' })
+@Index('rfqs_maker_quotes_live', ['makerAccountId', 'quoteReceivedAtMs', 'quoteId'], { where: `state = 'quoted'` })
 // The history sweep (docs/spec/design.md 17): ended RFQs whose history is still to go, oldest end first.
 // An RFQ leaves it when deleted (no fill) or when its rfq_events are (a fill's, marked by
 // events_pruned_at); a later revert moves ended_at and puts it back.
@@ -101,6 +105,10 @@ export class RfqEntity {
 
   @Column({ name: 'maker_signature', type: 'text', nullable: true })
   makerSignature!: string | null;
+
+  /** Unix milliseconds when the quote was taken (migration 1763800000360); set with the quote. */
+  @Column(bigint('quote_received_at_ms', { nullable: true }))
+  quoteReceivedAtMs!: bigint | null;
 
   @Column({ name: 'decline_reason', type: 'text', nullable: true })
   declineReason!: DeclineReason | null;

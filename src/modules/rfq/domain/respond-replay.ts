@@ -1,0 +1,54 @@
+import type { RfqErrorReason } from '../../../common/errors/app-error';
+import type { RespondCommand } from './rfq-params';
+import type { RfqRecord, StoredQuote } from './rfq-record';
+import { LIVE_BOOK_SECONDS } from './rfq-state';
+
+/** What a respond answers, the first time and on every exact repeat (docs/spec/design.md section 19). */
+export interface RespondResult {
+  rfq_id: string;
+  quote_id: string;
+  state: 'quoted';
+}
+
+/**
+ * The quotes of `maker` that `rfq` holds. A seed RFQ holds at most one (its first-wins quote).
+ * The competitive quotes of section 18 plug in here: every quote the maker ever gave the RFQ, so
+ * that a repeat of a replaced or ended quote is still recognised.
+ */
+function quotesOf(rfq: RfqRecord, makerAccountId: number): StoredQuote[] {
+  return rfq.quote && rfq.quote.makerAccountId === makerAccountId ? [rfq.quote] : [];
+}
+
+/** Whether a stored quote was taken from exactly these params (the seven fields of section 19). */
+function sameParams(quote: StoredQuote, command: RespondCommand): boolean {
+  return (
+    quote.quoteNonce === command.quoteNonce &&
+    quote.bid === command.bid &&
+    quote.ask === command.ask &&
+    quote.issuedAt === command.issuedAt &&
+    quote.expiresAt === command.expiresAt &&
+    quote.makerSignature === command.makerSignature
+  );
+}
+
+/**
+ * Idempotent respond (docs/spec/design.md section 19): the original result when a respond of
+ * `maker` with exactly these params was taken on `rfq` and the RFQ is still in the live book
+ * (`now`: unix seconds), whatever its state since; null otherwise.
+ */
+export function replayedRespond(rfq: RfqRecord | null, makerAccountId: number, command: RespondCommand, now: number): RespondResult | null {
+  if (!rfq || rfq.id !== command.rfqId) return null;
+  if (rfq.endedAt !== null && rfq.endedAt + LIVE_BOOK_SECONDS <= now) return null;
+  const quote = quotesOf(rfq, makerAccountId).find((q) => sameParams(q, command));
+  return quote ? { rfq_id: rfq.id, quote_id: quote.quoteId, state: 'quoted' } : null;
+}
+
+/**
+ * Why a respond or decline found the RFQ closed to it (RFQ_STATE_CONFLICT): `already_quoted` when
+ * it holds the caller's own quote (other params), `quoted_by_another` when another maker's quote
+ * won it, `rfq_ended` for any other end. The outcome after a quote (accepted, filled) is not told.
+ */
+export function closedReason(rfq: RfqRecord, makerAccountId: number): RfqErrorReason<'RFQ_STATE_CONFLICT'> {
+  if (!rfq.quote) return 'rfq_ended';
+  return rfq.quote.makerAccountId === makerAccountId ? 'already_quoted' : 'quoted_by_another';
+}
