@@ -140,6 +140,8 @@ const DECLARED = new Set<string>();
 for (const file of FILES.filter((f) => CODE.test(f))) {
   const text = readFileSync(join(ROOT, file), 'utf8');
   for (const m of text.matchAll(/\b(?:class|interface|type|enum|function|const|let|namespace|def)\s+([A-Za-z_]\w*)/g)) DECLARED.add(m[1]);
+  // Python type aliases (`Name: TypeAlias = ...`) at the start of a line.
+  if (file.endsWith('.py')) for (const m of text.matchAll(/^([A-Za-z_]\w*): TypeAlias =/gm)) DECLARED.add(m[1]);
 }
 
 /** A path exists as written: from the root, from the doc's folder, or as the tail of one file or folder of the tree. */
