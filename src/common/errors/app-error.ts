@@ -62,6 +62,10 @@ export interface RfqErrorExtras {
   pausedLeg?: boolean;
   /** RFQ_RATE_LIMITED: when to try again (`retry_after_ms`). */
   retryAfterMs?: number;
+  /** `data.reason`: which rule refused (e.g. `maker_protection`; docs/spec/design.md section 20). */
+  reason?: string;
+  /** Overrides the code's retryable flag (a freeze only the operator ends is not retryable). */
+  retryable?: boolean;
 }
 
 export class RfqError extends Error {
@@ -73,6 +77,6 @@ export class RfqError extends Error {
   ) {
     super(message);
     this.name = 'RfqError';
-    this.retryable = RETRYABLE.has(code) || (code === 'RFQ_INVALID_INSTRUMENT' && extras.pausedLeg === true);
+    this.retryable = extras.retryable ?? (RETRYABLE.has(code) || (code === 'RFQ_INVALID_INSTRUMENT' && extras.pausedLeg === true));
   }
 }

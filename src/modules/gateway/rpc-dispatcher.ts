@@ -41,6 +41,7 @@ export function rfqFailure(id: RpcRequest['id'], error: RfqError, operationId: s
   if (error.extras.details !== undefined) data.details = error.extras.details;
   if (error.extras.retryAfterMs !== undefined) data.retry_after_ms = error.extras.retryAfterMs;
   if (error.extras.payload !== undefined) data.payload = error.extras.payload;
+  if (error.extras.reason !== undefined) data.reason = error.extras.reason;
   return { jsonrpc: '2.0', id, error: { code: RPC_CODES.RFQ_ERROR, message: error.message, data } };
 }
 

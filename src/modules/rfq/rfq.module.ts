@@ -17,6 +17,7 @@ import { RfqHistoryService } from './rfq-history.service';
 import { RfqLookupService } from './rfq-lookup.service';
 import { RfqReadsService } from './rfq-reads.service';
 import { RfqReadsRepository } from './rfq-reads.repository';
+import { ReplayGovernor } from '../gateway/replay-governor';
 import { RfqRpc } from './rfq.rpc';
 import { RfqRepository } from './rfq.repository';
 import { RfqService } from './rfq.service';
@@ -48,6 +49,7 @@ import { RfqTransitionsService } from './rfq-transitions.service';
     RfqCancelService,
     QuoteService,
     RfqRpc,
+    ReplayGovernor,
     MakerLimitsRepository,
     MakerLimitsService,
     MakerLimitsRpc,

@@ -5,6 +5,7 @@ import { RpcMethod, type RpcContext } from '../gateway/rpc-method';
 import type { CreateRfqCommand, DeclineCommand, ListRfqsQuery, PollQuery, RespondCommand } from './domain/rfq-params';
 import type { Channel } from '../../common/broadcast/notifier';
 import { type EventSource, SinceOutOfRange } from '../gateway/event-stream';
+import { ReplayGovernor } from '../gateway/replay-governor';
 import { AccountEventsService } from './account-events.service';
 import { RfqCancelService } from './rfq-cancel.service';
 import { accountEventData, protectionEventData } from './domain/account-event';
@@ -28,6 +29,7 @@ export class RfqRpc {
     private readonly quotes: QuoteService,
     private readonly events: AccountEventsService,
     private readonly cancels: RfqCancelService,
+    private readonly replays: ReplayGovernor,
   ) {}
 
   /** Subscribes the connection to `channel` through the account's event stream (docs/spec/design.md 13). */
@@ -43,6 +45,7 @@ export class RfqRpc {
             ? (accountEventData(e.channel, e.record, e.accountSeq) ?? { event: e.record.state, account_seq: e.accountSeq })
             : protectionEventData(e.protection, e.accountSeq),
         })),
+      admit: () => this.replays.admit(accountId),
     };
     try {
       const latest = await context.session.openStream(channel, since, source);
