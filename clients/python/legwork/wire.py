@@ -344,6 +344,7 @@ class RfqErrorData(TypedDict):
     quote_id: NotRequired[QuoteId]
     details: NotRequired[RfqTakerFunding]
     retry_after_ms: NotRequired[int]
+    reason: NotRequired[str]
     payload: NotRequired[str]
 
 

@@ -17,9 +17,12 @@ export const ZERO_HASH = '0'.repeat(64);
 /** A UTF-16 surrogate without its pair: such a string has no UTF-8 form. */
 export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
-/** Who ran an admin command: the admin token (no account) or a session of an admin account. */
+/**
+ * Who ran an admin command: the admin token (no account) or a session of an admin account; for a
+ * maker protection trip, the exchange itself (docs/spec/design.md section 20).
+ */
 export interface AuditActor {
-  via: 'admin_token' | 'session';
+  via: 'admin_token' | 'session' | 'exchange';
   account_id: number | null;
   wallet: string | null;
   /** The session token's `jti`; null for the admin token. */

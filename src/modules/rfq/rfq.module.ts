@@ -9,6 +9,7 @@ import { EventRetentionService } from './event-retention.service';
 import { MakerLimitsRepository } from './maker-limits.repository';
 import { MakerLimitsRpc } from './maker-limits.rpc';
 import { MakerLimitsService } from './maker-limits.service';
+import { MakerProtectionService } from './maker-protection.service';
 import { QuoteService } from './quote.service';
 import { RfqCancelService } from './rfq-cancel.service';
 import { RfqExpiryService } from './rfq-expiry.service';
@@ -52,8 +53,18 @@ import { RfqTransitionsService } from './rfq-transitions.service';
     ReplayGovernor,
     MakerLimitsRepository,
     MakerLimitsService,
+    MakerProtectionService,
     MakerLimitsRpc,
   ],
-  exports: [MakerLimitsService, AccountEventsService, RfqLookupService, RfqReadsService, RfqTransitionsService, RfqExpiryService, RfqService],
+  exports: [
+    MakerLimitsService,
+    MakerProtectionService,
+    AccountEventsService,
+    RfqLookupService,
+    RfqReadsService,
+    RfqTransitionsService,
+    RfqExpiryService,
+    RfqService,
+  ],
 })
 export class RfqModule {}

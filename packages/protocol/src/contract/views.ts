@@ -299,6 +299,7 @@ export const VIEW_SCHEMAS = {
       quote_id: ref('QuoteId'),
       details: { ...ref('RfqTakerFunding'), description: 'Present for RFQ_TAKER_UNFUNDED' },
       retry_after_ms: { type: 'integer', minimum: 1, description: 'Present for RFQ_RATE_LIMITED: milliseconds until a call would be admitted' },
+      reason: { type: 'string', description: 'Which rule refused, where the code alone does not say (e.g. maker_protection)' },
       payload: {
         type: 'string',
         contentEncoding: 'base64',

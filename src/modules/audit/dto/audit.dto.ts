@@ -41,8 +41,11 @@ export class AdminAuditQuery {
 }
 
 export class AuditActorDto implements AuditActor {
-  @ApiProperty({ enum: ['admin_token', 'session'], description: 'The static ADMIN_TOKEN, or a session of an admin account' })
-  via: 'admin_token' | 'session';
+  @ApiProperty({
+    enum: ['admin_token', 'session', 'exchange'],
+    description: "The static ADMIN_TOKEN, a session (an admin's; a maker's for its own protection reset), or the exchange (a protection trip)",
+  })
+  via: 'admin_token' | 'session' | 'exchange';
 
   @ApiProperty({ type: 'integer', nullable: true })
   account_id: number | null;
@@ -81,7 +84,10 @@ export class AuditRowDto implements AuditRow {
   @ApiProperty({ ...JSON_VALUE, description: 'The path parameters of the route ({ account_id }, { rfq_id }), or null' })
   target: AuditRow['target'];
 
-  @ApiProperty({ ...JSON_VALUE, description: 'The request body as sent, with signatures and secrets replaced by "(redacted)"' })
+  @ApiProperty({
+    ...JSON_VALUE,
+    description: 'The request body as sent, with signatures and secrets replaced by "[redacted]" at any depth and strings over 1,024 characters cut',
+  })
   params: AuditRow['params'];
 
   @ApiProperty({ type: 'integer', description: 'The HTTP status the command was answered with (a failed command is recorded too)' })
