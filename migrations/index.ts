@@ -18,6 +18,7 @@ import { RfqHistory1763800000250 } from './1763800000250-RfqHistory';
 import { SettledRounds1763800000260 } from './1763800000260-SettledRounds';
 import { ReceiptChainLink1763800000270 } from './1763800000270-ReceiptChainLink';
 import { AuditExchangeActor1763800000300 } from './1763800000300-AuditExchangeActor';
+import { AuditHeadSigned1763800000301 } from './1763800000301-AuditHeadSigned';
 
 /** Every migration, in order. The app runs the pending ones at start; `synchronize` is never on. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   SettledRounds1763800000260,
   ReceiptChainLink1763800000270,
   AuditExchangeActor1763800000300,
+  AuditHeadSigned1763800000301,
 ];

@@ -39,6 +39,7 @@ import { Session, TokenCache } from './session';
 import { journalLines, receiptStatus, walkJournal } from './verify';
 import { LIMIT_FLAGS, LIMIT_USAGE, cancelCommand, makerCommand } from './desk';
 import { Refusal, backupCommand, restoreCommand } from './backup';
+import { verifyAuditCommand } from './audit-verify';
 import { balanceLines, cashText, fillLines, instrumentLines, positionLines, rfqLines, table } from './format';
 
 const USAGE = `usage: npm run -s cli -- <command> [flags]
@@ -61,6 +62,7 @@ commands
   maker limits [LIMIT FLAGS] [--replace]       a quoter's limits, usage and protection; with flags, sets
                                                them over those held (--replace: only those given)
   maker reset-protection                       lift a protection freeze that has no end
+  verify-audit --head FILE [--admin-token T]   the admin audit log against a head saved earlier (exit 1: cut or rewritten)
   verify-journal                               walks the server's whole receipt journal (no sign-in):
                                                prints the head, or the first broken link (exit 1)
   backup --out FILE                            the running exchange's embedded database into a new FILE
@@ -100,6 +102,8 @@ const FLAGS = {
   'data-dir': 'string',
   'admin-token': 'string',
   'signing-key': 'string',
+  head: 'string',
+  service: 'string',
   ...LIMIT_FLAGS,
 } as const;
 
@@ -307,8 +311,10 @@ async function main(): Promise<number> {
     keypair = fresh.keypair;
     generated = fresh.seedHex;
   }
-  if (command === 'backup' || command === 'restore') {
-    const out = await (command === 'backup' ? backupCommand : restoreCommand)(flags, args);
+  if (command === 'backup' || command === 'restore' || command === 'verify-audit') {
+    const service = setting(flags, 'service', 'LEGWORK_SERVICE_NAME', 'Legwork')!;
+    const out =
+      command === 'verify-audit' ? await verifyAuditCommand(flags, service) : await (command === 'backup' ? backupCommand : restoreCommand)(flags, args);
     print(flags, out.json, () => out.lines);
     return out.code;
   }

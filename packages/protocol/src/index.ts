@@ -23,4 +23,5 @@ export * from './accept-payload';
 export * from './receipt';
 export * from './receipt-check';
 export * from './audit-chain';
+export * from './audit-head';
 export * from './contract';

@@ -65,6 +65,23 @@ export class ChainPointDto implements ChainPoint {
   hash: string;
 }
 
+/** The head signed by the exchange key after each append (docs/spec/design.md section 20). */
+export class SignedHeadDto extends ChainPointDto {
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Unix seconds of the append the head is at; null while the log is empty' })
+  at: number | null;
+
+  @ApiProperty({ type: 'string', nullable: true, description: 'The exchange key that signed (GET /v1/exchange/keys); null while the log is empty' })
+  key_id: string | null;
+
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description:
+      'ed25519 signature (hex) of the UTF-8 of canonical JSON (RFC 8785) { kind: "legwork.audit_head", service, audit_seq, hash, at }; keep a copy to check the log later (cli verify-audit --head)',
+  })
+  signature: string | null;
+}
+
 export class AuditRowDto implements AuditRow {
   @ApiProperty({ type: 'integer', minimum: 1, description: 'Gapless, from 1' })
   audit_seq: number;
@@ -111,6 +128,6 @@ export class AuditPageDto {
   @ApiPropertyOptional({ description: 'Pass as `after` for the next (older) page; absent on the last page' })
   next_cursor?: string;
 
-  @ApiProperty({ type: ChainPointDto, description: 'The newest row of the whole log (filters aside)' })
-  head: ChainPointDto;
+  @ApiProperty({ type: SignedHeadDto, description: 'The newest row of the whole log (filters aside), signed by the exchange' })
+  head: SignedHeadDto;
 }
