@@ -6,7 +6,7 @@ import { InMemoryRateLimiter, RateLimiter } from '../../common/rate-limit/rate-l
 import type { ReplayTicket } from './event-stream';
 
 /** Replays of one account running at once, across its connections and the instances (docs/spec/design.md section 20). */
-export const MAX_REPLAYS_PER_ACCOUNT = 2;
+const MAX_REPLAYS_PER_ACCOUNT = 2;
 /** A replay's slot frees itself this long after its instance last renewed it (the instance died). */
 const SLOT_TTL_MS = 10_000;
 const RENEW_MS = 3_000;

@@ -8,7 +8,7 @@ import { type AuditValue, LONE_SURROGATE } from './audit-chain';
 const SECRET_KEY = /(sig|signature|secret|token|pass|password|key|jwt|cookie|authorization|seed|private|mnemonic)/i;
 export const REDACTED = '[redacted]';
 /** Strings longer than this are cut, their length noted: a row stays small whatever was sent (section 20). */
-export const MAX_STRING = 1024;
+const MAX_STRING = 1024;
 
 /** A string over MAX_STRING characters: its first MAX_STRING, and how long it was. */
 function cut(value: string): string {

@@ -57,7 +57,7 @@ export class AuditActorDto implements AuditActor {
   jti: string | null;
 }
 
-export class ChainPointDto implements ChainPoint {
+class ChainPointDto implements ChainPoint {
   @ApiProperty({ type: 'integer', description: '0 while the log is empty' })
   audit_seq: number;
 
