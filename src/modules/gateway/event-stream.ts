@@ -29,7 +29,7 @@ export interface ReplayTicket {
 }
 
 /** A governed replay sends at most this many events, then yields the event loop to live traffic. */
-const CHUNK = 100;
+const CHUNK = 32;
 
 /** `since` is not a number the account's stored events can continue from. */
 export class SinceOutOfRange extends Error {}
