@@ -74,6 +74,8 @@ function fleetEnv(pg: Pg, redis: Redis): Record<string, string> {
     ADMIN_TOKEN,
     EXCHANGE_SIGNING_KEY,
     TRUST_PROXY: 'true',
+    // Behind a proxy /metrics needs its token (docs/spec/design.md section 20).
+    METRICS_TOKEN: 'chaos-metrics-token-0123456789abcdef0123456789',
     MARKET_DATA_MAX_AGE_SECONDS: '86400',
     LOG_LEVEL: 'warn',
     DATABASE_POOL_SIZE: '5',
@@ -84,6 +86,8 @@ function fleetEnv(pg: Pg, redis: Redis): Record<string, string> {
     AUTH_RATE_PER_MINUTE: '10000',
     PUBLIC_RATE_PER_SECOND: '10000',
     PUBLIC_RATE_BURST: '10000',
+    QUERY_RATE_PER_SECOND: '10000',
+    QUERY_RATE_BURST: '10000',
   };
 }
 

@@ -17,6 +17,8 @@ import { MakerLimits1763800000220 } from './1763800000220-MakerLimits';
 import { RfqHistory1763800000250 } from './1763800000250-RfqHistory';
 import { SettledRounds1763800000260 } from './1763800000260-SettledRounds';
 import { ReceiptChainLink1763800000270 } from './1763800000270-ReceiptChainLink';
+import { AuditExchangeActor1763800000300 } from './1763800000300-AuditExchangeActor';
+import { AuditHeadSigned1763800000301 } from './1763800000301-AuditHeadSigned';
 import { JournalPending1763800000320 } from './1763800000320-JournalPending';
 import { MakerQuotes1763800000360 } from './1763800000360-MakerQuotes';
 
@@ -41,6 +43,8 @@ export const MIGRATIONS = [
   RfqHistory1763800000250,
   SettledRounds1763800000260,
   ReceiptChainLink1763800000270,
+  AuditExchangeActor1763800000300,
+  AuditHeadSigned1763800000301,
   JournalPending1763800000320,
   MakerQuotes1763800000360,
 ];

@@ -28,6 +28,7 @@ refused() {
 }
 refused DATABASE_URL NODE_ENV=production DATA_DIR="$data"
 refused METRICS_TOKEN HOST=0.0.0.0 DATA_DIR="$data"
+refused METRICS_TOKEN TRUST_PROXY=1 DATA_DIR="$data"
 chmod 777 "$shared"
 refused "DATA_DIR $shared" DATA_DIR="$shared"
 admin="smoke-admin-token-0123456789abcdef0123456789"

@@ -14,7 +14,7 @@ function startLine(config: AppConfig, url: string): Record<string, unknown> {
     database: config.databaseUrl ? 'postgresql' : `embedded (${config.dataDir})`,
     jobs: config.redisUrl ? 'bullmq' : 'in-process',
     trust_proxy: config.trustProxy === 0 ? 'false: X-Forwarded-For ignored' : `${config.trustProxy} trusted proxies`,
-    metrics: config.metricsToken ? 'bearer token' : 'open (loopback only)',
+    metrics: config.metricsToken ? 'bearer token' : 'open (loopback, no proxy)',
     limits: {
       session_ttl_seconds: config.sessionTtlSeconds,
       session_max_seconds: config.sessionMaxSeconds,
@@ -25,6 +25,9 @@ function startLine(config: AppConfig, url: string): Record<string, unknown> {
       rfq_rate_burst: config.rfqRateBurst,
       public_rate_per_second: config.publicRatePerSecond,
       public_rate_burst: config.publicRateBurst,
+      query_rate_per_second: config.queryRatePerSecond,
+      query_rate_burst: config.queryRateBurst,
+      replay_events_per_second: config.replayEventsPerSecond,
       max_open_rfqs: config.maxOpenRfqs,
     },
   };

@@ -55,9 +55,15 @@ export class BenchEnv {
       ADMIN_TOKEN,
       LOG_LEVEL: 'info',
       TRUST_PROXY: 'true',
+      // Behind a proxy /metrics needs its token (docs/spec/design.md section 20).
+      METRICS_TOKEN: 'bench-metrics-token-0123456789abcdef0123456789',
       // Every load generator is one client IP: the public bucket would measure refusals (F2 is public/get_market_config).
       PUBLIC_RATE_PER_SECOND: '1000000',
       PUBLIC_RATE_BURST: '1000000',
+      // Likewise the authenticated reads' bucket per account and the replay budget (section 20): the figures measure capacity.
+      QUERY_RATE_PER_SECOND: '1000000',
+      QUERY_RATE_BURST: '1000000',
+      REPLAY_EVENTS_PER_SECOND: '100000000',
       ...overrides,
       ...this.extra,
     };

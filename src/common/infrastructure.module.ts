@@ -10,7 +10,7 @@ import { BullMqJobRunner } from './jobs/bullmq-job-runner';
 import { InProcessJobRunner } from './jobs/in-process-job-runner';
 import { JobRunner } from './jobs/job-runner';
 import { logger } from './logging/logger';
-import { PublicRateLimit } from './rate-limit/public-rate-limit';
+import { PublicRateLimit, QueryRateLimit } from './rate-limit/public-rate-limit';
 import { InMemoryRateLimiter, RateLimiter, RedisRateLimiter } from './rate-limit/rate-limiter';
 import { quitRedis } from './redis/close';
 import { ShutdownState } from './shutdown-state';
@@ -89,8 +89,13 @@ function redisClient(url: string, purpose: string, options: { blocking?: boolean
       inject: [APP_CONFIG, RateLimiter],
       useFactory: (config: AppConfig, limiter: RateLimiter) => new PublicRateLimit(limiter, config.publicRatePerSecond, config.publicRateBurst),
     },
+    {
+      provide: QueryRateLimit,
+      inject: [APP_CONFIG, RateLimiter],
+      useFactory: (config: AppConfig, limiter: RateLimiter) => PublicRateLimit.forQueries(limiter, config.queryRatePerSecond, config.queryRateBurst),
+    },
   ],
-  exports: [Clock, Notifier, ShutdownState, Database, REDIS, JobRunner, Broadcaster, ViewVersions, RateLimiter, PublicRateLimit],
+  exports: [Clock, Notifier, ShutdownState, Database, REDIS, JobRunner, Broadcaster, ViewVersions, RateLimiter, PublicRateLimit, QueryRateLimit],
 })
 export class InfrastructureModule implements BeforeApplicationShutdown, OnApplicationShutdown {
   /** The module with the app's entities (`common` imports no module: the app passes its list in). */

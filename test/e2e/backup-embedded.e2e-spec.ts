@@ -2,7 +2,7 @@ import { readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Database } from '../../src/common/database/database';
 import { Http } from './clients';
-import { ADMIN_TOKEN, JWT_SECRET, TestApp } from './harness';
+import { ADMIN_TOKEN, JWT_SECRET, METRICS_TOKEN, TestApp } from './harness';
 import { type RfqTrader, expirationIn, leg, listRound, sleep } from './rfq-support';
 import { ROOT, Traffic, cli, execAsync, expectConsistentCopy, journalHead } from './support/backup';
 import { acceptAndFill, marketData, pair, quoted } from './support/ledger';
@@ -25,6 +25,7 @@ describe('embedded backup under load (design.md section 17)', () => {
     JWT_SECRET,
     LOG_LEVEL: 'error',
     TRUST_PROXY: 'true',
+    METRICS_TOKEN,
     PUBLIC_RATE_PER_SECOND: '1000000',
     PUBLIC_RATE_BURST: '1000000',
     MARKET_DATA_MAX_AGE_SECONDS: '3600',

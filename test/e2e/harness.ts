@@ -14,6 +14,13 @@ export const ADMIN_TOKEN = 'e2e-admin-token-0123456789abcdef0123456789';
 export const JWT_SECRET = 'e2e-jwt-secret-0123456789abcdef0123456789abcdef';
 /** The exchange's receipt-signing seed in e2e runs on PostgreSQL (required there; docs/spec/design.md section 0). */
 export const EXCHANGE_SIGNING_KEY = '5e'.repeat(32);
+/**
+ * The harness runs every app behind a trusted proxy (TRUST_PROXY=true, so tests can speak for many
+ * client IPs), and behind a proxy /metrics needs its token (docs/spec/design.md section 20).
+ */
+export const METRICS_TOKEN = 'e2e-metrics-token-0123456789abcdef0123456789';
+/** The header a scrape of an app of this harness sends. */
+export const METRICS_AUTH = { authorization: `Bearer ${METRICS_TOKEN}` };
 
 /**
  * A fresh, isolated place to run the app: its own PostgreSQL database when DATABASE_URL is set
@@ -36,11 +43,15 @@ export class Environment {
       JWT_SECRET,
       ADMIN_TOKEN,
       TRUST_PROXY: 'true',
+      METRICS_TOKEN,
       LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'error',
       REDIS_PREFIX: `legwork_${tag}`,
       // The tests make many public reads from 127.0.0.1; the public bucket's own tests set it back to its defaults.
       PUBLIC_RATE_PER_SECOND: '1000000',
       PUBLIC_RATE_BURST: '1000000',
+      // Likewise the authenticated reads' bucket per account (section 20); its own tests set it back.
+      QUERY_RATE_PER_SECOND: '1000000',
+      QUERY_RATE_BURST: '1000000',
     };
     const environment = new Environment(env);
     const base = process.env.DATABASE_URL;

@@ -2,7 +2,7 @@ import { Client } from 'pg';
 import { RunnerSql } from '../../src/common/database/sql';
 import { GROWING_TABLES } from '../../src/modules/rfq/rfq-history.repository';
 import { Http } from './clients';
-import { Environment, type TestApp } from './harness';
+import { Environment, METRICS_AUTH, type TestApp } from './harness';
 import { acceptAndFill, marketData, pair, quoted } from './support/ledger';
 import { type RfqTrader, expirationIn, leg, listRound, sessionToken } from './rfq-support';
 
@@ -172,7 +172,7 @@ onPostgres('hot reads plan on indexes: no Seq Scan, no Sort on a growing table (
     ['GET /v1/admin/rfqs?account_id', () => ok(admin().get(`/v1/admin/rfqs?account_id=${taker.accountId}`))],
     ['GET /v1/admin/rfqs/:id/events', () => ok(admin().get(`/v1/admin/rfqs/${rfqId}/events`))],
     ['GET /v1/admin/market-data', () => ok(admin().get('/v1/admin/market-data'))],
-    ['GET /metrics', () => fetch(`${app.url}/metrics`).then((r) => r.text())],
+    ['GET /metrics', () => fetch(`${app.url}/metrics`, { headers: METRICS_AUTH }).then((r) => r.text())],
     ['GET /v1/admin/accounts?wallet', () => ok(admin().get(`/v1/admin/accounts?wallet=${taker.wallet.address}`))],
   ];
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Client } from 'pg';
 import { Http } from './clients';
-import { ADMIN_TOKEN, EXCHANGE_SIGNING_KEY, JWT_SECRET } from './harness';
+import { ADMIN_TOKEN, EXCHANGE_SIGNING_KEY, JWT_SECRET, METRICS_TOKEN } from './harness';
 import { expectInvariants, pgRows } from './invariants';
 import { expirationIn, symbolOf } from './factories';
 import { acceptedOutcome, adminOf, healthStatus, openAccepted } from '../fleet/checks';
@@ -65,6 +65,7 @@ const enabled = !!process.env.DATABASE_URL && hasBinaries();
       ADMIN_TOKEN,
       EXCHANGE_SIGNING_KEY,
       TRUST_PROXY: 'true',
+      METRICS_TOKEN,
       MARKET_DATA_MAX_AGE_SECONDS: '3600',
       LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
       DATABASE_POOL_SIZE: '5',

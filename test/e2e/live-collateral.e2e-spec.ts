@@ -12,7 +12,7 @@ import { locksOf, refreshLockGroups, repriceAsset } from '../../src/modules/ledg
 import { rowsTx } from './support/rows-sql';
 import { Client } from 'pg';
 import { Http } from './clients';
-import { Environment, type TestApp } from './harness';
+import { Environment, METRICS_AUTH, type TestApp } from './harness';
 import { type Rows, appRows, expectInvariants, violations } from './invariants';
 import { type RfqTrader, type Round, expirationIn, leg, listRound, rfqTrader, sessionToken } from './rfq-support';
 import { M, acceptAndFill, acceptParams, balanceOf, deposit, marketData, quoted, waitForState, withdraw } from './support/ledger';
@@ -35,7 +35,7 @@ const risk = async () => {
   return res.body;
 };
 const gauges = async () => {
-  const res = await new Http(app.url).get('/metrics');
+  const res = await new Http(app.url).request('GET', '/metrics', undefined, METRICS_AUTH);
   const text = String(res.body);
   const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
   return { accounts: value('legwork_under_collateralized_accounts'), deficit: value('legwork_deficit_usdc') };

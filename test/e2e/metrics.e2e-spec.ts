@@ -2,7 +2,7 @@ import { Database } from '../../src/common/database/database';
 import { MetricsService } from '../../src/modules/health/metrics.service';
 import { Http, RpcClient, freshIp } from './clients';
 import { createAccount, signInWs } from './factories';
-import { Environment, type TestApp } from './harness';
+import { Environment, METRICS_AUTH, type TestApp } from './harness';
 import { expirationIn, leg, listRound } from './rfq-support';
 import { acceptAndFill, marketData, pair, quoted } from './support/ledger';
 
@@ -47,7 +47,7 @@ describe('GET /metrics (Prometheus)', () => {
   let http: Http;
 
   const scrape = async (): Promise<Scrape> => {
-    const response = await fetch(`${app.url}/metrics`);
+    const response = await fetch(`${app.url}/metrics`, { headers: METRICS_AUTH });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
     return new Scrape(await response.text());

@@ -2,7 +2,7 @@ import WebSocket from 'ws';
 import { RpcClient, TestWallet, freshIp } from './clients';
 import { createAccount, signInHttp, signInWs } from './factories';
 import { logger } from '../../src/common/logging/logger';
-import { Environment, type TestApp } from './harness';
+import { Environment, METRICS_AUTH, type TestApp } from './harness';
 import { expectRfqError } from './rfq-support';
 
 /** The limits at their defaults (design.md section 0), except those a test needs lower to reach. */
@@ -68,7 +68,7 @@ describe('public reads share a per-IP token bucket; refusals say when to retry (
     expect(refused!.headers.get('x-request-id')).toBeTruthy();
     expect((await get(app, '/health', ip)).status).toBe(200);
     expect((await get(app, '/health/live', ip)).status).toBe(200);
-    expect((await get(app, '/metrics', ip)).status).toBe(200);
+    expect((await get(app, '/metrics', ip, METRICS_AUTH)).status).toBe(200);
     expect((await get(app, '/v1/instruments', freshIp())).status).toBe(200);
     const { token } = await signInHttp(app, (await createAccount(app, ['taker'])).wallet);
     for (let i = 0; i < 60; i++) expect((await get(app, '/query/rfq-positions', ip, { authorization: `Bearer ${token}` })).status).toBe(200);

@@ -2,7 +2,7 @@ import { verifyJournalSegment, verifyReceipt } from '../../sdk/src/index';
 import { Database } from '../../src/common/database/database';
 import { RfqHistoryService } from '../../src/modules/rfq/rfq-history.service';
 import { Http } from './clients';
-import { Environment, type TestApp } from './harness';
+import { Environment, METRICS_AUTH, type TestApp } from './harness';
 import { type RfqTrader, type Round, clientRef, expectRfqError, expirationIn, leg, listRound, rfqTrader } from './rfq-support';
 import { acceptAndFill, fillsOf, marketData, nowSeconds, pair, quoted, sleep, waitForState } from './support/ledger';
 import { longIt } from './support/long';
@@ -69,7 +69,7 @@ describe('RFQ history retention', () => {
   let sol: Round;
   const traders: RfqTrader[] = [];
 
-  const metrics = async () => (await fetch(`${app.url}/metrics`)).text();
+  const metrics = async () => (await fetch(`${app.url}/metrics`, { headers: METRICS_AUTH })).text();
   const db = () => app.app.get(Database);
   const count = async (sql: string, params: unknown[] = []) => Number((await db().one<{ n: string }>(sql, params))!.n);
   /** Polls /metrics (cached 5 s) until `check` holds. */

@@ -212,6 +212,8 @@ RfqErrorReason: TypeAlias = Literal[
     "ledger_check_failed",
     "ledger_write_failed",
     "rate_limited",
+    "query_rate",
+    "replay_busy",
 ]
 AssetDecimals: TypeAlias = dict[str, RfqDecimal]
 MakerQuoteState: TypeAlias = Literal["live", "accepted", "filled", "failed", "traded_away", "replaced", "cancelled", "expired"]

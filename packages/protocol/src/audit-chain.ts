@@ -18,9 +18,12 @@ export const ZERO_HASH = '0'.repeat(64);
 /** RFC 8785 canonical JSON, shared with the RFQ transcript (canonical-json.ts); re-exported here where the audit log has always had it. */
 export { LONE_SURROGATE, canonicalJson };
 
-/** Who ran an admin command: the admin token (no account) or a session of an admin account. */
+/**
+ * Who ran an admin command: the admin token (no account) or a session of an admin account; for a
+ * maker protection trip, the exchange itself (docs/spec/design.md section 20).
+ */
 export interface AuditActor {
-  via: 'admin_token' | 'session';
+  via: 'admin_token' | 'session' | 'exchange';
   account_id: number | null;
   wallet: string | null;
   /** The session token's `jti`; null for the admin token. */

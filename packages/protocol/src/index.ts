@@ -25,4 +25,5 @@ export * from './receipt';
 export * from './receipt-check';
 export * from './audit-chain';
 export * from './transcript';
+export * from './audit-head';
 export * from './contract';

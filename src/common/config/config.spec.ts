@@ -73,6 +73,7 @@ describe('loadConfig', () => {
       DATABASE_URL: 'postgres://localhost/x',
       JWT_SECRET: 'x'.repeat(32),
       TRUST_PROXY: 'true',
+      METRICS_TOKEN: 'm'.repeat(32),
       EXCHANGE_SIGNING_KEY: '11'.repeat(32),
     });
     expect(config.exchangeSigningKey?.toString('hex')).toBe('11'.repeat(32));
@@ -82,8 +83,8 @@ describe('loadConfig', () => {
 
   it('reads TRUST_PROXY as a count of trusted proxies', () => {
     expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(0);
-    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
-    expect(loadConfig({ TRUST_PROXY: '3' }).trustProxy).toBe(3);
+    expect(loadConfig({ TRUST_PROXY: '1', METRICS_TOKEN: 'm'.repeat(32) }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '3', METRICS_TOKEN: 'm'.repeat(32) }).trustProxy).toBe(3);
   });
 
   const METRICS_TOKEN = 'm'.repeat(32);
@@ -101,6 +102,27 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ HOST: host })).toThrow(ConfigError);
     expect(() => loadConfig({ HOST: host })).toThrow(/\bMETRICS_TOKEN\b.*not a loopback address/);
     expect(loadConfig({ HOST: host, METRICS_TOKEN }).host).toBe(host);
+  });
+
+  // docs/spec/design.md section 20: the attack was TRUST_PROXY=1 on a loopback HOST, /metrics open through the proxy.
+  it.each(['true', '1', '2'])('refuses TRUST_PROXY=%s on a loopback HOST without METRICS_TOKEN', (trust) => {
+    expect(() => loadConfig({ HOST: '127.0.0.1', TRUST_PROXY: trust })).toThrow(/\bMETRICS_TOKEN\b.*TRUST_PROXY/);
+    expect(loadConfig({ HOST: '127.0.0.1', TRUST_PROXY: trust, METRICS_TOKEN }).metricsToken).toBe(METRICS_TOKEN);
+  });
+
+  it.each(['false', '0', ''])('starts with TRUST_PROXY=%s on a loopback HOST without METRICS_TOKEN', (trust) => {
+    expect(loadConfig({ HOST: '127.0.0.1', TRUST_PROXY: trust }).metricsToken).toBeNull();
+  });
+
+  it('reads REPLAY_EVENTS_PER_SECOND and QUERY_RATE_PER_SECOND / QUERY_RATE_BURST (defaults 5000, 50, 100)', () => {
+    expect(loadConfig({})).toMatchObject({ replayEventsPerSecond: 5000, queryRatePerSecond: 50, queryRateBurst: 100 });
+    expect(loadConfig({ REPLAY_EVENTS_PER_SECOND: '10', QUERY_RATE_PER_SECOND: '2', QUERY_RATE_BURST: '3' })).toMatchObject({
+      replayEventsPerSecond: 10,
+      queryRatePerSecond: 2,
+      queryRateBurst: 3,
+    });
+    expect(() => loadConfig({ REPLAY_EVENTS_PER_SECOND: '0' })).toThrow(/REPLAY_EVENTS_PER_SECOND/);
+    expect(() => loadConfig({ QUERY_RATE_BURST: 'x' })).toThrow(/QUERY_RATE_BURST/);
   });
 
   it.each(['127.0.0.1', '127.8.9.10', '::1', '[::1]', 'localhost', '::ffff:127.0.0.1'])('starts on loopback HOST=%s without METRICS_TOKEN', (host) => {

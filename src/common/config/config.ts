@@ -42,6 +42,11 @@ export interface AppConfig {
   /** Token bucket per client IP over unauthenticated HTTP routes and the public/* reads (docs/spec/design.md section 16). */
   publicRatePerSecond: number;
   publicRateBurst: number;
+  /** Replayed events per second per account, all its replays together; the instance's budget is 4x (docs/spec/design.md section 20). */
+  replayEventsPerSecond: number;
+  /** Token bucket per account over authenticated reads: /query/* and the rfq read methods (docs/spec/design.md section 20). */
+  queryRatePerSecond: number;
+  queryRateBurst: number;
   /** When set, /metrics requires `Authorization: Bearer <METRICS_TOKEN>`. */
   metricsToken: string | null;
   logLevel: LogLevel;
@@ -151,14 +156,22 @@ function isLoopback(host: string): boolean {
  * in-process jobs serve one machine), and an exchange reachable from the network protects /metrics.
  */
 function checkDeployment(env: Env, host: string, databaseUrl: string | null, redisUrl: string | null, metricsToken: string | null): void {
+  checkProduction(env, databaseUrl, redisUrl);
+  if (!isLoopback(host) && metricsToken === null) {
+    throw new ConfigError('METRICS_TOKEN', `is required when HOST (${host}) is not a loopback address: /metrics would be open to the network`);
+  }
+  // A proxy in front means the network reaches the port, whatever HOST says (docs/spec/design.md section 20).
+  if (trustedHops(env, 'TRUST_PROXY') > 0 && metricsToken === null) {
+    throw new ConfigError('METRICS_TOKEN', 'is required when TRUST_PROXY is not false: a proxy in front means /metrics is reachable from the network');
+  }
+}
+
+function checkProduction(env: Env, databaseUrl: string | null, redisUrl: string | null): void {
   if (present(env, 'NODE_ENV') === 'production') {
     if (!databaseUrl)
       throw new ConfigError('DATABASE_URL', 'is required when NODE_ENV=production (the embedded database serves one machine: a laptop, a demo, tests)');
     if (!redisUrl)
       throw new ConfigError('REDIS_URL', 'is required when NODE_ENV=production (the in-process job runner and broadcaster serve one instance only)');
-  }
-  if (!isLoopback(host) && metricsToken === null) {
-    throw new ConfigError('METRICS_TOKEN', `is required when HOST (${host}) is not a loopback address: /metrics would be open to the network`);
   }
 }
 
@@ -172,6 +185,9 @@ function abuseLimits(env: Env) {
     publicRatePerSecond: int(env, 'PUBLIC_RATE_PER_SECOND', 20, 1, 1_000_000),
     publicRateBurst: int(env, 'PUBLIC_RATE_BURST', 50, 1, 1_000_000),
     maxConnectionsPerIp: int(env, 'MAX_CONNECTIONS_PER_IP', 50, 1, 1_000_000),
+    replayEventsPerSecond: int(env, 'REPLAY_EVENTS_PER_SECOND', 5000, 1, 100_000_000),
+    queryRatePerSecond: int(env, 'QUERY_RATE_PER_SECOND', 50, 1, 1_000_000),
+    queryRateBurst: int(env, 'QUERY_RATE_BURST', 100, 1, 1_000_000),
   };
 }
 

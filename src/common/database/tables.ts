@@ -41,6 +41,9 @@ export interface Tables {
     id: number; // smallint NOT NULL
     audit_seq: string; // bigint NOT NULL
     hash: string; // char NOT NULL
+    at: string | null; // bigint
+    key_id: string | null; // text
+    signature: string | null; // text
   };
   audit_log: {
     audit_seq: string; // bigint NOT NULL

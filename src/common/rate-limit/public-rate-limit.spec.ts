@@ -64,6 +64,12 @@ describe('PublicRateLimit', () => {
       lease(): Promise<number> {
         return Promise.reject(new Error('down'));
       }
+      hold(): Promise<number> {
+        return Promise.reject(new Error('down'));
+      }
+      free(): Promise<void> {
+        return Promise.reject(new Error('down'));
+      }
     })();
     const limit = new PublicRateLimit(broken, 20, 50);
     const answers: number[] = [];

@@ -33,6 +33,11 @@ interface Share {
  * this instance alone to the same rate.
  */
 export class PublicRateLimit {
+  /** The same shares over the per-account bucket of authenticated reads (docs/spec/design.md section 20). */
+  static forQueries(limiter: RateLimiter, ratePerSecond: number, burst: number): QueryRateLimit {
+    return new QueryRateLimit(limiter, ratePerSecond, burst, Date.now, 'query');
+  }
+
   private readonly shares = new Map<string, Share>();
   private readonly want: number;
   private lastPrune = 0;
@@ -42,6 +47,8 @@ export class PublicRateLimit {
     private readonly ratePerSecond: number,
     private readonly burst: number,
     private readonly now: () => number = Date.now,
+    /** The shared bucket's key prefix: `pub` (per client IP) or `query` (per account, docs/spec/design.md section 20). */
+    private readonly prefix = 'pub',
   ) {
     this.want = Math.max(1, Math.min(burst, Math.ceil(ratePerSecond * LEASE_SECONDS)));
   }
@@ -76,7 +83,7 @@ export class PublicRateLimit {
 
   /** Asks the shared bucket for a lease; the callers then take from the share like any other. */
   private ask(ip: string, share: Share): Promise<void> {
-    const pending = this.limiter.lease(`pub:${ip}`, this.ratePerSecond, this.burst, this.want).then(
+    const pending = this.limiter.lease(`${this.prefix}:${ip}`, this.ratePerSecond, this.burst, this.want).then(
       (taken) => this.settle(share, taken),
       () => this.alone(share),
     );
@@ -106,3 +113,9 @@ export class PublicRateLimit {
     share.holdUntil = share.expires;
   }
 }
+
+/**
+ * The authenticated reads' token bucket per account (QUERY_RATE_PER_SECOND / QUERY_RATE_BURST):
+ * `/query/*` and the rfq read methods. Keyed by account id; the same leased shares as the public one.
+ */
+export class QueryRateLimit extends PublicRateLimit {}

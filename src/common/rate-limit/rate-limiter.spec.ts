@@ -35,4 +35,20 @@ describe('InMemoryRateLimiter', () => {
     expect(await limiter.lease('a', 10, 25, 10)).toBe(5);
     expect(await limiter.lease('a', 10, 25, 10)).toBe(-100);
   });
+
+  it('slots: at most `max` holders, renewed by the same holder, freed, or expired when not renewed', async () => {
+    let now = 0;
+    const limiter = new InMemoryRateLimiter(() => now);
+    expect(await limiter.hold('acct', 'a', 2, 1000)).toBe(0);
+    expect(await limiter.hold('acct', 'b', 2, 1000)).toBe(0);
+    expect(await limiter.hold('acct', 'c', 2, 1000)).toBe(1000);
+    now = 400;
+    expect(await limiter.hold('acct', 'a', 2, 1000)).toBe(0); // a renewal, not a third slot
+    expect(await limiter.hold('acct', 'c', 2, 1000)).toBe(600); // b's slot would free first
+    await limiter.free('acct', 'a');
+    expect(await limiter.hold('acct', 'c', 2, 1000)).toBe(0);
+    now = 1500; // b was not renewed: its slot freed itself
+    expect(await limiter.hold('acct', 'd', 2, 1000)).toBe(0);
+    expect(await limiter.hold('other', 'x', 2, 1000)).toBe(0);
+  });
 });

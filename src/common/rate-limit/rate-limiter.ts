@@ -18,6 +18,15 @@ export abstract class RateLimiter {
    */
   abstract lease(key: string, ratePerSecond: number, burst: number, want: number): Promise<number>;
 
+  /**
+   * Slots: `holder` takes (or renews) one of at most `max` slots of `key` for `ttlMs`; a slot not
+   * renewed in time frees itself (its instance died). 0 when held, else the milliseconds (>= 1)
+   * until the soonest slot would free itself if nobody renewed it.
+   */
+  abstract hold(key: string, holder: string, max: number, ttlMs: number): Promise<number>;
+  /** Frees `holder`'s slot of `key` (nothing when it has none). */
+  abstract free(key: string, holder: string): Promise<void>;
+
   /** One token of the bucket: 0 when taken, else the milliseconds (>= 1) until one is there. */
   async bucket(key: string, ratePerSecond: number, burst: number): Promise<number> {
     const taken = await this.lease(key, ratePerSecond, burst, 1);
@@ -28,6 +37,7 @@ export abstract class RateLimiter {
 export class InMemoryRateLimiter extends RateLimiter {
   private readonly windows = new Map<string, number[]>();
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
+  private readonly slots = new Map<string, Map<string, number>>();
 
   constructor(private readonly now: () => number = Date.now) {
     super();
@@ -62,6 +72,25 @@ export class InMemoryRateLimiter extends RateLimiter {
     if (taken < 1) return -Math.max(1, Math.ceil(((1 - bucket.tokens) / ratePerSecond) * 1000));
     bucket.tokens -= taken;
     return taken;
+  }
+
+  async hold(key: string, holder: string, max: number, ttlMs: number): Promise<number> {
+    const now = this.now();
+    let held = this.slots.get(key);
+    if (!held) {
+      held = new Map();
+      this.slots.set(key, held);
+    }
+    for (const [h, expires] of held) if (expires <= now) held.delete(h);
+    if (!held.has(holder) && held.size >= max) return Math.max(1, Math.min(...held.values()) - now);
+    held.set(holder, now + ttlMs);
+    return 0;
+  }
+
+  async free(key: string, holder: string): Promise<void> {
+    const held = this.slots.get(key);
+    held?.delete(holder);
+    if (held?.size === 0) this.slots.delete(key);
   }
 
   private prune(now: number, windowMs: number): void {
@@ -99,10 +128,22 @@ redis.call('HSET', KEYS[1], 't', tostring(tokens), 'a', tostring(math.max(at, no
 redis.call('PEXPIRE', KEYS[1], math.ceil(burst / rate * 1000) + 1000)
 return answer`;
 
+const HOLD = `
+local now = tonumber(ARGV[1]); local ttl = tonumber(ARGV[2]); local max = tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if not redis.call('ZSCORE', KEYS[1], ARGV[4]) and redis.call('ZCARD', KEYS[1]) >= max then
+  local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  return math.max(1, math.ceil(tonumber(first[2]) - now))
+end
+redis.call('ZADD', KEYS[1], now + ttl, ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ttl)
+return 0`;
+
 /** The scripts as commands of the connection: EVALSHA (the script's hash, not its text, per call). */
 type Scripted = Redis & {
   legworkWindow(key: string, now: number, windowMs: number, limit: number, member: string): Promise<number>;
   legworkLease(key: string, now: number, ratePerSecond: number, burst: number, want: number): Promise<number>;
+  legworkHold(key: string, now: number, ttlMs: number, max: number, holder: string): Promise<number>;
 };
 
 export class RedisRateLimiter extends RateLimiter {
@@ -115,6 +156,7 @@ export class RedisRateLimiter extends RateLimiter {
     super();
     if (!('legworkWindow' in redis)) redis.defineCommand('legworkWindow', { numberOfKeys: 1, lua: WINDOW });
     if (!('legworkLease' in redis)) redis.defineCommand('legworkLease', { numberOfKeys: 1, lua: LEASE });
+    if (!('legworkHold' in redis)) redis.defineCommand('legworkHold', { numberOfKeys: 1, lua: HOLD });
     this.redis = redis as Scripted;
   }
 
@@ -126,5 +168,13 @@ export class RedisRateLimiter extends RateLimiter {
   lease(key: string, ratePerSecond: number, burst: number, want: number): Promise<number> {
     // Redis server time would be better across hosts; instances share one clock source (NTP) here.
     return this.redis.legworkLease(`${this.prefix}:tb:${key}`, Date.now(), ratePerSecond, burst, want);
+  }
+
+  hold(key: string, holder: string, max: number, ttlMs: number): Promise<number> {
+    return this.redis.legworkHold(`${this.prefix}:slot:${key}`, Date.now(), ttlMs, max, holder);
+  }
+
+  async free(key: string, holder: string): Promise<void> {
+    await this.redis.zrem(`${this.prefix}:slot:${key}`, holder);
   }
 }

@@ -13,4 +13,16 @@ export interface EventSource {
   bounds(): Promise<{ latest: number; oldest: number | null }>;
   /** Stored events with after < account_seq <= upTo, in order, at most `limit`. */
   range(after: number, upTo: number, limit: number): Promise<StreamEvent[]>;
+  /**
+   * Admits a replay of the account (docs/spec/design.md section 20): throws when the account has
+   * too many running. Absent: replays are not governed (tests of the stream alone).
+   */
+  admit?(): Promise<ReplayTicket>;
+}
+
+/** One admitted replay: its budget, and its slot to give back. */
+export interface ReplayTicket {
+  /** How many of `want` (>= 1) events may go out now; waits while the budgets are spent. */
+  grant(want: number): Promise<number>;
+  release(): void;
 }

@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { JournalModule } from '../journal/journal.module';
 import { AuditRepository } from './audit.repository';
 import { AuditService } from './audit.service';
 import { AuditTrail } from './audit-trail.interceptor';
@@ -10,6 +11,8 @@ import { AuditTrail } from './audit-trail.interceptor';
  */
 @Global()
 @Module({
+  // The exchange key signs the audit head (docs/spec/design.md section 20).
+  imports: [JournalModule],
   providers: [AuditRepository, AuditService, AuditTrail],
   exports: [AuditService, AuditTrail],
 })

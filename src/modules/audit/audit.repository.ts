@@ -31,7 +31,10 @@ const COLUMNS = columnList('audit_log', [
 ]);
 type LogRow = Narrow<RowOf<typeof COLUMNS>, { actor_via: AuditActor['via']; target: AuditValue; params: AuditValue }>;
 /** A page's row: the head, and a log row or (no row in the page) nulls. */
-type PageRow = Maybe<LogRow> & { head_seq: string; head_hash: string };
+type PageRow = Maybe<LogRow> & { head_seq: string; head_hash: string; head_at: string | null; head_key_id: string | null; head_signature: string | null };
+
+/** The head as GET /v1/admin/audit answers it: signed once a row was appended (docs/spec/design.md section 20). */
+export type AuditHead = ChainPoint & { at: number | null; key_id: string | null; signature: string | null };
 
 /** Whether the log side of the page's LEFT JOIN LATERAL matched: its key is set only then, and every column with it. */
 const logged = (row: PageRow): row is PageRow & LogRow => row.audit_seq !== null;
@@ -67,14 +70,14 @@ export class AuditRepository {
     return { audit_seq: Number(head.audit_seq), hash: head.hash };
   }
 
-  /** Writes the row and moves the head to it: one statement, under the head's lock. */
-  async append(tx: Tx, row: AuditRow): Promise<void> {
+  /** Writes the row and moves the head to it, signed: one statement, under the head's lock. */
+  async append(tx: Tx, row: AuditRow, signed: { keyId: string; signature: string }): Promise<void> {
     await tx.exec(
       `WITH entry AS (
          INSERT INTO audit_log (${COLUMNS.sql})
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10::jsonb, $11, $12, $13)
        )
-       UPDATE audit_head SET audit_seq = $1, hash = $13 WHERE id = 1`,
+       UPDATE audit_head SET audit_seq = $1, hash = $13, at = $2, key_id = $14, signature = $15 WHERE id = 1`,
       [
         row.audit_seq,
         row.at,
@@ -89,6 +92,8 @@ export class AuditRepository {
         row.status,
         row.prev_hash,
         row.hash,
+        signed.keyId,
+        signed.signature,
       ],
     );
   }
@@ -98,14 +103,14 @@ export class AuditRepository {
    * statement, so each shape keeps to its index (audit_log_pkey, audit_log_action, audit_log_actor,
    * audit_log_actor_action) read backwards from the cursor: no sort, no scan of the history.
    */
-  async page(query: AuditPageQuery): Promise<{ rows: AuditRow[]; head: ChainPoint }> {
+  async page(query: AuditPageQuery): Promise<{ rows: AuditRow[]; head: AuditHead }> {
     const params: Array<string | number> = [query.limit];
     const where: string[] = [];
     if (query.after !== undefined) where.push(`${column('audit_log', 'audit_seq')} < $${params.push(query.after)}`);
     if (query.action !== undefined) where.push(`${column('audit_log', 'action')} = $${params.push(query.action)}`);
     if (query.accountId !== undefined) where.push(`${column('audit_log', 'actor_account_id')} = $${params.push(query.accountId)}`);
     const rows = await this.db.rows<PageRow>(
-      `SELECT a.*, h.audit_seq AS head_seq, h.hash AS head_hash
+      `SELECT a.*, h.audit_seq AS head_seq, h.hash AS head_hash, h.at AS head_at, h.key_id AS head_key_id, h.signature AS head_signature
          FROM audit_head h
          LEFT JOIN LATERAL (
            SELECT ${COLUMNS.sql} FROM audit_log ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY audit_seq DESC LIMIT $1
@@ -115,7 +120,13 @@ export class AuditRepository {
     );
     return {
       rows: rows.filter(logged).map(auditRow),
-      head: { audit_seq: Number(rows[0].head_seq), hash: rows[0].head_hash },
+      head: {
+        audit_seq: Number(rows[0].head_seq),
+        hash: rows[0].head_hash,
+        at: rows[0].head_at === null ? null : Number(rows[0].head_at),
+        key_id: rows[0].head_key_id,
+        signature: rows[0].head_signature,
+      },
     };
   }
 }

@@ -2,7 +2,9 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
-import { AppError } from '../../common/errors/app-error';
+import { AppError, withoutStack } from '../../common/errors/app-error';
+import { clientIp } from '../../common/http/client-ip';
+import { PublicRateLimit, QueryRateLimit } from '../../common/rate-limit/public-rate-limit';
 import { AccountAccessService } from '../accounts/account-access.service';
 import { ACCESS, ADMIN_TOKEN_PRINCIPAL, type Access, type AuthenticatedRequest, type Lapse, type Principal, checkAccess } from '../../common/access/access';
 import { SessionService } from './session.service';
@@ -23,7 +25,9 @@ export class AuthGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly sessions: SessionService,
     private readonly access: AccountAccessService,
-    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly publicLimit: PublicRateLimit,
+    private readonly queryLimit: QueryRateLimit,
   ) {
     this.adminDigest = config.adminToken ? digest(config.adminToken) : null;
     // The cache of verified tokens never outlives a revoke.
@@ -45,10 +49,43 @@ export class AuthGuard implements CanActivate {
     if (!access) throw new AppError('FORBIDDEN', 'this route declares no access rule');
     if (access.kind === 'public') return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const token = this.authenticate(request.headers.authorization, access);
+    let token: Principal | null;
+    try {
+      token = this.authenticate(request.headers.authorization, access);
+    } catch (error) {
+      // A bearer that does not verify counts against the client IP's public bucket (docs/spec/design.md section 20).
+      return this.refusedBearer(request, error);
+    }
     // Decided with the account as it is now (docs/spec/design.md section 10): synchronous on a cache hit.
     const current = token && token.via === 'session' ? this.access.current(token) : token;
-    return current instanceof Promise ? current.then((p) => this.decide(access, request, p)) : this.decide(access, request, current);
+    const decided = current instanceof Promise ? current.then((p) => this.decide(access, request, p)) : this.decide(access, request, current);
+    return request.url.startsWith('/query/') ? this.limitQuery(request, decided) : decided;
+  }
+
+  /** The refusal of a bearer that did not verify: 429 when the client IP's public bucket is empty, else the error itself. */
+  private async refusedBearer(request: AuthenticatedRequest, error: unknown): Promise<never> {
+    const ip = clientIp(request.headers['x-forwarded-for'], request.socket, this.config.trustProxy);
+    const admitted = this.publicLimit.admit(ip);
+    const wait = typeof admitted === 'number' ? admitted : await admitted;
+    if (wait > 0) {
+      const { publicRatePerSecond: rate, publicRateBurst: burst } = this.config;
+      throw withoutStack(() => new AppError('RATE_LIMITED', `at most ${rate} public requests per second from one address (burst ${burst})`, wait));
+    }
+    throw error;
+  }
+
+  /** `/query/*` of an account: its bucket of authenticated reads (docs/spec/design.md section 20); the admin token is not limited. */
+  private async limitQuery(request: AuthenticatedRequest, decided: boolean | Promise<boolean>): Promise<boolean> {
+    const allowed = await decided;
+    const accountId = request.principal?.accountId;
+    if (accountId == null) return allowed;
+    const admitted = this.queryLimit.admit(String(accountId));
+    const wait = typeof admitted === 'number' ? admitted : await admitted;
+    if (wait > 0) {
+      const { queryRatePerSecond: rate, queryRateBurst: burst } = this.config;
+      throw withoutStack(() => new AppError('RATE_LIMITED', `at most ${rate} reads per second per account (burst ${burst})`, wait));
+    }
+    return allowed;
   }
 
   private decide(access: Access, request: AuthenticatedRequest, current: Principal | Lapse | null): boolean {

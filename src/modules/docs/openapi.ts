@@ -179,6 +179,12 @@ function complete(document: OpenAPIObject, routes: ControllerRoute[]): void {
       operation.security = security(access);
       responses['401'] ??= errorResponse('No bearer token, or a bad or expired one');
       responses['403'] ??= errorResponse('The token may not use this route');
+      // docs/spec/design.md section 20: a bearer that does not verify takes from the public bucket; /query/* from the account's reads.
+      responses['429'] ??= errorResponse(
+        path.startsWith('/query/')
+          ? "Over the account's read limit (QUERY_RATE_PER_SECOND), or a bearer that does not verify over the public rate limit of the client address; Retry-After says when"
+          : 'A bearer that does not verify, over the public rate limit of the client address (PUBLIC_RATE_PER_SECOND); Retry-After says when',
+      );
     }
   }
 }

@@ -17,6 +17,8 @@ export const MAX_IN_FLIGHT = 64;
 
 /** Past this much unsent data the client is a slow consumer and is cut off (docs/spec/design.md section 4). */
 const SLOW_CONSUMER_BYTES = 1024 * 1024;
+/** A replay sends no more while the socket holds this much unsent data (a quarter of the slow-consumer limit). */
+const REPLAY_HIGH_WATER = SLOW_CONSUMER_BYTES / 4;
 /** How long a slow consumer's socket may hold its unsent data and close frame before it is cut. */
 const SLOW_CONSUMER_GRACE_MS = 5000;
 
@@ -88,9 +90,14 @@ export class ClientConnection implements CallerState {
 
   async openStream(channel: Channel, since: number | null, source: EventSource): Promise<number> {
     // Events reach the client only on channels it is still subscribed to (a role change drops one).
-    this.stream ??= new EventStream(source, (c, data) => {
-      if (this.subscribed(c)) this.notify(c, data);
-    });
+    this.stream ??= new EventStream(
+      source,
+      (c, data) => {
+        if (this.subscribed(c)) this.notify(c, data);
+      },
+      undefined,
+      () => this.drained(),
+    );
     // Subscribed before the replay starts, so the filter above lets the replayed events through.
     const was = this.subscribed(channel);
     this.subscribe(channel);
@@ -99,6 +106,16 @@ export class ClientConnection implements CallerState {
     } catch (error) {
       if (!was) this.unsubscribe(channel);
       throw error;
+    }
+  }
+
+  /**
+   * Resolves once the socket's unsent data is below REPLAY_HIGH_WATER (or the socket is gone): a
+   * replay waits here instead of growing the buffer toward the slow-consumer cut.
+   */
+  private async drained(): Promise<void> {
+    while (this.socket.readyState === this.socket.OPEN && this.socket.bufferedAmount > REPLAY_HIGH_WATER) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
     }
   }
 

@@ -12,6 +12,7 @@ class Store implements EventSource {
   /** Numbers a read leaves out (deleted under it), and reads that fail (by their order, from 1). */
   readonly missing = new Set<number>();
   readonly failing = new Set<number>();
+  admit?: EventSource['admit'];
 
   add(channel: Channel = 'rfq'): StreamEvent {
     const event = { accountSeq: this.events.length + 1, channel, data: { account_seq: this.events.length + 1 } };
@@ -212,5 +213,37 @@ describe('EventStream', () => {
     await stream.open('rfq', 0);
     expect(seqs()).toHaveLength(10_000);
     expect(most).toBeLessThanOrEqual(2);
+  });
+
+  it('a governed replay (design.md section 20): admitted once, granted at most 32 events at a time, in order, the slot released after', async () => {
+    const store = new Store();
+    for (let i = 0; i < 1050; i++) store.add();
+    const grants: number[] = [];
+    let released = 0;
+    store.admit = async () => ({
+      grant: async (want: number) => {
+        grants.push(want);
+        return Math.min(want, 30); // a budget that pays out less than asked: the replay pauses, never skips
+      },
+      release: () => (released += 1),
+    });
+    const { stream, seqs } = streamOf(store);
+    expect(await stream.open('rfq', 0)).toBe(1050);
+    expect(seqs()).toEqual(Array.from({ length: 1050 }, (_, i) => i + 1));
+    expect(Math.max(...grants)).toBeLessThanOrEqual(32);
+    expect(released).toBe(1);
+    // Nothing to replay: no slot taken.
+    const other = streamOf(store);
+    expect(await other.stream.open('rfq', 1050)).toBe(1050);
+    expect(released).toBe(1);
+  });
+
+  it('a refused admission leaves the subscribe refused and nothing sent', async () => {
+    const store = new Store();
+    for (let i = 0; i < 5; i++) store.add();
+    store.admit = () => Promise.reject(new Error('two replays run'));
+    const { stream, sent } = streamOf(store);
+    await expect(stream.open('rfq', 0)).rejects.toThrow('two replays run');
+    expect(sent).toEqual([]);
   });
 });

@@ -1,6 +1,9 @@
 import type { Channel } from '../../common/broadcast/notifier';
-import type { EventSource, StreamEvent } from '../../common/rpc/event-source';
+import type { EventSource, ReplayTicket, StreamEvent } from '../../common/rpc/event-source';
 import { RfqError } from '../../common/errors/app-error';
+
+/** A governed replay sends at most this many events, then yields the event loop to live traffic. */
+const CHUNK = 32;
 
 /** `since` is not a number the account's stored events can continue from. */
 export class SinceOutOfRange extends Error {}
@@ -43,6 +46,8 @@ export class EventStream {
     private readonly source: EventSource,
     private readonly send: (channel: Channel, data: Record<string, unknown>) => void,
     private readonly gapWaitMs = 250,
+    /** Resolves when the connection's socket has room again (its unsent data below a high-water mark). */
+    private readonly drained: () => Promise<void> = () => Promise.resolve(),
   ) {}
 
   /** A live event of the account (from any instance's broadcast). */
@@ -66,6 +71,7 @@ export class EventStream {
     }
     if (since !== null) this.replaying.add(channel);
     this.busy += 1;
+    let ticket: ReplayTicket | null = null;
     try {
       const { latest, oldest } = await this.source.bounds();
       if (this.closed) return latest;
@@ -76,22 +82,17 @@ export class EventStream {
           `since ${since} is older than the stored events (kept 7 days); the oldest stored account_seq is ${oldest ?? 'none'}: re-read the state with rfq.list and subscribe without since`,
         );
       }
+      // Only a subscribe with something to replay takes a replay's slot and budget (docs/spec/design.md section 20).
+      const upTo = this.cursor ?? latest;
+      ticket = since !== null && since < upTo && this.source.admit ? await this.source.admit() : null;
+      if (this.closed) return latest;
       if (this.cursor === null) {
         // The first channel: the stream starts at `since` (or now) and replays up to `latest`.
         this.channels.add(channel);
         this.cursor = since ?? latest;
-        await this.replay(this.cursor, latest);
+        await this.replay(this.cursor, latest, ticket);
       } else {
-        // The other channel joins a running stream: its own events up to the cursor, then live with the rest.
-        const upTo = this.cursor;
-        let after = since ?? upTo;
-        while (after < upTo && !this.closed) {
-          const page = await this.source.range(after, upTo, PAGE);
-          if (page.length === 0) break;
-          for (const event of page) if (event.channel === channel) this.send(channel, event.data);
-          after = page[page.length - 1].accountSeq;
-        }
-        this.channels.add(channel);
+        await this.join(channel, since ?? this.cursor, ticket);
       }
       return latest;
     } catch (error) {
@@ -101,6 +102,7 @@ export class EventStream {
       }
       throw error;
     } finally {
+      ticket?.release();
       if (since !== null) this.replaying.delete(channel);
       this.busy -= 1;
       if (this.busy === 0) this.release();
@@ -114,7 +116,7 @@ export class EventStream {
    * time hides behind the sending. A page that does not continue the cursor (its events were
    * pruned meanwhile) ends the replay: the gap read takes over, as for a live event.
    */
-  private async replay(from: number, latest: number): Promise<void> {
+  private async replay(from: number, latest: number, ticket: ReplayTicket | null): Promise<void> {
     const reads: Array<Promise<StreamEvent[]>> = [];
     let requested = from;
     let size = Math.min(FIRST_PAGE, PAGE);
@@ -134,12 +136,46 @@ export class EventStream {
         if (this.closed) break;
         readNext();
         const at = this.cursor;
-        for (const event of page) this.handle(event);
+        await this.paced(page, ticket, (event) => this.handle(event));
         if (this.cursor === at) break;
       }
     } finally {
       // Reads left behind by a stop or a failure: their outcome is not wanted.
       for (const read of reads) read.catch(() => undefined);
+    }
+  }
+
+  /** The other channel joins a running stream: its own events after `after` up to the cursor, then live with the rest. */
+  private async join(channel: Channel, after: number, ticket: ReplayTicket | null): Promise<void> {
+    const upTo = this.cursor!;
+    while (after < upTo && !this.closed) {
+      const page = await this.source.range(after, upTo, PAGE);
+      if (page.length === 0) break;
+      await this.paced(page, ticket, (event) => {
+        if (event.channel === channel) this.send(channel, event.data);
+      });
+      after = page[page.length - 1].accountSeq;
+    }
+    this.channels.add(channel);
+  }
+
+  /**
+   * Hands `page` to `each`. Governed (a ticket): CHUNK events at most at a time, each chunk taken
+   * from the replay budgets, then the event loop is yielded and the socket allowed to drain, so
+   * that live traffic of every connection goes first (docs/spec/design.md section 20).
+   */
+  private async paced(page: StreamEvent[], ticket: ReplayTicket | null, each: (event: StreamEvent) => void): Promise<void> {
+    if (!ticket) {
+      for (const event of page) each(event);
+      return;
+    }
+    let i = 0;
+    while (i < page.length && !this.closed) {
+      const granted = await ticket.grant(Math.min(CHUNK, page.length - i));
+      if (this.closed) return;
+      for (const end = Math.min(page.length, i + granted); i < end; i++) each(page[i]);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      await this.drained();
     }
   }
 

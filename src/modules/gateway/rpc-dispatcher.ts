@@ -4,7 +4,7 @@ import { ViewVersions } from '../../common/broadcast/view-versions';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { AppError, type AppErrorCode, RfqError, withoutStack } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
-import { PublicRateLimit } from '../../common/rate-limit/public-rate-limit';
+import { PublicRateLimit, QueryRateLimit } from '../../common/rate-limit/public-rate-limit';
 import { RateLimiter } from '../../common/rate-limit/rate-limiter';
 import { AccountAccessService } from '../accounts/account-access.service';
 import { checkAccess, type Lapse, type Principal } from '../../common/access/access';
@@ -47,6 +47,7 @@ export function rfqFailure(id: RpcRequest['id'], error: RfqError, operationId: s
   if (error.extras.details !== undefined) data.details = error.extras.details;
   if (error.extras.retryAfterMs !== undefined) data.retry_after_ms = error.extras.retryAfterMs;
   if (error.extras.payload !== undefined) data.payload = error.extras.payload;
+  if (error.extras.reason !== undefined) data.reason = error.extras.reason;
   return { jsonrpc: '2.0', id, error: { code: RPC_CODES.RFQ_ERROR, message: error.message, data } };
 }
 
@@ -71,6 +72,7 @@ export class RpcDispatcher {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly views: ViewVersions,
     private readonly publicLimit: PublicRateLimit,
+    private readonly queryLimit: QueryRateLimit,
   ) {}
 
   /**
@@ -148,7 +150,7 @@ export class RpcDispatcher {
   }
 
   /** RFQ_ENABLED, then who may call (RFQ_WRONG_ROLE), then the views' freshness for writes, then the account's token bucket. */
-  private async admitRfq({ access, declaration }: RegisteredMethod, principal: Principal | null): Promise<void> {
+  private async admitRfq({ name, access, declaration }: RegisteredMethod, principal: Principal | null): Promise<void> {
     if (!this.config.rfqEnabled) throw new RfqError('RFQ_NOT_ENABLED', 'RFQ trading is not enabled');
     const denial = checkAccess(access, principal);
     if (denial === 'AUTH_REQUIRED') throw new RfqError('RFQ_WRONG_ROLE', 'sign in with an account first', { reason: 'not_signed_in' });
@@ -164,6 +166,7 @@ export class RpcDispatcher {
     }
     const accountId = principal?.accountId;
     if (accountId == null) return;
+    if (QUERY_METHODS.has(name)) await this.admitQuery(accountId);
     const wait = await this.limiter.bucket(`rfq:${accountId}`, this.config.rfqRatePerSecond, this.config.rfqRateBurst);
     if (wait > 0) {
       throw withoutStack(
@@ -174,6 +177,17 @@ export class RpcDispatcher {
           }),
       );
     }
+  }
+
+  /** A read method: the account's bucket of authenticated reads first (docs/spec/design.md section 20). */
+  private async admitQuery(accountId: number): Promise<void> {
+    const admitted = this.queryLimit.admit(String(accountId));
+    const wait = typeof admitted === 'number' ? admitted : await admitted;
+    if (wait === 0) return;
+    const { queryRatePerSecond: rate, queryRateBurst: burst } = this.config;
+    throw withoutStack(
+      () => new RfqError('RFQ_RATE_LIMITED', `at most ${rate} reads per second per account (burst ${burst})`, { retryAfterMs: wait, reason: 'query_rate' }),
+    );
   }
 
   private rfqError(request: RpcRequest, error: unknown, operationId: string, caller: CallerState): RpcReply {
@@ -214,6 +228,9 @@ export class RpcDispatcher {
     );
   }
 }
+
+/** The read methods that count against the account's bucket of authenticated reads (docs/spec/design.md section 20). */
+const QUERY_METHODS: ReadonlySet<string> = new Set(['rfq.get', 'rfq.list', 'rfq.maker.poll', 'rfq.maker.quotes', 'rfq.makers']);
 
 /** A RATE_LIMITED refusal that does not know its wait says one second. */
 const DEFAULT_RETRY_MS = 1000;

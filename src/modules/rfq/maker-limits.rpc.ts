@@ -4,6 +4,7 @@ import { RpcMethod, type RpcContext } from '../../common/rpc/rpc-method';
 import { LimitsInvalid, parseLimits } from './domain/maker-limits';
 import type { RespondCommand } from './domain/rfq-params';
 import { MakerLimitsService } from './maker-limits.service';
+import { MakerProtectionService } from './maker-protection.service';
 import { QuoteService } from './quote.service';
 import { rfqCaller } from './rfq.rpc';
 
@@ -23,6 +24,7 @@ export class MakerLimitsRpc {
   constructor(
     private readonly limits: MakerLimitsService,
     private readonly quotes: QuoteService,
+    private readonly protection: MakerProtectionService,
   ) {}
 
   @RpcMethod('rfq.maker.set_limits')
@@ -37,7 +39,8 @@ export class MakerLimitsRpc {
 
   @RpcMethod('rfq.maker.reset_protection')
   resetProtection(_params: object, context: RpcContext) {
-    return this.limits.resetProtection(rfqCaller(context).accountId);
+    const { accountId, wallet } = rfqCaller(context);
+    return this.protection.resetByMaker(accountId, { actor: { via: 'session', account_id: accountId, wallet, jti: null }, clientIp: context.clientIp });
   }
 
   @RpcMethod('rfq.maker.check')

@@ -6,6 +6,7 @@ import { Database } from '../../common/database/database';
 import type { Sql, Tx } from '../../common/database/sql';
 import { RfqError } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
+import { AuditService } from '../audit/audit.service';
 import { MarketDataService } from '../market-data/market-data.service';
 import { AccountEventRepository } from './account-event.repository';
 import { type ProtectionTrip, protectionEventData } from './domain/account-event';
@@ -14,6 +15,7 @@ import { type FillWindow, type OpenUsage, type QuoteExposure, checkOpenLimits, c
 import type { RfqRecord } from './domain/rfq-record';
 import { type MakerLimitsRow, MakerLimitsRepository, type QuotesVersion, type VersionRead, quotesVersion } from './maker-limits.repository';
 import { type QuoteLegs, type UsageMarks, openUsage, quoteLegs } from './domain/open-usage';
+import { recordTrip } from './maker-protection-audit';
 
 /** rfq.maker.get_limits (and the admin GET without `account_id`). */
 export interface LimitsView {
@@ -89,6 +91,7 @@ export class MakerLimitsService {
     private readonly market: MarketDataService,
     private readonly notifier: Notifier,
     private readonly clock: Clock,
+    private readonly audit: AuditService,
   ) {}
 
   /**
@@ -260,12 +263,6 @@ export class MakerLimitsService {
     return this.view(accountId);
   }
 
-  /** rfq.maker.reset_protection: the freeze ends and a new window starts. */
-  async resetProtection(accountId: number): Promise<LimitsView> {
-    await this.rows.reset(accountId, this.clock.now());
-    return this.view(accountId);
-  }
-
   /**
    * After a fill of a maker's quote (the fill committed): for a maker with protection set, adds the
    * fill to its window and, when the window exceeds a threshold, freezes it, starts a new window and
@@ -306,6 +303,8 @@ export class MakerLimitsService {
     logger.event('warn', 'maker protection tripped', { maker_account_id: maker, rfq_id: rfq.id, reason, until: trip.until }, 'Rfq');
     // Told once the trip commits; a lost event is logged there, and replays (stored with its account_seq).
     tx.afterCommit(() => this.notifier.notify({ channel: 'rfq_maker', accountId: maker, data: protectionEventData(trip, accountSeq) }));
+    // Every trip is an audit row with the window's figures (docs/spec/design.md section 20).
+    tx.afterCommit(() => void recordTrip(this.audit, maker, trip, window));
   }
 
   private effective(row: MakerLimitsRow): MakerLimits {

@@ -12,6 +12,7 @@ import { MakerLimitsRpc } from './maker-limits.rpc';
 import { MakerLimitsService } from './maker-limits.service';
 import { MakerQuotesRepository } from './maker-quotes.repository';
 import { MakerQuotesRpc } from './maker-quotes.rpc';
+import { MakerProtectionService } from './maker-protection.service';
 import { QuoteService } from './quote.service';
 import { RfqCancelService } from './rfq-cancel.service';
 import { RfqExpiryService } from './rfq-expiry.service';
@@ -20,6 +21,7 @@ import { RfqHistoryService } from './rfq-history.service';
 import { RfqLookupService } from './rfq-lookup.service';
 import { RfqReadsService } from './rfq-reads.service';
 import { RfqReadsRepository } from './rfq-reads.repository';
+import { ReplayGovernor } from '../gateway/replay-governor';
 import { RfqRpc } from './rfq.rpc';
 import { RfqRepository } from './rfq.repository';
 import { RfqService } from './rfq.service';
@@ -51,12 +53,23 @@ import { RfqTransitionsService } from './rfq-transitions.service';
     RfqCancelService,
     QuoteService,
     RfqRpc,
+    ReplayGovernor,
     MakerLimitsRepository,
     MakerLimitsService,
+    MakerProtectionService,
     MakerLimitsRpc,
     MakerQuotesRepository,
     MakerQuotesRpc,
   ],
-  exports: [MakerLimitsService, AccountEventsService, RfqLookupService, RfqReadsService, RfqTransitionsService, RfqExpiryService, RfqService],
+  exports: [
+    MakerLimitsService,
+    MakerProtectionService,
+    AccountEventsService,
+    RfqLookupService,
+    RfqReadsService,
+    RfqTransitionsService,
+    RfqExpiryService,
+    RfqService,
+  ],
 })
 export class RfqModule {}

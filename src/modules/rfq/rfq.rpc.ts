@@ -6,6 +6,7 @@ import type { CreateRfqCommand, DeclineCommand, ListRfqsQuery, PollQuery, Respon
 import type { Channel } from '../../common/broadcast/notifier';
 import { SinceOutOfRange } from '../gateway/event-stream';
 import type { EventSource } from '../../common/rpc/event-source';
+import { ReplayGovernor } from '../gateway/replay-governor';
 import { AccountEventsService } from './account-events.service';
 import { RfqCancelService } from './rfq-cancel.service';
 import { accountEventData, protectionEventData } from './domain/account-event';
@@ -30,6 +31,7 @@ export class RfqRpc {
     private readonly quotes: QuoteService,
     private readonly events: AccountEventsService,
     private readonly cancels: RfqCancelService,
+    private readonly replays: ReplayGovernor,
   ) {}
 
   /** Subscribes the connection to `channel` through the account's event stream (docs/spec/design.md 13). */
@@ -45,6 +47,7 @@ export class RfqRpc {
             ? (accountEventData(e.channel, e.record, e.accountSeq) ?? { event: e.record.state, account_seq: e.accountSeq })
             : protectionEventData(e.protection, e.accountSeq),
         })),
+      admit: () => this.replays.admit(accountId),
     };
     try {
       const latest = await context.session.openStream(channel, since, source);

@@ -91,7 +91,7 @@ export const RFQ_ERROR_REASONS = {
   RFQ_PRICE_TOLERANCE: ['price_band', 'fee_above_max'],
   RFQ_ATTESTATION_FAILED: ['ledger_check_failed'],
   RFQ_TX_FAILED: ['ledger_write_failed'],
-  RFQ_RATE_LIMITED: ['rate_limited'],
+  RFQ_RATE_LIMITED: ['rate_limited', 'query_rate', 'replay_busy'],
 } as const satisfies Record<RfqErrorCode, readonly string[]>;
 
 /** The reasons of one code (all of them for the union). */

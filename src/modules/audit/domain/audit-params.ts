@@ -1,11 +1,19 @@
 import { type AuditValue, LONE_SURROGATE } from './audit-chain';
 
 /**
- * A field whose value is a credential or a signature: the audit log says it was there, never what
- * it was (a signature can be replayed where a nonce is not checked, a secret is a secret).
+ * A field whose value is a credential or a signature, at any depth (docs/spec/design.md section
+ * 20): the audit log says it was there, never what it was (a signature can be replayed where a
+ * nonce is not checked, a secret is a secret). `private` and `mnemonic` are kept from before.
  */
-const SECRET_KEY = /signature|secret|password|passphrase|token|private|seed|mnemonic|api_?key/i;
-export const REDACTED = '(redacted)';
+const SECRET_KEY = /(sig|signature|secret|token|pass|password|key|jwt|cookie|authorization|seed|private|mnemonic)/i;
+export const REDACTED = '[redacted]';
+/** Strings longer than this are cut, their length noted: a row stays small whatever was sent (section 20). */
+const MAX_STRING = 1024;
+
+/** A string over MAX_STRING characters: its first MAX_STRING, and how long it was. */
+function cut(value: string): string {
+  return value.length <= MAX_STRING ? value : `${value.slice(0, MAX_STRING)}…[cut: ${value.length} characters]`;
+}
 
 /** Levels of a request body the log keeps; deeper is the pipe's 400 anyway (MAX_JSON_DEPTH). */
 const MAX_LEVELS = 16;
@@ -13,7 +21,7 @@ const TOO_DEEP = '(deeper than 16 levels)';
 
 /**
  * A request body (or path parameters) as the audit log stores it: secret fields replaced by
- * `(redacted)`, and every value in a form that canonical JSON and the database both keep exactly
+ * `[redacted]`, long strings cut, and every value in a form that canonical JSON and the database both keep exactly
  * (a number that is not a safe integer becomes its text, as JSON.parse read it; NUL and lone
  * surrogates, which PostgreSQL's jsonb refuses, become U+FFFD). A command that failed validation
  * is recorded with what was sent, so this takes any value.
@@ -26,7 +34,7 @@ export function redactParams(value: unknown, level = 1): AuditValue {
     case 'number':
       return Number.isSafeInteger(value) ? value : String(value);
     case 'string':
-      return value.replaceAll('\u0000', '\uFFFD').replace(LONE_SURROGATE, '\uFFFD');
+      return cut(value).replaceAll('\u0000', '\uFFFD').replace(LONE_SURROGATE, '\uFFFD');
     case 'bigint':
       return value.toString();
     case 'object':

@@ -41,8 +41,11 @@ export class AdminAuditQuery {
 }
 
 export class AuditActorDto implements AuditActor {
-  @ApiProperty({ enum: ['admin_token', 'session'], description: 'The static ADMIN_TOKEN, or a session of an admin account' })
-  via: 'admin_token' | 'session';
+  @ApiProperty({
+    enum: ['admin_token', 'session', 'exchange'],
+    description: "The static ADMIN_TOKEN, a session (an admin's; a maker's for its own protection reset), or the exchange (a protection trip)",
+  })
+  via: 'admin_token' | 'session' | 'exchange';
 
   @ApiProperty({ type: 'integer', nullable: true })
   account_id: number | null;
@@ -54,12 +57,29 @@ export class AuditActorDto implements AuditActor {
   jti: string | null;
 }
 
-export class ChainPointDto implements ChainPoint {
+class ChainPointDto implements ChainPoint {
   @ApiProperty({ type: 'integer', description: '0 while the log is empty' })
   audit_seq: number;
 
   @ApiProperty({ ...HASH, description: '64 zeros while the log is empty' })
   hash: string;
+}
+
+/** The head signed by the exchange key after each append (docs/spec/design.md section 20). */
+export class SignedHeadDto extends ChainPointDto {
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Unix seconds of the append the head is at; null while the log is empty' })
+  at: number | null;
+
+  @ApiProperty({ type: 'string', nullable: true, description: 'The exchange key that signed (GET /v1/exchange/keys); null while the log is empty' })
+  key_id: string | null;
+
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description:
+      'ed25519 signature (hex) of the UTF-8 of canonical JSON (RFC 8785) { kind: "legwork.audit_head", service, audit_seq, hash, at }; keep a copy to check the log later (cli verify-audit --head)',
+  })
+  signature: string | null;
 }
 
 export class AuditRowDto implements AuditRow {
@@ -81,7 +101,10 @@ export class AuditRowDto implements AuditRow {
   @ApiProperty({ ...JSON_VALUE, description: 'The path parameters of the route ({ account_id }, { rfq_id }), or null' })
   target: AuditRow['target'];
 
-  @ApiProperty({ ...JSON_VALUE, description: 'The request body as sent, with signatures and secrets replaced by "(redacted)"' })
+  @ApiProperty({
+    ...JSON_VALUE,
+    description: 'The request body as sent, with signatures and secrets replaced by "[redacted]" at any depth and strings over 1,024 characters cut',
+  })
   params: AuditRow['params'];
 
   @ApiProperty({ type: 'integer', description: 'The HTTP status the command was answered with (a failed command is recorded too)' })
@@ -105,6 +128,6 @@ export class AuditPageDto {
   @ApiPropertyOptional({ description: 'Pass as `after` for the next (older) page; absent on the last page' })
   next_cursor?: string;
 
-  @ApiProperty({ type: ChainPointDto, description: 'The newest row of the whole log (filters aside)' })
-  head: ChainPointDto;
+  @ApiProperty({ type: SignedHeadDto, description: 'The newest row of the whole log (filters aside), signed by the exchange' })
+  head: SignedHeadDto;
 }

@@ -11,7 +11,7 @@ import { bigint, bigintColumn } from '../../../common/database/columns';
 @Unique('audit_log_hash_key', ['hash'])
 @Unique('audit_log_prev_hash_key', ['prevHash'])
 @Check('audit_log_audit_seq_check', 'audit_seq >= 1')
-@Check('audit_log_actor_via_check', "actor_via IN ('admin_token', 'session')")
+@Check('audit_log_actor_via_check', "actor_via IN ('admin_token', 'session', 'exchange')")
 // GET /v1/admin/audit filters, newest first (each index is read backwards from the cursor).
 @Index('audit_log_action', ['action', 'auditSeq'])
 @Index('audit_log_actor', ['actorAccountId', 'auditSeq'])
@@ -26,7 +26,7 @@ export class AuditEntryEntity {
   at!: bigint;
 
   @Column({ name: 'actor_via', type: 'text' })
-  actorVia!: 'admin_token' | 'session';
+  actorVia!: 'admin_token' | 'session' | 'exchange';
 
   @Column(bigint('actor_account_id', { nullable: true }))
   actorAccountId!: bigint | null;

@@ -16,4 +16,14 @@ export class AuditHeadEntity {
 
   @Column({ name: 'hash', type: 'char', length: 64, collation: 'C' })
   hash!: string;
+
+  /** The head's signature by the exchange key (docs/spec/design.md section 20); null before the first append. */
+  @Column(bigint('at', { nullable: true }))
+  at!: bigint | null;
+
+  @Column({ name: 'key_id', type: 'text', nullable: true })
+  keyId!: string | null;
+
+  @Column({ name: 'signature', type: 'text', nullable: true })
+  signature!: string | null;
 }
