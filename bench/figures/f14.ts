@@ -73,7 +73,6 @@ export function f14Figure(rounds: LegworkRound[], wide: LegworkRound | null): Fi
             hold_mean_ms: wideHold?.mean_ms ?? null,
             hold_p99_ms: wideHold?.p99_ms ?? null,
             failures: wide.failures,
-            accept_to_filled_p99_ms: null,
           }
         : null,
     },

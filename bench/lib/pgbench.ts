@@ -57,11 +57,12 @@ const BATCH_READ = /FROM journal_pending p JOIN fills f ON f\.id = p\.fill_id/;
  * from the head it locked, so the traced arrays would repeat. Here one statement chains, in SQL,
  * what is staged (up to 200, in staging order) from the head (hash = SHA-256 of the payload and
  * the number, as in `receiptWrite`), keeps the traced key, deletes the staged rows and moves the
- * head. Same rows, same locks, one batch per script run.
+ * head. The head is locked first (the DELETE waits for `h`), so concurrent clients number from the
+ * head as the one before them left it. Same rows, same locks, one batch per script run.
  */
 function batchWrite(names: Array<string | null>): string {
   const key = names[8] === null ? 'NULL' : `:${names[8]}`;
-  return `WITH h AS (SELECT journal_seq, hash FROM journal_head WHERE id = 1), p AS (DELETE FROM journal_pending WHERE id IN (SELECT id FROM journal_pending ORDER BY id LIMIT 200) RETURNING id, kind, fill_id, body, at), n AS (SELECT p.*, h.journal_seq + row_number() OVER (ORDER BY p.id) AS seq, h.hash AS prev FROM p, h), r AS (INSERT INTO receipts (journal_seq, kind, fill_id, payload, hash, prev_hash, key_id, signature, at) SELECT n.seq, n.kind, n.fill_id, n.body, encode(sha256(n.body || convert_to(n.seq::text, 'UTF8')), 'hex'), n.prev, ${key}, 'pgbench', n.at FROM n RETURNING journal_seq, hash) UPDATE journal_head SET journal_seq = m.journal_seq, hash = m.hash FROM (SELECT journal_seq, hash FROM r ORDER BY journal_seq DESC LIMIT 1) m WHERE id = 1`;
+  return `WITH h AS (SELECT journal_seq, hash FROM journal_head WHERE id = 1 FOR UPDATE), p AS (DELETE FROM journal_pending WHERE id IN (SELECT id FROM journal_pending ORDER BY id LIMIT 200) AND EXISTS (SELECT 1 FROM h) RETURNING id, kind, fill_id, body, at), n AS (SELECT p.*, h.journal_seq + row_number() OVER (ORDER BY p.id) AS seq, h.hash AS prev FROM p, h), r AS (INSERT INTO receipts (journal_seq, kind, fill_id, payload, hash, prev_hash, key_id, signature, at) SELECT n.seq, n.kind, n.fill_id, n.body, encode(sha256(n.body || convert_to(n.seq::text, 'UTF8')), 'hex'), n.prev, ${key}, 'pgbench', n.at FROM n RETURNING journal_seq, hash) UPDATE journal_head SET journal_seq = m.journal_seq, hash = m.hash FROM (SELECT journal_seq, hash FROM r ORDER BY journal_seq DESC LIMIT 1) m WHERE id = 1`;
 }
 const TX_END = /^\s*(COMMIT|ROLLBACK)\b/i;
 /** The fill transaction (its first statement locks the RFQ row) and the move accepted → submitting before it. */

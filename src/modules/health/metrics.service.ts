@@ -109,7 +109,7 @@ export class MetricsService {
 
   private readonly headHold = new Histogram({
     name: 'legwork_journal_head_hold_seconds',
-    help: "Time the journal head's lock is held per receipt (fill or revert): a batch's hold, from the lock statement's reply to the COMMIT's reply, divided among its receipts",
+    help: "Time the journal head's lock is held per receipt (fill or revert): a batch's hold (from its write's UPDATE of the head to the reply of its commit, or under the lock from the lock statement to the COMMIT's reply) divided among its receipts",
     buckets: HEAD_BUCKETS,
     registers: [this.registry],
   });

@@ -24,6 +24,9 @@ export type Chained = Map<string, ReceiptView>;
 
 const keyOf = (fillId: string, kind: number) => `${fillId}/${kind}`;
 
+/** The wall clock in µs (Date.now() has only ms): to compare with the database's clock_timestamp() on the same host. */
+const wallMicros = () => (performance.timeOrigin + performance.now()) * 1000;
+
 /**
  * The appender (docs/receipts.md, "How it is written"): chains staged receipts into the journal,
  * in batches, one batch at a time per database (the journal head's row lock, held for the batch's
@@ -118,8 +121,9 @@ export class JournalAppender implements OnApplicationBootstrap, BeforeApplicatio
    * writes the receipts, deletes the staged rows and moves the head (JournalRepository.appendBatch),
    * taking the head's row lock only for itself. Without `tx`: the head and the rows read in one
    * statement without a lock; the write refuses itself if the head moved meanwhile. With `tx`: the
-   * head locked first (FOR UPDATE), held to the COMMIT. The hold goes to /metrics per receipt (the
-   * write statement's time, or from the lock to the COMMIT, shared among the batch's receipts).
+   * head locked first (FOR UPDATE), held to the COMMIT. The hold goes to /metrics per receipt (from
+   * the write's UPDATE of the head to its commit's reply, or from the lock statement to the COMMIT's
+   * reply, shared among the batch's receipts).
    */
   private async chainBatch(sql: Sql, tx: Tx | null = null): Promise<Array<{ fillId: string; kind: number; view: ReceiptView }>> {
     const asked = process.hrtime.bigint();
@@ -129,17 +133,16 @@ export class JournalAppender implements OnApplicationBootstrap, BeforeApplicatio
     if (staged.length === 0) return [];
     const receipts = this.link(head, staged);
     const writing = process.hrtime.bigint();
-    // Locked: held from the lock statement's reply; optimistic: only during the write statement.
-    const held = tx ? asked : writing;
-    const record = () => this.metrics.journalHead(Number(writing - asked) / 1e9, Number(process.hrtime.bigint() - held) / 1e9, staged.length);
-    await this.journal.appendBatch(
+    const lockedAtUs = await this.journal.appendBatch(
       sql,
       head,
       receipts,
       staged.map((s) => s.id),
     );
-    if (tx) tx.afterCommit(record);
-    else record();
+    const wait = Number(writing - asked) / 1e9;
+    if (tx) tx.afterCommit(() => this.metrics.journalHead(wait, Number(process.hrtime.bigint() - asked) / 1e9, staged.length));
+    // Optimistic: the head's row is locked by the statement's UPDATE (its database clock) until the reply of its commit (this clock, same host).
+    else this.metrics.journalHead(wait, Math.max(0, wallMicros() - lockedAtUs) / 1e6, staged.length);
     return receipts.map((r) => ({
       fillId: r.fillId,
       kind: r.kind,

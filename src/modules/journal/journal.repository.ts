@@ -163,11 +163,12 @@ export class JournalRepository {
    * head's next links (the first names the head `head` as read, each next one the one before,
    * journal_seq one more each time), so no code path can write a broken chain; anything else
    * refuses itself (legwork_refuse: the statement writes nothing) and throws, the staged rows kept
-   * for the next batch.
+   * for the next batch. Answers when its UPDATE took the head's row lock (the database's clock, unix
+   * µs): the lock is held from then to the statement's commit.
    */
-  async appendBatch(sql: Sql, head: { journalSeq: bigint; hash: string }, receipts: readonly NewReceipt[], pendingIds: readonly string[]): Promise<void> {
+  async appendBatch(sql: Sql, head: { journalSeq: bigint; hash: string }, receipts: readonly NewReceipt[], pendingIds: readonly string[]): Promise<number> {
     const hashes = receipts.map((r) => r.hash);
-    const refused = sql.rows(
+    const refused = sql.rows<{ locked_at_us: string }>(
       `WITH b AS (
          SELECT g.i, $1::bigint + g.i AS journal_seq, ($2::smallint[])[g.i] AS kind, ($3::bigint[])[g.i] AS fill_id,
                 substring($4::bytea FROM (g.i - 1) * 1072 + 1 FOR 1072) AS payload, ($5::text[])[g.i] AS hash,
@@ -185,9 +186,10 @@ export class JournalRepository {
          UPDATE journal_head SET journal_seq = $1::bigint + cardinality($5::text[]), hash = ($5::text[])[cardinality($5::text[])]
           WHERE id = 1 AND journal_seq = $1::bigint AND cardinality($5::text[]) > 0
             AND (SELECT count(*) FROM receipt) = cardinality($5::text[]) AND (SELECT count(*) FROM staged) = cardinality($12::bigint[])
-         RETURNING journal_seq
+         RETURNING clock_timestamp() AS locked_at
        )
-       SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM moved) THEN legwork_refuse('not the next link') END AS refused`,
+       SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM moved) THEN legwork_refuse('not the next link') END AS refused,
+              (SELECT (extract(epoch FROM locked_at) * 1e6)::bigint::text FROM moved) AS locked_at_us`,
       [
         head.journalSeq.toString(),
         receipts.map((r) => r.kind),
@@ -204,14 +206,15 @@ export class JournalRepository {
       ],
     );
     // Refused (legwork_refuse), the statement wrote nothing: not one receipt, staged row or head move.
-    await refused.catch((error: unknown) => {
+    const [row] = await refused.catch((error: unknown) => {
       throw refusalReason(error) === null ? error : new Error(`receipt ${receipts[0]?.journalSeq} is not the next link of the journal head`);
     });
+    return Number(row.locked_at_us);
   }
 
   /** One receipt as the head's next link (appendBatch of one, no staged row): the chain's rules, tested alone. */
-  appendReceipt(tx: Tx, r: NewReceipt): Promise<void> {
-    return this.appendBatch(tx, { journalSeq: r.journalSeq - 1n, hash: r.prevHash }, [r], []);
+  async appendReceipt(tx: Tx, r: NewReceipt): Promise<void> {
+    await this.appendBatch(tx, { journalSeq: r.journalSeq - 1n, hash: r.prevHash }, [r], []);
   }
 
   /** Receipts by fill id: `fill` and `revert` (when reverted). One read for a page of fills. */
