@@ -75,12 +75,15 @@ describe("the operator's protection binds (design.md section 20)", () => {
     expect(reset.error.data.reason).toBe('maker_protection');
     expect(reset.error.data.message).toMatch(/operator's protection/);
     const refused = await quoteOne(p);
-    expectRfqError(refused.reply, 'RFQ_OPEN_LIMIT', true);
+    // Frozen with no end time (the maker's own frozen_seconds 0 is stricter): only the operator's reset
+    // ends it, so retrying cannot help (design.md 19).
+    expectRfqError(refused.reply, 'RFQ_OPEN_LIMIT', false);
+    expect(refused.reply.error.data).toMatchObject({ reason: 'maker_protection' });
     expect(refused.reply.error.data.message).toMatch(/^maker protection: frozen/);
 
     // Loosening its own limits changes nothing either: the operator's fields are a floor.
     await p.m.client.result('rfq.maker.set_limits', { limits: {} });
-    expectRfqError((await quoteOne(p)).reply, 'RFQ_OPEN_LIMIT', true);
+    expectRfqError((await quoteOne(p)).reply, 'RFQ_OPEN_LIMIT', false); // still frozen with no end time: only the operator's reset ends it
     expect((await p.m.client.result('rfq.maker.get_limits', {})).protection.frozen).toBe(true);
 
     // The operator's reset ends it; the maker quotes again.
