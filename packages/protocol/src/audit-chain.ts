@@ -1,4 +1,5 @@
 import { utf8ToBytes } from '@noble/hashes/utils.js';
+import { LONE_SURROGATE, canonicalJson } from './canonical-json';
 import { fromHex, toHex } from './encoding';
 import { sha256 } from './sha256';
 
@@ -14,8 +15,8 @@ export type AuditValue = string | number | boolean | null | AuditValue[] | { [ke
 
 export const ZERO_HASH = '0'.repeat(64);
 
-/** A UTF-16 surrogate without its pair: such a string has no UTF-8 form. */
-export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** RFC 8785 canonical JSON, shared with the RFQ transcript (canonical-json.ts); re-exported here where the audit log has always had it. */
+export { LONE_SURROGATE, canonicalJson };
 
 /** Who ran an admin command: the admin token (no account) or a session of an admin account. */
 export interface AuditActor {
@@ -43,35 +44,6 @@ export interface AuditRow {
   status: number;
   prev_hash: string;
   hash: string;
-}
-
-/**
- * RFC 8785 (JSON Canonicalization Scheme) for the values an audit row holds: object keys sorted by
- * their UTF-16 code units, no whitespace, strings escaped as ECMAScript's JSON.stringify escapes them
- * (which is what RFC 8785 specifies), integers in their shortest decimal form. A float, an unsafe
- * integer, a string with a lone surrogate or any other type is refused: it could not be written
- * back the same way, and a hash over it would not be reproducible.
- */
-export function canonicalJson(value: unknown): string {
-  if (value === null) return 'null';
-  switch (typeof value) {
-    case 'boolean':
-      return value ? 'true' : 'false';
-    case 'number':
-      if (!Number.isSafeInteger(value)) throw new Error(`not an integer the audit log can hold: ${value}`);
-      return Object.is(value, -0) ? '0' : String(value);
-    case 'string':
-      if (value.search(LONE_SURROGATE) >= 0) throw new Error('a string with a lone surrogate has no UTF-8 form');
-      return JSON.stringify(value);
-    case 'object':
-      if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-      return `{${Object.keys(value)
-        .sort()
-        .map((key) => `${canonicalJson(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`)
-        .join(',')}}`;
-    default:
-      throw new Error(`a ${typeof value} has no JSON form`);
-  }
 }
 
 /** SHA-256(prev_hash bytes || UTF-8 of the row without `hash` as canonical JSON), in lowercase hex. */

@@ -2,7 +2,8 @@
  * `@legwork/protocol`: the wire formats of Legwork that the server, the SDK, the tools and the
  * operator console share, so each is written and proven (by the contract's vectors) once: exact
  * decimals in bigint micro-units, wallets, signature texts, ed25519 and SHA-256, the sign-in
- * message, the signed quote and accept payloads, and the fill receipts and their checks.
+ * message, the signed quote and accept payloads, the fill receipts and the signed RFQ transcripts,
+ * and their checks.
  *
  * It runs in Node and in a browser: plain Uint8Array, no Node import. In Node it hashes and
  * signs through OpenSSL (node:crypto, found at run time), elsewhere through the audited
@@ -23,4 +24,5 @@ export * from './accept-payload';
 export * from './receipt';
 export * from './receipt-check';
 export * from './audit-chain';
+export * from './transcript';
 export * from './contract';
