@@ -17,6 +17,7 @@ import { MakerLimits1763800000220 } from './1763800000220-MakerLimits';
 import { RfqHistory1763800000250 } from './1763800000250-RfqHistory';
 import { SettledRounds1763800000260 } from './1763800000260-SettledRounds';
 import { ReceiptChainLink1763800000270 } from './1763800000270-ReceiptChainLink';
+import { Competition1763800000340 } from './1763800000340-Competition';
 
 /** Every migration, in order. The app runs the pending ones at start; `synchronize` is never on. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   RfqHistory1763800000250,
   SettledRounds1763800000260,
   ReceiptChainLink1763800000270,
+  Competition1763800000340,
 ];

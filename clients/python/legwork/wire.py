@@ -23,10 +23,13 @@ MethodName: TypeAlias = Literal[
     "rfq.get",
     "rfq.list",
     "rfq.subscribe",
+    "rfq.transcript",
     "rfq.maker.poll",
     "rfq.maker.respond",
     "rfq.maker.decline",
     "rfq.maker.subscribe",
+    "rfq.maker.cancel_quote",
+    "rfq.maker.cancel_quotes",
     "rfq.maker.set_limits",
     "rfq.maker.get_limits",
     "rfq.maker.reset_protection",
@@ -46,10 +49,13 @@ METHOD_NAMES: Final[tuple[MethodName, ...]] = (
     "rfq.get",
     "rfq.list",
     "rfq.subscribe",
+    "rfq.transcript",
     "rfq.maker.poll",
     "rfq.maker.respond",
     "rfq.maker.decline",
     "rfq.maker.subscribe",
+    "rfq.maker.cancel_quote",
+    "rfq.maker.cancel_quotes",
     "rfq.maker.set_limits",
     "rfq.maker.get_limits",
     "rfq.maker.reset_protection",
@@ -151,6 +157,7 @@ Asset: TypeAlias = str
 Role: TypeAlias = Literal["taker", "quoter", "admin"]
 TakerSalt: TypeAlias = str
 AssetDecimals: TypeAlias = dict[str, RfqDecimal]
+QuoteEnd: TypeAlias = Literal["accepted", "traded_away", "replaced", "cancelled", "expired"]
 
 
 class RfqLeg(TypedDict):
@@ -197,7 +204,7 @@ class RfqFailure(TypedDict):
 
 
 class RfqView(TypedDict):
-    """The taker's view of an RFQ (design.md section 5)"""
+    """The taker's view of an RFQ (design.md sections 5 and 18)"""
 
     rfq_id: RfqId
     client_ref: str
@@ -213,6 +220,9 @@ class RfqView(TypedDict):
     failure: RfqFailure | None
     fill: RfqFill | None
     cancelled_at: UnixSeconds | None
+    competition: RfqCompetition | None
+    quotes: list[RfqLiveQuote] | None
+    best: RfqBest | None
 
 
 class OpenRfq(TypedDict):
@@ -225,6 +235,7 @@ class OpenRfq(TypedDict):
     created_at: UnixSeconds
     expires_at: UnixSeconds
     max_quote_expires_at: UnixSeconds
+    competitive: NotRequired[Literal[True]]
 
 
 class ClosedRfq(TypedDict):
@@ -238,6 +249,7 @@ class ClosedRfq(TypedDict):
     expires_at: UnixSeconds
     max_quote_expires_at: UnixSeconds
     state: RfqState
+    competitive: NotRequired[Literal[True]]
 
 
 class MakerQuoteEvent(TypedDict):
@@ -407,6 +419,82 @@ class MakerProtectionTrip(TypedDict):
     reason: str
 
 
+class RfqCompetition(TypedDict):
+    makers: list[Wallet] | None
+
+
+class RfqLiveQuote(TypedDict):
+    """A live quote of a competitive RFQ: the quote object plus when it was received"""
+
+    quote_id: QuoteId
+    maker: Wallet
+    quote_nonce: str
+    bid: RfqSignedDecimal
+    ask: RfqSignedDecimal
+    issued_at: UnixSeconds
+    expires_at: UnixSeconds
+    maker_signature: Ed25519Base64
+    received_at_ms: int
+
+
+class RfqBest(TypedDict):
+    bid: QuoteId | None
+    ask: QuoteId | None
+
+
+class TranscriptQuote(TypedDict):
+    quote_id: QuoteId
+    maker: Wallet
+    quote_nonce: str
+    bid: RfqSignedDecimal
+    ask: RfqSignedDecimal
+    issued_at: UnixSeconds
+    expires_at: UnixSeconds
+    received_at_ms: int
+    ended_at_ms: int
+    end: QuoteEnd
+
+
+class RfqTranscriptAccepted0(TypedDict):
+    quote_id: QuoteId
+    side: Side
+    price: RfqSignedDecimal
+    at_ms: int
+    best: bool
+
+
+class RfqTranscript(TypedDict):
+    """What a competitive RFQ was offered (design.md 18): every quote it received, in order, with
+    its end
+    """
+
+    kind: Literal["legwork.rfq_transcript"]
+    version: Literal[1]
+    service: str
+    rfq_id: RfqId
+    legs: list[RfqLeg]
+    created_at: UnixSeconds
+    closed_at_ms: int
+    makers: list[Wallet] | None
+    quotes: list[TranscriptQuote]
+    accepted: RfqTranscriptAccepted0 | None
+
+
+class RfqTranscriptResult(TypedDict):
+    transcript: RfqTranscript
+    payload: str
+    hash: str
+    key_id: str
+    signature: str
+
+
+class QuoteEndEvent(TypedDict):
+    """A maker's competitive quote that ended without a fill: no price, no winner, no taker"""
+
+    rfq_id: RfqId
+    quote_id: QuoteId
+
+
 class RpcErrorData(TypedDict):
     """error.data of a non-RFQ failure (design.md section 4)"""
 
@@ -494,11 +582,16 @@ class PublicGetTimeResult(TypedDict):
     time_ms: int
 
 
+class RfqCreateParamsCompetition(TypedDict):
+    makers: NotRequired[list[Wallet]]
+
+
 class RfqCreateParams(TypedDict):
     """params of rfq.create"""
 
     client_ref: str
     legs: list[RfqLeg]
+    competition: NotRequired[RfqCreateParamsCompetition]
 
 
 class RfqAcceptParams(TypedDict):
@@ -517,6 +610,7 @@ class RfqAcceptResult(TypedDict):
     quote_id: QuoteId
     side: Side
     state: Literal["accepted"]
+    best: NotRequired[bool]
 
 
 class RfqCancelParams(TypedDict):
@@ -576,6 +670,12 @@ class RfqSubscribeResult(TypedDict):
     channel: Literal["rfq"]
     subscribed: Literal[True]
     account_seq: int
+
+
+class RfqTranscriptParams(TypedDict):
+    """params of rfq.transcript"""
+
+    rfq_id: RfqId
 
 
 class RfqMakerPollParams(TypedDict):
@@ -641,6 +741,29 @@ class RfqMakerSubscribeResult(TypedDict):
     account_seq: int
 
 
+class RfqMakerCancelQuoteParams(TypedDict):
+    """params of rfq.maker.cancel_quote"""
+
+    quote_id: QuoteId
+
+
+class RfqMakerCancelQuoteResult(TypedDict):
+    """result of rfq.maker.cancel_quote"""
+
+    quote_id: QuoteId
+    state: Literal["cancelled"]
+
+
+class RfqMakerCancelQuotesParams(TypedDict):
+    """params of rfq.maker.cancel_quotes"""
+
+
+class RfqMakerCancelQuotesResult(TypedDict):
+    """result of rfq.maker.cancel_quotes"""
+
+    cancelled: list[QuoteId]
+
+
 class RfqMakerSetLimitsParams(TypedDict):
     """params of rfq.maker.set_limits"""
 
@@ -685,16 +808,21 @@ class SessionLapsedData(TypedDict):
 
 
 class RfqEventData(TypedDict):
-    """Every state move of one of the subscriber’s RFQs"""
+    """Every state move of one of the subscriber’s RFQs; `quotes` whenever the live quotes of a
+    competitive RFQ change (added, replaced, cancelled, expired, a maker declined), its state
+    showing the moves between pending and quoted
+    """
 
     seq: int
     account_seq: int
-    event: Literal["quoted", "accepted", "submitting", "filled", "declined", "expired", "failed"]
+    event: Literal["quoted", "accepted", "submitting", "filled", "declined", "expired", "failed", "quotes"]
     rfq: RfqView
 
 
 class RfqMakerCreatedData(TypedDict):
-    """To every subscribed quoter but the taker"""
+    """To every subscribed quoter but the taker; for a competitive RFQ with a panel, to the panel
+    only
+    """
 
     seq: int
     event: Literal["created"]
@@ -718,6 +846,17 @@ class RfqMakerQuoteData(TypedDict):
     rfq: MakerQuoteEvent
 
 
+class RfqMakerQuoteEndedData(TypedDict):
+    """traded_away: the taker accepted another quote; expired: the quote reached its expires_at, or
+    the taker cancelled the RFQ (design.md 18). No price, no winner, no taker
+    """
+
+    seq: int
+    account_seq: int
+    event: Literal["traded_away", "expired"]
+    rfq: QuoteEndEvent
+
+
 class RfqMakerProtectionData(TypedDict):
     """To the maker whose fills in its protection window exceeded a threshold (design.md section
     15): new quotes are refused (RFQ_OPEN_LIMIT) until `until`, or until
@@ -736,9 +875,10 @@ PublicSessionResumeResult: TypeAlias = SignInResult
 PublicGetMarketConfigResult: TypeAlias = MarketConfig
 RfqCreateResult: TypeAlias = RfqView
 RfqGetResult: TypeAlias = RfqView
+RfqTranscriptResult: TypeAlias = RfqTranscriptResult
 RfqMakerSetLimitsResult: TypeAlias = MakerLimitsView
 RfqMakerGetLimitsResult: TypeAlias = MakerLimitsView
 RfqMakerResetProtectionResult: TypeAlias = MakerLimitsView
 SessionNotificationData: TypeAlias = SessionLapsedData
 RfqNotificationData: TypeAlias = RfqEventData
-RfqMakerNotificationData: TypeAlias = RfqMakerCreatedData | RfqMakerClosedData | RfqMakerQuoteData | RfqMakerProtectionData
+RfqMakerNotificationData: TypeAlias = RfqMakerCreatedData | RfqMakerClosedData | RfqMakerQuoteData | RfqMakerQuoteEndedData | RfqMakerProtectionData

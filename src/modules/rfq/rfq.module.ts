@@ -19,6 +19,8 @@ import { RfqReadsService } from './rfq-reads.service';
 import { RfqReadsRepository } from './rfq-reads.repository';
 import { RfqRpc } from './rfq.rpc';
 import { RfqRepository } from './rfq.repository';
+import { RfqCompetitionRepository } from './rfq-competition.repository';
+import { CompetitionHooks } from './competition-port';
 import { RfqService } from './rfq.service';
 import { RfqTransitionsService } from './rfq-transitions.service';
 
@@ -34,6 +36,8 @@ import { RfqTransitionsService } from './rfq-transitions.service';
   imports: [AccountsModule, InstrumentsModule, AuthModule, MarketDataModule],
   providers: [
     RfqRepository,
+    RfqCompetitionRepository,
+    CompetitionHooks,
     RfqReadsRepository,
     RfqReadsService,
     AccountEventRepository,
@@ -52,6 +56,16 @@ import { RfqTransitionsService } from './rfq-transitions.service';
     MakerLimitsService,
     MakerLimitsRpc,
   ],
-  exports: [MakerLimitsService, AccountEventsService, RfqLookupService, RfqReadsService, RfqTransitionsService, RfqExpiryService, RfqService],
+  exports: [
+    CompetitionHooks,
+    RfqCompetitionRepository,
+    MakerLimitsService,
+    AccountEventsService,
+    RfqLookupService,
+    RfqReadsService,
+    RfqTransitionsService,
+    RfqExpiryService,
+    RfqService,
+  ],
 })
 export class RfqModule {}

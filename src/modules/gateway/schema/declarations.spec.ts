@@ -3,6 +3,7 @@ import { AuthRpc } from '../../auth/auth.rpc';
 import { AcceptRpc } from '../../ledger/accept.rpc';
 import { MarketRpc } from '../../market-data/market.rpc';
 import { MakerLimitsRpc } from '../../rfq/maker-limits.rpc';
+import { CompetitionRpc } from '../../competition/competition.rpc';
 import { RfqRpc } from '../../rfq/rfq.rpc';
 import { METHOD_NAMES as RPC_METHODS, METHODS as METHOD_SCHEMAS, type Node, VIEW_SCHEMAS as SCHEMAS, inlineSchemaOf, objectSchemaOf } from '@legwork/protocol';
 import { object, required, string } from '../../../../packages/protocol/src/contract/params';
@@ -30,7 +31,7 @@ function namedNodes(node: Node<unknown>, found: Array<[string, Node<unknown>]> =
 
 describe('JSON-RPC method declarations', () => {
   it('every @RpcMethod of the application is registered with its declaration, and /asyncapi.json describes it', () => {
-    const registry = registryOf(AuthRpc, MarketRpc, RfqRpc, AcceptRpc, MakerLimitsRpc);
+    const registry = registryOf(AuthRpc, MarketRpc, RfqRpc, AcceptRpc, MakerLimitsRpc, CompetitionRpc);
     const registered = registry.all().map((m) => m.name);
     expect([...registered].sort()).toEqual([...RPC_METHODS].sort());
     const document = buildAsyncApiDocument({ version: '0.1.0', served: registry.all() }) as {
@@ -82,7 +83,7 @@ describe('JSON-RPC method declarations', () => {
   it('the dispatch policy is the declaration: rfq.* methods speak the rfq dialect, the reads are served on unconfirmed views', () => {
     for (const name of RPC_METHODS) expect([name, METHOD_SCHEMAS[name].dialect]).toEqual([name, name.startsWith('rfq.') ? 'rfq' : 'public']);
     const reads = RPC_METHODS.filter((name) => METHOD_SCHEMAS[name].dialect === 'rfq' && METHOD_SCHEMAS[name].mode === 'read');
-    expect(reads.sort()).toEqual(['rfq.get', 'rfq.list', 'rfq.maker.poll', 'rfq.maker.subscribe', 'rfq.subscribe']);
+    expect(reads.sort()).toEqual(['rfq.get', 'rfq.list', 'rfq.maker.poll', 'rfq.maker.subscribe', 'rfq.subscribe', 'rfq.transcript']);
   });
 
   it('sign-in params: only unknown ones are refused here, the values are the service’s (it counts the attempt first)', () => {
