@@ -38,7 +38,11 @@ export class CompetitionAcceptService {
     const quote = await this.quotes.find(quoteId);
     if (!quote) return null;
     const rfq = await this.lookup.findById(quote.rfqId);
-    return rfq && { rfq, quote };
+    if (!rfq) return null;
+    // An RFQ read out of quoted may have left it by this quote's end (its last cancelled, replaced
+    // or expired): the quote read again now says so, and the accept answers RFQ_QUOTE_EXPIRED.
+    if (rfq.state !== 'quoted' && quote.end === null) return { rfq, quote: (await this.quotes.find(quoteId)) ?? quote };
+    return { rfq, quote };
   }
 
   /**
@@ -50,10 +54,12 @@ export class CompetitionAcceptService {
     const nowMs = this.clock.nowMs();
     return this.db.tx(async (tx) => {
       const locked = await this.transitions.lock(tx, rfq.id);
-      if (!locked || locked.state !== 'quoted') return null;
+      // A cancelled RFQ is the caller's conflict (as for a seed RFQ); otherwise an ended quote is expired, whatever the RFQ's state.
+      if (!locked || locked.cancelledAt !== null) return null;
       const live = await this.quotes.liveOf([rfq.id], tx);
       const mine = live.find((q) => q.quoteId === quote.quoteId);
       if (!mine || mine.expiresAt * 1000 <= nowMs) throw new RfqError('RFQ_QUOTE_EXPIRED', `the quote ${mine ? `expired at ${mine.expiresAt}` : 'has ended'}`);
+      if (locked.state !== 'quoted') return null;
       const best = isBest(mine, row.side, live);
       const stored: StoredQuote = {
         quoteId: mine.quoteId,
