@@ -62,7 +62,7 @@ export class CompetitionService implements CompetitionPort, OnModuleInit {
       issuedAt: command.issuedAt,
       expiresAt: command.expiresAt,
       makerSignature: command.makerSignature,
-      receivedAtMs: nowMs,
+      receivedAtMs: 0,
     };
     await this.db.tx(async (tx) => {
       await this.checkLimits(tx, maker, command, checked, nowMs);
@@ -79,7 +79,8 @@ export class CompetitionService implements CompetitionPort, OnModuleInit {
         'replaced',
         nowMs,
       );
-      await this.quotes.insert(tx, rfq.id, quote);
+      // Received when it joins the RFQ's quotes, under the RFQ's row: the order received is the order of the lock.
+      await this.quotes.insert(tx, rfq.id, { ...quote, receivedAtMs: this.clock.nowMs() });
       await this.close.changed(tx, locked, nowMs);
     });
     this.limits.quoted(rfq);
