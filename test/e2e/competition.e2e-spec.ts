@@ -177,4 +177,39 @@ describe('competitive RFQs', () => {
     await bad({ makers: [taker.wallet.address] });
     await bad({ makers: ['11111111111111111111111111111111'] });
   });
+
+  it('limits count competitive quotes: a replace counts net, a cancel frees its usage in its transaction', async () => {
+    const m = await rfqTrader(app, ['quoter']);
+    try {
+      await m.client.result('rfq.maker.set_limits', { limits: { max_open_quotes: 1 } });
+      const [one, two] = [await create(), await create()];
+      await m.client.result('rfq.maker.respond', quote(m, one, '1', '2').params);
+      // The replace on the same RFQ passes the count it already passed.
+      const replaced = quote(m, one, '1.1', '1.9');
+      expect(await m.client.result('rfq.maker.respond', replaced.params)).toMatchObject({ state: 'quoted' });
+      expect((await m.client.result('rfq.maker.get_limits', {})).usage.open_quotes).toBe(1);
+      expectRfqError(await m.client.call('rfq.maker.respond', quote(m, two, '1', '2').params), 'RFQ_OPEN_LIMIT', true);
+      await m.client.result('rfq.maker.cancel_quote', { quote_id: replaced.quoteId });
+      expect((await m.client.result('rfq.maker.get_limits', {})).usage.open_quotes).toBe(0);
+      expect(await m.client.result('rfq.maker.respond', quote(m, two, '1', '2').params)).toMatchObject({ state: 'quoted' });
+      expect((await m.client.result('rfq.maker.get_limits', {})).usage.open_quotes).toBe(1);
+      expect(await m.client.result('rfq.maker.cancel_quotes', {})).toEqual({ cancelled: [expect.any(String)] });
+      expect((await m.client.result('rfq.maker.get_limits', {})).usage.open_quotes).toBe(0);
+    } finally {
+      await m.client.close();
+    }
+  });
+
+  it('a seed RFQ is unchanged: its quote is firm, it has no transcript, its accept result has no best', async () => {
+    const rfq = await taker.client.result('rfq.create', { client_ref: clientRef(), legs: [leg(sol.symbol('150'), '1')] });
+    expect(rfq).toMatchObject({ competition: null, quotes: null, best: null });
+    const q = quote(makers[0], rfq, '1', '2');
+    await makers[0].client.result('rfq.maker.respond', q.params);
+    expectRfqError(await makers[0].client.call('rfq.maker.cancel_quote', { quote_id: q.quoteId }), 'RFQ_STATE_CONFLICT');
+    expectRfqError(await makers[1].client.call('rfq.maker.cancel_quote', { quote_id: q.quoteId }), 'RFQ_NOT_FOUND');
+    const accepted = await taker.client.result('rfq.accept', acceptParams(taker.wallet, { rfqId: rfq.rfq_id, quoteId: q.quoteId, terms: q.params }, 'buy'));
+    expect(accepted).toEqual({ rfq_id: rfq.rfq_id, quote_id: q.quoteId, side: 'buy', state: 'accepted' });
+    await waitForState(taker, rfq.rfq_id, ['filled']);
+    expectRfqError(await taker.client.call('rfq.transcript', { rfq_id: rfq.rfq_id }), 'RFQ_NOT_FOUND');
+  });
 });

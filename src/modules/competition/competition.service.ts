@@ -149,7 +149,7 @@ export class CompetitionService implements CompetitionPort, OnModuleInit {
     }
     if (found.end === null) await this.cancelLive(maker, found.rfqId, quoteId);
     const now = (await this.quotes.find(quoteId))!;
-    if (now.end !== 'cancelled') throw new RfqError('RFQ_STATE_CONFLICT', `the quote ended ${now.end}`, { rfqId: now.rfqId, quoteId });
+    if (now.end !== 'cancelled') throw new RfqError('RFQ_STATE_CONFLICT', `the quote ended ${now.end ?? 'expired'}`, { rfqId: now.rfqId, quoteId });
     return { quote_id: quoteId, state: 'cancelled' };
   }
 
