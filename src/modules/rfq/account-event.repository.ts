@@ -14,7 +14,7 @@ export type StoredEvent =
   | { accountSeq: number; channel: 'rfq_maker'; record: null; protection?: undefined; quoteEnd: QuoteEndEvent };
 
 /** A maker's competitive quote that ended without a fill (docs/spec/design.md 18): its `rfq_maker` event. */
-export interface QuoteEndEvent {
+interface QuoteEndEvent {
   event: string;
   rfq_id: string;
   quote_id: string;

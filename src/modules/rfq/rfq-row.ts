@@ -66,7 +66,7 @@ export type RfqRow = Narrow<
   { legs: StoredLeg[]; state: RfqState; decline_reason: DeclineReason | null; accepted_side: Side | null; competition: RfqCompetition | null }
 > & { live_quotes?: StoredLiveQuote[] };
 
-export function toCompetitiveQuote(q: StoredLiveQuote): CompetitiveQuote {
+function toCompetitiveQuote(q: StoredLiveQuote): CompetitiveQuote {
   return {
     quoteId: q.quote_id,
     makerAccountId: Number(q.maker_account_id),

@@ -8,8 +8,7 @@ import type { StoredLiveQuote } from '../../rfq/rfq-row';
  */
 
 /** How a competitive quote ended. */
-export const QUOTE_ENDS = ['accepted', 'traded_away', 'replaced', 'cancelled', 'expired'] as const;
-export type QuoteEnd = (typeof QUOTE_ENDS)[number];
+export type QuoteEnd = 'accepted' | 'traded_away' | 'replaced' | 'cancelled' | 'expired';
 
 /** A quote with its end, as the transcript lists it. */
 export interface EndedQuote extends CompetitiveQuote {

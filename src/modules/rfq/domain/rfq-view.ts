@@ -59,7 +59,7 @@ function liveQuoteView(q: CompetitiveQuote): LiveQuoteView {
  * The best live quote of each side (docs/spec/design.md 18): the highest bid and the lowest ask,
  * ties to the earlier received (`quotes` in the order received).
  */
-export function bestOf(quotes: readonly CompetitiveQuote[]): { bid: string | null; ask: string | null } {
+function bestOf(quotes: readonly CompetitiveQuote[]): { bid: string | null; ask: string | null } {
   let bid: CompetitiveQuote | null = null;
   let ask: CompetitiveQuote | null = null;
   for (const q of quotes) {
