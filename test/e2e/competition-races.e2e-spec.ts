@@ -122,7 +122,7 @@ describe(`competitive RFQ races: ${MAKERS} makers × ${ROUNDS} rounds, replace a
     } finally {
       await acceptor.close();
     }
-  });
+  }, 900_000);
 
   /** One quote of `maker` on a fresh RFQ, then `race` against the taker's accept of it; what each saw. */
   async function raceOnOneQuote(maker: RfqTrader, race: (rfq: any, q: ReturnType<typeof quote>) => Promise<any>, acceptor: any) {
@@ -173,7 +173,7 @@ describe(`competitive RFQ races: ${MAKERS} makers × ${ROUNDS} rounds, replace a
     expect(tally.accepted + tally.replaced).toBe(PAIRS);
     await expectNoUsage();
     await expectInvariants(rows);
-  });
+  }, 900_000);
 
   it('a cancel_quote racing the accept of the same quote: exactly one of them goes through', async () => {
     const acceptor = await resumeWs(app, taker.wallet, taker.accountId, ['taker']);
@@ -203,5 +203,5 @@ describe(`competitive RFQ races: ${MAKERS} makers × ${ROUNDS} rounds, replace a
     }
     await expectNoUsage();
     await expectInvariants(rows);
-  });
+  }, 900_000);
 });
