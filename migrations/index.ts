@@ -20,6 +20,7 @@ import { ReceiptChainLink1763800000270 } from './1763800000270-ReceiptChainLink'
 import { AuditExchangeActor1763800000300 } from './1763800000300-AuditExchangeActor';
 import { AuditHeadSigned1763800000301 } from './1763800000301-AuditHeadSigned';
 import { JournalPending1763800000320 } from './1763800000320-JournalPending';
+import { Competition1763800000340 } from './1763800000340-Competition';
 import { MakerQuotes1763800000360 } from './1763800000360-MakerQuotes';
 
 /** Every migration, in order. The app runs the pending ones at start; `synchronize` is never on. */
@@ -46,5 +47,6 @@ export const MIGRATIONS = [
   AuditExchangeActor1763800000300,
   AuditHeadSigned1763800000301,
   JournalPending1763800000320,
+  Competition1763800000340,
   MakerQuotes1763800000360,
 ];

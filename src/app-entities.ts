@@ -1,6 +1,10 @@
 import { ViewVersionEntity } from './common/broadcast/view-version.entity';
 import type { EntityClasses } from './common/database/database';
 import { AccountEntity } from './modules/accounts/entities/account.entity';
+import { CompetitionDeclineEntity } from './modules/competition/entities/competition-decline.entity';
+import { CompetitionMakerEntity } from './modules/competition/entities/competition-maker.entity';
+import { CompetitionQuoteEntity } from './modules/competition/entities/competition-quote.entity';
+import { CompetitionTranscriptEntity } from './modules/competition/entities/competition-transcript.entity';
 import { AuditEntryEntity } from './modules/audit/entities/audit-entry.entity';
 import { AuditHeadEntity } from './modules/audit/entities/audit-head.entity';
 import { AuthNonceEntity } from './modules/auth/entities/auth-nonce.entity';
@@ -54,6 +58,11 @@ export const ENTITIES: EntityClasses = [
   MakerFillEntity,
   AccountEventEntity,
   AccountEventSeqEntity,
+  // competition
+  CompetitionQuoteEntity,
+  CompetitionDeclineEntity,
+  CompetitionTranscriptEntity,
+  CompetitionMakerEntity,
   // ledger
   BalanceEntity,
   TransferEntity,

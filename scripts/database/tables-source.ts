@@ -27,7 +27,8 @@ function jsType(table: string, column: ColumnMetadata): string {
   const base = JS_TYPES[sqlType];
   if (!base) throw new Error(`${table}.${column.databaseName}: no JS type for column type ${sqlType} (add it to JS_TYPES)`);
   const type = column.isArray ? `${base}[]` : base;
-  return column.isNullable ? `${type} | null` : type;
+  // unknown (jsonb) already holds null.
+  return column.isNullable && type !== 'unknown' ? `${type} | null` : type;
 }
 
 /** The text of src/common/database/tables.ts: every table of the entities, column by column, sorted by table name. */

@@ -32,9 +32,11 @@ const SPEC = /\.(spec|e2e-spec|test)\.[cm]?[jt]sx?$/;
  * (into a lower module, `src/common` or `@legwork/protocol`), it is not reached for upward.
  */
 export const MODULE_LAYERS = [
-  ['health', 'accounts', 'instruments', 'audit'],
+  ['health', 'accounts', 'instruments'],
   ['auth', 'journal', 'market-data', 'gateway'],
+  ['audit'],
   ['rfq'],
+  ['competition'],
   ['ledger'],
   ['query', 'docs'],
   ['admin', 'console'],

@@ -68,6 +68,9 @@ describe('RFQ: create, quote, decline, list, subscribe', () => {
       failure: null,
       fill: null,
       cancelled_at: null,
+      competition: null,
+      quotes: null,
+      best: null,
     });
     /** What a quoter sees of an RFQ: no taker, no client_ref. */
     const openView = (rfq: any) => ({

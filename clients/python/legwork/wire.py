@@ -23,10 +23,13 @@ MethodName: TypeAlias = Literal[
     "rfq.get",
     "rfq.list",
     "rfq.subscribe",
+    "rfq.transcript",
     "rfq.maker.poll",
     "rfq.maker.respond",
     "rfq.maker.decline",
     "rfq.maker.subscribe",
+    "rfq.maker.cancel_quote",
+    "rfq.maker.cancel_quotes",
     "rfq.maker.set_limits",
     "rfq.maker.get_limits",
     "rfq.maker.reset_protection",
@@ -47,10 +50,13 @@ METHOD_NAMES: Final[tuple[MethodName, ...]] = (
     "rfq.get",
     "rfq.list",
     "rfq.subscribe",
+    "rfq.transcript",
     "rfq.maker.poll",
     "rfq.maker.respond",
     "rfq.maker.decline",
     "rfq.maker.subscribe",
+    "rfq.maker.cancel_quote",
+    "rfq.maker.cancel_quotes",
     "rfq.maker.set_limits",
     "rfq.maker.get_limits",
     "rfq.maker.reset_protection",
@@ -217,6 +223,7 @@ RfqErrorReason: TypeAlias = Literal[
 ]
 AssetDecimals: TypeAlias = dict[str, RfqDecimal]
 MakerQuoteState: TypeAlias = Literal["live", "accepted", "filled", "failed", "traded_away", "replaced", "cancelled", "expired"]
+QuoteEnd: TypeAlias = Literal["accepted", "traded_away", "replaced", "cancelled", "expired"]
 
 
 class RfqLeg(TypedDict):
@@ -263,7 +270,7 @@ class RfqFailure(TypedDict):
 
 
 class RfqView(TypedDict):
-    """The taker's view of an RFQ (design.md section 5)"""
+    """The taker's view of an RFQ (design.md sections 5 and 18)"""
 
     rfq_id: RfqId
     client_ref: str
@@ -279,6 +286,9 @@ class RfqView(TypedDict):
     failure: RfqFailure | None
     fill: RfqFill | None
     cancelled_at: UnixSeconds | None
+    competition: RfqCompetition | None
+    quotes: list[RfqLiveQuote] | None
+    best: RfqBest | None
 
 
 class OpenRfq(TypedDict):
@@ -291,6 +301,7 @@ class OpenRfq(TypedDict):
     created_at: UnixSeconds
     expires_at: UnixSeconds
     max_quote_expires_at: UnixSeconds
+    competitive: NotRequired[Literal[True]]
 
 
 class ClosedRfq(TypedDict):
@@ -304,6 +315,7 @@ class ClosedRfq(TypedDict):
     expires_at: UnixSeconds
     max_quote_expires_at: UnixSeconds
     state: RfqState
+    competitive: NotRequired[Literal[True]]
 
 
 class MakerQuoteEvent(TypedDict):
@@ -491,6 +503,82 @@ class MakerQuote(TypedDict):
     state: MakerQuoteState
 
 
+class RfqCompetition(TypedDict):
+    makers: list[Wallet] | None
+
+
+class RfqLiveQuote(TypedDict):
+    """A live quote of a competitive RFQ: the quote object plus when it was received"""
+
+    quote_id: QuoteId
+    maker: Wallet
+    quote_nonce: str
+    bid: RfqSignedDecimal
+    ask: RfqSignedDecimal
+    issued_at: UnixSeconds
+    expires_at: UnixSeconds
+    maker_signature: Ed25519Base64
+    received_at_ms: int
+
+
+class RfqBest(TypedDict):
+    bid: QuoteId | None
+    ask: QuoteId | None
+
+
+class TranscriptQuote(TypedDict):
+    quote_id: QuoteId
+    maker: Wallet
+    quote_nonce: str
+    bid: RfqSignedDecimal
+    ask: RfqSignedDecimal
+    issued_at: UnixSeconds
+    expires_at: UnixSeconds
+    received_at_ms: int
+    ended_at_ms: int
+    end: QuoteEnd
+
+
+class RfqTranscriptAccepted0(TypedDict):
+    quote_id: QuoteId
+    side: Side
+    price: RfqSignedDecimal
+    at_ms: int
+    best: bool
+
+
+class RfqTranscript(TypedDict):
+    """What a competitive RFQ was offered (design.md 18): every quote it received, in order, with
+    its end
+    """
+
+    kind: Literal["legwork.rfq_transcript"]
+    version: Literal[1]
+    service: str
+    rfq_id: RfqId
+    legs: list[RfqLeg]
+    created_at: UnixSeconds
+    closed_at_ms: int
+    makers: list[Wallet] | None
+    quotes: list[TranscriptQuote]
+    accepted: RfqTranscriptAccepted0 | None
+
+
+class RfqTranscriptResult(TypedDict):
+    transcript: RfqTranscript
+    payload: str
+    hash: str
+    key_id: str
+    signature: str
+
+
+class QuoteEndEvent(TypedDict):
+    """A maker's competitive quote that ended without a fill: no price, no winner, no taker"""
+
+    rfq_id: RfqId
+    quote_id: QuoteId
+
+
 class RpcErrorData(TypedDict):
     """error.data of a non-RFQ failure (design.md section 4)"""
 
@@ -578,11 +666,16 @@ class PublicGetTimeResult(TypedDict):
     time_ms: int
 
 
+class RfqCreateParamsCompetition(TypedDict):
+    makers: NotRequired[list[Wallet]]
+
+
 class RfqCreateParams(TypedDict):
     """params of rfq.create"""
 
     client_ref: str
     legs: list[RfqLeg]
+    competition: NotRequired[RfqCreateParamsCompetition]
 
 
 class RfqAcceptParams(TypedDict):
@@ -601,6 +694,7 @@ class RfqAcceptResult(TypedDict):
     quote_id: QuoteId
     side: Side
     state: Literal["accepted"]
+    best: NotRequired[bool]
 
 
 class RfqCancelParams(TypedDict):
@@ -660,6 +754,12 @@ class RfqSubscribeResult(TypedDict):
     channel: Literal["rfq"]
     subscribed: Literal[True]
     account_seq: int
+
+
+class RfqTranscriptParams(TypedDict):
+    """params of rfq.transcript"""
+
+    rfq_id: RfqId
 
 
 class RfqMakerPollParams(TypedDict):
@@ -725,6 +825,29 @@ class RfqMakerSubscribeResult(TypedDict):
     account_seq: int
 
 
+class RfqMakerCancelQuoteParams(TypedDict):
+    """params of rfq.maker.cancel_quote"""
+
+    quote_id: QuoteId
+
+
+class RfqMakerCancelQuoteResult(TypedDict):
+    """result of rfq.maker.cancel_quote"""
+
+    quote_id: QuoteId
+    state: Literal["cancelled"]
+
+
+class RfqMakerCancelQuotesParams(TypedDict):
+    """params of rfq.maker.cancel_quotes"""
+
+
+class RfqMakerCancelQuotesResult(TypedDict):
+    """result of rfq.maker.cancel_quotes"""
+
+    cancelled: list[QuoteId]
+
+
 class RfqMakerSetLimitsParams(TypedDict):
     """params of rfq.maker.set_limits"""
 
@@ -784,16 +907,21 @@ class SessionLapsedData(TypedDict):
 
 
 class RfqEventData(TypedDict):
-    """Every state move of one of the subscriber’s RFQs"""
+    """Every state move of one of the subscriber’s RFQs; `quotes` whenever the live quotes of a
+    competitive RFQ change (added, replaced, cancelled, expired, a maker declined), its state
+    showing the moves between pending and quoted
+    """
 
     seq: int
     account_seq: int
-    event: Literal["quoted", "accepted", "submitting", "filled", "declined", "expired", "failed"]
+    event: Literal["quoted", "accepted", "submitting", "filled", "declined", "expired", "failed", "quotes"]
     rfq: RfqView
 
 
 class RfqMakerCreatedData(TypedDict):
-    """To every subscribed quoter but the taker"""
+    """To every subscribed quoter but the taker; for a competitive RFQ with a panel, to the panel
+    only
+    """
 
     seq: int
     event: Literal["created"]
@@ -817,6 +945,17 @@ class RfqMakerQuoteData(TypedDict):
     rfq: MakerQuoteEvent
 
 
+class RfqMakerQuoteEndedData(TypedDict):
+    """traded_away: the taker accepted another quote; expired: the quote reached its expires_at, or
+    the taker cancelled the RFQ (design.md 18). No price, no winner, no taker
+    """
+
+    seq: int
+    account_seq: int
+    event: Literal["traded_away", "expired"]
+    rfq: QuoteEndEvent
+
+
 class RfqMakerProtectionData(TypedDict):
     """To the maker whose fills in its protection window exceeded a threshold (design.md section
     15): new quotes are refused (RFQ_OPEN_LIMIT) until `until`, or until
@@ -835,9 +974,10 @@ PublicSessionResumeResult: TypeAlias = SignInResult
 PublicGetMarketConfigResult: TypeAlias = MarketConfig
 RfqCreateResult: TypeAlias = RfqView
 RfqGetResult: TypeAlias = RfqView
+RfqTranscriptResult: TypeAlias = RfqTranscriptResult
 RfqMakerSetLimitsResult: TypeAlias = MakerLimitsView
 RfqMakerGetLimitsResult: TypeAlias = MakerLimitsView
 RfqMakerResetProtectionResult: TypeAlias = MakerLimitsView
 SessionNotificationData: TypeAlias = SessionLapsedData
 RfqNotificationData: TypeAlias = RfqEventData
-RfqMakerNotificationData: TypeAlias = RfqMakerCreatedData | RfqMakerClosedData | RfqMakerQuoteData | RfqMakerProtectionData
+RfqMakerNotificationData: TypeAlias = RfqMakerCreatedData | RfqMakerClosedData | RfqMakerQuoteData | RfqMakerQuoteEndedData | RfqMakerProtectionData

@@ -32,6 +32,7 @@ describe('loadConfig', () => {
       sessionMaxSeconds: 604800,
       production: false,
       rfqHistoryDays: 30,
+      competitionMaxMakers: 20,
     });
     expect(Buffer.byteLength(config.jwtSecret)).toBeGreaterThanOrEqual(32);
   });

@@ -59,6 +59,8 @@ export interface AppConfig {
   sweepIntervalMs: number;
   /** Days (a decimal: a test uses seconds) an ended RFQ's history is kept: RFQ_HISTORY_DAYS (docs/spec/design.md 17). */
   rfqHistoryDays: number;
+  /** The largest panel of a competitive RFQ: COMPETITION_MAX_MAKERS (docs/spec/design.md 18). */
+  competitionMaxMakers: number;
   /** Period of the server's WebSocket pings, milliseconds (20 s by design). */
   wsPingIntervalMs: number;
 }
@@ -244,6 +246,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     sweepIntervalMs: int(env, 'SWEEP_INTERVAL_MS', 2000, 100, 600_000),
     wsPingIntervalMs: int(env, 'WS_PING_INTERVAL_MS', 20000, 50, 600_000),
     rfqHistoryDays: decimal(env, 'RFQ_HISTORY_DAYS', 30, 1 / 86400, 36_500),
+    competitionMaxMakers: int(env, 'COMPETITION_MAX_MAKERS', 20, 1, 1000),
   };
 }
 

@@ -72,6 +72,40 @@ export interface Tables {
     locked: string; // bigint NOT NULL
     updated_at: Date; // timestamptz NOT NULL
   };
+  competition_declines: {
+    rfq_id: string; // char NOT NULL
+    maker_account_id: string; // bigint NOT NULL
+    reason: string; // text NOT NULL
+    at: string; // bigint NOT NULL
+  };
+  competition_makers: {
+    account_id: string; // bigint NOT NULL
+    quotes_seq: string; // bigint NOT NULL
+  };
+  competition_quotes: {
+    id: string; // bigint NOT NULL
+    quote_id: string; // char NOT NULL
+    rfq_id: string; // char NOT NULL
+    maker_account_id: string; // bigint NOT NULL
+    maker_wallet: string; // text NOT NULL
+    quote_nonce: string; // numeric NOT NULL
+    bid: string; // bigint NOT NULL
+    ask: string; // bigint NOT NULL
+    issued_at: string; // bigint NOT NULL
+    expires_at: string; // bigint NOT NULL
+    maker_signature: string; // text NOT NULL
+    received_at_ms: string; // bigint NOT NULL
+    ended_at_ms: string | null; // bigint
+    ending: string | null; // text
+  };
+  competition_transcripts: {
+    rfq_id: string; // char NOT NULL
+    payload: Buffer; // bytea NOT NULL
+    hash: string; // char NOT NULL
+    key_id: string; // char NOT NULL
+    signature: string; // text NOT NULL
+    closed_at_ms: string; // bigint NOT NULL
+  };
   exchange_keys: {
     key_id: string; // char NOT NULL
     public_key: string; // text NOT NULL
@@ -237,6 +271,7 @@ export interface Tables {
     ended_at: string | null; // bigint
     cancelled_at: string | null; // bigint
     events_pruned_at: string | null; // bigint
+    competition: unknown; // jsonb
     expiry_deadline: string | null; // bigint
   };
   settlement_payments: {

@@ -89,6 +89,12 @@ export class AccountRepository {
     return row && toAccount(row);
   }
 
+  /** The accounts of these wallets that exist (one read; a competitive RFQ's panel). */
+  async findByWallets(wallets: readonly string[], sql: Sql = this.db): Promise<Account[]> {
+    const rows = await sql.rows<AccountRow>(`SELECT ${COLUMNS} FROM accounts WHERE wallet = ANY($1::text[])`, [wallets]);
+    return rows.map(toAccount);
+  }
+
   /** Roles and revocation of the accounts that exist among `ids`. */
   async accessOf(ids: readonly number[], sql: Sql = this.db): Promise<AccountAccessRow[]> {
     const rows = await sql.rows<Narrow<Row<'accounts', 'id' | 'roles' | 'sessions_revoked_at'>, { roles: Role[] }>>(

@@ -106,4 +106,9 @@ export class AccountsService implements OnApplicationBootstrap {
   findByWallet(wallet: string): Promise<Account | null> {
     return this.accounts.findByWallet(wallet);
   }
+
+  /** The accounts of these wallets that exist, in one read. */
+  findByWallets(wallets: readonly string[]): Promise<Account[]> {
+    return this.accounts.findByWallets(wallets);
+  }
 }

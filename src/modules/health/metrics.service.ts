@@ -5,7 +5,7 @@ import { withTimeout } from '../../common/database/database';
 import { JobRunner } from '../../common/jobs/job-runner';
 import { QUEUES } from '../../common/jobs/queues';
 import { logger } from '../../common/logging/logger';
-import { isRfqState } from '../rfq/domain/rfq-state';
+import { isRfqState } from '@legwork/protocol';
 
 /** Seconds, from 1 ms to 10 s: JSON-RPC calls and HTTP requests. */
 const REQUEST_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];

@@ -5,6 +5,8 @@ import { RfqError, type RfqErrorExtras } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
 import type { RfqRecord, StoredQuote } from '../rfq/domain/rfq-record';
 import { LIVE_BOOK_SECONDS, notQuotedReason } from '../rfq/domain/rfq-state';
+import { CompetitionAcceptService } from '../competition/competition-accept.service';
+import type { StoredCompetitiveQuote } from '../competition/competition-accept.service';
 import { RfqLookupService } from '../rfq/rfq-lookup.service';
 import { RfqTransitionsService } from '../rfq/rfq-transitions.service';
 import type { RfqCaller } from '../rfq/rfq.service';
@@ -42,21 +44,27 @@ export class AcceptService {
     private readonly fills: FillService,
     private readonly acceptsStore: FillRepository,
     private readonly clock: Clock,
+    private readonly competition: CompetitionAcceptService,
   ) {}
 
   async accept(taker: RfqCaller, command: AcceptCommand): Promise<AcceptResult> {
-    const rfq = await this.rfqs.findByQuoteId(command.quoteId);
-    if (!rfq || rfq.accountId !== taker.accountId || !rfq.quote) {
+    // A seed RFQ's quote (or a competitive RFQ's accepted one) is on the RFQ; a competitive RFQ's others are the competition's.
+    let rfq = await this.rfqs.findByQuoteId(command.quoteId);
+    const competitive = rfq ? null : await this.competition.findQuote(command.quoteId);
+    rfq = rfq ?? competitive?.rfq ?? null;
+    const quote = competitive?.quote ?? rfq?.quote;
+    if (!rfq || rfq.accountId !== taker.accountId || !quote) {
       throw new RfqError('RFQ_NOT_FOUND', `no quote ${command.quoteId} on an RFQ of this account`, { reason: 'quote_not_found' });
     }
     try {
-      return await this.acceptQuote(taker, rfq, rfq.quote, command);
+      if (competitive?.quote.end && rfq.cancelledAt === null) throw new RfqError('RFQ_QUOTE_EXPIRED', `the quote ended ${competitive.quote.end}`);
+      return await this.acceptQuote(taker, rfq, quote, command, competitive?.quote ?? null);
     } catch (error) {
       if (error instanceof RfqError) {
         const earlier = await this.repeated(rfq, command);
         if (earlier) return earlier;
       }
-      throw withIds(error, { rfqId: rfq.id, quoteId: rfq.quote.quoteId });
+      throw withIds(error, { rfqId: rfq.id, quoteId: quote.quoteId });
     }
   }
 
@@ -80,10 +88,17 @@ export class AcceptService {
     if (!same) return null;
     const current = (await this.rfqs.findById(rfq.id)) ?? rfq;
     if (current.endedAt !== null && current.endedAt <= this.clock.now() - LIVE_BOOK_SECONDS) return null;
-    return { rfq_id: rfq.id, quote_id: accept.quoteId, side: accept.side, state: 'accepted' };
+    const result: AcceptResult = { rfq_id: rfq.id, quote_id: accept.quoteId, side: accept.side, state: 'accepted' };
+    return rfq.competition ? { ...result, best: await this.competition.acceptedBest(rfq.id) } : result;
   }
 
-  private async acceptQuote(taker: RfqCaller, rfq: RfqRecord, quote: StoredQuote, command: AcceptCommand): Promise<AcceptResult> {
+  private async acceptQuote(
+    taker: RfqCaller,
+    rfq: RfqRecord,
+    quote: StoredQuote,
+    command: AcceptCommand,
+    competitive: StoredCompetitiveQuote | null,
+  ): Promise<AcceptResult> {
     const nowMs = this.clock.nowMs();
     const now = Math.floor(nowMs / 1000);
     this.checkTerms(rfq, quote, command, nowMs);
@@ -93,19 +108,21 @@ export class AcceptService {
     const books = await this.positions.books([taker.accountId, quote.makerAccountId]);
     const mine = this.checkFunding(books.get(taker.accountId)!, books.get(quote.makerAccountId)!, legs, quote, command.side, now);
 
+    const row = {
+      quoteId: quote.quoteId,
+      side: command.side,
+      fee: mine.fee,
+      maxFee: mine.max_fee,
+      takerSignature: command.takerSignature,
+      expiresAt: command.expiresAt,
+      acceptedAt: now,
+    };
+    // A competitive RFQ: the move only while this quote is live, the others traded away (docs/spec/design.md 18).
+    const won = competitive ? await this.competition.accept(rfq, competitive, row) : null;
     // One statement: the move (only while the quote is firm) and the accept row with the frozen max_fee.
-    const moved = await this.transitions.moveToAccepted(
-      { rfqId: rfq.id, from: 'quoted', to: 'accepted', at: now, deadlineAfterMs: this.clock.nowMs() },
-      {
-        quoteId: quote.quoteId,
-        side: command.side,
-        fee: mine.fee,
-        maxFee: mine.max_fee,
-        takerSignature: command.takerSignature,
-        expiresAt: command.expiresAt,
-        acceptedAt: now,
-      },
-    );
+    const moved = competitive
+      ? (won?.moved ?? null)
+      : await this.transitions.moveToAccepted({ rfqId: rfq.id, from: 'quoted', to: 'accepted', at: now, deadlineAfterMs: this.clock.nowMs() }, row);
     if (!moved) {
       const current = await this.rfqs.findById(rfq.id);
       if (current?.cancelledAt) throw new RfqError('RFQ_STATE_CONFLICT', `the taker cancelled the RFQ at ${current.cancelledAt}`, { reason: 'rfq_cancelled' });
@@ -116,7 +133,8 @@ export class AcceptService {
     }
     logger.event('info', 'rfq accepted', { rfq_id: rfq.id, quote_id: quote.quoteId, side: command.side, max_fee: mine.max_fee.toString() }, 'Ledger');
     await this.fills.enqueue(rfq.id);
-    return { rfq_id: rfq.id, quote_id: quote.quoteId, side: command.side, state: 'accepted' };
+    const result: AcceptResult = { rfq_id: rfq.id, quote_id: quote.quoteId, side: command.side, state: 'accepted' };
+    return won ? { ...result, best: won.best } : result;
   }
 
   /** The contract's checks of state and times, in its order, before the signature. */

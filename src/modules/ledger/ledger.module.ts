@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CompetitionModule } from '../competition/competition.module';
 import { AccountsModule } from '../accounts/accounts.module';
 import { AuthModule } from '../auth/auth.module';
 import { InstrumentsModule } from '../instruments/instruments.module';
@@ -30,7 +31,7 @@ import { SettlementService } from './settlement.service';
  * (PositionRepository), settlement_payments (SettlementRepository) and lock_groups (collateral.sql.ts).
  */
 @Module({
-  imports: [AccountsModule, AuthModule, InstrumentsModule, JournalModule, MarketDataModule, RfqModule],
+  imports: [AccountsModule, AuthModule, InstrumentsModule, JournalModule, MarketDataModule, RfqModule, CompetitionModule],
   providers: [
     BalanceRepository,
     FillRepository,

@@ -9,8 +9,16 @@ import { type RfqRow, toRfqRecord } from './rfq-row';
 
 /** A stored event: an RFQ move (its record as moved), or a maker's protection trip (`protection`: its data). */
 export type StoredEvent =
-  | { accountSeq: number; channel: AccountEventChannel; record: RfqRecord; protection?: undefined }
-  | { accountSeq: number; channel: 'rfq_maker'; record: null; protection: ProtectionTrip };
+  | { accountSeq: number; channel: AccountEventChannel; record: RfqRecord; protection?: undefined; event?: 'quotes' }
+  | { accountSeq: number; channel: 'rfq_maker'; record: null; protection: ProtectionTrip }
+  | { accountSeq: number; channel: 'rfq_maker'; record: null; protection?: undefined; quoteEnd: QuoteEndEvent };
+
+/** A maker's competitive quote that ended without a fill (docs/spec/design.md 18): its `rfq_maker` event. */
+interface QuoteEndEvent {
+  event: string;
+  rfq_id: string;
+  quote_id: string;
+}
 
 /**
  * The stored account events (`account_events`, `account_event_seqs`, docs/spec/design.md 13): reads and
@@ -61,7 +69,10 @@ export class AccountEventRepository {
     return rows.map((row): StoredEvent => {
       if (row.event === 'protection')
         return { accountSeq: Number(row.account_seq), channel: 'rfq_maker', record: null, protection: row.rfq as unknown as ProtectionTrip };
+      const end = (row.rfq as unknown as { quote_end?: { rfq_id: string; quote_id: string } }).quote_end;
+      if (end) return { accountSeq: Number(row.account_seq), channel: 'rfq_maker', record: null, quoteEnd: { event: row.event, ...end } };
       const record = toRfqRecord(row.rfq);
+      if (row.event === 'quotes') return { accountSeq: Number(row.account_seq), channel: row.channel, record, event: 'quotes' };
       // base64 from PostgreSQL breaks lines every 76 characters.
       if (row.receipt && record.fill) record.fill.receipt = { ...row.receipt, payload: row.receipt.payload.replace(/\n/g, '') };
       // The salt goes only into the taker's view (`rfq` channel): rfq-view.ts leaves it out of `rfq_maker`.

@@ -22,19 +22,25 @@ export interface MakerLimitsRow {
 /** Where MakerLimitsRepository.quotesVersion reads: locking in a transaction, or without a lock anywhere. */
 export type VersionRead = { sql: Tx; lock: true } | { sql: Sql; lock: false };
 
-/** See MakerLimitsRepository.quotesVersion; `key` compares two versions. */
+/**
+ * See MakerLimitsRepository.quotesVersion; `key` compares two versions. `competition`: the version
+ * of the maker's competitive quotes that no event to it moves (CompetitionPort.version), null
+ * until read.
+ */
 export interface QuotesVersion {
   highWater: bigint | null;
   lastSeq: string | null;
   locked: boolean;
+  competition: string | null;
   key: string;
 }
 
-export const quotesVersion = (highWater: bigint | null, lastSeq: string | null, locked: boolean): QuotesVersion => ({
+export const quotesVersion = (highWater: bigint | null, lastSeq: string | null, locked: boolean, competition: string | null = null): QuotesVersion => ({
   highWater,
   lastSeq,
   locked,
-  key: `${highWater ?? ''}:${lastSeq ?? ''}`,
+  competition,
+  key: `${highWater ?? ''}:${lastSeq ?? ''}:${competition ?? ''}`,
 });
 
 const LIMITS = columnList('maker_limits', ['limits', 'admin_limits', 'tripped_at', 'frozen_until', 'trip_reason']);

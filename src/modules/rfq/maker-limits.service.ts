@@ -14,16 +14,11 @@ import { type MakerLimits, boundsOpenQuotes, effectiveLimits, limitsDocument, ne
 import { type FillWindow, type OpenUsage, type QuoteExposure, checkOpenLimits, checkQuoteLimits, protectionTrip, quoteExposure } from './domain/quote-exposure';
 import type { RfqRecord } from './domain/rfq-record';
 import { type MakerLimitsRow, MakerLimitsRepository, type QuotesVersion, type VersionRead, quotesVersion } from './maker-limits.repository';
-import { type QuoteLegs, type UsageMarks, openUsage, quoteLegs } from './domain/open-usage';
+import { type QuoteLegs, type UsageMarks, addUsage, openUsage, quoteLegs } from './domain/open-usage';
+import { CompetitionHooks } from './competition-port';
+import type { KnownQuotes, LimitsView, LockedLimits, SeenQuotes } from './maker-limits.types';
+export type { LimitsView, SeenQuotes } from './maker-limits.types';
 import { recordTrip } from './maker-protection-audit';
-
-/** rfq.maker.get_limits (and the admin GET without `account_id`). */
-export interface LimitsView {
-  limits: Record<string, unknown>;
-  admin_limits: Record<string, unknown>;
-  usage: { open_quotes: number; open_notional: string; open_delta: Record<string, string>; open_vega: Record<string, string> };
-  protection: { frozen: boolean; until: number | null; window: { fills: number; notional: string; delta: Record<string, string> } };
-}
 
 const formatMap = (map: Record<string, bigint>) => Object.fromEntries(Object.entries(map).map(([asset, v]) => [asset, formatRfq(v)]));
 
@@ -31,35 +26,6 @@ const formatMap = (map: Record<string, bigint>) => Object.fromEntries(Object.ent
 function isFrozen(row: MakerLimitsRow | null, nowMs: number): boolean {
   return row?.trippedAt != null && (row.frozenUntil === null || row.frozenUntil * 1000 > nowMs);
 }
-
-/** A maker's quotes as this instance last read them: id → quote_expires_at, exact at `version` for any time from `after`. */
-interface KnownQuotes {
-  version: QuotesVersion;
-  after: number;
-  quotes: Map<string, number>;
-  /** Their usage at version `key`, live after `after`, at `marks`. */
-  sums?: { key: string; after: number; marks: UsageMarks; usage: OpenUsage };
-}
-
-/** Two usages together (each a sum over its quotes, so the sum over both). */
-function addUsage(a: OpenUsage, b: OpenUsage): OpenUsage {
-  const add = (x: Record<string, bigint>, y: Record<string, bigint>) => {
-    const assets = [...new Set([...Object.keys(x), ...Object.keys(y)])].sort();
-    return Object.fromEntries(assets.map((asset) => [asset, (x[asset] ?? 0n) + (y[asset] ?? 0n)]));
-  };
-  return {
-    openQuotes: a.openQuotes + b.openQuotes,
-    openNotional: a.openNotional + b.openNotional,
-    openDelta: add(a.openDelta, b.openDelta),
-    openVega: add(a.openVega, b.openVega),
-  };
-}
-
-/** What checkLocked saw: the maker and the version of its quotes (null: no check on what is out). */
-export type SeenQuotes = { accountId: number; version: QuotesVersion } | null;
-
-/** A limits row locked for a respond, and the version of the maker's quotes read with it (null: not read). */
-type LockedLimits = { row: MakerLimitsRow | null; version: QuotesVersion | null };
 
 /** Makers whose quotes are kept at most (the rest are read again, never wrong). */
 const KNOWN_MAKERS = 10_000;
@@ -92,6 +58,7 @@ export class MakerLimitsService {
     private readonly notifier: Notifier,
     private readonly clock: Clock,
     private readonly audit: AuditService,
+    private readonly competition: CompetitionHooks,
   ) {}
 
   /**
@@ -136,19 +103,37 @@ export class MakerLimitsService {
    * legs: max_quote_notional, price_band_bps, the protection freeze, then count, notional, delta
    * and vega of what is out after adding it, read from the database (`sql`).
    */
-  async checkQuote(sql: Sql, accountId: number, row: MakerLimitsRow | null, rfq: RfqRecord, quote: { bid: bigint; ask: bigint }, nowMs: number): Promise<void> {
+  async checkQuote(
+    sql: Sql,
+    accountId: number,
+    row: MakerLimitsRow | null,
+    rfq: RfqRecord,
+    quote: { bid: bigint; ask: bigint },
+    nowMs: number,
+    replacing?: string,
+  ): Promise<void> {
     const checked = this.checkOne(row, rfq, quote, nowMs);
-    if (checked && boundsOpenQuotes(checked.limits)) checkOpenLimits(checked.limits, await this.usage(accountId, nowMs, sql), checked.exposure, rfq.id);
+    if (checked && boundsOpenQuotes(checked.limits)) {
+      checkOpenLimits(checked.limits, await this.usage(accountId, nowMs, sql, replacing), checked.exposure, rfq.id);
+    }
   }
 
   /**
    * checkQuote for a respond whose transaction (`sql`) holds the maker's limits row locked; it also
    * locks the maker's high-water row, so the quotes it saw are exactly those out until it commits.
    */
-  async checkLocked(tx: Tx, accountId: number, locked: LockedLimits, rfq: RfqRecord, quote: { bid: bigint; ask: bigint }, nowMs: number): Promise<SeenQuotes> {
+  async checkLocked(
+    tx: Tx,
+    accountId: number,
+    locked: LockedLimits,
+    rfq: RfqRecord,
+    quote: { bid: bigint; ask: bigint },
+    nowMs: number,
+    replacing?: string,
+  ): Promise<SeenQuotes> {
     const checked = this.checkOne(locked.row, rfq, quote, nowMs);
     if (!checked || !boundsOpenQuotes(checked.limits)) return null;
-    const live = await this.liveUsage({ sql: tx, lock: true }, accountId, nowMs, locked.version ?? undefined);
+    const live = await this.liveUsage({ sql: tx, lock: true }, accountId, nowMs, locked.version ?? undefined, replacing);
     try {
       checkOpenLimits(checked.limits, live.usage, checked.exposure, rfq.id);
       return { accountId, version: live.version };
@@ -157,7 +142,7 @@ export class MakerLimitsService {
     }
     // The version read with the lock may hold an older account_seq (quotes gone since are then
     // still counted): a refusal is decided on the version read now.
-    const fresh = await this.liveUsage({ sql: tx, lock: true }, accountId, nowMs);
+    const fresh = await this.liveUsage({ sql: tx, lock: true }, accountId, nowMs, undefined, replacing);
     checkOpenLimits(checked.limits, fresh.usage, checked.exposure, rfq.id);
     return { accountId, version: fresh.version };
   }
@@ -196,7 +181,7 @@ export class MakerLimitsService {
     const known = seen?.version.locked ? this.known.get(seen.accountId) : undefined;
     if (!known || known.version.key !== seen!.version.key || nonce === undefined || expiresAt === undefined) return;
     known.quotes.set(rfq.id, expiresAt);
-    known.version = quotesVersion(nonce, seen!.version.lastSeq, false);
+    known.version = quotesVersion(nonce, seen!.version.lastSeq, false, seen!.version.competition);
     const kept = known.sums;
     known.sums =
       kept?.key === seen!.version.key
@@ -210,11 +195,18 @@ export class MakerLimitsService {
    * transaction), else read in `sql` after the version, and kept.
    */
   private async liveIds(at: VersionRead, accountId: number, nowMs: number, read?: QuotesVersion): Promise<{ ids: string[]; version: QuotesVersion }> {
-    const version = read ?? (await this.rows.quotesVersion(accountId, at));
+    let version = read ?? (await this.rows.quotesVersion(accountId, at));
+    // Competitive quotes count as live quotes (docs/spec/design.md 18): their version is read
+    // before them, so a set read after a change is never kept under the version before it.
+    const competition = this.competition.active;
+    if (competition && version.competition === null) {
+      version = quotesVersion(version.highWater, version.lastSeq, version.locked, await competition.version(accountId, at.sql));
+    }
     const after = liveAfter(nowMs);
     const known = this.known.get(accountId);
     if (known && known.version.key === version.key && after >= known.after) return { ids: this.liveKnown(known, after), version };
     const live = await this.rows.liveQuotes(accountId, after, at.sql);
+    if (competition) live.push(...(await competition.liveQuotes(accountId, after, at.sql)));
     if (!known && this.known.size >= KNOWN_MAKERS) this.known.clear();
     this.known.set(accountId, { version, after, quotes: new Map(live.map((q) => [q.id, q.expiresAt])) });
     return { ids: live.map((q) => q.id), version };
@@ -338,8 +330,8 @@ export class MakerLimitsService {
   }
 
   /** The maker's live quotes at the current marks (latest data, fresh or not; a leg without data counts zero). */
-  private async usage(accountId: number, nowMs: number, sql: Sql = this.db): Promise<OpenUsage> {
-    return (await this.liveUsage({ sql, lock: false }, accountId, nowMs)).usage;
+  private async usage(accountId: number, nowMs: number, sql: Sql = this.db, replacing?: string): Promise<OpenUsage> {
+    return (await this.liveUsage({ sql, lock: false }, accountId, nowMs, undefined, replacing)).usage;
   }
 
   /**
@@ -347,8 +339,26 @@ export class MakerLimitsService {
    * while the version, the second and the marks are those they were summed at (the same inputs,
    * the same sums), else summed and kept.
    */
-  private async liveUsage(at: VersionRead, accountId: number, nowMs: number, read?: QuotesVersion): Promise<{ usage: OpenUsage; version: QuotesVersion }> {
+  private async liveUsage(
+    at: VersionRead,
+    accountId: number,
+    nowMs: number,
+    read?: QuotesVersion,
+    replacing?: string,
+  ): Promise<{ usage: OpenUsage; version: QuotesVersion }> {
     const live = await this.liveIds(at, accountId, nowMs, read);
+    // A replace counts net (docs/spec/design.md 18): the quote it replaces (the maker's one live
+    // quote on that RFQ, same legs, same exposure) is left out of what is already out.
+    if (replacing !== undefined && live.ids.includes(replacing)) {
+      return {
+        usage: await this.usageOf(
+          live.ids.filter((id) => id !== replacing),
+          nowMs,
+          at.sql,
+        ),
+        version: live.version,
+      };
+    }
     const after = liveAfter(nowMs);
     const marks = this.marks(Math.floor(nowMs / 1000));
     const known = this.known.get(accountId);

@@ -15,7 +15,7 @@ import { RfqExpiryService } from './rfq-expiry.service';
 import { MoveRefused, RfqTransitionsService } from './rfq-transitions.service';
 import type { RfqCaller } from './rfq.service';
 import { RfqRepository } from './rfq.repository';
-import type { MakerLimitsRow } from './maker-limits.repository';
+import { type CheckedQuote, CompetitionHooks, onPanel } from './competition-port';
 import { MakerLimitsService, type SeenQuotes } from './maker-limits.service';
 import { KeyedQueue } from './keyed-queue';
 import { type RespondResult, closedReason, replayedRespond } from './domain/respond-replay';
@@ -31,15 +31,6 @@ const nonceConflict = (nonce: bigint) => `quote_nonce ${nonce} is at or below th
 const nonceRefusal = (nonce: bigint, rfqId: string) => new RfqError('RFQ_STATE_CONFLICT', nonceConflict(nonce), { rfqId, reason: 'nonce_not_increasing' });
 
 type FoundRfq = Awaited<ReturnType<MakerLimitsService['findWithRfq']>>;
-
-/** A quote past respond's checks up to the limits: the RFQ, the payload the exchange built, its id, and the maker's limits row. */
-interface CheckedQuote {
-  rfq: RfqRecord;
-  now: number;
-  payload: Buffer;
-  quoteId: string;
-  limits: MakerLimitsRow | null;
-}
 
 /**
  * The quote payload's legs from the RFQ's own terms (its symbols were checked at rfq.create), so
@@ -69,6 +60,7 @@ export class QuoteService {
     private readonly clock: Clock,
     private readonly limits: MakerLimitsService,
     private readonly db: Database,
+    private readonly competition: CompetitionHooks,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.domain = signingDomain(config.serviceName);
@@ -96,6 +88,8 @@ export class QuoteService {
     const replay = replayedRespond(found.rfq, maker.accountId, command, this.clock.now());
     if (replay) return replay;
     const checked = await this.checked(maker, command, found);
+    // A competitive RFQ takes several quotes (docs/spec/design.md 18): the competition module's.
+    if (checked.rfq.competition) return this.competition.port.respond(maker, command, checked);
     try {
       return await this.take(maker, command, checked);
     } catch (error) {
@@ -160,7 +154,9 @@ export class QuoteService {
    */
   async check(maker: RfqCaller, command: RespondCommand): Promise<{ ok: true; quote_id: string; payload: string }> {
     const { rfq, quoteId: id, payload, limits } = await this.checked(maker, command);
-    await this.limits.checkQuote(this.db, maker.accountId, limits, rfq, command, this.clock.nowMs());
+    // On a competitive RFQ a respond replaces the maker's live quote there: its limits count it net.
+    const replacing = rfq.competition ? rfq.id : undefined;
+    await this.limits.checkQuote(this.db, maker.accountId, limits, rfq, command, this.clock.nowMs(), replacing);
     const highWater = await this.store.nonceHighWater(maker.accountId);
     if (highWater !== null && command.quoteNonce <= highWater) throw nonceRefusal(command.quoteNonce, rfq.id);
     return { ok: true, quote_id: id, payload: payload.toString('base64') };
@@ -210,6 +206,7 @@ export class QuoteService {
 
   async decline(maker: RfqCaller, command: DeclineCommand): Promise<{ rfq_id: string; state: 'declined'; decline_reason: DeclineReason }> {
     const rfq = this.pending(maker, command.rfqId, await this.store.findById(command.rfqId));
+    if (rfq.competition) return this.competition.port.decline(maker, command, rfq);
     const moved = await this.transitions.move({
       rfqId: rfq.id,
       from: 'pending',
@@ -222,11 +219,16 @@ export class QuoteService {
     return { rfq_id: rfq.id, state: 'declined', decline_reason: command.reason };
   }
 
-  /** RFQ_NOT_FOUND, then RFQ_WRONG_ROLE for one's own RFQ, then RFQ_STATE_CONFLICT unless pending and not past expires_at. */
+  /**
+   * RFQ_NOT_FOUND (also for a competitive RFQ whose panel the maker is not on: it does not exist for
+   * it, docs/spec/design.md 18), then RFQ_WRONG_ROLE for one's own RFQ, then RFQ_STATE_CONFLICT
+   * unless open to quotes (pending, or quoted for a competitive RFQ) and not past expires_at.
+   */
   private pending(maker: RfqCaller, rfqId: string, rfq: RfqRecord | null): RfqRecord {
-    if (!rfq) throw new RfqError('RFQ_NOT_FOUND', `no RFQ ${rfqId}`);
+    if (!rfq || !onPanel(rfq, maker.accountId)) throw new RfqError('RFQ_NOT_FOUND', `no RFQ ${rfqId}`);
     if (rfq.accountId === maker.accountId) throw new RfqError('RFQ_WRONG_ROLE', 'a quoter cannot answer its own RFQ', { rfqId, reason: 'own_rfq' });
-    if (rfq.state !== 'pending' || rfq.expiresAt * 1000 <= this.clock.nowMs()) throw closedRefusal(rfq, maker);
+    const open = rfq.state === 'pending' || (rfq.competition !== null && rfq.state === 'quoted');
+    if (!open || rfq.expiresAt * 1000 <= this.clock.nowMs()) throw closedRefusal(rfq, maker);
     return rfq;
   }
 

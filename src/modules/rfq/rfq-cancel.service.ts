@@ -6,6 +6,7 @@ import type { RfqRecord } from './domain/rfq-record';
 import { notQuotedReason } from './domain/rfq-state';
 import { RfqTransitionsService } from './rfq-transitions.service';
 import { RfqRepository } from './rfq.repository';
+import { CompetitionHooks } from './competition-port';
 import type { RfqCaller } from './rfq.service';
 
 /** Result of rfq.cancel (docs/spec/design.md 15). */
@@ -29,6 +30,7 @@ export class RfqCancelService {
     private readonly clock: Clock,
     private readonly store: RfqRepository,
     private readonly transitions: RfqTransitionsService,
+    private readonly competition: CompetitionHooks,
   ) {}
 
   /**
@@ -43,6 +45,12 @@ export class RfqCancelService {
     }
     const rfq = await this.store.findLive(taker.accountId, rfqId, this.clock.now());
     if (!rfq) throw new RfqError('RFQ_NOT_FOUND', `no RFQ ${rfqId} of this account`);
+    // A competitive RFQ's quotes end with it, in one transaction (docs/spec/design.md 18).
+    const competitive = rfq.competition && (rfq.state === 'pending' || rfq.state === 'quoted') ? await this.competition.port.cancel(taker, rfq) : null;
+    if (competitive) {
+      logger.event('info', 'rfq cancelled', { rfq_id: rfqId, account_id: taker.accountId }, 'Rfq');
+      return cancelResult(competitive);
+    }
     if (rfq.cancelledAt !== null) return cancelResult(rfq);
     throw new RfqError('RFQ_STATE_CONFLICT', `the RFQ is ${rfq.state}, not pending or quoted`, { rfqId, reason: notQuotedReason(rfq.state) });
   }
@@ -57,9 +65,17 @@ export class RfqCancelService {
     const cancelled: string[] = [];
     for (const rfqId of await this.store.openToCancel(taker.accountId)) {
       if (await this.transitions.cancel(taker.accountId, rfqId)) cancelled.push(rfqId);
+      else if (await this.cancelCompetitive(taker, rfqId)) cancelled.push(rfqId);
     }
     if (cancelled.length > 0) logger.event('info', 'rfqs cancelled', { account_id: taker.accountId, count: cancelled.length }, 'Rfq');
     return { cancelled };
+  }
+
+  /** A competitive RFQ of the taker still pending or quoted, cancelled with its quotes (see CompetitionPort.cancel). */
+  private async cancelCompetitive(taker: RfqCaller, rfqId: string): Promise<boolean> {
+    const rfq = await this.store.findLive(taker.accountId, rfqId, this.clock.now());
+    if (!rfq?.competition || (rfq.state !== 'pending' && rfq.state !== 'quoted')) return false;
+    return (await this.competition.port.cancel(taker, rfq)) !== null;
   }
 }
 

@@ -31,6 +31,8 @@ const SCHEDULED_MEMORY_SECONDS = 60;
 
 /** The deadline of an RFQ in its current state (unix seconds), or null when nothing can expire. */
 function expiryDeadline(rfq: RfqRecord): number | null {
+  // A competitive RFQ's end writes its transcript: the competition module's sweep expires it.
+  if (rfq.competition) return null;
   if (rfq.state === 'pending') return rfq.expiresAt;
   if (rfq.state === 'quoted' && rfq.quote) return rfq.quote.expiresAt;
   return null;

@@ -1,4 +1,4 @@
-import type { DeclineReason, RfqFailure, Side, StoredQuote } from './domain/rfq-record';
+import type { DeclineReason, RfqCompetition, RfqFailure, Side, StoredQuote } from './domain/rfq-record';
 import type { RfqState } from './domain/rfq-state';
 
 /** The moves of an RFQ as RfqRepository makes them (one conditional statement each) and RfqTransitionsService asks them. */
@@ -56,6 +56,8 @@ export interface NewRfq {
   createdAt: number;
   expiresAt: number;
   maxQuoteExpiresAt: number;
+  /** null or absent: a seed RFQ. */
+  competition?: RfqCompetition | null;
 }
 
 /** A move refused by its own statement (the nonce did not rise): nothing changed. */

@@ -34,6 +34,7 @@ const row: RfqRow = {
   fill_reverted: false,
   ended_at: '1795000040',
   cancelled_at: null,
+  competition: null,
 };
 
 describe('rfqs row → record', () => {

@@ -1,6 +1,6 @@
 import { parseRfqSigned } from '@legwork/protocol';
 import type { RfqErrorCode } from '../../common/errors/app-error';
-import type { DeclineReason, RfqLeg, RfqRecord, Side, StoredLeg } from './domain/rfq-record';
+import type { CompetitiveQuote, DeclineReason, RfqCompetition, RfqLeg, RfqRecord, Side, StoredLeg } from './domain/rfq-record';
 import type { RfqState } from './domain/rfq-state';
 import { type Narrow, type RowOf, columnList } from '../../common/database/table';
 
@@ -42,12 +42,45 @@ const RFQ = columnList('rfqs', [
   'fill_reverted',
   'ended_at',
   'cancelled_at',
+  'competition',
 ]);
 
 /** Every column of the record (the retention sweep's bookkeeping columns are not the record's). */
 export const RFQ_COLUMNS = RFQ.sql;
 
-export type RfqRow = Narrow<RowOf<typeof RFQ>, { legs: StoredLeg[]; state: RfqState; decline_reason: DeclineReason | null; accepted_side: Side | null }>;
+/** A live quote as a stored `quotes` event carries it (docs/spec/design.md 18): every number as text. */
+export interface StoredLiveQuote {
+  quote_id: string;
+  maker_account_id: string;
+  maker_wallet: string;
+  quote_nonce: string;
+  bid: string;
+  ask: string;
+  issued_at: string;
+  expires_at: string;
+  maker_signature: string;
+  received_at_ms: string;
+}
+
+export type RfqRow = Narrow<
+  RowOf<typeof RFQ>,
+  { legs: StoredLeg[]; state: RfqState; decline_reason: DeclineReason | null; accepted_side: Side | null; competition: RfqCompetition | null }
+> & { live_quotes?: StoredLiveQuote[] };
+
+function toCompetitiveQuote(q: StoredLiveQuote): CompetitiveQuote {
+  return {
+    quoteId: q.quote_id,
+    makerAccountId: Number(q.maker_account_id),
+    makerWallet: q.maker_wallet,
+    quoteNonce: BigInt(q.quote_nonce),
+    bid: BigInt(q.bid),
+    ask: BigInt(q.ask),
+    issuedAt: Number(q.issued_at),
+    expiresAt: Number(q.expires_at),
+    makerSignature: q.maker_signature,
+    receivedAtMs: Number(q.received_at_ms),
+  };
+}
 
 const num = (v: string | null): number | null => (v === null ? null : Number(v));
 
@@ -96,6 +129,8 @@ export function toRfqRecord(row: RfqRow): RfqRecord {
           },
     endedAt: num(row.ended_at),
     cancelledAt: num(row.cancelled_at),
+    competition: row.competition ?? null,
+    ...(row.live_quotes ? { liveQuotes: row.live_quotes.map(toCompetitiveQuote) } : {}),
   };
 }
 

@@ -28,6 +28,7 @@ const base: RfqRecord = {
   fill: null,
   endedAt: null,
   cancelledAt: null,
+  competition: null,
 };
 const quote = {
   quoteId: 'ab'.repeat(32),

@@ -10,7 +10,9 @@ import type { RfqRecord, StoredQuote } from './domain/rfq-record';
 import type { RfqState } from './domain/rfq-state';
 import { closedRfqView, openRfqView } from './domain/rfq-view';
 import type { AcceptRow, RfqMove } from './rfq-move';
+import type { StoredLiveQuote } from './rfq-row';
 import { RfqRepository } from './rfq.repository';
+import { RfqCompetitionRepository } from './rfq-competition.repository';
 
 export { MoveRefused } from './rfq-move';
 
@@ -40,7 +42,12 @@ export class RfqTransitionsService {
     private readonly clock: Clock,
     private readonly notifier: Notifier,
     private readonly metrics: MetricsService,
-  ) {}
+    competitive?: RfqCompetitionRepository,
+  ) {
+    this.competitive = competitive ?? new RfqCompetitionRepository(db);
+  }
+
+  private readonly competitive: RfqCompetitionRepository;
 
   /**
    * Moves the RFQ from `from` to `to` and announces it. null when the RFQ was not in `from`
@@ -85,6 +92,11 @@ export class RfqTransitionsService {
     return this.announcedAfterCommit(tx, await this.rfqs.moveToQuoted(tx, this.timed(move), quote), move.from);
   }
 
+  /** quoted → accepted with its accept row inside a transaction the caller holds (a competitive RFQ's accept), announced once it commits. */
+  async moveToAcceptedWithin(tx: Tx, move: RfqMoveRequest, accept: AcceptRow): Promise<RfqRecord | null> {
+    return this.announcedAfterCommit(tx, await this.rfqs.moveToAccepted(tx, this.timed(move), accept), move.from);
+  }
+
   /** quoted → accepted with its accept row (the side and the frozen max_fee) in the same statement, and announced. */
   async moveToAccepted(move: RfqMoveRequest, accept: AcceptRow): Promise<RfqRecord | null> {
     return this.announced(await this.rfqs.moveToAccepted(this.db, this.timed(move), accept), move.from);
@@ -110,9 +122,38 @@ export class RfqTransitionsService {
    * when it was in neither state (or not the taker's): nothing changed.
    */
   async cancel(accountId: number, rfqId: string): Promise<RfqRecord | null> {
-    const moved = await this.rfqs.cancel(accountId, rfqId, this.clock.now(), this.db);
+    const moved = await this.rfqs.cancel(accountId, rfqId, this.clock.now(), this.db, false);
     // Only a quoted RFQ holds a quote: that is the state it left.
     return this.announced(moved, moved?.quote ? 'quoted' : 'pending');
+  }
+
+  /**
+   * The taker's cancel of a competitive RFQ (docs/spec/design.md 18) in the caller's transaction,
+   * where its quotes end; announced (the taker's `expired`, `closed` to a panel that had not
+   * quoted) once that transaction commits.
+   */
+  async cancelCompetitive(tx: Tx, accountId: number, rfqId: string, at: number, from: 'pending' | 'quoted'): Promise<RfqRecord | null> {
+    return this.announcedAfterCommit(tx, await this.rfqs.cancel(accountId, rfqId, at, tx, true), from);
+  }
+
+  /** The maker's quote-nonce high-water mark raised to a competitive quote's nonce in the caller's transaction; false: not above it. */
+  raiseNonce(tx: Tx, makerAccountId: number, nonce: bigint): Promise<boolean> {
+    return this.competitive.raiseNonce(tx, makerAccountId, nonce);
+  }
+
+  /** Competitive RFQs pending at or past their expires_at, for the competition module's sweep. */
+  competitiveDue(now: number, limit: number): Promise<string[]> {
+    return this.competitive.competitiveDue(now, limit);
+  }
+
+  /** The taker's `quotes` event of a competitive RFQ stored in the caller's transaction (RfqCompetitionRepository.storeQuotesEvent). */
+  storeQuotesEvent(tx: Tx, rfqId: string, liveQuotes: readonly StoredLiveQuote[], at: number): Promise<RfqRecord> {
+    return this.competitive.storeQuotesEvent(tx, rfqId, liveQuotes, at);
+  }
+
+  /** The makers' `traded_away` / `expired` events stored in the caller's transaction; their account_seqs in order. */
+  storeQuoteEnds(tx: Tx, ends: ReadonlyArray<{ accountId: number; event: string; rfqId: string; quoteId: string }>, at: number): Promise<number[]> {
+    return this.competitive.storeQuoteEnds(tx, ends, at);
   }
 
   private timed(move: RfqMoveRequest): RfqMove {
@@ -161,7 +202,12 @@ export class RfqTransitionsService {
     // accepted or submitting → failed is a check at fill that failed (a revert moves from filled).
     if (moved.state === 'failed' && from !== 'filled' && moved.failure) this.metrics.ledgerFailure(moved.failure.error);
     const notifications: Notification[] = [{ channel: 'rfq', accountId: moved.accountId, data: accountEventData('rfq', moved, moved.accountSeqs?.rfq)! }];
-    if (from === 'pending') {
+    if (moved.competition) {
+      // A competitive RFQ's makers hear what concerns their quotes from the competition module; a
+      // move out of pending (nobody quoted yet) closes it for the panel (docs/spec/design.md 18).
+      if (from === 'pending' && moved.state !== 'quoted')
+        notifications.push(...this.toPanel(moved, { event: 'closed', rfq: closedRfqView(moved) }, moved.declinedBy));
+    } else if (from === 'pending') {
       const except = moved.state === 'quoted' ? moved.quote?.makerAccountId : moved.state === 'declined' ? moved.declinedBy : moved.accountId;
       notifications.push({ channel: 'rfq_maker', exceptAccountId: except ?? undefined, data: { event: 'closed', rfq: closedRfqView(moved) } });
     } else if (makerHears(from, moved.state) && moved.quote) {
@@ -171,10 +217,36 @@ export class RfqTransitionsService {
     return notifications;
   }
 
-  /** A new RFQ (— → pending): every subscribed quoter but the taker hears `created`; counted. */
+  /** A new RFQ (— → pending): every subscribed quoter but the taker hears `created` (a panel: its makers only); counted. */
   async created(rfq: RfqRecord): Promise<void> {
     this.metrics.rfqMoved(null, 'pending');
-    await this.publish([{ channel: 'rfq_maker', exceptAccountId: rfq.accountId, data: { event: 'created', rfq: openRfqView(rfq) } }]);
+    await this.publish(this.toPanel(rfq, { event: 'created', rfq: openRfqView(rfq) }));
+  }
+
+  /**
+   * A notification on `rfq_maker` to the makers who may see the RFQ (docs/spec/design.md 18): a
+   * panel's makers one by one (but `except`), else every subscribed quoter but the taker (and `except`).
+   */
+  toPanel(rfq: RfqRecord, data: Record<string, unknown>, except?: number | null): Notification[] {
+    const accounts = rfq.competition?.accounts;
+    if (!accounts) return [{ channel: 'rfq_maker', exceptAccountId: except ?? rfq.accountId, data }];
+    return accounts.filter((id) => id !== except).map((accountId) => ({ channel: 'rfq_maker' as const, accountId, data }));
+  }
+
+  /** Locks the RFQ's row to the caller's commit and reads it (null: no such RFQ): every change of a competitive RFQ's quotes queues here. */
+  lock(tx: Tx, rfqId: string): Promise<RfqRecord | null> {
+    return this.competitive.lockRecord(tx, rfqId);
+  }
+
+  /**
+   * A competitive RFQ's move between pending and quoted (docs/spec/design.md 18), in the caller's
+   * transaction (which holds the row: see `lock`). Its only event is the `quotes` event the caller
+   * stores (RfqRepository.storeQuotesEvent): the taker sees the state in the view.
+   */
+  async moveCompetitive(tx: Tx, rfqId: string, from: 'pending' | 'quoted', to: 'pending' | 'quoted', at: number): Promise<boolean> {
+    const moved = await this.competitive.moveCompetitive(tx, rfqId, from, to, at);
+    if (moved) tx.afterCommit(() => this.metrics.rfqMoved(from, to));
+    return moved;
   }
 
   /** The notifications in one broadcast; a failure is logged (the state is in the database), never thrown. */

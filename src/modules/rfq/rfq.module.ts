@@ -24,6 +24,8 @@ import { RfqReadsRepository } from './rfq-reads.repository';
 import { ReplayGovernor } from '../gateway/replay-governor';
 import { RfqRpc } from './rfq.rpc';
 import { RfqRepository } from './rfq.repository';
+import { RfqCompetitionRepository } from './rfq-competition.repository';
+import { CompetitionHooks } from './competition-port';
 import { RfqService } from './rfq.service';
 import { RfqTransitionsService } from './rfq-transitions.service';
 
@@ -39,6 +41,8 @@ import { RfqTransitionsService } from './rfq-transitions.service';
   imports: [AccountsModule, InstrumentsModule, AuthModule, JournalModule, MarketDataModule],
   providers: [
     RfqRepository,
+    RfqCompetitionRepository,
+    CompetitionHooks,
     RfqReadsRepository,
     RfqReadsService,
     AccountEventRepository,
@@ -62,6 +66,8 @@ import { RfqTransitionsService } from './rfq-transitions.service';
     MakerQuotesRpc,
   ],
   exports: [
+    CompetitionHooks,
+    RfqCompetitionRepository,
     MakerLimitsService,
     MakerProtectionService,
     AccountEventsService,

@@ -21,7 +21,7 @@ const NONCE_NOT_ABOVE = 'quote nonce not above the high-water mark';
  * JSON numbers would lose them. Booleans, nulls and the legs array stay as they are, so the
  * snapshot reads back through `toRfqRecord` exactly as a row does.
  */
-const SNAPSHOT = `(SELECT jsonb_object_agg(e.key, CASE jsonb_typeof(e.value) WHEN 'number' THEN to_jsonb(e.value #>> '{}') ELSE e.value END)
+export const SNAPSHOT = `(SELECT jsonb_object_agg(e.key, CASE jsonb_typeof(e.value) WHEN 'number' THEN to_jsonb(e.value #>> '{}') ELSE e.value END)
                      FROM jsonb_each(to_jsonb(m)) e)`;
 
 /**
@@ -188,17 +188,23 @@ export class RfqRepository {
     return page(rows, q.limit);
   }
 
-  /** Pending RFQs not past expires_at and not the caller's, oldest first, after `cursor`. */
-  async listPending(exceptAccountId: number, q: { cursor: string | null; limit: number }, now: number): Promise<Page<RfqRecord>> {
+  /**
+   * RFQs open to the caller's quotes, oldest first, after `cursor`: pending ones, and competitive
+   * ones still quoted (docs/spec/design.md 18), not past expires_at, not the caller's, and of a
+   * competition without a panel or with the caller (`wallet`) on it: an RFQ of another panel does
+   * not exist for the caller. One read of the partial index rfqs_open_to_quote.
+   */
+  async listPending(caller: { accountId: number; wallet: string }, q: { cursor: string | null; limit: number }, now: number): Promise<Page<RfqRecord>> {
     const rows = await this.db.rows<RfqRow>(
       `SELECT ${RFQ_COLUMNS} FROM rfqs
-        WHERE state = 'pending'
+        WHERE (state = 'pending' OR (state = 'quoted' AND competition IS NOT NULL))
           AND expires_at > $1
           AND account_id <> $2
+          AND (competition IS NULL OR jsonb_typeof(competition->'makers') <> 'array' OR competition->'makers' ? $5)
           AND ($3::char(32) IS NULL OR id > $3::char(32))
         ORDER BY id
         LIMIT $4`,
-      [now, exceptAccountId, q.cursor, q.limit + 1],
+      [now, caller.accountId, q.cursor, q.limit + 1, caller.wallet],
     );
     return page(rows, q.limit);
   }
@@ -232,14 +238,26 @@ export class RfqRepository {
       const row = await this.db.one<RfqRow>(
         `WITH slot AS (UPDATE accounts SET open_rfqs = open_rfqs + 1 WHERE id = $2 AND open_rfqs < $10 RETURNING id),
               inserted AS (
-                INSERT INTO rfqs (id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at, max_quote_expires_at)
-                SELECT $1, slot.id, $3, $4::jsonb, $5, $6, 'pending', $7, $7, $8, $9 FROM slot
+                INSERT INTO rfqs (id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at, max_quote_expires_at, competition)
+                SELECT $1, slot.id, $3, $4::jsonb, $5, $6, 'pending', $7, $7, $8, $9, $11::jsonb FROM slot
                 ON CONFLICT (account_id, client_ref) DO NOTHING
                 RETURNING ${RFQ_COLUMNS}),
               logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, 'created', 'pending', $7 FROM inserted)
          SELECT inserted.*, CASE WHEN NOT EXISTS (SELECT 1 FROM inserted) THEN legwork_refuse('client_ref taken') END AS refused
            FROM slot LEFT JOIN inserted ON true`,
-        [rfq.id, rfq.accountId, rfq.clientRef, JSON.stringify(rfq.legs), rfq.asset, rfq.expiry, rfq.createdAt, rfq.expiresAt, rfq.maxQuoteExpiresAt, maxOpen],
+        [
+          rfq.id,
+          rfq.accountId,
+          rfq.clientRef,
+          JSON.stringify(rfq.legs),
+          rfq.asset,
+          rfq.expiry,
+          rfq.createdAt,
+          rfq.expiresAt,
+          rfq.maxQuoteExpiresAt,
+          maxOpen,
+          rfq.competition ? JSON.stringify(rfq.competition) : null,
+        ],
       );
       return row && toRfqRecord(row);
     } catch (error) {
@@ -287,7 +305,8 @@ export class RfqRepository {
    */
   async expireDue(now: number, limit: number, sql: Sql): Promise<RfqRecord[]> {
     const rows = await sql.rows<MovedRow>(
-      `WITH due AS (SELECT id FROM rfqs WHERE state IN ('pending', 'quoted') AND expiry_deadline <= $1 ORDER BY expiry_deadline, id LIMIT $2),
+      // A competitive RFQ ends in a transaction that writes its transcript: the competition module's sweep.
+      `WITH due AS (SELECT id FROM rfqs WHERE state IN ('pending', 'quoted') AND expiry_deadline <= $1 AND competition IS NULL ORDER BY expiry_deadline, id LIMIT $2),
             moved AS (UPDATE rfqs SET state = 'expired', updated_at = $1, ended_at = $1
                        WHERE id IN (SELECT id FROM due) AND state IN ('pending', 'quoted') AND expiry_deadline <= $1
                        RETURNING ${RFQ_COLUMNS}),
@@ -307,10 +326,11 @@ export class RfqRepository {
    * accept that moved the row first leaves it alone, and one that comes after finds it expired.
    * The moved record, or null when nothing moved (another account's RFQ never moves).
    */
-  async cancel(accountId: number, rfqId: string, at: number, sql: Sql): Promise<RfqRecord | null> {
+  async cancel(accountId: number, rfqId: string, at: number, sql: Sql, competitive = false): Promise<RfqRecord | null> {
+    // A competitive RFQ is cancelled in a transaction that ends its quotes (the competition module's).
     const row = await sql.one<MovedRow>(
       `WITH moved AS (UPDATE rfqs SET state = 'expired', updated_at = $3, ended_at = $3, cancelled_at = $3
-                       WHERE id = $2 AND account_id = $1 AND state IN ('pending', 'quoted')
+                       WHERE id = $2 AND account_id = $1 AND state IN ('pending', 'quoted') AND competition IS ${competitive ? 'NOT ' : ''}NULL
                        RETURNING ${RFQ_COLUMNS}),
             logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, 'cancelled', 'expired', $3::bigint FROM moved),
             freed AS (UPDATE accounts SET open_rfqs = open_rfqs - 1 WHERE id = (SELECT account_id FROM moved))${accountEventCtes('true', '$3::bigint')}

@@ -9,7 +9,7 @@ import type { EventSource } from '../../common/rpc/event-source';
 import { ReplayGovernor } from '../gateway/replay-governor';
 import { AccountEventsService } from './account-events.service';
 import { RfqCancelService } from './rfq-cancel.service';
-import { accountEventData, protectionEventData } from './domain/account-event';
+import { accountEventData, protectionEventData, quoteEndEventData } from './domain/account-event';
 import { QuoteService } from './quote.service';
 import { type RfqCaller, RfqService } from './rfq.service';
 
@@ -44,8 +44,10 @@ export class RfqRpc {
           accountSeq: e.accountSeq,
           channel: e.channel,
           data: e.record
-            ? (accountEventData(e.channel, e.record, e.accountSeq) ?? { event: e.record.state, account_seq: e.accountSeq })
-            : protectionEventData(e.protection, e.accountSeq),
+            ? (accountEventData(e.channel, e.record, e.accountSeq, e.event) ?? { event: e.record.state, account_seq: e.accountSeq })
+            : e.protection
+              ? protectionEventData(e.protection, e.accountSeq)
+              : quoteEndEventData(e.quoteEnd.event, e.quoteEnd.rfq_id, e.quoteEnd.quote_id, e.accountSeq),
         })),
       admit: () => this.replays.admit(accountId),
     };

@@ -9,7 +9,9 @@ import { JournalService } from '../journal/journal.service';
 import { maxQuoteExpiresAt } from './domain/quote-terms';
 import { resolveLegs } from './domain/rfq-legs';
 import type { CreateRfqCommand, ListRfqsQuery, PollQuery } from './domain/rfq-params';
-import { type RfqRecord, sameLegs } from './domain/rfq-record';
+import { type RfqCompetition, type RfqRecord, sameLegs } from './domain/rfq-record';
+import { AccountsService } from '../accounts/accounts.service';
+import { CompetitionHooks } from './competition-port';
 import { type OpenRfqView, type RfqView, legsView, openRfqView, rfqView } from './domain/rfq-view';
 import { UuidV7Generator } from './domain/uuid-v7';
 import { RfqExpiryService } from './rfq-expiry.service';
@@ -35,6 +37,8 @@ export class RfqService {
     private readonly expiry: RfqExpiryService,
     private readonly transitions: RfqTransitionsService,
     private readonly journal: JournalService,
+    private readonly accounts: AccountsService,
+    private readonly hooks: CompetitionHooks,
   ) {}
 
   /**
@@ -57,6 +61,14 @@ export class RfqService {
       if (existing) return this.replay(existing, command);
       throw await this.refusal(command.legs, now, error);
     }
+    let competition: RfqCompetition | null;
+    try {
+      competition = await this.competition(taker, command);
+    } catch (error) {
+      const existing = await this.store.findByClientRef(taker.accountId, command.clientRef);
+      if (existing) return this.replay(existing, command);
+      throw error;
+    }
     const id = this.ids.next(nowMs);
     const expiresAt = now + this.config.rfqTtlSeconds;
 
@@ -71,6 +83,7 @@ export class RfqService {
         createdAt: now,
         expiresAt,
         maxQuoteExpiresAt: maxQuoteExpiresAt(now, legs.expiry),
+        competition,
       },
       this.config.maxOpenRfqs,
     );
@@ -105,7 +118,35 @@ export class RfqService {
     return error;
   }
 
+  /**
+   * The competition of a create (docs/spec/design.md 18): null for a seed RFQ; without `makers`
+   * every quoter; else 1 to COMPETITION_MAX_MAKERS distinct wallets of quoters, not the caller's
+   * own (RFQ_VALUE_OUT_OF_RANGE naming the wallet or the count), read in one statement.
+   */
+  private async competition(taker: RfqCaller, command: CreateRfqCommand): Promise<RfqCompetition | null> {
+    if (!command.competition) return null;
+    const makers = command.competition.makers;
+    if (makers === undefined) return { makers: null, accounts: null };
+    const max = this.config.competitionMaxMakers;
+    const out = (message: string) => new RfqError('RFQ_VALUE_OUT_OF_RANGE', message);
+    if (makers.length < 1 || makers.length > max) throw out(`competition.makers must hold 1 to ${max} wallets, got ${makers.length}`);
+    makers.forEach((wallet, i) => {
+      if (makers.indexOf(wallet) !== i) throw out(`competition.makers[${i}] repeats ${wallet}`);
+      if (wallet === taker.wallet) throw out(`competition.makers[${i}] is the caller's own wallet ${wallet}`);
+    });
+    const found = new Map((await this.accounts.findByWallets(makers)).map((a) => [a.wallet, a]));
+    const accounts = makers.map((wallet, i) => {
+      const account = found.get(wallet);
+      if (!account || !account.roles.includes('quoter')) throw out(`competition.makers[${i}] ${wallet} is not the wallet of a quoter`);
+      return account.id;
+    });
+    return { makers: [...makers], accounts };
+  }
+
   private replay(existing: RfqRecord, command: CreateRfqCommand): RfqView {
+    if (!sameCompetition(existing.competition, command.competition)) {
+      throw new RfqError('RFQ_CANONICAL_MISMATCH', `client_ref ${command.clientRef} was used with another competition`, { rfqId: existing.id });
+    }
     if (!sameLegs(existing.legs, command.legs)) {
       throw new RfqError('RFQ_CANONICAL_MISMATCH', `client_ref ${command.clientRef} was used for other legs (or the same legs in another order)`, {
         rfqId: existing.id,
@@ -121,18 +162,28 @@ export class RfqService {
     // A fill shows as filled once its receipt is chained too (docs/receipts.md): in the moment
     // between its COMMIT and its batch, this waits for the batch, so whoever sees `filled` can read the receipt.
     if (rfq.state === 'filled' && rfq.fill) await this.journal.chained(rfq.fill.fillId, 0);
+    if (rfq.competition) await this.hooks.port.withLiveQuotes([rfq]);
     return rfqView(rfq);
   }
 
   async list(caller: RfqCaller, query: ListRfqsQuery): Promise<{ items: RfqView[]; next_cursor?: string }> {
     const found = await this.store.listLive(caller.accountId, query, this.clock.now());
+    if (found.items.some((r) => r.competition)) await this.hooks.port.withLiveQuotes(found.items);
     return withCursor(found.items.map(rfqView), found.nextCursor);
   }
 
   async poll(caller: RfqCaller, query: PollQuery): Promise<{ items: OpenRfqView[]; next_cursor?: string }> {
-    const found = await this.store.listPending(caller.accountId, query, this.clock.now());
+    const found = await this.store.listPending(caller, query, this.clock.now());
     return withCursor(found.items.map(openRfqView), found.nextCursor);
   }
+}
+
+/** The competition stored and the one a create asks for are the same (no competition, every quoter, or the same panel in the same order). */
+function sameCompetition(stored: RfqCompetition | null, asked: CreateRfqCommand['competition']): boolean {
+  if (!stored || !asked) return !stored && !asked;
+  const makers = asked.makers ?? null;
+  if (stored.makers === null || makers === null) return stored.makers === makers;
+  return stored.makers.length === makers.length && stored.makers.every((wallet, i) => wallet === makers[i]);
 }
 
 function withCursor<T>(items: T[], nextCursor: string | null): { items: T[]; next_cursor?: string } {

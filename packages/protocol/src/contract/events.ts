@@ -43,9 +43,13 @@ export const EVENTS = {
     rfq_event: {
       name: 'rfq event',
       title: 'RFQ event (taker)',
-      summary: 'Every state move of one of the subscriber’s RFQs',
+      summary:
+        'Every state move of one of the subscriber’s RFQs; `quotes` whenever the live quotes of a competitive RFQ change (added, replaced, cancelled, expired, a maker declined), its state showing the moves between pending and quoted',
       data: eventData(
-        { type: 'string', enum: RFQ_STATES.filter((state): state is Exclude<(typeof RFQ_STATES)[number], 'pending'> => state !== 'pending') },
+        {
+          type: 'string',
+          enum: [...RFQ_STATES.filter((state): state is Exclude<(typeof RFQ_STATES)[number], 'pending'> => state !== 'pending'), 'quotes' as const],
+        },
         { rfq: ref('RfqView') },
         true,
       ),
@@ -55,7 +59,7 @@ export const EVENTS = {
     rfq_maker_created: {
       name: 'rfq_maker created',
       title: 'New pending RFQ',
-      summary: 'To every subscribed quoter but the taker',
+      summary: 'To every subscribed quoter but the taker; for a competitive RFQ with a panel, to the panel only',
       data: eventData({ const: 'created' }, { rfq: ref('OpenRfq') }),
     },
     rfq_maker_closed: {
@@ -69,6 +73,13 @@ export const EVENTS = {
       title: 'Event of the quote the receiver holds',
       summary: 'accepted, filled, failed or expired, to the maker holding the quote',
       data: eventData({ type: 'string', enum: ['accepted', 'filled', 'failed', 'expired'] }, { rfq: ref('MakerQuoteEvent') }, true),
+    },
+    rfq_maker_quote_ended: {
+      name: 'rfq_maker quote ended',
+      title: 'A competitive quote of the receiver ended without a fill',
+      summary:
+        'traded_away: the taker accepted another quote; expired: the quote reached its expires_at, or the taker cancelled the RFQ (design.md 18). No price, no winner, no taker',
+      data: eventData({ type: 'string', enum: ['traded_away', 'expired'] }, { rfq: ref('QuoteEndEvent') }, true),
     },
     rfq_maker_protection: {
       name: 'rfq_maker protection',

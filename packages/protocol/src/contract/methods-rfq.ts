@@ -1,7 +1,7 @@
 import { declareMethod } from './declaration';
 import { DECLINE_REASONS, DEFAULT_PAGE, MAX_PAGE, MAX_RFQ_LEGS as MAX_LEGS, RFQ_STATES, SIDES, type SubscriptionChannel } from './enums';
 import { ref } from './json-schema';
-import { array, decimal, integer, object, required, string, u64, withDefault } from './params';
+import { array, decimal, integer, object, optional, required, string, u64, withDefault } from './params';
 
 /**
  * The rfq.* methods of the taker and the quoter (docs/spec/interface.md 4.2), with the error mapping
@@ -35,6 +35,20 @@ const PAGE = withDefault(
   DEFAULT_PAGE,
 );
 const CURSOR = withDefault(RFQ_ID, null);
+const WALLET = string({ ref: 'Wallet', pattern: /^[1-9A-HJ-NP-Za-km-z]{32,44}$/, invalid: '{path} must be a base58 wallet' });
+const QUOTE_ID = string({ ref: 'QuoteId', pattern: /^[0-9a-f]{64}$/, invalid: '{path} must be 64 lowercase hex characters' });
+
+/**
+ * The competitive RFQ (docs/spec/design.md 18): `makers` is the taker's panel. Its size (1 to
+ * COMPETITION_MAX_MAKERS), its duplicates and whether each wallet is a quoter's are the service's
+ * checks (RFQ_VALUE_OUT_OF_RANGE naming the wallet or the count): the bound is configuration.
+ */
+const COMPETITION = object(
+  {
+    makers: optional(array({ items: WALLET, invalid: '{path} must be an array of wallets' })),
+  },
+  { invalid: '{path} must be an object with an optional makers array' },
+);
 
 const LEG = object(
   {
@@ -94,7 +108,7 @@ export const TAKER_METHODS = {
     mode: 'write',
     summary: 'Open a request for quote on a 1 to 13 leg strategy (taker role)',
     description:
-      'Idempotent per (account, client_ref): the same legs in the same order return the existing RFQ whatever its state; other legs are RFQ_CANONICAL_MISMATCH. Legs share one underlying and one expiry and are unique by symbol and by terms.',
+      'Idempotent per (account, client_ref): the same legs in the same order (and the same competition) return the existing RFQ whatever its state; other legs or another competition are RFQ_CANONICAL_MISMATCH. Legs share one underlying and one expiry and are unique by symbol and by terms. With `competition` the RFQ is competitive (design.md 18): several makers quote, the taker accepts one; `makers` limits who sees it.',
     params: object({
       client_ref: required(CLIENT_REF),
       legs: required(
@@ -106,6 +120,7 @@ export const TAKER_METHODS = {
           size: { code: 'RFQ_SIZE_INVALID', message: `{path} must hold 1 to ${MAX_LEGS} legs, got {length}`, reason: 'leg_count' },
         }),
       ),
+      competition: optional(COMPETITION),
     }),
     result: ref('RfqView'),
     errors: ['RFQ_PRECISION_UNSUPPORTED', 'RFQ_SIZE_INVALID', 'RFQ_INVALID_INSTRUMENT', 'RFQ_CANONICAL_MISMATCH', 'RFQ_OPEN_LIMIT'],
@@ -122,7 +137,7 @@ export const TAKER_METHODS = {
     description: 'Signature over the 105-byte StrategyAcceptPayload. The fill runs after the reply; its outcome arrives on the `rfq` channel.',
     params: object(
       {
-        quote_id: required(string({ ref: 'QuoteId', pattern: /^[0-9a-f]{64}$/, invalid: '{path} must be 64 lowercase hex characters' })),
+        quote_id: required(QUOTE_ID),
         side: required(string({ ref: 'Side', enum: SIDES, invalid: '{path} must be "buy" or "sell"' })),
         // int64 unix seconds; a JSON number beyond 2^53 cannot be held exactly, so it is refused too.
         expires_at: required(
@@ -134,7 +149,16 @@ export const TAKER_METHODS = {
     ),
     result: {
       type: 'object',
-      properties: { rfq_id: ref('RfqId'), quote_id: ref('QuoteId'), side: ref('Side'), state: { const: 'accepted' } },
+      properties: {
+        rfq_id: ref('RfqId'),
+        quote_id: ref('QuoteId'),
+        side: ref('Side'),
+        state: { const: 'accepted' },
+        best: {
+          type: 'boolean',
+          description: 'Competitive RFQs only (design.md 18): the accepted price was the best live price on its side at that moment',
+        },
+      },
       required: ['rfq_id', 'quote_id', 'side', 'state'],
       additionalProperties: false,
     },
@@ -207,6 +231,17 @@ export const TAKER_METHODS = {
     errors: [],
   }),
   'rfq.subscribe': subscribe('rfq', "Subscribe this connection to the taker's RFQ events (channel rfq)"),
+  /** The signed transcript of a competitive RFQ (docs/spec/design.md 18). */
+  'rfq.transcript': declareMethod({
+    ...TAKER,
+    mode: 'read',
+    summary: 'The exchange-signed transcript of an ended competitive RFQ: every quote it received, in order, with its end',
+    description:
+      "The RFQ's taker only. RFQ_NOT_FOUND for another account's RFQ, an unknown one, a seed RFQ and while the competition runs. payload: the UTF-8 bytes of the transcript as RFC 8785 canonical JSON; hash: hex SHA-256 of them; signature: base64 ed25519 by the exchange key key_id.",
+    params: object({ rfq_id: required(RFQ_ID) }),
+    result: ref('RfqTranscriptResult'),
+    errors: ['RFQ_NOT_FOUND'],
+  }),
 };
 
 export const RESPOND_PARAMS = object({
@@ -251,7 +286,7 @@ export const QUOTER_METHODS = {
   'rfq.maker.respond': declareMethod({
     ...QUOTER,
     mode: 'write',
-    summary: 'Quote the whole package with a signed two-sided quote (first quote wins)',
+    summary: 'Quote the whole package with a signed two-sided quote (first quote wins; on a competitive RFQ it adds or replaces the caller’s live quote)',
     description:
       'bid <= ask; issued_at < expires_at, expires_at - issued_at <= 3600, expires_at <= max_quote_expires_at (never clamped), issued_at <= now + 5. quote_nonce strictly increases per maker account; a failed respond consumes no nonce. Signature over the 1,050-byte StrategyQuotePayload.',
     params: RESPOND_PARAMS,
@@ -266,7 +301,7 @@ export const QUOTER_METHODS = {
   'rfq.maker.decline': declareMethod({
     ...QUOTER,
     mode: 'write',
-    summary: 'Decline a pending RFQ with a reason',
+    summary: 'Decline a pending RFQ with a reason (on a competitive RFQ: records this maker’s decline and cancels its live quote)',
     params: object({
       rfq_id: required(RFQ_ID),
       reason: required(string({ enum: DECLINE_REASONS, invalid: `{path} must be one of ${DECLINE_REASONS.join(', ')}` })),
@@ -280,4 +315,32 @@ export const QUOTER_METHODS = {
     errors: ['RFQ_NOT_FOUND', 'RFQ_STATE_CONFLICT'],
   }),
   'rfq.maker.subscribe': subscribe('rfq_maker', "Subscribe this connection to the quoters' RFQ events (channel rfq_maker)"),
+  'rfq.maker.cancel_quote': declareMethod({
+    ...QUOTER,
+    mode: 'write',
+    summary: "Withdraw one of the caller's live quotes on a competitive RFQ (design.md 18)",
+    description:
+      'The quote ends cancelled; again: the same result. A quote of a seed RFQ stays firm (RFQ_STATE_CONFLICT); another maker’s or an unknown quote is RFQ_NOT_FOUND; a quote that ended otherwise is RFQ_STATE_CONFLICT.',
+    params: object({ quote_id: required(QUOTE_ID) }),
+    result: {
+      type: 'object',
+      properties: { quote_id: ref('QuoteId'), state: { const: 'cancelled' } },
+      required: ['quote_id', 'state'],
+      additionalProperties: false,
+    },
+    errors: ['RFQ_NOT_FOUND', 'RFQ_STATE_CONFLICT'],
+  }),
+  'rfq.maker.cancel_quotes': declareMethod({
+    ...QUOTER,
+    mode: 'write',
+    summary: 'Withdraw every live competitive quote of the caller; the quotes cancelled, oldest first',
+    params: object({}),
+    result: {
+      type: 'object',
+      properties: { cancelled: { type: 'array', items: ref('QuoteId') } },
+      required: ['cancelled'],
+      additionalProperties: false,
+    },
+    errors: [],
+  }),
 };

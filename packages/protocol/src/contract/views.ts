@@ -3,6 +3,7 @@ import { RFQ_ERROR_CODES, RFQ_REASONS, RPC_CODES, RPC_ERROR_NAMES } from './erro
 import type { FromSchema } from './from-schema';
 import { ref } from './json-schema';
 import { MAKER_QUOTE_SCHEMAS } from './methods-reconcile';
+import { COMPETITION_SCHEMAS } from './views-competition';
 
 /**
  * JSON Schemas (draft-07, the AsyncAPI schema dialect) of the values the trading WebSocket
@@ -177,9 +178,15 @@ export const VIEW_SCHEMAS = {
       failure: nullable(ref('RfqFailure')),
       fill: nullable(ref('RfqFill')),
       cancelled_at: { ...nullable(ref('UnixSeconds')), description: 'When the taker cancelled it (rfq.cancel; it is then expired), else null' },
+      competition: { ...nullable(ref('RfqCompetition')), description: 'null for a seed RFQ (one quote, first wins); else the competition asked at create' },
+      quotes: {
+        ...nullable({ type: 'array', items: ref('RfqLiveQuote') }),
+        description: 'null for a seed RFQ; else the live quotes, in the order received',
+      },
+      best: { ...nullable(ref('RfqBest')), description: 'null for a seed RFQ; else the quote_id of the highest live bid and of the lowest live ask' },
     },
     undefined,
-    { description: "The taker's view of an RFQ (design.md section 5)" },
+    { description: "The taker's view of an RFQ (design.md sections 5 and 18)" },
   ),
   OpenRfq: object(
     {
@@ -188,8 +195,9 @@ export const VIEW_SCHEMAS = {
       created_at: ref('UnixSeconds'),
       expires_at: ref('UnixSeconds'),
       max_quote_expires_at: { ...ref('UnixSeconds'), description: 'min(created_at + 3600, expiry of the legs): the latest quote expires_at' },
+      competitive: { const: true, description: 'Present on a competitive RFQ only (design.md 18): several makers quote, the taker takes one' },
     },
-    undefined,
+    ['rfq_id', 'legs', 'created_at', 'expires_at', 'max_quote_expires_at'],
     { description: 'A pending RFQ as quoters see it: the legs are the exact structure quoted; the taker stays anonymous' },
   ),
   ClosedRfq: object(
@@ -200,8 +208,9 @@ export const VIEW_SCHEMAS = {
       expires_at: ref('UnixSeconds'),
       max_quote_expires_at: ref('UnixSeconds'),
       state: ref('RfqState'),
+      competitive: { const: true, description: 'Present on a competitive RFQ only' },
     },
-    undefined,
+    ['rfq_id', 'legs', 'created_at', 'expires_at', 'max_quote_expires_at', 'state'],
     { description: 'An RFQ that left pending without the receiving quoter’s quote: the open RFQ object plus its state' },
   ),
   MakerQuoteEvent: object({
@@ -318,6 +327,7 @@ export const VIEW_SCHEMAS = {
   },
   ...MAKER_LIMITS_SCHEMAS,
   ...MAKER_QUOTE_SCHEMAS,
+  ...COMPETITION_SCHEMAS,
   RpcErrorData: object(
     {
       error: { type: 'string', enum: RPC_ERROR_NAMES },

@@ -28,10 +28,21 @@ export function makerHears(from: string, to: string): boolean {
 }
 
 /** `params.data` (without `seq`) of an account event: the same live and in a replay. */
-export function accountEventData(channel: AccountEventChannel, record: RfqRecord, accountSeq: number | undefined): Record<string, unknown> | null {
+export function accountEventData(
+  channel: AccountEventChannel,
+  record: RfqRecord,
+  accountSeq: number | undefined,
+  name?: 'quotes',
+): Record<string, unknown> | null {
   const seq = accountSeq === undefined ? {} : { account_seq: accountSeq };
-  if (channel === 'rfq') return { event: record.state, rfq: rfqView(record), ...seq };
+  // `quotes`: the live quotes of a competitive RFQ changed (docs/spec/design.md 18).
+  if (channel === 'rfq') return { event: name ?? record.state, rfq: rfqView(record), ...seq };
   const event = makerQuoteEvent(record);
   // { seq, event, rfq } like every notification; `rfq` is the maker's view of its quote (docs/spec/design.md 5).
   return event ? { event: record.state, rfq: event, ...seq } : null;
+}
+
+/** `params.data` (without `seq`) of a maker's competitive quote that ended without a fill: `{ rfq_id, quote_id }` only. */
+export function quoteEndEventData(event: string, rfqId: string, quoteId: string, accountSeq: number): Record<string, unknown> {
+  return { event, rfq: { rfq_id: rfqId, quote_id: quoteId }, account_seq: accountSeq };
 }

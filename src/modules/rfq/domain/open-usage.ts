@@ -118,3 +118,17 @@ export function openUsage(quotes: readonly QuoteLegs[], marks: UsageMarks): Open
   }
   return usage;
 }
+
+/** Two usages together (each a sum over its quotes, so the sum over both). */
+export function addUsage(a: OpenUsage, b: OpenUsage): OpenUsage {
+  const add = (x: Record<string, bigint>, y: Record<string, bigint>) => {
+    const assets = [...new Set([...Object.keys(x), ...Object.keys(y)])].sort();
+    return Object.fromEntries(assets.map((asset) => [asset, (x[asset] ?? 0n) + (y[asset] ?? 0n)]));
+  };
+  return {
+    openQuotes: a.openQuotes + b.openQuotes,
+    openNotional: a.openNotional + b.openNotional,
+    openDelta: add(a.openDelta, b.openDelta),
+    openVega: add(a.openVega, b.openVega),
+  };
+}

@@ -10,6 +10,8 @@ export interface CreateRfqCommand {
   clientRef: string;
   /** Canonical values in the taker's order; not yet checked against the instruments. */
   legs: RfqLeg[];
+  /** docs/spec/design.md 18: a competitive RFQ; `makers` the panel (its checks are the service's). */
+  competition?: { makers?: string[] };
 }
 
 export interface ListRfqsQuery {

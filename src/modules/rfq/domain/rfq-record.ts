@@ -30,6 +30,17 @@ export interface StoredQuote {
   receivedAtMs?: number;
 }
 
+/** A quote of a competitive RFQ (docs/spec/design.md 18): the quote and when the exchange took it (unix ms). */
+export interface CompetitiveQuote extends StoredQuote {
+  receivedAtMs: number;
+}
+
+/** The competition asked at create: the panel's wallets in the order given and their account ids; null: every quoter. */
+export interface RfqCompetition {
+  makers: string[] | null;
+  accounts: number[] | null;
+}
+
 export interface RfqFailure {
   error: RfqErrorCode;
   message: string;
@@ -78,6 +89,13 @@ export interface RfqRecord {
   endedAt: number | null;
   /** When the taker cancelled it (it is then `expired`); null otherwise. */
   cancelledAt: number | null;
+  /** null for a seed RFQ (one quote, first wins); the competition of a competitive one (docs/spec/design.md 18). */
+  competition: RfqCompetition | null;
+  /**
+   * The live quotes of a competitive RFQ, in the order received, where the record was read with
+   * them (the competition module's reads and events); absent: none known (an ended competition has none).
+   */
+  liveQuotes?: CompetitiveQuote[];
   /** The `account_seq` of the events this record's move stored, by channel (docs/spec/design.md 13); set by a move only. */
   accountSeqs?: Partial<Record<'rfq' | 'rfq_maker', number>>;
 }

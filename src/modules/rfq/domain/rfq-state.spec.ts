@@ -7,6 +7,9 @@ describe('RFQ state table (design.md section 5)', () => {
     ['pending', 'expired'],
     ['quoted', 'accepted'],
     ['quoted', 'expired'],
+    // Competitive RFQs (design.md section 18).
+    ['quoted', 'pending'],
+    ['quoted', 'declined'],
     ['accepted', 'submitting'],
     ['accepted', 'failed'],
     ['submitting', 'filled'],

@@ -17,6 +17,9 @@ export const RFQ_MOVES: Readonly<Record<RfqState, Readonly<Partial<Record<RfqSta
   quoted: {
     accepted: 'valid rfq.accept (fill job enqueued)',
     expired: "the quote's expires_at passes, or the round settles",
+    // Competitive RFQs only (docs/spec/design.md 18): their last live quote ended, or every panel maker declined.
+    pending: 'the last live quote of a competitive RFQ ended without an accept, before its expires_at',
+    declined: 'every maker of a competitive RFQ’s panel declined',
   },
   accepted: {
     submitting: 'fill job starts',

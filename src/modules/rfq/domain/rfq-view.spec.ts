@@ -25,6 +25,7 @@ const pending: RfqRecord = {
   fill: null,
   endedAt: null,
   cancelledAt: null,
+  competition: null,
 };
 
 const quoted: RfqRecord = {
@@ -64,6 +65,9 @@ describe('RFQ views (design.md section 5)', () => {
       failure: null,
       fill: null,
       cancelled_at: null,
+      competition: null,
+      quotes: null,
+      best: null,
     });
   });
 

@@ -1,5 +1,5 @@
 import { type View, formatRfq } from '@legwork/protocol';
-import type { RfqRecord, StoredLeg } from './rfq-record';
+import type { CompetitiveQuote, RfqRecord, StoredLeg } from './rfq-record';
 import type { RfqState } from './rfq-state';
 
 /** The wire forms of an RFQ (docs/spec/design.md section 5). Pure: records in, JSON-ready objects out. */
@@ -39,6 +39,43 @@ function fillView(rfq: RfqRecord, forTaker: boolean): RfqFillView | null {
   return view;
 }
 
+type LiveQuoteView = View<'RfqLiveQuote'>;
+
+function liveQuoteView(q: CompetitiveQuote): LiveQuoteView {
+  return {
+    quote_id: q.quoteId,
+    maker: q.makerWallet,
+    quote_nonce: q.quoteNonce.toString(),
+    bid: formatRfq(q.bid),
+    ask: formatRfq(q.ask),
+    issued_at: q.issuedAt,
+    expires_at: q.expiresAt,
+    maker_signature: q.makerSignature,
+    received_at_ms: q.receivedAtMs,
+  };
+}
+
+/**
+ * The best live quote of each side (docs/spec/design.md 18): the highest bid and the lowest ask,
+ * ties to the earlier received (`quotes` in the order received).
+ */
+function bestOf(quotes: readonly CompetitiveQuote[]): { bid: string | null; ask: string | null } {
+  let bid: CompetitiveQuote | null = null;
+  let ask: CompetitiveQuote | null = null;
+  for (const q of quotes) {
+    if (!bid || q.bid > bid.bid) bid = q;
+    if (!ask || q.ask < ask.ask) ask = q;
+  }
+  return { bid: bid?.quoteId ?? null, ask: ask?.quoteId ?? null };
+}
+
+/** The competition of the view: null for a seed RFQ; the live quotes (none known: none) and the best. */
+function competitionView(rfq: RfqRecord): Pick<RfqView, 'competition' | 'quotes' | 'best'> {
+  if (!rfq.competition) return { competition: null, quotes: null, best: null };
+  const live = rfq.liveQuotes ?? [];
+  return { competition: { makers: rfq.competition.makers }, quotes: live.map(liveQuoteView), best: bestOf(live) };
+}
+
 export function rfqView(rfq: RfqRecord): RfqView {
   const q = rfq.quote;
   return {
@@ -67,6 +104,7 @@ export function rfqView(rfq: RfqRecord): RfqView {
     failure: rfq.failure ? { error: rfq.failure.error, message: rfq.failure.message } : null,
     fill: fillView(rfq, true),
     cancelled_at: rfq.cancelledAt,
+    ...competitionView(rfq),
   };
 }
 
@@ -77,6 +115,7 @@ export function openRfqView(rfq: RfqRecord): OpenRfqView {
     created_at: rfq.createdAt,
     expires_at: rfq.expiresAt,
     max_quote_expires_at: rfq.maxQuoteExpiresAt,
+    ...(rfq.competition ? { competitive: true as const } : {}),
   };
 }
 

@@ -20,7 +20,8 @@ const RFQ_EXPIRY_DEADLINE = `CASE WHEN state = 'quoted' THEN quote_expires_at EL
 @Check('rfqs_decline_reason_check', `decline_reason IN ('unlisted_instrument', 'near_expiry', 'size_limit', 'stale_data', 'low_confidence', 'queue_overflow')`)
 @Check('rfqs_accepted_side_check', `accepted_side IN ('buy', 'sell')`)
 @Check('rfqs_check', 'num_nulls(quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at, maker_signature) IN (0, 9)')
-@Check('rfqs_check1', `state IN ('pending', 'declined', 'expired') OR quote_id IS NOT NULL`)
+// A competitive RFQ is quoted with its quotes in competition_quotes (migration 1763800000340).
+@Check('rfqs_check1', `state IN ('pending', 'declined', 'expired') OR quote_id IS NOT NULL OR competition IS NOT NULL`)
 // A taker's cancel ends an RFQ in `expired` (docs/spec/design.md 15): no other state carries it.
 @Check('rfqs_cancelled_at_check', `cancelled_at IS NULL OR state = 'expired'`)
 @Check('rfqs_quote_received_check', '(quote_id IS NULL) = (quote_received_at_ms IS NULL)')
@@ -30,6 +31,8 @@ const RFQ_EXPIRY_DEADLINE = `CASE WHEN state = 'quoted' THEN quote_expires_at EL
 @Index('rfqs_state', { synchronize: false }) // (state, id DESC): the console's RFQs by state
 @Index('rfqs_taker_open', ['accountId'], { where: `state IN ('pending', 'quoted', 'accepted', 'submitting')` })
 @Index('rfqs_pending', ['id'], { where: `state = 'pending'` })
+// rfq.maker.poll: pending RFQs, and competitive ones still taking quotes while quoted (docs/spec/design.md 18).
+@Index('rfqs_open_to_quote', ['id'], { where: `state = 'pending' OR (state = 'quoted' AND competition IS NOT NULL)` })
 @Index('rfqs_expiry_due', ['expiryDeadline'], { where: `state IN ('pending', 'quoted')` })
 @Index('rfqs_fill_due', ['updatedAt'], { where: `state IN ('accepted', 'submitting')` })
 // A maker's live quotes, read index-only (rfq.maker.get_limits and respond under limits, docs/spec/design.md section 15).
@@ -153,6 +156,14 @@ export class RfqEntity {
    */
   @Column(bigint('events_pruned_at', { nullable: true }))
   eventsPrunedAt!: bigint | null;
+
+  /**
+   * The competition asked at create (docs/spec/design.md 18; migration 1763800000340): null for a
+   * seed RFQ, else `{ makers, accounts }` (the panel's wallets in the order given and their
+   * account ids, or both null: every quoter). Part of the RFQ's terms, like its legs.
+   */
+  @Column({ name: 'competition', type: 'jsonb', nullable: true })
+  competition!: { makers: string[] | null; accounts: number[] | null } | null;
 
   /** Generated (stored) from state, quote_expires_at and expires_at; never written. */
   @Column({ ...bigint('expiry_deadline', { nullable: true }), generatedType: 'STORED', asExpression: RFQ_EXPIRY_DEADLINE, insert: false, update: false })

@@ -1,0 +1,29 @@
+import { Injectable } from '@nestjs/common';
+import { RpcMethod, type RpcContext } from '../../common/rpc/rpc-method';
+import { rfqCaller } from '../rfq/rfq.rpc';
+import { CompetitionService } from './competition.service';
+import { TranscriptService } from './transcript.service';
+
+/** The methods of competitive RFQs (docs/spec/design.md 18) besides those they share with the seed RFQ. */
+@Injectable()
+export class CompetitionRpc {
+  constructor(
+    private readonly competition: CompetitionService,
+    private readonly transcripts: TranscriptService,
+  ) {}
+
+  @RpcMethod('rfq.maker.cancel_quote')
+  cancelQuote(params: { quoteId: string }, context: RpcContext) {
+    return this.competition.cancelQuote(rfqCaller(context), params.quoteId);
+  }
+
+  @RpcMethod('rfq.maker.cancel_quotes')
+  cancelQuotes(_params: Record<string, never>, context: RpcContext) {
+    return this.competition.cancelQuotes(rfqCaller(context));
+  }
+
+  @RpcMethod('rfq.transcript')
+  transcript(params: { rfqId: string }, context: RpcContext) {
+    return this.transcripts.get(rfqCaller(context), params.rfqId);
+  }
+}
