@@ -27,11 +27,8 @@ function isFrozen(row: MakerLimitsRow | null, nowMs: number): boolean {
   return row?.trippedAt != null && (row.frozenUntil === null || row.frozenUntil * 1000 > nowMs);
 }
 
-/** Makers whose quotes are kept at most (the rest are read again, never wrong). */
-const KNOWN_MAKERS = 10_000;
-
-/** Legs kept in memory at most (about 200 bytes each). */
-const LEGS_KEPT = 200_000;
+/** Makers whose quotes are kept at most (the rest are read again, never wrong); legs kept (about 200 bytes each). */
+const [KNOWN_MAKERS, LEGS_KEPT] = [10_000, 200_000];
 
 /** The unix second a quote must expire after to be live at `nowMs` (its expires_at is still ahead). */
 const liveAfter = (nowMs: number) => Math.floor(nowMs / 1000);
