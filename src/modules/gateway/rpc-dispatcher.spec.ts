@@ -29,7 +29,16 @@ describe('RpcDispatcher with unconfirmed views', () => {
   // The account's roles as they are now: here those of the token.
   const access = { current: (principal: unknown) => principal } as unknown as AccountAccessService;
   const limiter = new InMemoryRateLimiter();
-  const dispatcher = new RpcDispatcher(registry, limiter, metrics, access, config, views, new PublicRateLimit(limiter, 1000, 1000), PublicRateLimit.forQueries(limiter, 1000, 1000));
+  const dispatcher = new RpcDispatcher(
+    registry,
+    limiter,
+    metrics,
+    access,
+    config,
+    views,
+    new PublicRateLimit(limiter, 1000, 1000),
+    PublicRateLimit.forQueries(limiter, 1000, 1000),
+  );
   const caller = { principal: { via: 'session' as const, wallet: 'w', accountId: 7, roles: [], scopes: [] }, clientIp: '10.0.0.1' } as never;
 
   beforeEach(() => {
@@ -76,7 +85,16 @@ describe('RpcDispatcher limits', () => {
   const access = { current: (principal: unknown) => principal } as unknown as AccountAccessService;
   const now = 1_000_000;
   const limiter = new InMemoryRateLimiter(() => now);
-  const dispatcher = new RpcDispatcher(registry, limiter, metrics, access, config, views, new PublicRateLimit(limiter, 20, 3, () => now), PublicRateLimit.forQueries(limiter, 1000, 1000));
+  const dispatcher = new RpcDispatcher(
+    registry,
+    limiter,
+    metrics,
+    access,
+    config,
+    views,
+    new PublicRateLimit(limiter, 20, 3, () => now),
+    PublicRateLimit.forQueries(limiter, 1000, 1000),
+  );
   const caller = (ip: string) =>
     ({ principal: { via: 'session' as const, wallet: 'w', accountId: 9, roles: [], scopes: [] }, clientIp: ip, connectionId: 'c1' }) as never;
 

@@ -61,10 +61,12 @@ async function replay(state, job) {
 
 (async () => {
   const states = await Promise.all(jobs.map(open));
-  await Promise.all(states.map(async (s, i) => {
-    const r = await s.call('public/session_resume', { session_token: jobs[i].token });
-    if (r.error) throw new Error(`resume: ${JSON.stringify(r.error)}`);
-  }));
+  await Promise.all(
+    states.map(async (s, i) => {
+      const r = await s.call('public/session_resume', { session_token: jobs[i].token });
+      if (r.error) throw new Error(`resume: ${JSON.stringify(r.error)}`);
+    }),
+  );
   const results = await Promise.all(states.map((s, i) => replay(s, jobs[i])));
   for (const s of states) s.socket.close();
   process.stdout.write(JSON.stringify({ results }) + '\n');
