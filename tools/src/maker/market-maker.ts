@@ -203,8 +203,12 @@ export class ReferenceMaker extends EventEmitter<MakerEvents> {
         case 'accepted':
         case 'filled':
         case 'failed':
-        case 'expired':
           this.onQuoteEvent(n.event, n.rfq);
+          break;
+        case 'expired':
+          // A seed quote's RFQ expired (its view), or a competitive quote ended at its own time ({ rfq_id, quote_id }).
+          if ('state' in n.rfq) this.onQuoteEvent(n.event, n.rfq);
+          else this.log(`expired  quote ${short(n.rfq.quote_id)} of rfq ${short(n.rfq.rfq_id)} (competitive)`);
           break;
         case 'protection': {
           const trip = n.protection;
