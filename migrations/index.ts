@@ -18,6 +18,7 @@ import { RfqHistory1763800000250 } from './1763800000250-RfqHistory';
 import { SettledRounds1763800000260 } from './1763800000260-SettledRounds';
 import { ReceiptChainLink1763800000270 } from './1763800000270-ReceiptChainLink';
 import { Competition1763800000340 } from './1763800000340-Competition';
+import { MakerProfiles1763800000380 } from './1763800000380-MakerProfiles';
 
 /** Every migration, in order. The app runs the pending ones at start; `synchronize` is never on. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   SettledRounds1763800000260,
   ReceiptChainLink1763800000270,
   Competition1763800000340,
+  MakerProfiles1763800000380,
 ];

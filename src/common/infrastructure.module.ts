@@ -10,6 +10,7 @@ import { BullMqJobRunner } from './jobs/bullmq-job-runner';
 import { InProcessJobRunner } from './jobs/in-process-job-runner';
 import { JobRunner } from './jobs/job-runner';
 import { logger } from './logging/logger';
+import { MemoryPresenceStore, Presence, RedisPresenceStore } from './presence/presence';
 import { PublicRateLimit } from './rate-limit/public-rate-limit';
 import { InMemoryRateLimiter, RateLimiter, RedisRateLimiter } from './rate-limit/rate-limiter';
 import { quitRedis } from './redis/close';
@@ -85,12 +86,18 @@ function redisClient(url: string, purpose: string, options: { blocking?: boolean
       useFactory: (config: AppConfig, redis: Redis | null) => (redis ? new RedisRateLimiter(redis, config.redisPrefix) : new InMemoryRateLimiter()),
     },
     {
+      provide: Presence,
+      inject: [APP_CONFIG, REDIS, Clock],
+      useFactory: (config: AppConfig, redis: Redis | null, clock: Clock) =>
+        new Presence(redis ? new RedisPresenceStore(redis, config.redisPrefix) : new MemoryPresenceStore(), () => clock.nowMs()),
+    },
+    {
       provide: PublicRateLimit,
       inject: [APP_CONFIG, RateLimiter],
       useFactory: (config: AppConfig, limiter: RateLimiter) => new PublicRateLimit(limiter, config.publicRatePerSecond, config.publicRateBurst),
     },
   ],
-  exports: [Clock, Notifier, ShutdownState, Database, REDIS, JobRunner, Broadcaster, ViewVersions, RateLimiter, PublicRateLimit],
+  exports: [Clock, Notifier, ShutdownState, Database, REDIS, JobRunner, Broadcaster, ViewVersions, RateLimiter, PublicRateLimit, Presence],
 })
 export class InfrastructureModule implements BeforeApplicationShutdown, OnApplicationShutdown {
   /** The module with the app's entities (`common` imports no module: the app passes its list in). */
@@ -103,6 +110,7 @@ export class InfrastructureModule implements BeforeApplicationShutdown, OnApplic
     private readonly jobs: JobRunner,
     private readonly broadcaster: Broadcaster,
     @Inject(REDIS) private readonly redis: Redis | null,
+    private readonly presence: Presence,
   ) {}
 
   /** Finish the jobs in flight before the connections they need are closed. */
@@ -113,6 +121,7 @@ export class InfrastructureModule implements BeforeApplicationShutdown, OnApplic
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.presence.stop();
     await this.broadcaster.close();
     if (this.redis) await quitRedis(this.redis);
     await this.database.close();

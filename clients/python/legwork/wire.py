@@ -34,6 +34,7 @@ MethodName: TypeAlias = Literal[
     "rfq.maker.get_limits",
     "rfq.maker.reset_protection",
     "rfq.maker.check",
+    "rfq.maker.set_profile",
 ]
 METHOD_NAMES: Final[tuple[MethodName, ...]] = (
     "public/get_nonce",
@@ -60,6 +61,7 @@ METHOD_NAMES: Final[tuple[MethodName, ...]] = (
     "rfq.maker.get_limits",
     "rfq.maker.reset_protection",
     "rfq.maker.check",
+    "rfq.maker.set_profile",
 )
 RfqErrorCode: TypeAlias = Literal[
     "RFQ_NOT_ENABLED",
@@ -796,6 +798,22 @@ class RfqMakerCheckResult(TypedDict):
     ok: Literal[True]
     quote_id: QuoteId
     payload: str
+
+
+class RfqMakerSetProfileParams(TypedDict):
+    """params of rfq.maker.set_profile"""
+
+    listed: NotRequired[bool]
+    name: NotRequired[str]
+    cancel_on_disconnect: NotRequired[bool]
+
+
+class RfqMakerSetProfileResult(TypedDict):
+    """result of rfq.maker.set_profile"""
+
+    listed: bool
+    name: str | None
+    cancel_on_disconnect: bool
 
 
 class SessionLapsedData(TypedDict):
