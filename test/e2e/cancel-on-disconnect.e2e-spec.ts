@@ -102,6 +102,8 @@ describe('maker profile and cancel on disconnect', () => {
     clients.push(again);
     for (const quoteId of quoteIds)
       expect(await again.result('rfq.maker.cancel_quote', { quote_id: quoteId })).toEqual({ quote_id: quoteId, state: 'cancelled' });
+    // Limits usage freed: only the seed quote is still out.
+    expect((await again.result('rfq.maker.get_limits', {})).usage.open_quotes).toBe(1);
   });
 
   it('a flagged maker that reconnects within the grace, a maker with two connections closing one, and a maker without the flag keep their quotes', async () => {
