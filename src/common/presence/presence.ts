@@ -2,7 +2,7 @@ import type Redis from 'ioredis';
 import { logger } from '../logging/logger';
 
 /** How often an instance says which accounts it holds a connection of (docs/spec/design.md 19). */
-export const PRESENCE_HEARTBEAT_MS = 1000;
+const PRESENCE_HEARTBEAT_MS = 1000;
 /** How long a presence record outlives its last renewal in Redis: only garbage collection, the record holds its time. */
 const PRESENCE_TTL_MS = 10_000;
 
