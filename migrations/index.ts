@@ -22,6 +22,7 @@ import { AuditHeadSigned1763800000301 } from './1763800000301-AuditHeadSigned';
 import { JournalPending1763800000320 } from './1763800000320-JournalPending';
 import { Competition1763800000340 } from './1763800000340-Competition';
 import { MakerQuotes1763800000360 } from './1763800000360-MakerQuotes';
+import { MakerProfiles1763800000380 } from './1763800000380-MakerProfiles';
 
 /** Every migration, in order. The app runs the pending ones at start; `synchronize` is never on. */
 export const MIGRATIONS = [
@@ -49,4 +50,5 @@ export const MIGRATIONS = [
   JournalPending1763800000320,
   Competition1763800000340,
   MakerQuotes1763800000360,
+  MakerProfiles1763800000380,
 ];

@@ -5,6 +5,7 @@ import { CompetitionDeclineEntity } from './modules/competition/entities/competi
 import { CompetitionMakerEntity } from './modules/competition/entities/competition-maker.entity';
 import { CompetitionQuoteEntity } from './modules/competition/entities/competition-quote.entity';
 import { CompetitionTranscriptEntity } from './modules/competition/entities/competition-transcript.entity';
+import { MakerProfileEntity } from './modules/competition/entities/maker-profile.entity';
 import { AuditEntryEntity } from './modules/audit/entities/audit-entry.entity';
 import { AuditHeadEntity } from './modules/audit/entities/audit-head.entity';
 import { AuthNonceEntity } from './modules/auth/entities/auth-nonce.entity';
@@ -63,6 +64,7 @@ export const ENTITIES: EntityClasses = [
   CompetitionDeclineEntity,
   CompetitionTranscriptEntity,
   CompetitionMakerEntity,
+  MakerProfileEntity,
   // ledger
   BalanceEntity,
   TransferEntity,

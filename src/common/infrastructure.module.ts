@@ -10,6 +10,7 @@ import { BullMqJobRunner } from './jobs/bullmq-job-runner';
 import { InProcessJobRunner } from './jobs/in-process-job-runner';
 import { JobRunner } from './jobs/job-runner';
 import { logger } from './logging/logger';
+import { MemoryPresenceStore, Presence, RedisPresenceStore } from './presence/presence';
 import { PublicRateLimit, QueryRateLimit } from './rate-limit/public-rate-limit';
 import { InMemoryRateLimiter, RateLimiter, RedisRateLimiter } from './rate-limit/rate-limiter';
 import { quitRedis } from './redis/close';
@@ -85,6 +86,12 @@ function redisClient(url: string, purpose: string, options: { blocking?: boolean
       useFactory: (config: AppConfig, redis: Redis | null) => (redis ? new RedisRateLimiter(redis, config.redisPrefix) : new InMemoryRateLimiter()),
     },
     {
+      provide: Presence,
+      inject: [APP_CONFIG, REDIS, Clock],
+      useFactory: (config: AppConfig, redis: Redis | null, clock: Clock) =>
+        new Presence(redis ? new RedisPresenceStore(redis, config.redisPrefix) : new MemoryPresenceStore(), () => clock.nowMs()),
+    },
+    {
       provide: PublicRateLimit,
       inject: [APP_CONFIG, RateLimiter],
       useFactory: (config: AppConfig, limiter: RateLimiter) => new PublicRateLimit(limiter, config.publicRatePerSecond, config.publicRateBurst),
@@ -95,7 +102,7 @@ function redisClient(url: string, purpose: string, options: { blocking?: boolean
       useFactory: (config: AppConfig, limiter: RateLimiter) => PublicRateLimit.forQueries(limiter, config.queryRatePerSecond, config.queryRateBurst),
     },
   ],
-  exports: [Clock, Notifier, ShutdownState, Database, REDIS, JobRunner, Broadcaster, ViewVersions, RateLimiter, PublicRateLimit, QueryRateLimit],
+  exports: [Clock, Notifier, ShutdownState, Database, REDIS, JobRunner, Broadcaster, ViewVersions, RateLimiter, PublicRateLimit, QueryRateLimit, Presence],
 })
 export class InfrastructureModule implements BeforeApplicationShutdown, OnApplicationShutdown {
   /** The module with the app's entities (`common` imports no module: the app passes its list in). */
@@ -108,6 +115,7 @@ export class InfrastructureModule implements BeforeApplicationShutdown, OnApplic
     private readonly jobs: JobRunner,
     private readonly broadcaster: Broadcaster,
     @Inject(REDIS) private readonly redis: Redis | null,
+    private readonly presence: Presence,
   ) {}
 
   /** Finish the jobs in flight before the connections they need are closed. */
@@ -118,6 +126,7 @@ export class InfrastructureModule implements BeforeApplicationShutdown, OnApplic
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.presence.stop();
     await this.broadcaster.close();
     if (this.redis) await quitRedis(this.redis);
     await this.database.close();

@@ -35,6 +35,7 @@ MethodName: TypeAlias = Literal[
     "rfq.maker.reset_protection",
     "rfq.maker.check",
     "rfq.maker.quotes",
+    "rfq.maker.set_profile",
 ]
 METHOD_NAMES: Final[tuple[MethodName, ...]] = (
     "public/get_nonce",
@@ -62,6 +63,7 @@ METHOD_NAMES: Final[tuple[MethodName, ...]] = (
     "rfq.maker.reset_protection",
     "rfq.maker.check",
     "rfq.maker.quotes",
+    "rfq.maker.set_profile",
 )
 RfqErrorCode: TypeAlias = Literal[
     "RFQ_NOT_ENABLED",
@@ -895,6 +897,22 @@ class RfqMakerQuotesResult(TypedDict):
 
     items: list[MakerQuote]
     next_cursor: NotRequired[QuoteId]
+
+
+class RfqMakerSetProfileParams(TypedDict):
+    """params of rfq.maker.set_profile"""
+
+    listed: NotRequired[bool]
+    name: NotRequired[str]
+    cancel_on_disconnect: NotRequired[bool]
+
+
+class RfqMakerSetProfileResult(TypedDict):
+    """result of rfq.maker.set_profile"""
+
+    listed: bool
+    name: str | None
+    cancel_on_disconnect: bool
 
 
 class SessionLapsedData(TypedDict):

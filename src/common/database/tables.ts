@@ -206,6 +206,12 @@ export interface Tables {
     account_id: string; // bigint NOT NULL
     high_water: string; // numeric NOT NULL
   };
+  maker_profiles: {
+    account_id: string; // bigint NOT NULL
+    listed: boolean; // boolean NOT NULL
+    name: string | null; // text
+    cancel_on_disconnect: boolean; // boolean NOT NULL
+  };
   positions: {
     account_id: string; // bigint NOT NULL
     instrument: string; // text NOT NULL

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CancelOnDisconnectService } from './cancel-on-disconnect.service';
 import { JournalModule } from '../journal/journal.module';
 import { RfqModule } from '../rfq/rfq.module';
 import { CompetitionAcceptService } from './competition-accept.service';
@@ -7,12 +8,14 @@ import { CompetitionExpiryService } from './competition-expiry.service';
 import { CompetitionRepository } from './competition.repository';
 import { CompetitionRpc } from './competition.rpc';
 import { CompetitionService } from './competition.service';
+import { MakerProfileRepository } from './maker-profile.repository';
 import { TranscriptService } from './transcript.service';
 
 /**
  * Competitive RFQs (docs/spec/design.md 18): several makers quote one RFQ, the taker takes one, and
  * the exchange signs what it was offered. Owns competition_quotes, competition_declines,
- * competition_transcripts and competition_makers (CompetitionRepository). Asks `rfq` (the one
+ * competition_transcripts and competition_makers (CompetitionRepository), maker_profiles
+ * (MakerProfileRepository). Asks `rfq` (the one
  * place state moves, its reads, the maker limits) and `journal` (the exchange key); registers
  * itself with `rfq` (CompetitionHooks) for respond, decline, cancel and the limits usage; the
  * ledger's accept asks CompetitionAcceptService.
@@ -21,12 +24,14 @@ import { TranscriptService } from './transcript.service';
   imports: [RfqModule, JournalModule],
   providers: [
     CompetitionRepository,
+    MakerProfileRepository,
     CompetitionCloseService,
     CompetitionService,
     CompetitionAcceptService,
     CompetitionExpiryService,
     TranscriptService,
     CompetitionRpc,
+    CancelOnDisconnectService,
   ],
   exports: [CompetitionAcceptService],
 })

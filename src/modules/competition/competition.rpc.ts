@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { RpcMethod, type RpcContext } from '../../common/rpc/rpc-method';
 import { rfqCaller } from '../rfq/rfq.rpc';
 import { CompetitionService } from './competition.service';
+import { MakerProfileRepository, type MakerProfilePatch } from './maker-profile.repository';
 import { TranscriptService } from './transcript.service';
 
 /** The methods of competitive RFQs (docs/spec/design.md 18) besides those they share with the seed RFQ. */
@@ -10,7 +11,13 @@ export class CompetitionRpc {
   constructor(
     private readonly competition: CompetitionService,
     private readonly transcripts: TranscriptService,
+    private readonly profiles: MakerProfileRepository,
   ) {}
+
+  @RpcMethod('rfq.maker.set_profile')
+  setProfile(params: MakerProfilePatch, context: RpcContext) {
+    return this.profiles.set(rfqCaller(context).accountId, params);
+  }
 
   @RpcMethod('rfq.maker.cancel_quote')
   cancelQuote(params: { quoteId: string }, context: RpcContext) {

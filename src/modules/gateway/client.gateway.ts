@@ -11,6 +11,7 @@ import { clientIp } from '../../common/http/client-ip';
 import { MetricsService } from '../health/metrics.service';
 import { RfqError } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
+import { Presence } from '../../common/presence/presence';
 import { ShutdownState } from '../../common/shutdown-state';
 import { AccountAccessService } from '../accounts/account-access.service';
 import { type AccountAccessState, checkAccess, currentPrincipal } from '../../common/access/access';
@@ -77,6 +78,7 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
     private readonly registry: RpcRegistry,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly shutdown: ShutdownState,
+    private readonly presence: Presence,
   ) {}
 
   /** The client IP of an upgrade request (section 10), kept on the request for handleConnection. */
@@ -273,13 +275,17 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
     this.unindex(connection);
     const accountId = connection.accountId;
     connection.indexedAccount = accountId;
-    if (accountId !== null) this.byAccount.add(accountId, connection);
+    if (accountId === null) return;
+    this.byAccount.add(accountId, connection);
+    this.presence.opened(accountId);
   }
 
   private unindex(connection: ClientConnection): void {
     const accountId = connection.indexedAccount;
     connection.indexedAccount = null;
-    if (accountId !== null) this.byAccount.delete(accountId, connection);
+    if (accountId === null) return;
+    this.byAccount.delete(accountId, connection);
+    this.presence.closed(accountId);
   }
 
   private forget(connection: ClientConnection): void {

@@ -2,6 +2,7 @@ import type { MethodDeclaration } from './declaration';
 import type { SubscriptionChannel } from './enums';
 import type { WireOf } from './params';
 import { DESK_METHODS } from './methods-desk';
+import { MAKER_PROFILE_METHODS } from './methods-maker-profile';
 import { PUBLIC_METHODS } from './methods-public';
 import { QUOTER_METHODS, TAKER_METHODS } from './methods-rfq';
 import { RECONCILE_METHODS } from './methods-reconcile';
@@ -19,6 +20,7 @@ export const METHODS = {
   ...QUOTER_METHODS,
   ...DESK_METHODS,
   ...RECONCILE_METHODS,
+  ...MAKER_PROFILE_METHODS,
 } satisfies Record<string, MethodDeclaration>;
 
 export type MethodName = keyof typeof METHODS;
