@@ -23,6 +23,7 @@ import { JournalPending1763800000320 } from './1763800000320-JournalPending';
 import { Competition1763800000340 } from './1763800000340-Competition';
 import { MakerQuotes1763800000360 } from './1763800000360-MakerQuotes';
 import { MakerProfiles1763800000380 } from './1763800000380-MakerProfiles';
+import { CompetitiveMakerQuotes1763800000390 } from './1763800000390-CompetitiveMakerQuotes';
 
 /** Every migration, in order. The app runs the pending ones at start; `synchronize` is never on. */
 export const MIGRATIONS = [
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   Competition1763800000340,
   MakerQuotes1763800000360,
   MakerProfiles1763800000380,
+  CompetitiveMakerQuotes1763800000390,
 ];

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '../../common/database/database';
 import type { Sql, Tx } from '../../common/database/sql';
 import { type Narrow, type RowOf, columnList } from '../../common/database/table';
+import type { CompetitiveQuotesQuery } from '../rfq/competition-port';
 import type { CompetitiveQuote } from '../rfq/domain/rfq-record';
 import type { QuoteEnd } from './domain/competition';
 
@@ -120,6 +121,24 @@ export class CompetitionRepository {
       [accountId, liveAfter],
     );
     return rows.map((r) => ({ id: r.rfq_id, expiresAt: Number(r.expires_at) }));
+  }
+
+  /**
+   * One page of the maker's quotes, newest first by (received_at_ms, quote_id) after the cursor's
+   * place, scanned backwards on competition_quotes_maker_quotes (all) or
+   * competition_quotes_maker_quotes_live (live: not ended, not past expires_at).
+   */
+  async makerPage(query: CompetitiveQuotesQuery, sql: Sql = this.db): Promise<StoredCompetitiveQuote[]> {
+    const params: unknown[] = [query.makerAccountId];
+    const where = ['maker_account_id = $1'];
+    if (query.live) where.push(`ending IS NULL AND expires_at > $${params.push(query.now)}`);
+    if (query.after) where.push(`(received_at_ms, quote_id) < ($${params.push(query.after.receivedAtMs)}, $${params.push(query.after.quoteId)})`);
+    const rows = await sql.rows<QuoteRow>(
+      `SELECT ${QUOTE.sql} FROM competition_quotes WHERE ${where.join(' AND ')}
+        ORDER BY received_at_ms DESC, quote_id DESC LIMIT $${params.push(query.limit)}`,
+      params,
+    );
+    return rows.map(toQuote);
   }
 
   /** Every live quote of the maker, oldest first: rfq.maker.cancel_quotes. */

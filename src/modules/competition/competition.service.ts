@@ -4,7 +4,7 @@ import { Database } from '../../common/database/database';
 import type { Sql, Tx } from '../../common/database/sql';
 import { RfqError } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
-import type { CheckedQuote, CompetitionPort, DeclineResult, RespondResult } from '../rfq/competition-port';
+import type { CheckedQuote, CompetitionPort, CompetitiveQuotesQuery, DeclineResult, KeptCompetitiveQuote, RespondResult } from '../rfq/competition-port';
 import { CompetitionHooks } from '../rfq/competition-port';
 import type { DeclineCommand, RespondCommand } from '../rfq/domain/rfq-params';
 import type { CompetitiveQuote, RfqRecord } from '../rfq/domain/rfq-record';
@@ -213,6 +213,14 @@ export class CompetitionService implements CompetitionPort, OnModuleInit {
 
   liveQuotes(accountId: number, liveAfter: number, sql: Sql): Promise<Array<{ id: string; expiresAt: number }>> {
     return this.quotes.makerLive(accountId, liveAfter, sql);
+  }
+
+  quote(quoteId: string): Promise<KeptCompetitiveQuote | null> {
+    return this.quotes.find(quoteId);
+  }
+
+  makerQuotes(query: CompetitiveQuotesQuery): Promise<KeptCompetitiveQuote[]> {
+    return this.quotes.makerPage(query);
   }
 
   version(accountId: number, sql: Sql): Promise<string> {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Sql, Tx } from '../../common/database/sql';
 import type { MakerLimitsRow } from './maker-limits.repository';
 import type { DeclineCommand, RespondCommand } from './domain/rfq-params';
-import type { DeclineReason, RfqRecord } from './domain/rfq-record';
+import type { CompetitiveQuote, DeclineReason, RfqRecord } from './domain/rfq-record';
 import type { RfqCaller } from './rfq.service';
 
 /** A quote past respond's checks up to the limits: the RFQ, the payload the exchange built, its id, and the maker's limits row. */
@@ -12,6 +12,22 @@ export interface CheckedQuote {
   payload: Buffer;
   quoteId: string;
   limits: MakerLimitsRow | null;
+}
+
+/** A competitive quote as the competition module keeps it: its RFQ, and its end (null: live). */
+export interface KeptCompetitiveQuote extends CompetitiveQuote {
+  rfqId: string;
+  end: 'accepted' | 'traded_away' | 'replaced' | 'cancelled' | 'expired' | null;
+}
+
+/** One page of a maker's competitive quotes for rfq.maker.quotes: newest first by (received_at_ms, quote_id), after `after`. */
+export interface CompetitiveQuotesQuery {
+  makerAccountId: number;
+  /** Only the live ones: not ended and `expires_at` after `now` (unix seconds). */
+  live: boolean;
+  after: { receivedAtMs: number; quoteId: string } | null;
+  limit: number;
+  now: number;
 }
 
 export interface RespondResult {
@@ -42,6 +58,10 @@ export interface CompetitionPort {
   withLiveQuotes(records: readonly RfqRecord[]): Promise<void>;
   /** A maker's live competitive quotes (their RFQ ids and expires_at) live after `liveAfter` (unix seconds). */
   liveQuotes(accountId: number, liveAfter: number, sql: Sql): Promise<Array<{ id: string; expiresAt: number }>>;
+  /** The competitive quote `quoteId` (live or ended), null when there is none: a respond's exact repeat, a cursor's place. */
+  quote(quoteId: string): Promise<KeptCompetitiveQuote | null>;
+  /** One page of the maker's competitive quotes (rfq.maker.quotes), off the keyset indexes of migration 1763800000390. */
+  makerQuotes(query: CompetitiveQuotesQuery): Promise<KeptCompetitiveQuote[]>;
   /** The version of a maker's competitive quotes that no event to it moves (cancels, declines): text, '' when none. */
   version(accountId: number, sql: Sql | Tx): Promise<string>;
 }

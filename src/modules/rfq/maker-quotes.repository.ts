@@ -45,21 +45,25 @@ export class MakerQuotesRepository {
 
   /** The place of one of the maker's quotes in its list (the cursor), or null when it is not the maker's or no longer kept. */
   async place(makerAccountId: number, quoteId: string): Promise<{ receivedAtMs: number; quoteId: string } | null> {
-    const row = await this.db.one<Row<'rfqs', 'quote_received_at_ms'>>(`SELECT quote_received_at_ms FROM rfqs WHERE quote_id = $1 AND maker_account_id = $2`, [
-      quoteId,
-      makerAccountId,
-    ]);
+    const row = await this.db.one<Row<'rfqs', 'quote_received_at_ms'>>(
+      `SELECT quote_received_at_ms FROM rfqs WHERE quote_id = $1 AND maker_account_id = $2 AND competition IS NULL`,
+      [quoteId, makerAccountId],
+    );
     return row && row.quote_received_at_ms !== null ? { receivedAtMs: Number(row.quote_received_at_ms), quoteId } : null;
   }
 
   /**
-   * One page of the maker's quotes, newest first (`limit` rows at most). The seed quotes only:
-   * competitive quotes (section 18) join this list here, as a second branch merged in the same
-   * order (received_at_ms, quote_id), with their own states.
+   * One page of the maker's seed quotes, newest first (`limit` rows at most). A competitive RFQ's
+   * row holds its accepted quote too: the competition module lists that one (MakerQuotesRpc merges
+   * both pages), so it is left out here.
    */
   async page(query: MakerQuotesQuery): Promise<MakerQuoteItem[]> {
     const params: unknown[] = [query.makerAccountId];
-    const where = ['maker_account_id = $1', query.live ? `state = 'quoted' AND quote_expires_at > $${params.push(query.now)}` : 'quote_id IS NOT NULL'];
+    const where = [
+      'maker_account_id = $1',
+      'competition IS NULL',
+      query.live ? `state = 'quoted' AND quote_expires_at > $${params.push(query.now)}` : 'quote_id IS NOT NULL',
+    ];
     if (query.after) where.push(`(quote_received_at_ms, quote_id) < ($${params.push(query.after.receivedAtMs)}, $${params.push(query.after.quoteId)})`);
     const rows = await this.db.rows<QuoteDbRow>(
       `SELECT id, quote_id, quote_nonce::text AS quote_nonce, bid, ask, issued_at, quote_expires_at, quote_received_at_ms, state
@@ -78,5 +82,12 @@ export class MakerQuotesRepository {
       received_at_ms: Number(r.quote_received_at_ms),
       state: seedQuoteState(r.state, Number(r.quote_expires_at), query.now),
     }));
+  }
+
+  /** The states of these RFQs (by primary key, one read): what an accepted competitive quote's state follows. */
+  async rfqStates(rfqIds: readonly string[]): Promise<Map<string, RfqState>> {
+    if (rfqIds.length === 0) return new Map();
+    const rows = await this.db.rows<{ id: string; state: RfqState }>(`SELECT id, state FROM rfqs WHERE id = ANY($1::char(32)[])`, [[...new Set(rfqIds)]]);
+    return new Map(rows.map((r) => [r.id, r.state]));
   }
 }

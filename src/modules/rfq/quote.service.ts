@@ -18,7 +18,7 @@ import { RfqRepository } from './rfq.repository';
 import { type CheckedQuote, CompetitionHooks, onPanel } from './competition-port';
 import { MakerLimitsService, type SeenQuotes } from './maker-limits.service';
 import { KeyedQueue } from './keyed-queue';
-import { type RespondResult, closedReason, replayedRespond } from './domain/respond-replay';
+import { type RespondResult, closedReason, replayedCompetitive, replayedRespond } from './domain/respond-replay';
 import { Database } from '../../common/database/database';
 
 /**
@@ -85,11 +85,11 @@ export class QuoteService {
    */
   private async respondNow(maker: RfqCaller, command: RespondCommand): Promise<RespondResult> {
     const found = await this.limits.findWithRfq(maker.accountId, command.rfqId);
-    const replay = replayedRespond(found.rfq, maker.accountId, command, this.clock.now());
+    const replay = replayedRespond(found.rfq, maker.accountId, command, this.clock.now()) ?? (await this.competitiveReplay(maker, command, found.rfq));
     if (replay) return replay;
     const checked = await this.checked(maker, command, found);
     // A competitive RFQ takes several quotes (docs/spec/design.md 18): the competition module's.
-    if (checked.rfq.competition) return this.competition.port.respond(maker, command, checked);
+    if (checked.rfq.competition) return this.respondCompetitive(maker, command, checked);
     try {
       return await this.take(maker, command, checked);
     } catch (error) {
@@ -100,6 +100,59 @@ export class QuoteService {
       if (again) return again;
       throw error;
     }
+  }
+
+  /**
+   * A competitive respond; a refusal (the nonce, the limits, the RFQ's row) may be an exact repeat
+   * that raced its original, which committed in between: the quote, looked up again, decides.
+   */
+  private async respondCompetitive(maker: RfqCaller, command: RespondCommand, checked: CheckedQuote): Promise<RespondResult> {
+    try {
+      return await this.competition.port.respond(maker, command, checked);
+    } catch (error) {
+      if (!(error instanceof RfqError)) throw error;
+      const again = await this.competitiveReplay(maker, command, await this.store.findById(command.rfqId));
+      if (again) return again;
+      throw error;
+    }
+  }
+
+  /**
+   * Idempotent respond on a competitive RFQ (docs/spec/design.md 19): its quotes are the
+   * competition module's, found by quote_id (the SHA-256 of the payload these params make, built
+   * without any other check: a late repeat would fail the time checks); null when no quote of this
+   * maker was taken from exactly these params, or the RFQ has left the live book.
+   */
+  private async competitiveReplay(maker: RfqCaller, command: RespondCommand, rfq: RfqRecord | null): Promise<RespondResult | null> {
+    const port = this.competition.active;
+    if (!port || !rfq?.competition || rfq.id !== command.rfqId) return null;
+    let id: string;
+    try {
+      id = quoteId(this.payloadOf(maker, command, rfq));
+    } catch {
+      return null; // params no payload can hold: never taken, respond's checks refuse them
+    }
+    return replayedCompetitive(rfq, maker.accountId, command, await port.quote(id), this.clock.now());
+  }
+
+  /** The 1,050-byte quote payload of these params on this RFQ, as the maker signs it. */
+  private payloadOf(maker: RfqCaller, command: RespondCommand, rfq: RfqRecord): Buffer {
+    // A Buffer view of the bytes (no copy): what the quote row and the refusal carry.
+    return asBuffer(
+      encodeQuotePayload({
+        domain: this.domain,
+        rfqId: rfq.id,
+        maker: parseWallet(maker.wallet),
+        quoteNonce: command.quoteNonce,
+        bid: command.bid,
+        ask: command.ask,
+        issuedAt: command.issuedAt,
+        expiresAt: command.expiresAt,
+        asset: rfq.asset,
+        expiry: rfq.expiry,
+        legs: rfqPayloadLegs(rfq),
+      }),
+    );
   }
 
   /** The limits and, in one transaction with them where they bound what is out, the first-wins move with the nonce. */
@@ -175,22 +228,7 @@ export class QuoteService {
     checkQuoteTerms(command, rfq.maxQuoteExpiresAt, now, rfq.id);
 
     const makerKey = parseWallet(maker.wallet);
-    // A Buffer view of the bytes (no copy): what the quote row and the refusal carry.
-    const payload = asBuffer(
-      encodeQuotePayload({
-        domain: this.domain,
-        rfqId: rfq.id,
-        maker: makerKey,
-        quoteNonce: command.quoteNonce,
-        bid: command.bid,
-        ask: command.ask,
-        issuedAt: command.issuedAt,
-        expiresAt: command.expiresAt,
-        asset: rfq.asset,
-        expiry: rfq.expiry,
-        legs: rfqPayloadLegs(rfq),
-      }),
-    );
+    const payload = this.payloadOf(maker, command, rfq);
     const id = quoteId(payload);
     const refused = (message: string, reason: RfqErrorReason<'RFQ_INVALID_SIGNATURE'>) =>
       new RfqError('RFQ_INVALID_SIGNATURE', message, { rfqId: rfq.id, quoteId: id, payload: payload.toString('base64'), reason });

@@ -17,6 +17,9 @@ import type { QuoteEnd } from '../domain/competition';
 @Index('competition_quotes_live_one', ['rfqId', 'makerAccountId'], { unique: true, where: 'ending IS NULL' })
 // A maker's live quotes: its limits usage and rfq.maker.cancel_quotes.
 @Index('competition_quotes_maker_live', ['makerAccountId', 'expiresAt', 'rfqId'], { where: 'ending IS NULL' })
+// rfq.maker.quotes: a maker's quotes newest first, all and live (migration 1763800000390).
+@Index('competition_quotes_maker_quotes', ['makerAccountId', 'receivedAtMs', 'quoteId'])
+@Index('competition_quotes_maker_quotes_live', ['makerAccountId', 'receivedAtMs', 'quoteId'], { where: 'ending IS NULL' })
 // The expiry sweep: live quotes by their expires_at.
 @Index('competition_quotes_due', ['expiresAt'], { where: 'ending IS NULL' })
 export class CompetitionQuoteEntity {

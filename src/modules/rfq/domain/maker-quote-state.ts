@@ -22,3 +22,41 @@ export function seedQuoteState(rfqState: RfqState, quoteExpiresAt: number, now: 
       return 'expired';
   }
 }
+
+/**
+ * The state of a competitive quote (docs/spec/design.md 18, 19): `live` until it ends or passes
+ * its `expires_at` (the sweep has not ended it yet: `expired`); the accepted one follows its RFQ as
+ * a seed quote does (`rfqState`: the RFQ's state, read for the accepted ones only); any other end
+ * is its own name.
+ */
+export function competitiveQuoteState(
+  end: 'accepted' | 'traded_away' | 'replaced' | 'cancelled' | 'expired' | null,
+  rfqState: RfqState | undefined,
+  quoteExpiresAt: number,
+  now: number,
+): MakerQuoteState {
+  if (end === null) return quoteExpiresAt > now ? 'live' : 'expired';
+  if (end !== 'accepted') return end;
+  return rfqState === 'filled' || rfqState === 'failed' ? rfqState : 'accepted';
+}
+
+/** The keyset place of a quote in a maker's list: newest first by (received_at_ms, quote_id). */
+interface Placed {
+  received_at_ms: number;
+  quote_id: string;
+}
+
+/** Whether `a` comes before `b` in the list (newer, or as new with the greater quote_id). */
+const before = (a: Placed, b: Placed): boolean => a.received_at_ms > b.received_at_ms || (a.received_at_ms === b.received_at_ms && a.quote_id > b.quote_id);
+
+/** Two pages of one list, each newest first, merged in its order and cut to `limit`. */
+export function mergeNewestFirst<T extends Placed>(a: readonly T[], b: readonly T[], limit: number): T[] {
+  const out: T[] = [];
+  let i = 0;
+  let j = 0;
+  while (out.length < limit && (i < a.length || j < b.length)) {
+    if (j >= b.length || (i < a.length && before(a[i], b[j]))) out.push(a[i++]);
+    else out.push(b[j++]);
+  }
+  return out;
+}

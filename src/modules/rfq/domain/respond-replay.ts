@@ -11,9 +11,8 @@ export interface RespondResult {
 }
 
 /**
- * The quotes of `maker` that `rfq` holds. A seed RFQ holds at most one (its first-wins quote).
- * The competitive quotes of section 18 plug in here: every quote the maker ever gave the RFQ, so
- * that a repeat of a replaced or ended quote is still recognised.
+ * The quotes of `maker` that `rfq` holds: a seed RFQ holds at most one (its first-wins quote). A
+ * competitive RFQ's quotes are the competition module's: replayedCompetitive.
  */
 function quotesOf(rfq: RfqRecord, makerAccountId: number): StoredQuote[] {
   return rfq.quote && rfq.quote.makerAccountId === makerAccountId ? [rfq.quote] : [];
@@ -37,10 +36,29 @@ function sameParams(quote: StoredQuote, command: RespondCommand): boolean {
  * (`now`: unix seconds), whatever its state since; null otherwise.
  */
 export function replayedRespond(rfq: RfqRecord | null, makerAccountId: number, command: RespondCommand, now: number): RespondResult | null {
-  if (!rfq || rfq.id !== command.rfqId) return null;
-  if (rfq.endedAt !== null && rfq.endedAt + LIVE_BOOK_SECONDS <= now) return null;
+  if (!rfq || rfq.id !== command.rfqId || !inLiveBook(rfq, now)) return null;
   const quote = quotesOf(rfq, makerAccountId).find((q) => sameParams(q, command));
   return quote ? { rfq_id: rfq.id, quote_id: quote.quoteId, state: 'quoted' } : null;
+}
+
+/** Whether the RFQ is still in the live book at `now` (unix seconds): not ended, or ended less than LIVE_BOOK_SECONDS ago. */
+const inLiveBook = (rfq: RfqRecord, now: number): boolean => rfq.endedAt === null || rfq.endedAt + LIVE_BOOK_SECONDS > now;
+
+/**
+ * Idempotent respond on a competitive RFQ: `kept` is the competitive quote whose quote_id these
+ * params make (live, replaced or ended alike), null when none. The original result when it is this
+ * maker's on this RFQ, taken from exactly these params (the signature too), and the RFQ is still
+ * in the live book; null otherwise.
+ */
+export function replayedCompetitive(
+  rfq: RfqRecord,
+  makerAccountId: number,
+  command: RespondCommand,
+  kept: (StoredQuote & { rfqId: string }) | null,
+  now: number,
+): RespondResult | null {
+  if (!kept || rfq.id !== command.rfqId || kept.rfqId !== rfq.id || kept.makerAccountId !== makerAccountId || !inLiveBook(rfq, now)) return null;
+  return sameParams(kept, command) ? { rfq_id: rfq.id, quote_id: kept.quoteId, state: 'quoted' } : null;
 }
 
 /**
