@@ -6,8 +6,8 @@ import { Environment, METRICS_AUTH, type TestApp } from './harness';
 import { acceptAndFill, marketData, pair, quoted } from './support/ledger';
 import { type RfqTrader, expirationIn, leg, listRound, sessionToken } from './rfq-support';
 
-/** The tables whose size grows with history: the sweep's list, and the instruments' (a round a day, for ever). */
-const GROWING: ReadonlySet<string> = new Set([...GROWING_TABLES, 'instruments', 'expirations', 'instrument_ivs']);
+/** The tables whose size grows with history: the sweep's list, competitive quotes (kept with their RFQ), and the instruments' (a round a day, for ever). */
+const GROWING: ReadonlySet<string> = new Set([...GROWING_TABLES, 'competition_quotes', 'instruments', 'expirations', 'instrument_ivs']);
 
 /** Partial indexes (read from the catalog): their predicate bounds a scan that has no index condition. */
 const partial = new Set<string>();
