@@ -72,6 +72,18 @@ describe('competitive quotes a desk can reconcile', () => {
       expect((await m.client.result('rfq.maker.get_limits', {})).usage.open_quotes).toBe(1);
     });
 
+    it('a maker without limits (no per-account queue): 10 repeats over 5 connections race their original, all get its result', async () => {
+      const m = await maker();
+      const clients = [m.client, ...(await Promise.all([again(m), again(m), again(m), again(m)]))];
+      const rfq = await openCompetitive();
+      const q = quote(m, rfq);
+      const replies = await Promise.all(Array.from({ length: 10 }, (_, i) => clients[i % 5].call('rfq.maker.respond', q.params)));
+      expect(replies.filter((r) => r.error).map((r) => r.error.data)).toEqual([]);
+      for (const reply of replies) expect(reply.result).toEqual({ rfq_id: rfq.rfq_id, quote_id: q.quoteId, state: 'quoted' });
+      expect((await taker.client.result('rfq.get', { rfq_id: rfq.rfq_id })).quotes.map((x: any) => x.quote_id)).toEqual([q.quoteId]);
+      expect(await listed(m, { state: 'all' })).toEqual([[q.quoteId, 'live']]);
+    });
+
     it('answers the original result after a replace and after the accept; other params and another maker are not a repeat', async () => {
       const [m, other] = [await maker(), await maker()];
       const rfq = await openCompetitive();
