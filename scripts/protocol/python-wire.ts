@@ -163,7 +163,11 @@ function methods(writer: Writer): string[] {
     writer.typedDict(`${base}Params`, objectSchemaOf(declaration.params), `params of ${method}`);
     const result = declaration.result as Schema;
     if (isObjectWithProperties(result)) writer.typedDict(`${base}Result`, result, `result of ${method}`);
-    else aliases.push(`${base}Result: TypeAlias = ${writer.typeOf(result, `${base}Result`)}`);
+    else {
+      const type = writer.typeOf(result, `${base}Result`);
+      // A view already named as the method's result (rfq.transcript's RfqTranscriptResult) is that result.
+      if (type !== `${base}Result`) aliases.push(`${base}Result: TypeAlias = ${type}`);
+    }
   }
   return aliases;
 }

@@ -26,7 +26,7 @@ import sys
 import time
 from datetime import datetime, timezone
 from decimal import Decimal
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, Sequence, cast
 
 from pricing import Decision, Policy, price_rfq
 from reconcile import Reconciler
@@ -149,8 +149,11 @@ class ReferenceMaker:
                 self.seen[n["rfq"]["rfq_id"]] = time.time()
                 if self.verbose:
                     log(f"closed   rfq {short(n['rfq']['rfq_id'])} → {n['rfq']['state']} (not ours)")
+            elif n["event"] == "traded_away" or "state" not in n["rfq"]:
+                # A competitive quote that lost or ended at its own time: { rfq_id, quote_id } only.
+                log(f"{n['event']:<8} quote {short(n['rfq']['quote_id'])} of rfq {short(n['rfq']['rfq_id'])} (competitive)")
             else:
-                self.on_quote_event(n["event"], n["rfq"])
+                self.on_quote_event(n["event"], cast(MakerQuoteEvent, n["rfq"]))
 
     def on_quote_event(self, event: str, e: MakerQuoteEvent) -> None:
         side = e["side"]

@@ -992,7 +992,6 @@ PublicSessionResumeResult: TypeAlias = SignInResult
 PublicGetMarketConfigResult: TypeAlias = MarketConfig
 RfqCreateResult: TypeAlias = RfqView
 RfqGetResult: TypeAlias = RfqView
-RfqTranscriptResult: TypeAlias = RfqTranscriptResult
 RfqMakerSetLimitsResult: TypeAlias = MakerLimitsView
 RfqMakerGetLimitsResult: TypeAlias = MakerLimitsView
 RfqMakerResetProtectionResult: TypeAlias = MakerLimitsView
