@@ -55,6 +55,7 @@ describe('embedded backup under load (design.md section 17)', () => {
     let snapshot: Promise<Buffer> | undefined;
     await db.tx(async (sql) => {
       await sql.exec('SELECT 1');
+      // eslint-disable-next-line legwork/transaction-executor -- on purpose: the copy must wait for this transaction
       snapshot = db.embeddedSnapshot().then((tar) => (order.push('copied'), tar));
       await sleep(300);
       order.push('committed');

@@ -206,9 +206,10 @@ export class ReferenceMaker extends EventEmitter<MakerEvents> {
           this.onQuoteEvent(n.event, n.rfq);
           break;
         case 'expired':
-          // A seed quote's RFQ expired (its view), or a competitive quote ended at its own time ({ rfq_id, quote_id }).
-          if ('state' in n.rfq) this.onQuoteEvent(n.event, n.rfq);
-          else this.log(`expired  quote ${short(n.rfq.quote_id)} of rfq ${short(n.rfq.rfq_id)} (competitive)`);
+        case 'traded_away':
+          // A seed quote's RFQ expired (its view), or a competitive quote lost or ended at its own time ({ rfq_id, quote_id }).
+          if ('state' in n.rfq) this.onQuoteEvent('expired', n.rfq);
+          else this.log(`${n.event} quote ${short(n.rfq.quote_id)} of rfq ${short(n.rfq.rfq_id)} (competitive)`);
           break;
         case 'protection': {
           const trip = n.protection;
