@@ -43,6 +43,14 @@ function isPool(node) {
 
 const EXECUTOR_TYPES = new Set(['Sql', 'Tx']);
 
+/**
+ * Is the type `Tx` (the interface, or an alias of it)? Read off its symbols: `typeToString` may
+ * print a module specifier, which needs a compiler host the linter's program does not always have.
+ */
+function isTx(type) {
+  return type.aliasSymbol?.getName() === 'Tx' || type.getSymbol()?.getName() === 'Tx';
+}
+
 /** @type {import('eslint').Rule.RuleModule} */
 export const transactionExecutor = {
   meta: {
@@ -100,8 +108,7 @@ export const transactionExecutor = {
             if (param.optional) context.report({ node, messageId: 'defaulted', data: { callee: calleeText, param: param.name } });
             continue;
           }
-          const argType = checker.typeToString(checker.getTypeAtLocation(services.esTreeNodeToTSNodeMap.get(arg)));
-          if (argType !== 'Tx')
+          if (!isTx(checker.getTypeAtLocation(services.esTreeNodeToTSNodeMap.get(arg))))
             context.report({ node: arg, messageId: 'notTx', data: { callee: calleeText, arg: context.sourceCode.getText(arg), param: param.name } });
         }
       },
