@@ -58,10 +58,10 @@ async function liveQuotes(ctx: Context, taker: Trader, maker: Trader, round: Rou
       // in the same statement: the version of the maker's quotes that get_limits reads.
       `WITH quoted AS (
        INSERT INTO rfqs (id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at, max_quote_expires_at,
-                         quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at, maker_signature)
+                         quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at, maker_signature, quote_received_at_ms)
        SELECT md5('f11-' || $9::text || g)::char(32), $1::bigint, gen_random_uuid()::text, $3::jsonb, $4::text, $5::bigint, 'quoted', $6::bigint, $6::bigint,
               $6::bigint + 120, $6::bigint + 3600, encode(sha256(('f11-' || $9::text || g)::bytea), 'hex'), $2::bigint, $7::text, 1000000 + g, 1000000, 2000000,
-              $6::bigint, $6::bigint + 3000, $8::text
+              $6::bigint, $6::bigint + 3000, $8::text, $6::bigint * 1000
          FROM generate_series(1, $10::int) AS g
        RETURNING quote_nonce)
        INSERT INTO maker_nonces (account_id, high_water) SELECT $2::bigint, max(quote_nonce) FROM quoted

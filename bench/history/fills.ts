@@ -153,9 +153,9 @@ class Journal {
 const INSERT = `WITH r AS (
     INSERT INTO rfqs (id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at, max_quote_expires_at,
                       quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at, maker_signature,
-                      accepted_side, fill_id, fill_price, fill_fee, filled_at, ended_at, events_pruned_at)
+                      quote_received_at_ms, accepted_side, fill_id, fill_price, fill_fee, filled_at, ended_at, events_pruned_at)
     SELECT id, taker, 'y' || fid, legs::jsonb, asset, expiry, 'filled', at - 2, at, at + 28, least(at - 2 + 3600, expiry),
-           quote_id, maker, maker_wallet, fid, bid, ask, at - 2, at + 28, sig,
+           quote_id, maker, maker_wallet, fid, bid, ask, at - 2, at + 28, sig, (at - 2) * 1000,
            side, fid, price, fee, at, at, CASE WHEN at < $17 THEN at END
       FROM unnest($1::char(32)[], $2::bigint[], $3::text[], $4::text[], $5::bigint[], $6::char(64)[], $7::bigint[], $8::text[],
                   $9::bigint[], $10::bigint[], $11::bigint[], $12::bigint[], $13::bigint[], $14::text[], $15::bigint[], $16::text[])

@@ -78,7 +78,7 @@ export async function writeUnfilled(c: Client, s: Scale, now: number, windowSeco
   await c.query(
     `INSERT INTO rfqs (id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at, max_quote_expires_at,
                        quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at, maker_signature,
-                       decline_reason, declined_by, ended_at, cancelled_at)
+                       quote_received_at_ms, decline_reason, declined_by, ended_at, cancelled_at)
      SELECT lpad(to_hex(x.c * 1000 + x.g % 1000), 12, '0') || '7' || substr(x.h, 1, 3) || '9' || substr(x.h, 4, 15),
             x.acct, 'u' || x.g, l.legs, l.asset, l.expiry, CASE WHEN x.kind = 2 THEN 'declined' ELSE 'expired' END,
             x.c, x.e, x.c + 30, least(x.c + 3600, l.expiry),
@@ -86,6 +86,7 @@ export async function writeUnfilled(c: Client, s: Scale, now: number, windowSeco
             CASE WHEN x.kind = 3 THEN (SELECT wallet FROM accounts WHERE id = x.mk) END, CASE WHEN x.kind = 3 THEN 1000000000 + x.g END,
             CASE WHEN x.kind = 3 THEN 1000000 END, CASE WHEN x.kind = 3 THEN 1100000 END, CASE WHEN x.kind = 3 THEN x.c + 1 END,
             CASE WHEN x.kind = 3 THEN x.e END, CASE WHEN x.kind = 3 THEN encode(sha512(x.h::bytea), 'base64') END,
+            CASE WHEN x.kind = 3 THEN (x.c + 1) * 1000 END,
             CASE WHEN x.kind = 2 THEN 'size_limit' END, CASE WHEN x.kind = 2 THEN x.mk END, x.e, CASE WHEN x.kind = 4 THEN x.e END
        FROM (SELECT g, e, CASE WHEN kind IN (0, 1, 3) THEN e - 30 ELSE e - 5 END AS c, kind, md5(g::text) AS h,
                     2 + (g / 7) % $4::bigint AS mk,

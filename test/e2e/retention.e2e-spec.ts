@@ -48,12 +48,12 @@ async function insertBacklog(db: Database, accountId: number, expiry: number, en
                        CASE WHEN g % 3 = 2 THEN 'e' || lpad(to_hex(g), 63, '0') END AS quote_id, $3::bigint + g % 5 AS ended_at
                   FROM generate_series($4::int, $5::int) g),
           rfq AS (INSERT INTO rfqs (id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at, max_quote_expires_at,
-                                    quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at, maker_signature, ended_at)
+                                    quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at, maker_signature, quote_received_at_ms, ended_at)
                   SELECT id, $1, 'backlog-' || g, '[]'::jsonb, 'SOL', $2, state, $3, $3, $3 + 60, $3 + 60,
                          quote_id, CASE WHEN quote_id IS NOT NULL THEN $1::bigint END, CASE WHEN quote_id IS NOT NULL THEN 'w' END,
                          CASE WHEN quote_id IS NOT NULL THEN g::numeric END, CASE WHEN quote_id IS NOT NULL THEN 1 END, CASE WHEN quote_id IS NOT NULL THEN 2 END,
                          CASE WHEN quote_id IS NOT NULL THEN $3::bigint END, CASE WHEN quote_id IS NOT NULL THEN $3::bigint + 60 END,
-                         CASE WHEN quote_id IS NOT NULL THEN 's' END, ended_at
+                         CASE WHEN quote_id IS NOT NULL THEN 's' END, CASE WHEN quote_id IS NOT NULL THEN $3::bigint * 1000 END, ended_at
                     FROM b),
           events AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, e, e, ended_at FROM b, unnest(ARRAY['created', 'ended']) e)
      INSERT INTO accepts (rfq_id, quote_id, side, fee, max_fee, taker_signature, expires_at, accepted_at)
