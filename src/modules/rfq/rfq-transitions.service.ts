@@ -173,9 +173,13 @@ export class RfqTransitionsService {
     ready?: (moved: RfqRecord) => Promise<void>,
   ): RfqRecord | null {
     if (moved && ready)
-      tx.afterCommit(async () => {
-        await ready(moved);
-        await this.announce(moved, from, seconds?.(moved));
+      // Not awaited by the transaction: the caller (a fill job) is done at its COMMIT and frees its
+      // slot, while the announcement waits for what `ready` adds (the receipt, chained by the journal's
+      // appender). A crash before it is the same as any lost notification: replay carries the event.
+      tx.afterCommit(() => {
+        void ready(moved)
+          .then(() => this.announce(moved, from, seconds?.(moved)))
+          .catch((error: unknown) => logger.event('warn', 'announcement after commit failed', { rfq_id: moved.id, error: String(error) }, 'Rfq'));
       });
     else if (moved) tx.afterCommit(() => this.announce(moved, from, seconds?.(moved)));
     return moved;
