@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ADMIN_TOKEN, EXCHANGE_SIGNING_KEY, JWT_SECRET } from './harness';
+import { ADMIN_TOKEN, EXCHANGE_SIGNING_KEY, JWT_SECRET, METRICS_TOKEN } from './harness';
 import { expirationIn, symbolOf } from './factories';
 import { adminOf } from '../fleet/checks';
 import { Fleet, type Instance, PrivatePostgres, PrivateRedis, buildApp, hasBinaries, waitFor } from '../fleet/fleet';
@@ -33,6 +33,8 @@ const enabled = !!process.env.DATABASE_URL && hasBinaries();
       ADMIN_TOKEN,
       EXCHANGE_SIGNING_KEY,
       TRUST_PROXY: 'true',
+      // Behind a proxy the start refuses without it (design.md 20).
+      METRICS_TOKEN,
       MARKET_DATA_MAX_AGE_SECONDS: '3600',
       LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
       DATABASE_POOL_SIZE: '5',
