@@ -17,10 +17,11 @@ describe('abuse limits (design.md section 10)', () => {
     env = await Environment.create({ SWEEP_INTERVAL_MS: '200', MAX_CONNECTIONS_PER_IP: '3' });
     app = await env.start();
   });
+  // 90 s: with the other jest worker busy on PostgreSQL, this app's graceful close once took over 30 s.
   afterAll(async () => {
     await app?.close();
     await env?.destroy();
-  });
+  }, 90_000);
 
   const nonceFrom = (xff: string) => new Http(app.url).request('POST', '/v1/auth/nonce', { wallet: new TestWallet().address }, { 'x-forwarded-for': xff });
 
