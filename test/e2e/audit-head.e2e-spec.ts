@@ -11,7 +11,7 @@ import { scratchDir } from './support/scratch-dir';
 /**
  * docs/spec/design.md section 20, "The audit log is anchored": after each append the exchange signs
  * the head; `GET /v1/admin/audit` answers it; `cli verify-audit --head FILE` checks the chain
- * against a head saved earlier. The attack of issue 36 first: delete the newest row and move
+ * against a head saved earlier. The attack first (a cut tail): delete the newest row and move
  * audit_head back; the chain alone still verifies, against the saved head it does not.
  */
 let env: Environment;

@@ -1,4 +1,4 @@
-"""Round two of the client against the scripted server: a rate-limited request waits its
+"""The client's retry, logging and preset behaviour against the scripted server: a rate-limited request waits its
 ``retry_after_ms`` and goes through (or raises at once when turned off), the ``legwork`` logger
 reports connects, disconnects, reconnections and failed resumes, and addresses resolve from
 ``LEGWORK_URL`` and the environment presets."""
