@@ -41,8 +41,10 @@ module.exports = {
   },
   transformIgnorePatterns: [`/node_modules/(?!(${esmPackages})/)`],
   testTimeout: 30000,
-  // A directory for the run's one migrated embedded database, which each e2e database copies (test/e2e/support/migrated-template.ts).
+  // The run's one migrated embedded database, which each e2e database copies, and with DATABASE_URL its PostgreSQL one (test/e2e/support/migrated-template.ts).
   globalSetup: '<rootDir>/test/e2e/support/template-root.ts',
+  // Drops the run's migrated PostgreSQL template that globalSetup built with DATABASE_URL.
+  globalTeardown: '<rootDir>/test/e2e/support/template-drop.ts',
   reporters: ['default', '<rootDir>/test/summary-reporter.js'],
   testSequencer: '<rootDir>/test/slow-first-sequencer.js',
 };

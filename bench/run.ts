@@ -14,6 +14,7 @@ import { runF8 } from './figures/f8';
 import { runF9 } from './figures/f9';
 import { runF10 } from './figures/f10';
 import { runF11 } from './figures/f11';
+import { runF13 } from './figures/f13';
 import { curvesMarkdown, runCurves } from './figures/curves';
 import { writeFileSync } from 'node:fs';
 import { runHistory } from './history/run';
@@ -55,6 +56,14 @@ const FIGURES: Array<{ ids: string[]; run: (ctx: Context) => Promise<FigureResul
     titles: [
       ['F11a', 'rfq.maker.respond with maker limits, p50', 'the same respond without limits', '<= 1.15'],
       ['F11b', 'rfq.maker.get_limits with 5,000 live quotes, p99', 'the same call with none', 'p99 <= 5 ms'],
+    ],
+  },
+  {
+    ids: ['F13', 'F13-PG'],
+    run: runF13,
+    titles: [
+      ['F13', 'competitive RFQ lifecycles/s, 5 makers quoting, best accepted', "F5's seed lifecycles/s, same server, same run", '>= 0.4'],
+      ['F13-pg', 'PostgreSQL CPU ms per competitive lifecycle', 'seed lifecycle, same run', 'information'],
     ],
   },
 ];

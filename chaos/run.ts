@@ -11,6 +11,7 @@
 import { Client } from 'pg';
 import { ADMIN_TOKEN, EXCHANGE_SIGNING_KEY, JWT_SECRET } from '../test/e2e/harness';
 import { violations, pgRows } from '../test/e2e/invariants';
+import { journalViolations } from '../test/e2e/support/journal-chain';
 import { formatSymbol } from '../src/modules/instruments/domain/symbol';
 import { acceptedOutcome, adminOf, openAccepted } from '../test/fleet/checks';
 import { Fleet, type Instance, PrivatePostgres, PrivateRedis, buildApp, hasBinaries, sleep, waitFor } from '../test/fleet/fleet';
@@ -204,7 +205,13 @@ async function verify(fleet: Fleet, pg: Pg, outcomes: LifecycleOutcome[]) {
     const endOf = new Map(ends.map((r: { id: string; state: string }) => [r.id, r.state]));
     const lost = seen.filter((id) => !['filled', 'failed'].includes(endOf.get(id) ?? 'missing')).length + outcome.open;
     const broken = await violations(pgRows(db));
-    return { drained, outcome, seen, lost, broken };
+    // The journal (docs/receipts.md, crash cases): kills between a fill's COMMIT and its receipt, and
+    // in the middle of a batch, leave staged rows that the instances' sweeps chain within seconds;
+    // then one unbroken chain, every signature verified, exactly one receipt per fill and revert.
+    const stagedLeft = async () => Number((await db.query(`SELECT count(*)::int AS n FROM journal_pending`)).rows[0].n);
+    await waitFor(async () => (await stagedLeft()) === 0, 30_000, 'staged receipts chained').catch(() => -1);
+    const journal = await journalViolations(db);
+    return { drained, outcome, seen, lost, broken: [...broken, ...journal.map((v) => `journal: ${v}`)] };
   } finally {
     await db.end();
   }

@@ -24,6 +24,7 @@ import { Competition1763800000340 } from './1763800000340-Competition';
 import { MakerQuotes1763800000360 } from './1763800000360-MakerQuotes';
 import { MakerProfiles1763800000380 } from './1763800000380-MakerProfiles';
 import { CompetitiveMakerQuotes1763800000390 } from './1763800000390-CompetitiveMakerQuotes';
+import { MakerDirectory1763800000400 } from './1763800000400-MakerDirectory';
 
 /** Every migration, in order. The app runs the pending ones at start; `synchronize` is never on. */
 export const MIGRATIONS = [
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   MakerQuotes1763800000360,
   MakerProfiles1763800000380,
   CompetitiveMakerQuotes1763800000390,
+  MakerDirectory1763800000400,
 ];

@@ -3,6 +3,7 @@ import type { EntityClasses } from './common/database/database';
 import { AccountEntity } from './modules/accounts/entities/account.entity';
 import { CompetitionDeclineEntity } from './modules/competition/entities/competition-decline.entity';
 import { CompetitionMakerEntity } from './modules/competition/entities/competition-maker.entity';
+import { CompetitionPanelEntity } from './modules/competition/entities/competition-panel.entity';
 import { CompetitionQuoteEntity } from './modules/competition/entities/competition-quote.entity';
 import { CompetitionTranscriptEntity } from './modules/competition/entities/competition-transcript.entity';
 import { MakerProfileEntity } from './modules/competition/entities/maker-profile.entity';
@@ -27,8 +28,8 @@ import { IndexPriceEntity } from './modules/market-data/entities/index-price.ent
 import { InstrumentIvEntity } from './modules/market-data/entities/instrument-iv.entity';
 import { AccountEventSeqEntity } from './modules/rfq/entities/account-event-seq.entity';
 import { AccountEventEntity } from './modules/rfq/entities/account-event.entity';
-import { MakerFillEntity } from './modules/rfq/entities/maker-fill.entity';
-import { MakerLimitEntity } from './modules/rfq/entities/maker-limit.entity';
+import { MakerFillEntity } from './modules/maker-limits/entities/maker-fill.entity';
+import { MakerLimitEntity } from './modules/maker-limits/entities/maker-limit.entity';
 import { MakerNonceEntity } from './modules/rfq/entities/maker-nonce.entity';
 import { RfqEventEntity } from './modules/rfq/entities/rfq-event.entity';
 import { RfqEntity } from './modules/rfq/entities/rfq.entity';
@@ -64,6 +65,7 @@ export const ENTITIES: EntityClasses = [
   CompetitionDeclineEntity,
   CompetitionTranscriptEntity,
   CompetitionMakerEntity,
+  CompetitionPanelEntity,
   MakerProfileEntity,
   // ledger
   BalanceEntity,

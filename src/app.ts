@@ -11,6 +11,9 @@ import { PublicRateLimit } from './common/rate-limit/public-rate-limit';
 import { validationPipe } from './common/http/validation';
 import { logger } from './common/logging/logger';
 import { ApiDocumentsService } from './modules/docs/api-documents.service';
+import { declaredRouteList, serveDeclaredRoutes } from './common/http/declared-routes';
+import { AuditTrail } from './modules/audit/audit-trail.interceptor';
+import { AuthGuard } from './modules/auth/auth.guard';
 import { buildOpenApiDocument, controllerRoutes } from './modules/docs/openapi';
 import { JsonRpcWsAdapter } from './modules/gateway/ws-adapter';
 import { MetricsService } from './modules/health/metrics.service';
@@ -44,7 +47,7 @@ const SLOW_REQUEST_MS = 1000;
  */
 function limitUnauthenticatedRoutes(app: NestFastifyApplication, config: AppConfig): void {
   const authenticated = new Set(
-    controllerRoutes(app)
+    [...controllerRoutes(app), ...declaredRouteList().map((route) => ({ ...route, access: route.declaration.access }))]
       .filter((route) => route.access?.kind !== 'public')
       .map((route) => `${route.method.toUpperCase()} ${route.path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1')}`),
   );
@@ -99,6 +102,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     }
     done();
   });
+  serveDeclaredRoutes(app, fastify, app.get(AuthGuard), app.get(AuditTrail));
   // The API descriptions, generated from the code: /openapi.json, and the Swagger UI reference at /docs.
   const openapi = buildOpenApiDocument(app, config.serviceName);
   app.get(ApiDocumentsService).setOpenApi(openapi);

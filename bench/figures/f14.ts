@@ -7,8 +7,9 @@ import { type F5Setup, type LegworkRound, PAIRS, legworkRound } from './f5-round
 /**
  * F14: the journal head's hold per fill under F5's load (docs/receipts.md: fills stage their
  * receipts and one appender per database chains them in batches, holding the head for the batch's
- * own transaction). From the server's legwork_journal_head_hold_seconds over each F5 round's phase
- * A, which records a batch's hold divided among its receipts: the mean is the hold per fill. Also
+ * own write). From the server's legwork_journal_head_hold_seconds over each F5 round's phase A,
+ * which records a batch's hold (its UPDATE of the head to its commit's end, both on the database's
+ * clock) divided among its receipts: the mean is the hold per fill. Also
  * F5's fills per second at 16 pairs (the rounds) and at 32 pairs (one more window on the same
  * server, 16 pairs added).
  */
@@ -77,7 +78,7 @@ export function f14Figure(rounds: LegworkRound[], wide: LegworkRound | null): Fi
         : null,
     },
     notes: [
-      "legwork_journal_head_hold_seconds records each batch's hold (the head's lock statement answered → the batch's COMMIT answered) divided among its receipts; the mean is the hold per fill (revert receipts, if any, count as fills)",
+      "legwork_journal_head_hold_seconds records each batch's hold divided among its receipts: from the write's UPDATE of the head to its commit's end on the database's clock (the backend going idle, pg_stat_activity), not to the server reading the reply; the mean is the hold per fill (revert receipts, if any, count as fills)",
       `fills per second: F5's lifecycles/s at ${PAIRS} pairs (median of the rounds) and one uncounted window at ${WIDE_PAIRS} pairs on the same server`,
     ],
   };

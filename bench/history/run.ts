@@ -5,6 +5,7 @@ import { type FigureResult, type Report, notMeasured, writeReport } from '../lib
 import { run } from '../lib/proc';
 import { median } from '../lib/stats';
 import { ensureYear } from './build';
+import { competitiveFigure } from './competitive';
 import { loadFigures } from './load';
 import { absoluteFigure, pairFigure } from './measure';
 import { type Scale, scaleOf } from './plan';
@@ -71,6 +72,7 @@ async function figures(o: HistoryOptions, s: Scale, sides: { year: Side; fresh: 
     return readFigures(o, s, sides, setups);
   });
   await attempt(['F5', 'F5-pg', 'F7-p99'], () => loadFigures(o, sides));
+  await attempt(['F13'], async () => [await competitiveFigure(o, sides)]);
   await attempt(['F9'], async () => [await replayFigure(o, sides)]);
   await attempt(['H-verify-journal'], async () => [await verifyFigure(o, sides, s.filled)]);
   await attempt(['H-reprice'], async () => [await repriceFigure(o, s, sides.year)]);

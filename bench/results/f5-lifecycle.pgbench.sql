@@ -8,28 +8,23 @@ SELECT lpad(to_hex(n), 32, '0') AS rid, lpad(to_hex(n), 64, '0') AS qid, '000000
 \set t5 :now_s + 3600
 WITH slot AS (UPDATE accounts SET open_rfqs = open_rfqs + 1 WHERE id = :taker AND open_rfqs < :c6 RETURNING id),
               inserted AS (
-                INSERT INTO rfqs (id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at, max_quote_expires_at)
-                SELECT :rid, slot.id, :cref, :c0::jsonb, :c1, :c2, 'pending', :t3, :t3, :t4, :t5 FROM slot
+                INSERT INTO rfqs (id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at, max_quote_expires_at, competition)
+                SELECT :rid, slot.id, :cref, :c0::jsonb, :c1, :c2, 'pending', :t3, :t3, :t4, :t5, NULL::jsonb FROM slot
                 ON CONFLICT (account_id, client_ref) DO NOTHING
-                RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
-  max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
-  maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
-  fill_fee, filled_at, fill_reverted, ended_at, cancelled_at),
-              logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, 'created', 'pending', :t3 FROM inserted)
+                RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at, max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at, maker_signature, quote_received_at_ms, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price, fill_fee, filled_at, fill_reverted, ended_at, cancelled_at, competition),
+              logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, 'created', 'pending', :t3 FROM inserted),
+              paneled AS (INSERT INTO competition_panels (maker_account_id, rfq_id)
+                SELECT a.id::bigint, inserted.id FROM inserted CROSS JOIN LATERAL jsonb_array_elements_text(
+                  CASE WHEN jsonb_typeof(inserted.competition->'accounts') = 'array' THEN inserted.competition->'accounts' ELSE '[]'::jsonb END) AS a(id))
          SELECT inserted.*, CASE WHEN NOT EXISTS (SELECT 1 FROM inserted) THEN legwork_refuse('client_ref taken') END AS refused
            FROM slot LEFT JOIN inserted ON true;
-SELECT id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
-  max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
-  maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
-  fill_fee, filled_at, fill_reverted, ended_at, cancelled_at, (SELECT row_to_json(l) FROM (SELECT limits, admin_limits, tripped_at, frozen_until, trip_reason FROM maker_limits ml WHERE ml.account_id = :maker) l) AS maker_limits FROM rfqs WHERE id = :rid;
+SELECT id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at, max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at, maker_signature, quote_received_at_ms, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price, fill_fee, filled_at, fill_reverted, ended_at, cancelled_at, competition, (SELECT row_to_json(l) FROM (SELECT limits, admin_limits, tripped_at, frozen_until, trip_reason FROM maker_limits ml WHERE ml.account_id = :maker) l) AS maker_limits FROM rfqs WHERE id = :rid;
 \set t9 :now_s + 0
 \set t13 :now_s + 0
 \set t14 :now_s + 3
-\set t16 :now_ms + 8
-WITH moved AS (UPDATE rfqs SET state = :c8, updated_at = :t9, quote_id = :qid, maker_account_id = :maker, maker_wallet = :c10, quote_nonce = :nonce, bid = :c11, ask = :c12, issued_at = :t13, quote_expires_at = :t14, maker_signature = :c15 WHERE id = :rid AND state = :c7 AND expiry_deadline * 1000 > :t16::bigint RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
-  max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
-  maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
-  fill_fee, filled_at, fill_reverted, ended_at, cancelled_at),
+\set t16 :now_ms + 6
+\set t17 :now_ms + 6
+WITH moved AS (UPDATE rfqs SET state = :c8, updated_at = :t9, quote_id = :qid, maker_account_id = :maker, maker_wallet = :c10, quote_nonce = :nonce, bid = :c11, ask = :c12, issued_at = :t13, quote_expires_at = :t14, maker_signature = :c15, quote_received_at_ms = :t16 WHERE id = :rid AND state = :c7 AND expiry_deadline * 1000 > :t17::bigint RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at, max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at, maker_signature, quote_received_at_ms, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price, fill_fee, filled_at, fill_reverted, ended_at, cancelled_at, competition),
             logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :t9::bigint FROM moved), nonce AS (
             INSERT INTO maker_nonces (account_id, high_water) SELECT :maker, :nonce::numeric FROM moved
             ON CONFLICT (account_id) DO UPDATE SET high_water = EXCLUDED.high_water
@@ -58,23 +53,20 @@ WITH moved AS (UPDATE rfqs SET state = :c8, updated_at = :t9, quote_id = :qid, m
       SELECT account_id, account_seq, channel, event, rfq, :t9::bigint FROM numbered
       RETURNING account_seq, channel, rfq->>'id' AS rfq_id
     )
-       SELECT moved.*, CASE WHEN NOT EXISTS (SELECT 1 FROM nonce) THEN legwork_refuse(:c17) END AS refused, (SELECT json_object_agg(st.channel, st.account_seq::text) FROM stored st WHERE st.rfq_id = moved.id) AS account_seqs FROM moved;
-SELECT id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
-  max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
-  maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
-  fill_fee, filled_at, fill_reverted, ended_at, cancelled_at FROM rfqs WHERE quote_id = :qid;
-\set t20 :now_s + 0
-\set t22 :now_ms + 20
-\set t27 :now_s + 3
-\set t28 :now_s + 0
-WITH moved AS (UPDATE rfqs SET state = :c19, updated_at = :t20, accepted_side = :c21 WHERE id = :rid AND state = :c18 AND expiry_deadline * 1000 > :t22::bigint RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
-  max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
-  maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
-  fill_fee, filled_at, fill_reverted, ended_at, cancelled_at),
-            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :t20::bigint FROM moved), accept AS (
+       SELECT moved.*, CASE WHEN NOT EXISTS (SELECT 1 FROM nonce) THEN legwork_refuse(:c18) END AS refused, (SELECT json_object_agg(st.channel, st.account_seq::text) FROM stored st WHERE st.rfq_id = moved.id) AS account_seqs FROM moved;
+SELECT id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at, max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at, maker_signature, quote_received_at_ms, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price, fill_fee, filled_at, fill_reverted, ended_at, cancelled_at, competition, (SELECT jsonb_build_object('quote_id', quote_id, 'maker_account_id', maker_account_id::text, 'maker_wallet', maker_wallet,
+  'quote_nonce', quote_nonce::text, 'bid', bid::text, 'ask', ask::text, 'issued_at', issued_at::text, 'expires_at', expires_at::text,
+  'maker_signature', maker_signature, 'received_at_ms', received_at_ms::text) || jsonb_build_object('rfq_id', rfq_id, 'ended_at_ms', ended_at_ms::text, 'ending', ending) FROM competition_quotes WHERE quote_id = :qid) AS companion FROM rfqs
+        WHERE quote_id = :qid OR id = (SELECT rfq_id FROM competition_quotes WHERE quote_id = :qid) ORDER BY (quote_id = :qid) IS TRUE DESC LIMIT 1;
+\set t21 :now_s + 1
+\set t23 :now_ms + 13
+\set t28 :now_s + 3
+\set t29 :now_s + 1
+WITH moved AS (UPDATE rfqs SET state = :c20, updated_at = :t21, accepted_side = :c22 WHERE id = :rid AND state = :c19 AND expiry_deadline * 1000 > :t23::bigint RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at, max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at, maker_signature, quote_received_at_ms, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price, fill_fee, filled_at, fill_reverted, ended_at, cancelled_at, competition),
+            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :t21::bigint FROM moved), accept AS (
             INSERT INTO accepts (rfq_id, quote_id, side, fee, max_fee, taker_signature, expires_at, accepted_at)
-            SELECT id, :qid, :c23, :c24, :c25, :c26,
-                   :t27, :t28 FROM moved),
+            SELECT id, :qid, :c24, :c25, :c26, :c27,
+                   :t28, :t29 FROM moved),
     snap AS (SELECT m.account_id, m.maker_account_id, m.id, m.state, (SELECT jsonb_object_agg(e.key, CASE jsonb_typeof(e.value) WHEN 'number' THEN to_jsonb(e.value #>> '{}') ELSE e.value END)
                      FROM jsonb_each(to_jsonb(m)) e) AS rfq FROM moved m),
     targets AS (
@@ -95,16 +87,13 @@ WITH moved AS (UPDATE rfqs SET state = :c19, updated_at = :t20, accepted_side = 
     ),
     stored AS (
       INSERT INTO account_events (account_id, account_seq, channel, event, rfq, at)
-      SELECT account_id, account_seq, channel, event, rfq, :t20::bigint FROM numbered
+      SELECT account_id, account_seq, channel, event, rfq, :t21::bigint FROM numbered
       RETURNING account_seq, channel, rfq->>'id' AS rfq_id
     )
        SELECT moved.*, (SELECT json_object_agg(st.channel, st.account_seq::text) FROM stored st WHERE st.rfq_id = moved.id) AS account_seqs FROM moved;
-\set t31 :now_s + 0
-WITH moved AS (UPDATE rfqs SET state = :c30, updated_at = :t31 WHERE id = :rid AND state = :c29 RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
-  max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
-  maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
-  fill_fee, filled_at, fill_reverted, ended_at, cancelled_at),
-            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :t31::bigint FROM moved),
+\set t32 :now_s + 1
+WITH moved AS (UPDATE rfqs SET state = :c31, updated_at = :t32 WHERE id = :rid AND state = :c30 RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at, max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at, maker_signature, quote_received_at_ms, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price, fill_fee, filled_at, fill_reverted, ended_at, cancelled_at, competition),
+            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :t32::bigint FROM moved),
     snap AS (SELECT m.account_id, m.maker_account_id, m.id, m.state, (SELECT jsonb_object_agg(e.key, CASE jsonb_typeof(e.value) WHEN 'number' THEN to_jsonb(e.value #>> '{}') ELSE e.value END)
                      FROM jsonb_each(to_jsonb(m)) e) AS rfq FROM moved m),
     targets AS (
@@ -125,7 +114,7 @@ WITH moved AS (UPDATE rfqs SET state = :c30, updated_at = :t31 WHERE id = :rid A
     ),
     stored AS (
       INSERT INTO account_events (account_id, account_seq, channel, event, rfq, at)
-      SELECT account_id, account_seq, channel, event, rfq, :t31::bigint FROM numbered
+      SELECT account_id, account_seq, channel, event, rfq, :t32::bigint FROM numbered
       RETURNING account_seq, channel, rfq->>'id' AS rfq_id
     )
        SELECT moved.*, (SELECT json_object_agg(st.channel, st.account_seq::text) FROM stored st WHERE st.rfq_id = moved.id) AS account_seqs FROM moved;
@@ -134,43 +123,43 @@ SET LOCAL plan_cache_mode = force_generic_plan;
 SELECT r.state, a.rfq_id, a.quote_id, a.side, a.fee, a.max_fee, a.taker_signature, a.expires_at, a.accepted_at,
               EXISTS (SELECT 1 FROM maker_limits ml WHERE ml.account_id = r.maker_account_id) AS maker_limits,
               (SELECT coalesce(array_agg(i.symbol ORDER BY i.symbol) FILTER (WHERE i.settled), '{}')
-                 FROM (SELECT symbol, settled FROM instruments WHERE symbol = ANY(:c32::text[]) ORDER BY symbol FOR SHARE) i) AS settled,
+                 FROM (SELECT symbol, settled FROM instruments WHERE symbol = ANY(:c33::text[]) ORDER BY symbol FOR SHARE) i) AS settled,
               (SELECT coalesce(json_object_agg(x.asset, x.index_price::text), '{}'::json)
    FROM (SELECT asset, index_price FROM index_prices ORDER BY asset FOR SHARE) x) AS indexes
          FROM rfqs r LEFT JOIN accepts a ON a.rfq_id = r.id
         WHERE r.id = :rid
           FOR UPDATE OF r;
-SELECT account_id, total, locked FROM balances WHERE account_id = ANY(:c33::bigint[]) ORDER BY account_id FOR UPDATE;
+SELECT account_id, total, locked FROM balances WHERE account_id = ANY(:c34::bigint[]) ORDER BY account_id FOR UPDATE;
 SELECT p.account_id, p.instrument, i.asset, i.expiry, i.strike, i.kind, p.quantity, p.avg_num, p.avg_den
          FROM positions p JOIN instruments i ON i.symbol = p.instrument
-        WHERE p.account_id = ANY(:c34::bigint[]) AND NOT p.settled AND p.quantity <> 0
+        WHERE p.account_id = ANY(:c35::bigint[]) AND NOT p.settled AND p.quantity <> 0
         ORDER BY p.account_id, p.instrument;
-\set t39 :now_s + 0
+\set t40 :now_s + 1
 WITH fill AS (
          INSERT INTO fills (rfq_id, quote_id, taker_account_id, maker_account_id, fee_account_id, side, price, fee, filled_at, taker_salt)
-         VALUES (:rid, :qid, :taker, :maker, :c35, :c36,
-                 :c37, :c38, :t39, :c40)
+         VALUES (:rid, :qid, :taker, :maker, :c36, :c37,
+                 :c38, :c39, :t40, :c41)
          RETURNING id
        ), legs AS (
          INSERT INTO fill_legs (fill_id, leg_index, instrument, quantity, premium, mark)
          SELECT fill.id, t.i - 1, t.instrument, t.quantity, t.premium, t.mark
-           FROM fill, unnest(:c41::text[], :c42::bigint[],
-                             :c43::bigint[], :c44::bigint[])
+           FROM fill, unnest(:c42::text[], :c43::bigint[],
+                             :c44::bigint[], :c45::bigint[])
                 WITH ORDINALITY AS t(instrument, quantity, premium, mark, i)
          RETURNING fill_id
        ), written AS (INSERT INTO positions (account_id, instrument, quantity, avg_num, avg_den, average_price, updated_at)
     SELECT v.account_id, v.instrument, v.delta, v.n, v.d, v.price, now()
-      FROM unnest(:c45::bigint[], :c46::text[],
-                  :c47::bigint[], :c48::numeric[],
-                  :c49::numeric[], :c50::bigint[])
+      FROM unnest(:c46::bigint[], :c47::text[],
+                  :c48::bigint[], :c49::numeric[],
+                  :c50::numeric[], :c51::bigint[])
            AS v(account_id, instrument, delta, n, d, price)
     ON CONFLICT (account_id, instrument) DO UPDATE
        SET quantity = positions.quantity + EXCLUDED.quantity, avg_num = EXCLUDED.avg_num, avg_den = EXCLUDED.avg_den,
            average_price = EXCLUDED.average_price, updated_at = now()
     RETURNING account_id, instrument, quantity
        ), balanced AS (UPDATE balances b SET total = v.total, locked = v.locked, updated_at = now()
-      FROM unnest(:c51::bigint[], :c52::bigint[],
-                  :c53::bigint[]) AS v(account_id, total, locked)
+      FROM unnest(:c52::bigint[], :c53::bigint[],
+                  :c54::bigint[]) AS v(account_id, total, locked)
      WHERE b.account_id = v.account_id
     RETURNING b.account_id)
        SELECT (SELECT id FROM fill) AS id, (SELECT count(*) FROM legs) AS legs, (SELECT count(*) FROM balanced) AS balances,
@@ -179,7 +168,7 @@ WITH open AS (
       SELECT p.account_id, i.asset, i.expiry, i.strike AS k, p.quantity::numeric AS q,
              CASE WHEN i.kind = 'put' THEN p.quantity::numeric ELSE 0 END AS pq
         FROM positions p JOIN instruments i ON i.symbol = p.instrument
-       WHERE p.account_id = ANY(:c54::bigint[]) AND NOT p.settled AND p.quantity <> 0
+       WHERE p.account_id = ANY(:c55::bigint[]) AND NOT p.settled AND p.quantity <> 0
     ), at_strikes AS (
       SELECT account_id, asset, expiry, k, q, pq, k * (sum(q) OVER le - sum(pq) OVER g) - sum(q * k) OVER le AS part
         FROM open
@@ -196,18 +185,15 @@ WITH open AS (
           SET worst = EXCLUDED.worst, call_q = EXCLUDED.call_q, call_qk = EXCLUDED.call_qk, top_strike = EXCLUDED.top_strike
        RETURNING 1
      ), gone AS (
-       DELETE FROM lock_groups l WHERE l.account_id = ANY(:c54::bigint[])
+       DELETE FROM lock_groups l WHERE l.account_id = ANY(:c55::bigint[])
           AND NOT EXISTS (SELECT 1 FROM summary s WHERE s.account_id = l.account_id AND s.asset = l.asset AND s.expiry = l.expiry)
        RETURNING 1
      )
      SELECT (SELECT count(*) FROM written) AS written, (SELECT count(*) FROM gone) AS gone;
-\set t57 :now_s + 0
-\set t60 :now_s + 0
-WITH moved AS (UPDATE rfqs SET state = :c56, updated_at = :t57, ended_at = :t57, fill_id = :g6_5_id, fill_price = :c58, fill_fee = :c59, filled_at = :t60 WHERE id = :rid AND state = :c55 RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at,
-  max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at,
-  maker_signature, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price,
-  fill_fee, filled_at, fill_reverted, ended_at, cancelled_at),
-            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :t57::bigint FROM moved), freed AS (UPDATE accounts SET open_rfqs = open_rfqs - 1 WHERE id = (SELECT account_id FROM moved)),
+\set t58 :now_s + 1
+\set t61 :now_s + 1
+WITH moved AS (UPDATE rfqs SET state = :c57, updated_at = :t58, ended_at = :t58, fill_id = :g6_5_id, fill_price = :c59, fill_fee = :c60, filled_at = :t61 WHERE id = :rid AND state = :c56 RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at, max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at, maker_signature, quote_received_at_ms, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price, fill_fee, filled_at, fill_reverted, ended_at, cancelled_at, competition),
+            logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :t58::bigint FROM moved), freed AS (UPDATE accounts SET open_rfqs = open_rfqs - 1 WHERE id = (SELECT account_id FROM moved)),
     snap AS (SELECT m.account_id, m.maker_account_id, m.id, m.state, (SELECT jsonb_object_agg(e.key, CASE jsonb_typeof(e.value) WHEN 'number' THEN to_jsonb(e.value #>> '{}') ELSE e.value END)
                      FROM jsonb_each(to_jsonb(m)) e) AS rfq FROM moved m),
     targets AS (
@@ -228,16 +214,20 @@ WITH moved AS (UPDATE rfqs SET state = :c56, updated_at = :t57, ended_at = :t57,
     ),
     stored AS (
       INSERT INTO account_events (account_id, account_seq, channel, event, rfq, at)
-      SELECT account_id, account_seq, channel, event, rfq, :t57::bigint FROM numbered
+      SELECT account_id, account_seq, channel, event, rfq, :t58::bigint FROM numbered
       RETURNING account_seq, channel, rfq->>'id' AS rfq_id
     )
        SELECT moved.*, (SELECT json_object_agg(st.channel, st.account_seq::text) FROM stored st WHERE st.rfq_id = moved.id) AS account_seqs FROM moved;
+\set t64 :now_s + 1
 WITH fee AS (
-             INSERT INTO balances (account_id, total) VALUES (:c61, :c62)
+             INSERT INTO balances (account_id, total) VALUES (:c65, :c66)
              ON CONFLICT (account_id) DO UPDATE SET total = balances.total + EXCLUDED.total, updated_at = now()
              RETURNING account_id
            )
-           SELECT h.journal_seq, h.hash, (SELECT wallet FROM accounts WHERE id = :taker) AS taker FROM journal_head h, fee WHERE h.id = 1 FOR UPDATE OF h;
-\set t70 :now_s + 0
-WITH h AS (SELECT journal_seq + 1 AS seq, hash AS prev FROM journal_head WHERE id = 1), receipt AS (INSERT INTO receipts (journal_seq, kind, fill_id, payload, hash, prev_hash, key_id, signature, at) SELECT h.seq, :c64, :g6_5_id, :c65, encode(sha256(:c65::bytea || convert_to(h.seq::text, 'UTF8')), 'hex'), h.prev, :c68, :c69, :t70 FROM h RETURNING journal_seq, hash) UPDATE journal_head SET journal_seq = r.journal_seq, hash = r.hash FROM receipt r WHERE id = 1;
+           INSERT INTO journal_pending (kind, fill_id, body, at) SELECT :c62, :g6_5_id, :c63, :t64 FROM fee;
 COMMIT;
+SELECT h.journal_seq AS head_seq, h.hash AS head_hash, s.*
+         FROM journal_head h LEFT JOIN LATERAL (SELECT p.id, p.kind, p.fill_id, p.body, p.at, a.wallet, f.taker_salt
+  FROM journal_pending p JOIN fills f ON f.id = p.fill_id JOIN accounts a ON a.id = f.taker_account_id ORDER BY p.id LIMIT :c67) s ON true
+        WHERE h.id = 1;
+WITH h AS (SELECT journal_seq, hash FROM journal_head WHERE id = 1 FOR UPDATE), p AS (DELETE FROM journal_pending WHERE id IN (SELECT id FROM journal_pending ORDER BY id LIMIT 200) AND EXISTS (SELECT 1 FROM h) RETURNING id, kind, fill_id, body, at), n AS (SELECT p.*, h.journal_seq + row_number() OVER (ORDER BY p.id) AS seq, h.hash AS prev FROM p, h), r AS (INSERT INTO receipts (journal_seq, kind, fill_id, payload, hash, prev_hash, key_id, signature, at) SELECT n.seq, n.kind, n.fill_id, n.body, encode(sha256(n.body || convert_to(n.seq::text, 'UTF8')), 'hex'), n.prev, :c76, 'pgbench', n.at FROM n RETURNING journal_seq, hash) UPDATE journal_head SET journal_seq = m.journal_seq, hash = m.hash FROM (SELECT journal_seq, hash FROM r ORDER BY journal_seq DESC LIMIT 1) m WHERE id = 1;

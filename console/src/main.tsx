@@ -3,7 +3,9 @@ import { useEffect, useState } from 'preact/hooks';
 import { SIGNED_OUT_EVENT, call, describeError, token } from './api';
 import { AccountsPage } from './pages/accounts';
 import { AuditPage } from './pages/audit';
+import { CompetitionPage } from './pages/competition';
 import { MakerLimitsPage } from './pages/maker-limits';
+import { MakersPage } from './pages/makers';
 import { OverviewPage } from './pages/overview';
 import { RfqsPage } from './pages/rfqs';
 import { RiskPage } from './pages/risk';
@@ -17,6 +19,8 @@ const PAGES = [
   ['rounds', 'Rounds'],
   ['accounts', 'Accounts'],
   ['rfqs', 'RFQs'],
+  ['competition', 'Competitive RFQs'],
+  ['makers', 'Makers'],
   ['risk', 'Risk and journal'],
   ['maker-limits', 'Maker limits'],
   ['audit', 'Audit'],
@@ -187,6 +191,8 @@ function CurrentPage({
       {page === 'rounds' && <RoundsPage confirm={confirm} notify={notify} />}
       {page === 'accounts' && <AccountsPage key={pageId ?? ''} initial={pageId} confirm={confirm} notify={notify} />}
       {page === 'rfqs' && <RfqsPage confirm={confirm} />}
+      {page === 'competition' && <CompetitionPage initial={pageId} />}
+      {page === 'makers' && <MakersPage />}
       {page === 'risk' && <RiskPage />}
       {page === 'maker-limits' && <MakerLimitsPage key={pageId ?? ''} initial={pageId} confirm={confirm} />}
       {page === 'audit' && <AuditPage />}

@@ -35,6 +35,7 @@ export const MODULE_LAYERS = [
   ['health', 'accounts', 'instruments'],
   ['auth', 'journal', 'market-data', 'gateway'],
   ['audit'],
+  ['maker-limits'],
   ['rfq'],
   ['competition'],
   ['ledger'],

@@ -42,6 +42,18 @@ const cases = [
   ['src/modules/rfq/rfq.service.ts', "import { BalancesService } from '../ledger/balances.service';", /imports point down only/],
   ['src/modules/rfq/domain/x.ts', "import { lockFor } from '../../ledger/domain/lock';", /imports point down only/],
   ['src/modules/reports/report.service.ts', "import { RfqService } from '../rfq/rfq.service';", /module 'reports' declares no layer/],
+  // The maker limits sit below the RFQ: what they need of it moves down, it is not imported up.
+  [
+    'src/modules/maker-limits/maker-limits.service.ts',
+    "import type { RfqRecord } from '../rfq/domain/rfq-record';",
+    /module 'maker-limits' \(layer 3\) may not import module 'rfq' \(layer 4\)/,
+  ],
+  ['src/modules/maker-limits/maker-limits.rpc.ts', "import { rfqCaller } from '../rfq/rfq.rpc';", /imports point down only/],
+  [
+    'src/modules/rfq/quote.service.ts',
+    "import { MakerLimitsRepository } from '../maker-limits/maker-limits.repository';",
+    /repository of module 'maker-limits'/,
+  ],
   // Domain code is pure.
   ['src/modules/ledger/domain/fees.ts', "import { Injectable } from '@nestjs/common';", /domain code is pure/],
   ['src/modules/ledger/domain/fees.ts', "import type { EntityManager } from 'typeorm';", /domain code is pure/],
@@ -78,6 +90,9 @@ const allowed = [
   ['src/modules/ledger/positions.repository.ts', "import { Position } from './entities/position.entity';"],
   // A lower module's service, and pure code from a lower module or common.
   ['src/modules/ledger/fill.service.ts', "import { RfqLookupService } from '../rfq/rfq-lookup.service';"],
+  ['src/modules/rfq/quote.service.ts', "import { MakerLimitsService } from '../maker-limits/maker-limits.service';"],
+  ['src/modules/competition/competition.service.ts', "import { MakerLimitsService } from '../maker-limits/maker-limits.service';"],
+  ['src/modules/maker-limits/protection-trip.service.ts', "import { AuditService } from '../audit/audit.service';"],
   ['src/modules/ledger/domain/x.ts', "import { formatRfq } from '../../../common/decimal/decimal';\nimport { canMove } from '../../rfq/domain/rfq-state';"],
   // Tests may set up state through any repository; the config loader reads the environment.
   ['test/e2e/support/ledger.ts', "import { LedgerRepository } from '../../../src/modules/ledger/ledger.repository';"],

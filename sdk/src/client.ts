@@ -2,11 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { MethodName, MethodParams } from '@legwork/protocol';
 import type { BatchOutcome, BatchRequest, CallResult, LegworkClientEvents, LegworkClientOptions } from './client-options';
+import { type AcceptBestOptions, type AcceptedBest, type CheckedTranscript, acceptBest, checkedTranscript, exchangeKeysOf } from './competition';
 import type { Keypair } from './keys';
+import { clean } from './params';
 import { type RateLimitRetryOptions, rateLimitSettings, withRateLimitRetry } from './rate-limit';
 import { RpcTransport } from './rpc-transport';
 import { Session } from './session';
 import { Subscriptions } from './subscriptions';
+import type { TranscriptKey } from './transcript';
 import type {
   AcceptParams,
   AcceptResult,
@@ -14,17 +17,23 @@ import type {
   CancelAllResult,
   CancelResult,
   Channel,
+  CancelQuoteResult,
+  CancelQuotesResult,
   CheckQuoteResult,
   ChannelData,
   CreateRfqParams,
   DeclineReason,
   DeclineResult,
+  DirectoryMaker,
   GetInstrumentsParams,
   Instrument,
   ListRfqsParams,
   MakerLimits,
   MakerLimitsResult,
   MakerLimitsUpdate,
+  MakerProfile,
+  MakerProfileUpdate,
+  MakerStats,
   MakerQuotesParams,
   MakerQuotesResult,
   MarketConfig,
@@ -34,7 +43,9 @@ import type {
   RespondParams,
   RespondResult,
   RfqView,
+  Side,
   SubscribeResult,
+  TranscriptResult,
 } from './types';
 
 export type { ReconnectOptions, LegworkClientOptions, GapInfo, LegworkClientEvents, BatchOutcome, BatchRequest } from './client-options';
@@ -69,6 +80,7 @@ export class LegworkClient extends EventEmitter<LegworkClientEvents> {
   private readonly subs: Subscriptions;
   private readonly auth: Session;
   private readonly rateLimit: Required<RateLimitRetryOptions> | null;
+  private url = '';
 
   constructor(options: LegworkClientOptions = {}) {
     super();
@@ -101,6 +113,7 @@ export class LegworkClient extends EventEmitter<LegworkClientEvents> {
    */
   async connect(url: string): Promise<void> {
     await this.transport.connect(url);
+    this.url = url;
   }
 
   /** True while connected and not restoring a session. */
@@ -200,9 +213,10 @@ export class LegworkClient extends EventEmitter<LegworkClientEvents> {
 
   // RFQ: taker
 
-  /** `rfq.create` (taker role): opens an RFQ; idempotent by `client_ref`, generated when omitted. */
+  /** `rfq.create` (taker role), idempotent by `client_ref` (generated when omitted); `competition` makes it competitive. */
   createRfq(params: CreateRfqParams): Promise<RfqView> {
-    return this.call('rfq.create', { client_ref: params.client_ref ?? randomUUID(), legs: params.legs });
+    const competition = params.competition && clean(params.competition);
+    return this.call('rfq.create', clean({ client_ref: params.client_ref ?? randomUUID(), legs: params.legs, competition }));
   }
 
   /** `rfq.get`: one of the account's live-book RFQs. */
@@ -251,6 +265,26 @@ export class LegworkClient extends EventEmitter<LegworkClientEvents> {
   /** `rfq.cancel_all` (taker role): cancels every pending and quoted RFQ of the account; their ids, oldest first. */
   cancelAllRfqs(): Promise<CancelAllResult> {
     return this.call('rfq.cancel_all', {});
+  }
+
+  /** Signs (key: `keypair` or the sign-in's) and accepts the best live quote on `side` (buy: `best.ask`, sell: `best.bid`); none: NoBestQuoteError. */
+  acceptBest(rfqId: string, side: Side, options: AcceptBestOptions = {}): Promise<AcceptedBest> {
+    return acceptBest(this, rfqId, side, { ...options, keypair: options.keypair ?? this.auth.signingKey ?? undefined });
+  }
+
+  /** `rfq.transcript` (taker role): the exchange-signed transcript of an ended competitive RFQ. */
+  transcript(rfqId: string): Promise<TranscriptResult> {
+    return this.call('rfq.transcript', { rfq_id: rfqId });
+  }
+
+  /** `rfq.transcript` checked with `keys`, else `GET /v1/exchange/keys` of `httpUrl` (default: this connection's host). */
+  verifiedTranscript(rfqId: string, options: { keys?: TranscriptKey; httpUrl?: string } = {}): Promise<CheckedTranscript> {
+    return checkedTranscript(this, rfqId, options.keys ?? (() => exchangeKeysOf(this.url, options.httpUrl)));
+  }
+
+  /** `rfq.makers` (taker role): the listed makers with their names and last 7 days of competitive RFQs. */
+  async makers(): Promise<DirectoryMaker[]> {
+    return (await this.call('rfq.makers', {})).makers;
   }
 
   // RFQ: quoter
@@ -331,6 +365,26 @@ export class LegworkClient extends EventEmitter<LegworkClientEvents> {
     return this.call('rfq.maker.reset_protection', {});
   }
 
+  /** `rfq.maker.cancel_quote` (quoter role): withdraws a live competitive quote (the same result again). */
+  cancelQuote(quoteId: string): Promise<CancelQuoteResult> {
+    return this.call('rfq.maker.cancel_quote', { quote_id: quoteId });
+  }
+
+  /** `rfq.maker.cancel_quotes` (quoter role): withdraws every live competitive quote of the caller, oldest first. */
+  cancelQuotes(): Promise<CancelQuotesResult> {
+    return this.call('rfq.maker.cancel_quotes', {});
+  }
+
+  /** `rfq.maker.set_profile` (quoter role): directory listing, name, cancel on disconnect; absent fields kept. */
+  setProfile(profile: MakerProfileUpdate): Promise<MakerProfile> {
+    return this.call('rfq.maker.set_profile', clean(profile));
+  }
+
+  /** `rfq.maker.stats` (quoter role): the caller's own last 7 days of competitive RFQs. */
+  makerStats(): Promise<MakerStats> {
+    return this.call('rfq.maker.stats', {});
+  }
+
   /** `rfq.maker.subscribe` (quoter role): quoter events on channel `rfq_maker`, kept across reconnections as `subscribeRfq`'s. */
   subscribeMaker(options: { since?: number } = {}): Promise<SubscribeResult> {
     return this.subs.subscribe('rfq_maker', options.since);
@@ -342,9 +396,4 @@ export class LegworkClient extends EventEmitter<LegworkClientEvents> {
   async close(): Promise<void> {
     await this.transport.close();
   }
-}
-
-/** Drops undefined values (the server refuses unknown or ill-typed params). */
-function clean<T extends object>(params: T): T {
-  return Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined)) as T;
 }

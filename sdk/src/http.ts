@@ -1,7 +1,15 @@
+import { ROUTES, type RouteBody, type RouteName, type RouteParams, type RouteQuery, type RouteResult } from '@legwork/protocol';
 import { HttpError, retryAfterMsOf } from './errors';
 import { type Keypair, messageToSign } from './keys';
 import type { ExchangeKeyInfo, JournalRow } from './receipts';
-import type { AuthResult, BalanceRow, CursorRows, Instrument, NonceResult, RfqFillRow, RfqPositionRow, Role } from './types';
+import type { AuthResult, Instrument, NonceResult, Role } from './types';
+
+/**
+ * What a call of a declared route passes: its query (each parameter optional), and its path
+ * parameters and body when the route takes them.
+ */
+export type RouteCall<R extends RouteName> = { query?: RouteQuery<R> } & (RouteParams<R> extends undefined ? unknown : { params: RouteParams<R> }) &
+  (RouteBody<R> extends undefined ? unknown : { body: RouteBody<R> });
 
 /** Query values: undefined ones are left out. */
 export type Query = Record<string, string | number | boolean | undefined>;
@@ -77,6 +85,18 @@ export class LegworkHttp {
     return parsed as T;
   }
 
+  /**
+   * Calls a route declared in `@legwork/protocol` (ROUTES) by name: its method and path are the
+   * declaration's, its path parameters, query, body and result are typed off it.
+   * @throws {HttpError} on a non-2xx status
+   */
+  route<R extends RouteName>(name: R, call: RouteCall<R> = {} as RouteCall<R>): Promise<RouteResult<R>> {
+    const { method, path } = ROUTES[name];
+    const { query, params, body } = call as { query?: Query; params?: Record<string, string | number>; body?: unknown };
+    const url = path.replace(/\{(\w+)\}/g, (_, key: string) => encodeURIComponent(String(params?.[key])));
+    return this.request<RouteResult<R>>(method, url, { query, body });
+  }
+
   /** GET `path` with a query. */
   get<T = unknown>(path: string, query?: Query): Promise<T> {
     return this.request<T>('GET', path, { query });
@@ -96,12 +116,12 @@ export class LegworkHttp {
 
   /** `POST /v1/auth/nonce`: a single-use nonce (5 minutes) and the message to sign. */
   nonce(wallet: string): Promise<NonceResult> {
-    return this.post<NonceResult>('/v1/auth/nonce', { wallet });
+    return this.route('auth.nonce', { body: { wallet } });
   }
 
   /** `POST /v1/auth/session`: trades a signed nonce message for a session token (not remembered). */
-  session(body: { wallet: string; message: string; signature: string }): Promise<AuthResult> {
-    return this.post<AuthResult>('/v1/auth/session', body);
+  session(body: RouteBody<'auth.open-session'>): Promise<AuthResult> {
+    return this.route('auth.open-session', { body });
   }
 
   /** Signs in with a wallet key (nonce, sign, session) and remembers the session token as bearer. */
@@ -116,85 +136,79 @@ export class LegworkHttp {
   // Query API (session token of an account)
 
   /** `GET /query/balances`: amounts with 8 decimal places (read them with `parseHttpDecimal`). */
-  balances(accountId?: number): Promise<CursorRows<BalanceRow>> {
-    return this.get<CursorRows<BalanceRow>>('/query/balances', { account_id: accountId });
+  balances(accountId?: number): Promise<RouteResult<'query.balances'>> {
+    return this.route('query.balances', { query: { account_id: accountId } });
   }
 
   /** `GET /query/rfq-positions`: net RFQ contracts per instrument (`status` default `open`). */
-  rfqPositions(options: { status?: 'open' | 'settled' | 'all'; limit?: number; accountId?: number } = {}): Promise<CursorRows<RfqPositionRow>> {
-    return this.get<CursorRows<RfqPositionRow>>('/query/rfq-positions', { account_id: options.accountId, limit: options.limit, status: options.status });
+  rfqPositions(options: { status?: 'open' | 'settled' | 'all'; limit?: number; accountId?: number } = {}): Promise<RouteResult<'query.rfq-positions'>> {
+    return this.route('query.rfq-positions', { query: { account_id: options.accountId, limit: options.limit, status: options.status } });
   }
 
   /** `GET /v1/exchange/keys` (public): the keys that sign fill receipts. */
   exchangeKeys(): Promise<{ keys: ExchangeKeyInfo[] }> {
-    return this.get<{ keys: ExchangeKeyInfo[] }>('/v1/exchange/keys', {});
+    return this.route('exchange.keys');
   }
 
   /** `GET /v1/exchange/journal` (public): the receipt chain after `after` (at most `limit`, 1 to 1000) and its head. */
   journal(options: { after?: number; limit?: number } = {}): Promise<{ rows: JournalRow[]; head: { journal_seq: number; hash: string } }> {
-    return this.get('/v1/exchange/journal', { after: options.after, limit: options.limit });
+    return this.route('exchange.journal', { query: { after: options.after, limit: options.limit } });
   }
 
   /** `GET /query/rfq-fills`: fills as taker or maker, newest first; pass `next_cursor` as `after`. */
-  rfqFills(options: { limit?: number; after?: string; accountId?: number } = {}): Promise<CursorRows<RfqFillRow>> {
-    return this.get<CursorRows<RfqFillRow>>('/query/rfq-fills', { account_id: options.accountId, limit: options.limit, after: options.after });
+  rfqFills(options: { limit?: number; after?: string; accountId?: number } = {}): Promise<RouteResult<'query.rfq-fills'>> {
+    return this.route('query.rfq-fills', { query: { account_id: options.accountId, limit: options.limit, after: options.after } });
   }
 
   // Admin commands (admin token, or a session token with the admin role or scope)
 
-  /** `POST /v1/admin/accounts`: creates the account of a wallet (409 when it has one). */
-  createAccount(body: { wallet: string; roles: Role[] }): Promise<{ account_id: number; wallet: string; roles: Role[]; created_at: unknown }> {
-    return this.post('/v1/admin/accounts', body);
+  /** `POST /v1/admin/accounts`: creates the account of a wallet (409 when it has one); no roles without `roles`. */
+  createAccount(body: { wallet: string; roles?: Role[] }): Promise<RouteResult<'admin.create-account'>> {
+    // Role is open here (a newer server may know more roles); the server refuses one it does not know.
+    return this.route('admin.create-account', { body: body as RouteBody<'admin.create-account'> });
   }
 
-  /** `PUT /v1/admin/accounts/{id}/roles`. */
-  setRoles(accountId: number, roles: Role[]): Promise<unknown> {
-    return this.put(`/v1/admin/accounts/${accountId}/roles`, { roles });
+  /** `PUT /v1/admin/accounts/{id}/roles`: the whole new set of roles. */
+  setRoles(accountId: number, roles: Role[]): Promise<RouteResult<'admin.set-roles'>> {
+    return this.route('admin.set-roles', { params: { account_id: accountId }, body: { roles } as RouteBody<'admin.set-roles'> });
   }
 
   /** `POST /v1/admin/accounts/{id}/deposit`: idempotent by `reference`. `amount`: decimal string. */
-  deposit(accountId: number, body: { amount: string; reference: string }): Promise<unknown> {
-    return this.post(`/v1/admin/accounts/${accountId}/deposit`, body);
+  deposit(accountId: number, body: RouteBody<'admin.deposit'>): Promise<RouteResult<'admin.deposit'>> {
+    return this.route('admin.deposit', { params: { account_id: accountId }, body });
   }
 
   /** `POST /v1/admin/accounts/{id}/withdraw`. */
-  withdraw(accountId: number, body: { amount: string; reference: string }): Promise<unknown> {
-    return this.post(`/v1/admin/accounts/${accountId}/withdraw`, body);
+  withdraw(accountId: number, body: RouteBody<'admin.withdraw'>): Promise<RouteResult<'admin.withdraw'>> {
+    return this.route('admin.withdraw', { params: { account_id: accountId }, body });
   }
 
   /** `POST /v1/admin/create-instruments`: idempotent; `created` counts new instruments only. */
-  createInstruments(body: {
-    asset: string;
-    expiration: number;
-    spot_price: string | number;
-    strikes?: string[];
-  }): Promise<{ asset: string; expiration: number; created: number }> {
-    return this.post('/v1/admin/create-instruments', body);
+  createInstruments(body: RouteBody<'admin.create-instruments'>): Promise<RouteResult<'admin.create-instruments'>> {
+    return this.route('admin.create-instruments', { body });
   }
 
   /** `POST /v1/admin/market-data`: index price and implied volatility (flat `iv` or per symbol `ivs`). */
-  marketData(body: {
-    asset: string;
-    index_price: string | number;
-    iv?: string | number;
-    ivs?: Record<string, string | number>;
-  }): Promise<{ asset: string; index_price: string; updated_at: unknown; instruments: unknown }> {
-    return this.post('/v1/admin/market-data', body);
+  marketData(body: RouteBody<'admin.market-data'>): Promise<RouteResult<'admin.market-data'>> {
+    return this.route('admin.market-data', { body });
   }
 
   /** `POST /v1/admin/instruments/pause-by-expiration`. */
-  pauseExpiration(body: { expiration: number; asset?: string }): Promise<{ expiration: number; asset: string | null; paused: boolean; instruments: number }> {
-    return this.post('/v1/admin/instruments/pause-by-expiration', body);
+  pauseExpiration(body: RouteBody<'admin.pause-by-expiration'>): Promise<RouteResult<'admin.pause-by-expiration'>> {
+    return this.route('admin.pause-by-expiration', { body });
   }
 
   /** `POST /v1/admin/instruments/resume-by-expiration`. */
-  resumeExpiration(body: { expiration: number; asset?: string }): Promise<{ expiration: number; asset: string | null; paused: boolean; instruments: number }> {
-    return this.post('/v1/admin/instruments/resume-by-expiration', body);
+  resumeExpiration(body: RouteBody<'admin.resume-by-expiration'>): Promise<RouteResult<'admin.resume-by-expiration'>> {
+    return this.route('admin.resume-by-expiration', { body });
   }
 
   /** Instrument records over HTTP when the server offers `GET /v1/instruments` (docs/spec/design.md 2). */
   instruments(query: { asset?: string; expiry?: number; include_settled?: boolean } = {}): Promise<{ instruments: Instrument[] }> {
-    return this.get('/v1/instruments', query);
+    const { include_settled, ...rest } = query;
+    return this.route('public.instruments', {
+      query: { ...rest, include_settled: include_settled === undefined ? undefined : include_settled ? 'true' : 'false' },
+    });
   }
 }
 

@@ -57,5 +57,6 @@ export * from './http';
 export * from './client';
 export * from './receipts';
 export * from './transcript';
+export { NoBestQuoteError, bestQuote, type AcceptBestOptions, type AcceptedBest, type CheckedTranscript } from './competition';
 export * from './enums';
 export type * from './types';

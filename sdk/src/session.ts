@@ -29,6 +29,11 @@ export class Session {
     return this.lastAuth;
   }
 
+  /** The key of the last sign-in (accepts sign with it). */
+  get signingKey(): Keypair | null {
+    return this.keypair;
+  }
+
   async signIn(keypair: Keypair, internal: boolean): Promise<AuthResult> {
     const nonce = await this.transport.request<NonceResult>('public/get_nonce', { wallet: keypair.wallet }, internal);
     const message = messageToSign(nonce, keypair.wallet, this.serviceName);

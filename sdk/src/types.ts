@@ -158,6 +158,38 @@ export type FundingRequirement = View<'RfqFundingRequirement'>;
 /** `details` of RFQ_TAKER_UNFUNDED (advisory). */
 export type FundingView = View<'RfqTakerFunding'>;
 
+// Competition (docs/spec/design.md 18): several makers quote, the taker takes one and can prove what it was offered.
+
+/** `competition` of `rfq.create`: `makers`, the taker's panel (quoters' wallets); absent: every quoter. */
+export type CompetitionParams = NonNullable<MethodParams<'rfq.create'>['competition']>;
+
+/** A live quote of a competitive RFQ (`RfqView.quotes`): the quote object plus `received_at_ms`. */
+export type LiveQuote = View<'RfqLiveQuote'>;
+
+/** `RfqView.best` of a competitive RFQ: the quote_id of the highest live bid and of the lowest live ask, null when none. */
+export type BestQuotes = View<'RfqBest'>;
+
+/** Result of `rfq.maker.cancel_quote`. */
+export type CancelQuoteResult = MethodResult<'rfq.maker.cancel_quote'>;
+
+/** Result of `rfq.maker.cancel_quotes`: the quotes cancelled, oldest first. */
+export type CancelQuotesResult = MethodResult<'rfq.maker.cancel_quotes'>;
+
+/** Params of `rfq.maker.set_profile`: an absent field keeps its value. */
+export type MakerProfileUpdate = MethodParams<'rfq.maker.set_profile'>;
+
+/** The maker's whole profile (result of `rfq.maker.set_profile`). */
+export type MakerProfile = MethodResult<'rfq.maker.set_profile'>;
+
+/** A maker's last 7 days of competitive RFQs (`rfq.maker.stats`, and each maker of `rfq.makers`). */
+export type MakerStats = View<'MakerStats'>;
+
+/** A listed maker of the directory (`rfq.makers`): wallet, name and stats. */
+export type DirectoryMaker = View<'DirectoryMaker'>;
+
+/** Result of `rfq.transcript`: the exchange-signed transcript of an ended competitive RFQ. */
+export type TranscriptResult = MethodResult<'rfq.transcript'>;
+
 /** A list response of the HTTP query API. */
 export interface CursorRows<T> {
   rows: T[];

@@ -1,39 +1,18 @@
 // The desk's methods (docs/spec/design.md 15) against the in-test server: what each sends and how its answer is typed.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { LegworkClient, type MakerNotification, RfqError } from '../src/index';
-import { FakeServer } from './fake-server';
+import { describe, it } from 'node:test';
+import { type MakerNotification, RfqError } from '../src/index';
+import { RESPOND, deskOnFakeServer } from './fake-desk';
 
-const fast = { reconnect: false, heartbeatMs: 0, requestTimeoutMs: 2000 } as const;
-const RESPOND = {
-  rfq_id: 'c'.repeat(32),
-  quote_nonce: '7',
-  bid: '1.5',
-  ask: '2.25',
-  issued_at: 1_795_000_000,
-  expires_at: 1_795_000_060,
-  maker_signature: 'c2ln',
-};
-
-let server: FakeServer;
-let client: LegworkClient;
-before(async () => {
-  server = await FakeServer.start();
-  client = await LegworkClient.connect(server.url, fast);
-});
-after(async () => {
-  await client.close();
-  await server.stop();
-});
-
-const lastCall = () => server.calls[server.calls.length - 1];
+const desk = deskOnFakeServer();
+const lastCall = desk.lastCall;
 
 describe("LegworkClient: the taker's cancel", () => {
   it('cancelRfq sends rfq.cancel { rfq_id } and gives the cancel result; a refusal is an RfqError', async () => {
     const rfqId = 'a'.repeat(32);
-    assert.deepEqual(await client.cancelRfq(rfqId), { rfq_id: rfqId, state: 'expired', cancelled_at: 1_795_000_000 });
-    assert.deepEqual(lastCall(), { connection: server.current.n, method: 'rfq.cancel', params: { rfq_id: rfqId } });
-    await assert.rejects(client.cancelRfq('f'.repeat(32)), (e: unknown) => {
+    assert.deepEqual(await desk.client.cancelRfq(rfqId), { rfq_id: rfqId, state: 'expired', cancelled_at: 1_795_000_000 });
+    assert.deepEqual(lastCall(), { connection: desk.server.current.n, method: 'rfq.cancel', params: { rfq_id: rfqId } });
+    await assert.rejects(desk.client.cancelRfq('f'.repeat(32)), (e: unknown) => {
       assert.ok(e instanceof RfqError);
       assert.equal(e.error, 'RFQ_NOT_FOUND');
       assert.equal(e.rfqId, 'f'.repeat(32));
@@ -43,7 +22,7 @@ describe("LegworkClient: the taker's cancel", () => {
   });
 
   it('cancelAllRfqs sends rfq.cancel_all {} and gives the ids', async () => {
-    assert.deepEqual(await client.cancelAllRfqs(), { cancelled: ['a'.repeat(32), 'b'.repeat(32)] });
+    assert.deepEqual(await desk.client.cancelAllRfqs(), { cancelled: ['a'.repeat(32), 'b'.repeat(32)] });
     assert.equal(lastCall().method, 'rfq.cancel_all');
     assert.deepEqual(lastCall().params, {});
   });
@@ -52,27 +31,27 @@ describe("LegworkClient: the taker's cancel", () => {
 describe("LegworkClient: the maker's limits, check and protection", () => {
   it('setMakerLimits sends { limits } without undefined fields; getMakerLimits and resetProtection read the state', async () => {
     const limits = { max_open_quotes: 10, max_open_notional: '1000000', price_band_bps: 500, max_open_delta: { SOL: '100' }, max_open_vega: undefined };
-    const result = await client.setMakerLimits(limits);
+    const result = await desk.client.setMakerLimits(limits);
     assert.deepEqual(lastCall().params, { limits: { max_open_quotes: 10, max_open_notional: '1000000', price_band_bps: 500, max_open_delta: { SOL: '100' } } });
     assert.equal(lastCall().method, 'rfq.maker.set_limits');
     assert.deepEqual(result.limits, { max_open_quotes: 10, max_open_notional: '1000000', price_band_bps: 500, max_open_delta: { SOL: '100' } });
-    const read = await client.getMakerLimits();
+    const read = await desk.client.getMakerLimits();
     assert.equal(lastCall().method, 'rfq.maker.get_limits');
     assert.deepEqual(lastCall().params, {});
     assert.equal(read.usage.open_quotes, 1);
     assert.deepEqual(read.usage.open_delta, { SOL: '0.5' });
     assert.equal(read.protection.frozen, false);
-    await client.resetProtection();
+    await desk.client.resetProtection();
     assert.equal(lastCall().method, 'rfq.maker.reset_protection');
     assert.deepEqual(lastCall().params, {});
   });
 
   it('checkQuote sends the respond params as they are; a signature refusal carries the exchange payload and quote id', async () => {
     const params = { ...RESPOND };
-    assert.deepEqual(await client.checkQuote(params), { ok: true, quote_id: 'ee'.repeat(32), payload: 'AAEC' });
+    assert.deepEqual(await desk.client.checkQuote(params), { ok: true, quote_id: 'ee'.repeat(32), payload: 'AAEC' });
     assert.deepEqual(lastCall().params, params);
     assert.equal(lastCall().method, 'rfq.maker.check');
-    await assert.rejects(client.checkQuote({ ...params, maker_signature: 'bad' }), (e: unknown) => {
+    await assert.rejects(desk.client.checkQuote({ ...params, maker_signature: 'bad' }), (e: unknown) => {
       assert.ok(e instanceof RfqError);
       assert.equal(e.error, 'RFQ_INVALID_SIGNATURE');
       assert.equal(e.payload, 'AAEC');
@@ -83,9 +62,9 @@ describe("LegworkClient: the maker's limits, check and protection", () => {
   });
 
   it('a protection event reaches notifications("rfq_maker") typed as such', async () => {
-    await client.subscribeMaker();
-    const events = client.notifications('rfq_maker');
-    server.notify(server.current, 'rfq_maker', {
+    await desk.client.subscribeMaker();
+    const events = desk.client.notifications('rfq_maker');
+    desk.server.notify(desk.server.current, 'rfq_maker', {
       account_seq: 3,
       event: 'protection',
       protection: { tripped_at: 1_795_000_100, until: 1_795_000_160, reason: 'max_fills 3 reached' },

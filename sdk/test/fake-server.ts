@@ -1,7 +1,9 @@
+import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import bs58 from 'bs58';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { decodeWallet, verifySignature } from '../src/index';
+import { COMPETITIVE_RFQ, SEED_RFQ, UNQUOTED_RFQ, competition } from './fake-competition';
 
 export interface Call {
   connection: number;
@@ -37,7 +39,15 @@ export class FakeServer {
   /** How many times each key of the `limited` method was refused (the rate-limit retry tests). */
   private readonly refusals = new Map<string, number>();
 
-  private constructor(readonly wss: WebSocketServer) {
+  /** What `GET /v1/exchange/keys` answers (the transcript's online check). */
+  exchangeKeys: unknown[] = [];
+  /** The competitive RFQs `rfq.get` knows (docs/spec/design.md 18), by id. */
+  readonly rfqs = new Map<string, Record<string, any>>([COMPETITIVE_RFQ, UNQUOTED_RFQ, SEED_RFQ].map((r) => [r.rfq_id, r]));
+
+  private constructor(
+    readonly wss: WebSocketServer,
+    private readonly http: Server,
+  ) {
     wss.on('connection', (socket) => {
       const conn: Conn = { n: this.connections.length + 1, socket, seq: 0, channels: new Set() };
       this.connections.push(conn);
@@ -46,13 +56,21 @@ export class FakeServer {
   }
 
   static async start(): Promise<FakeServer> {
-    const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
-    await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
-    return new FakeServer(wss);
+    // The keys route reads the instance made below.
+    const made: { server?: FakeServer } = {};
+    const http = createServer((req, res) => {
+      res.setHeader('content-type', 'application/json');
+      if (req.url === '/v1/exchange/keys') res.end(JSON.stringify({ keys: made.server!.exchangeKeys }));
+      else res.writeHead(404).end('{"error":"not found"}');
+    });
+    const wss = new WebSocketServer({ server: http });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    made.server = new FakeServer(wss, http);
+    return made.server;
   }
 
   get url(): string {
-    return `ws://127.0.0.1:${(this.wss.address() as AddressInfo).port}/client`;
+    return `ws://127.0.0.1:${(this.http.address() as AddressInfo).port}/client`;
   }
 
   /** The newest connection. */
@@ -82,6 +100,7 @@ export class FakeServer {
   async stop(): Promise<void> {
     for (const c of this.connections) c.socket.terminate();
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+    await new Promise<void>((resolve) => this.http.close(() => resolve()));
   }
 
   private limitsResult(): Record<string, unknown> {
@@ -156,8 +175,11 @@ export class FakeServer {
         conn.channels.add('rfq_maker');
         return ok({ channel: 'rfq_maker', subscribed: true });
       case 'rfq.get':
+        if (this.rfqs.has(params.rfq_id)) return ok(this.rfqs.get(params.rfq_id));
         return rfqFail(id, 'RFQ_NOT_FOUND', 'no such RFQ', { operation_id: 'op-1', rfq_id: params.rfq_id });
       case 'rfq.accept':
+        if (params.quote_id.startsWith('0b'))
+          return ok({ rfq_id: COMPETITIVE_RFQ.rfq_id, quote_id: params.quote_id, side: params.side, state: 'accepted', best: true });
         return rfqFail(id, 'RFQ_TAKER_UNFUNDED', 'taker lacks funds', {
           operation_id: 'op-2',
           quote_id: params.quote_id,
@@ -188,7 +210,7 @@ export class FakeServer {
       case 'never':
         return new Promise(() => undefined);
       default:
-        return this.reconcile(id, method, params, ok) ?? fail(-32601, 'METHOD_NOT_FOUND', `method ${method} does not exist`);
+        return this.reconcile(id, method, params, ok) ?? competition(id, method, params) ?? fail(-32601, 'METHOD_NOT_FOUND', `method ${method} does not exist`);
     }
   }
 

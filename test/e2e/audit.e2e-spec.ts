@@ -6,6 +6,7 @@ import { Database } from '../../src/common/database/database';
 import { AuditTrail } from '../../src/modules/audit/audit-trail.interceptor';
 import { verifyAuditChain } from '../../src/modules/audit/domain/audit-chain';
 import { ACCESS, type Access } from '../../src/common/access/access';
+import { ROUTES, ROUTE_NAMES } from '@legwork/protocol';
 import { Http, TestWallet, freshIp } from './clients';
 import { createAccount, signInHttp } from './factories';
 import { Environment, type TestApp } from './harness';
@@ -105,6 +106,31 @@ describe('the admin audit log (design.md section 16): a command through the admi
       status: 200,
     });
     expect(Math.abs(depositRow.at - Date.now() / 1000)).toBeLessThan(5);
+  });
+});
+
+describe('the admin audit log (design.md section 16): a declared admin command', () => {
+  it('records revoke-sessions as the interceptor records a command: its outcome, failures included, not a refused caller', async () => {
+    const ip = freshIp();
+    const target = await createAccount(a, ['taker']);
+    const admin = new Http(a.url).admin().from(ip);
+    expect((await admin.post(`/v1/admin/accounts/${target.accountId}/revoke-sessions`, { note: 'x' })).status).toBe(200);
+    expect((await admin.post('/v1/admin/accounts/999999/revoke-sessions')).status).toBe(404);
+    expect((await admin.post('/v1/admin/accounts/07/revoke-sessions')).status).toBe(400);
+    const before = (await latest())[0].audit_seq;
+    expect((await new Http(a.url).post(`/v1/admin/accounts/${target.accountId}/revoke-sessions`)).status).toBe(401);
+    const [bad, missing, done] = await latest(3);
+    expect(bad.audit_seq).toBe(before);
+    expect(done).toMatchObject({
+      actor: { via: 'admin_token', account_id: null, wallet: null, jti: null },
+      client_ip: ip,
+      action: 'revoke-sessions',
+      target: { account_id: String(target.accountId) },
+      params: { note: 'x' },
+      status: 200,
+    });
+    expect(missing).toMatchObject({ action: 'revoke-sessions', target: { account_id: '999999' }, params: {}, status: 404 });
+    expect(bad).toMatchObject({ action: 'revoke-sessions', target: { account_id: '07' }, status: 400 });
   });
 });
 
@@ -282,6 +308,8 @@ describe('the admin audit log (design.md section 16): every admin command is rec
         if (!interceptors.includes(AuditTrail)) unaudited.push(`${wrapper.name}.${key}`);
       }
     }
+    // Declared admin commands are recorded by the declared-route path itself (common/http/declared-routes.ts).
+    for (const name of ROUTE_NAMES) if (ROUTES[name].access.kind === 'admin' && ROUTES[name].method !== 'GET') commands.push(name);
     expect(commands.length).toBeGreaterThanOrEqual(11);
     expect(unaudited).toEqual([]);
   });

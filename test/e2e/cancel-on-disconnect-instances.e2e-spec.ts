@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { ADMIN_TOKEN, EXCHANGE_SIGNING_KEY, JWT_SECRET, METRICS_TOKEN } from './harness';
 import { expirationIn, symbolOf } from './factories';
 import { adminOf } from '../fleet/checks';
-import { Fleet, type Instance, PrivatePostgres, PrivateRedis, buildApp, hasBinaries, waitFor } from '../fleet/fleet';
+import { type Instance, hasBinaries, waitFor } from '../fleet/fleet';
 import { FleetTrader, quoteFor } from '../fleet/traders';
+import { type TestFleet, startTestFleet } from './support/test-fleet';
 
 /**
  * Cancel on disconnect (docs/spec/design.md 19) when the instance holding the maker's connection
@@ -13,33 +13,15 @@ import { FleetTrader, quoteFor } from '../fleet/traders';
 const enabled = !!process.env.DATABASE_URL && hasBinaries();
 
 (enabled ? describe : describe.skip)('cancel on disconnect across instances (separate processes)', () => {
-  let pg: PrivatePostgres;
-  let redis: PrivateRedis;
-  let fleet: Fleet;
+  let testFleet: TestFleet;
   let a: Instance, b: Instance;
   const expiry = expirationIn(7);
   const call = symbolOf('ETH', expiry, '150', 'call');
   let taker: FleetTrader, maker: FleetTrader;
 
   beforeAll(async () => {
-    buildApp();
-    [pg, redis] = await Promise.all([PrivatePostgres.start(), PrivateRedis.start()]);
-    pg.psql('CREATE DATABASE legwork');
-    fleet = new Fleet({
-      DATABASE_URL: pg.url('legwork'),
-      REDIS_URL: redis.url,
-      REDIS_PREFIX: 'legwork_cod',
-      JWT_SECRET,
-      ADMIN_TOKEN,
-      EXCHANGE_SIGNING_KEY,
-      TRUST_PROXY: 'true',
-      // Behind a proxy the start refuses without it (design.md 20).
-      METRICS_TOKEN,
-      MARKET_DATA_MAX_AGE_SECONDS: '3600',
-      LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
-      DATABASE_POOL_SIZE: '5',
-    });
-    [a, b] = await fleet.add(2);
+    testFleet = await startTestFleet(2, 'legwork_cod');
+    [a, b] = testFleet.instances;
     const admin = adminOf(a);
     expect((await admin.post('/v1/admin/create-instruments', { asset: 'ETH', expiration: expiry, spot_price: '150', strikes: ['150'] })).status).toBe(200);
     expect((await admin.post('/v1/admin/market-data', { asset: 'ETH', index_price: '150', iv: '0.8' })).status).toBe(200);
@@ -51,10 +33,7 @@ const enabled = !!process.env.DATABASE_URL && hasBinaries();
   afterAll(async () => {
     await taker?.disconnect();
     await maker?.disconnect();
-    await fleet?.stopAll();
-    await redis?.stop();
-    await pg?.destroy();
-    fleet?.cleanup();
+    await testFleet?.stop();
   }, 60_000);
 
   it("the instance holding a flagged maker's connection is SIGKILLed: another instance ends its competitive quotes within 5 s; the seed quote stays", async () => {

@@ -1,3 +1,4 @@
+import { QuoteChecksService } from '../../src/modules/rfq/quote-checks.service';
 import type { RpcClient } from './clients';
 import { Environment, type TestApp } from './harness';
 import { type RfqTrader, type Round, clientRef, expectRfqError, expirationIn, leg, listRound, resumeWs, rfqTrader, signedQuote, terms } from './rfq-support';
@@ -70,6 +71,26 @@ describe('competitive quotes a desk can reconcile', () => {
       expectRfqError(await m.client.call('rfq.maker.respond', quote(m, await openCompetitive()).params), 'RFQ_OPEN_LIMIT', true);
       expect(await m.client.result('rfq.maker.respond', q.params)).toEqual(expected);
       expect((await m.client.result('rfq.maker.get_limits', {})).usage.open_quotes).toBe(1);
+    });
+
+    it('builds the quote payload once per respond: competitive (the repeat lookup and the checks share it), its repeat, and seed', async () => {
+      const m = await maker();
+      const built = jest.spyOn(QuoteChecksService.prototype, 'payloadOf');
+      try {
+        const builds = async (params: unknown) => {
+          built.mockClear();
+          const reply = await m.client.call('rfq.maker.respond', params);
+          return { builds: built.mock.calls.length, error: reply.error?.data?.error ?? null };
+        };
+        const q = quote(m, await openCompetitive());
+        expect(await builds(q.params)).toEqual({ builds: 1, error: null });
+        expect(await builds(q.params)).toEqual({ builds: 1, error: null });
+        const forged = quote(m, await openCompetitive());
+        expect(await builds({ ...forged.params, bid: '1.25' })).toEqual({ builds: 1, error: 'RFQ_INVALID_SIGNATURE' });
+        expect(await builds(quote(m, await openSeed()).params)).toEqual({ builds: 1, error: null });
+      } finally {
+        built.mockRestore();
+      }
     });
 
     it('a maker without limits (no per-account queue): 10 repeats over 5 connections race their original, all get its result', async () => {

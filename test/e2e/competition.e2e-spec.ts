@@ -124,6 +124,10 @@ describe('competitive RFQs', () => {
     );
     const filled = await waitForState(taker, rfq.rfq_id, ['filled', 'failed']);
     expect(filled).toMatchObject({ state: 'filled', quote: { quote_id: b.quoteId }, quotes: [], fill: { price: '2.5' } });
+    // The winner hears section 5's events of its quote.
+    for (const event of ['accepted', 'filled']) {
+      expect(await makers[1].client.next(on('rfq_maker', event, rfq.rfq_id))).toMatchObject({ data: { rfq: { quote_id: b.quoteId, state: event } } });
+    }
     const t = await taker.client.result('rfq.transcript', { rfq_id: rfq.rfq_id });
     expect(verifyTranscript(t, exchangeKey)).toMatchObject({ ok: true });
     expect(t.transcript.quotes.map((x: any) => [x.quote_id, x.end])).toEqual([
@@ -198,6 +202,39 @@ describe('competitive RFQs', () => {
     } finally {
       await m.client.close();
     }
+  });
+
+  it('the round settles while competitive RFQs are open: each ends expired in a transaction that writes its transcript', async () => {
+    const avax = await listRound(app, 'AVAX', expirationIn(10));
+    await marketData(app, 'AVAX', '150');
+    const createOn = (panel: RfqTrader[]) =>
+      taker.client.result('rfq.create', {
+        client_ref: clientRef(),
+        legs: [leg(avax.symbol('150'), '1')],
+        competition: { makers: panel.map((m) => m.wallet.address) },
+      });
+    const withQuote = await createOn([makers[0], makers[1]]);
+    const pending = await createOn([makers[1]]);
+    const n = (nonces.get(makers[0].accountId) ?? 0) + 1;
+    nonces.set(makers[0].accountId, n);
+    const a = signedQuote(makers[0].wallet, withQuote, terms(n, { bid: '1', ask: '2' }), avax.expiry);
+    await makers[0].client.result('rfq.maker.respond', a.params);
+    const settled = await new Http(app.url)
+      .admin()
+      .post('/v1/admin/instruments/settle-expiration', { asset: 'AVAX', expiration: avax.expiry, settlement_price: '150' });
+    expect(settled.status).toBe(200);
+    expect(await makers[0].client.next(on('rfq_maker', 'expired', withQuote.rfq_id))).toMatchObject({ data: { rfq: { quote_id: a.quoteId } } });
+    expect(await makers[1].client.next(on('rfq_maker', 'closed', withQuote.rfq_id))).toBeDefined();
+    expect(await sql(`SELECT ending FROM competition_quotes WHERE quote_id = $1`, [a.quoteId])).toEqual([{ ending: 'expired' }]);
+    for (const rfq of [withQuote, pending]) {
+      expect(await taker.client.result('rfq.get', { rfq_id: rfq.rfq_id })).toMatchObject({ state: 'expired', quotes: [] });
+      const t = await taker.client.result('rfq.transcript', { rfq_id: rfq.rfq_id });
+      expect(verifyTranscript(t, exchangeKey)).toMatchObject({ ok: true });
+      expect(t.transcript).toMatchObject({ rfq_id: rfq.rfq_id, accepted: null });
+    }
+    expect((await taker.client.result('rfq.transcript', { rfq_id: withQuote.rfq_id })).transcript.quotes.map((x: any) => [x.quote_id, x.end])).toEqual([
+      [a.quoteId, 'expired'],
+    ]);
   });
 
   it('a seed RFQ is unchanged: its quote is firm, it has no transcript, its accept result has no best', async () => {

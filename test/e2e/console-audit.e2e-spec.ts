@@ -11,7 +11,7 @@
 import type { Browser, HTTPRequest, Page } from 'puppeteer-core';
 import { Database } from '../../src/common/database/database';
 import { Http, TestWallet } from './clients';
-import { buildConsole, hasChromium, launch, screenshot, seriousViolations } from './console/browser';
+import { buildConsole, closeBrowser, hasChromium, launch, screenshot, seriousViolations } from './console/browser';
 import { createAccount, signInHttp } from './factories';
 import { ADMIN_TOKEN, Environment, type TestApp } from './harness';
 
@@ -60,10 +60,10 @@ describeBrowser('console: the Audit and Maker limits pages, in headless Chromium
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await closeBrowser(browser);
     await app?.close();
     await env?.destroy();
-  });
+  }, 60_000);
 
   it('audit: a command made in the console and one through an admin session, newest first, with their actors; the chain verified up to the head', async () => {
     // Through the console: create an account on the Accounts page.

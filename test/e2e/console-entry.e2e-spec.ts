@@ -7,7 +7,7 @@
  */
 import type { Browser, Page } from 'puppeteer-core';
 import { Http, TestWallet } from './clients';
-import { buildConsole, hasChromium, launch, screenshot, seriousViolations } from './console/browser';
+import { buildConsole, closeBrowser, hasChromium, launch, screenshot, seriousViolations } from './console/browser';
 import { createAccount } from './factories';
 import { ADMIN_TOKEN, Environment, type TestApp } from './harness';
 
@@ -31,10 +31,10 @@ describeBrowser('operator console at /console, in headless Chromium', () => {
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await closeBrowser(browser);
     await app?.close();
     await env?.destroy();
-  });
+  }, 60_000);
 
   it('serves the built console with a CSP of its own scripts, styles and origin only', async () => {
     const bare = await fetch(`${app.url}/console`, { redirect: 'manual' });

@@ -80,9 +80,13 @@ describe('console admin reads: accounts, market data and the documents', () => {
 
   it('the admin account and transfer answers declare the balance row of /query/balances', async () => {
     const spec = (await new Http(app.url).get('/openapi.json')).body;
-    const { schemas } = spec.components;
-    for (const dto of ['AdminAccountViewDto', 'TransferResultDto']) {
-      expect(Object.keys(schemas[dto].properties.balance.properties).sort()).toEqual(['account_id', 'available', 'currency', 'locked', 'total', 'updated_at']);
+    const answer = (path: string, method: string) => spec.paths[path][method].responses['200'].content['application/json'].schema;
+    for (const schema of [
+      answer('/v1/admin/accounts/{account_id}', 'get'),
+      answer('/v1/admin/accounts/{account_id}/deposit', 'post'),
+      answer('/v1/admin/accounts/{account_id}/withdraw', 'post'),
+    ]) {
+      expect(Object.keys(schema.properties.balance.properties).sort()).toEqual(['account_id', 'available', 'currency', 'locked', 'total', 'updated_at']);
     }
   });
 });

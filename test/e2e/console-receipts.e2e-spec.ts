@@ -6,7 +6,7 @@ import type { Browser, Page } from 'puppeteer-core';
 import { type FillToMatch, type Receipt, encodeReceipt, parseRfqSigned, parseRfqUnsigned, parseWallet, receiptHash, signingDomain } from '@legwork/protocol';
 import * as nodeVerifier from '../../console/src/receipts';
 import { loadVector } from '../vectors';
-import { hasChromium, launch } from './console/browser';
+import { closeBrowser, hasChromium, launch } from './console/browser';
 
 /**
  * The console's receipt checks (console/src/receipts.ts, over `@legwork/protocol`'s verifyReceipt
@@ -202,7 +202,7 @@ describe("the console's receipt verifier over vectors/receipts.json", () => {
       await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
     }, 60_000);
     afterAll(async () => {
-      await browser?.close();
+      await closeBrowser(browser);
       server?.close();
     });
 

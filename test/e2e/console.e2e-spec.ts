@@ -13,7 +13,7 @@ import type { LegworkClient } from '../../sdk/src';
 import { ENDPOINTS } from '../../console/src/endpoints';
 import { trimDecimal } from '../../console/src/money';
 import { Http, TestWallet } from './clients';
-import { buildConsole, hasChromium, launch, screenshot, seriousViolations } from './console/browser';
+import { buildConsole, closeBrowser, hasChromium, launch, screenshot, seriousViolations } from './console/browser';
 import { sdkFill as fillBySdk } from './console/sdk-fill';
 import { signInHttp } from './factories';
 import { ADMIN_TOKEN, Environment, type TestApp } from './harness';
@@ -78,10 +78,10 @@ describeBrowser('operator console at /console, in headless Chromium', () => {
 
   afterAll(async () => {
     for (const c of clients) await c.close().catch(() => undefined);
-    await browser?.close();
+    await closeBrowser(browser);
     await app?.close();
     await env?.destroy();
-  });
+  }, 60_000);
 
   it('signs in with the admin token (a wrong one is refused) and shows the overview', async () => {
     await page.goto(`${app.url}/console/`);

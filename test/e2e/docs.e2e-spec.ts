@@ -10,7 +10,7 @@ import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { getMetadataStorage } from 'class-validator';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { ACCESS, type Access } from '../../src/common/access/access';
-import { METHOD_NAMES as RPC_METHODS, METHODS as METHOD_SCHEMAS } from '@legwork/protocol';
+import { METHOD_NAMES as RPC_METHODS, METHODS as METHOD_SCHEMAS, ROUTES, ROUTE_NAMES, routeDeclaration } from '@legwork/protocol';
 import { RpcRegistry } from '../../src/modules/gateway/rpc-registry';
 import { Http } from './clients';
 import { Environment, type TestApp } from './harness';
@@ -48,6 +48,11 @@ function appRoutes(app: TestApp): Array<{ method: string; path: string; access: 
         body,
       });
     }
+  }
+  // The routes declared in @legwork/protocol, served straight on Fastify (common/http/declared-routes.ts).
+  for (const name of ROUTE_NAMES) {
+    const { method, path, access } = ROUTES[name];
+    routes.push({ method: method.toLowerCase(), path, access, name, query: undefined, body: undefined });
   }
   return routes;
 }
@@ -141,6 +146,17 @@ describe('API descriptions: /openapi.json, /asyncapi.json and the /docs referenc
       // Declared in the DTO only so that the service refuses it with its own message (interface.md 4.1: `after` is a 400 there).
       const refusedByService: Record<string, string[]> = { 'get /query/rfq-positions': ['after'] };
       let checked = 0;
+      for (const name of ROUTE_NAMES) {
+        const { method, path, query } = ROUTES[name];
+        const operation = document.paths[path][method.toLowerCase()];
+        const documented = (operation.parameters ?? []).filter((p: any) => p.in === 'query').map((p: any) => p.name);
+        const taken = Object.keys(query).filter((param) => !refusedByService[`${method.toLowerCase()} ${path}`]?.includes(param));
+        expect({ route: name, query: documented.sort() }).toEqual({ route: name, query: taken.sort() });
+        if (routeDeclaration(name).otherQuery !== 'ignored' || taken.length > 0) expect(operation.responses['400']).toBeDefined();
+        const body = routeDeclaration(name).body;
+        if (body) expect({ route: name, body: operation.requestBody.content['application/json'].schema }).toEqual({ route: name, body });
+        checked += 1;
+      }
       for (const route of appRoutes(app)) {
         const operation = document.paths[route.path][route.method];
         if (route.query) {
@@ -167,13 +183,13 @@ describe('API descriptions: /openapi.json, /asyncapi.json and the /docs referenc
     it('describes bodies, queries and results from the DTOs', () => {
       const nonce = document.paths['/v1/auth/nonce'].post;
       const body = nonce.requestBody.content['application/json'].schema;
-      expect(body.$ref).toBe('#/components/schemas/NonceRequestDto');
-      expect(document.components.schemas.NonceRequestDto.required).toEqual(['wallet']);
-      expect(nonce.responses['200'].content['application/json'].schema.$ref).toBe('#/components/schemas/NonceChallengeDto');
+      expect(body).toMatchObject({ required: ['wallet'], additionalProperties: false });
+      expect(nonce.responses['200'].content['application/json'].schema).toEqual(ROUTES['auth.nonce'].response);
       expect(nonce.responses['429']).toBeDefined();
       const list = document.paths['/v1/instruments'].get;
       expect(list.parameters.map((p: any) => p.name).sort()).toEqual(['asset', 'expiry', 'include_settled']);
-      expect(document.components.schemas.InstrumentRecordDto.properties.settlement_price.type).toEqual(['string', 'null']);
+      const instrument = list.responses['200'].content['application/json'].schema.properties.instruments.items;
+      expect(instrument.properties.settlement_price.type).toEqual(['string', 'null']);
       expect(document.components.schemas.ErrorResponse.required).toEqual(['error']);
     });
   });

@@ -250,7 +250,8 @@ describe('Event replay: account_seq, rfq.subscribe { since }: bounds, retention 
     const last = received(onA)
       .map(([s]) => s)
       .pop()!;
-    await sleep(200); // events committed meanwhile are missed by the dead connection
+    // Events committed meanwhile are missed by the dead connection: at least one, however slow the load's round trips.
+    for (const until = Date.now() + 10_000; made <= last && Date.now() < until;) await sleep(20);
     expect(made).toBeGreaterThan(last);
     const onB = await resumeWs(b, taker.wallet, taker.accountId, ['taker']);
     await onB.result('rfq.subscribe', { since: last });

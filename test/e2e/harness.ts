@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Client } from 'pg';
 import { createApp } from '../../src/app';
 import { type AppConfig, loadConfig } from '../../src/common/config/config';
 import { logger } from '../../src/common/logging/logger';
 import { ApiDocumentsService } from '../../src/modules/docs/api-documents.service';
-import { seedEmbeddedDataDir } from './support/migrated-template';
+import { adminQuery } from './support/admin-query';
+import { postgresTemplateClause, seedEmbeddedDataDir } from './support/migrated-template';
 import { describeServer } from './support/openapi-responses';
 import { scratchDir } from './support/scratch-dir';
 
@@ -24,7 +24,7 @@ export const METRICS_AUTH = { authorization: `Bearer ${METRICS_TOKEN}` };
 
 /**
  * A fresh, isolated place to run the app: its own PostgreSQL database when DATABASE_URL is set
- * (created here, dropped at the end), else an embedded database in a temporary directory, already
+ * (created here from the run's migrated template, dropped at the end), else an embedded database in a temporary directory, already
  * migrated (a copy of the run's template: support/migrated-template.ts); its own Redis key prefix
  * when REDIS_URL is set. Several apps may share one Environment (instances).
  */
@@ -56,20 +56,13 @@ export class Environment {
     const environment = new Environment(env);
     const base = process.env.DATABASE_URL;
     if (base) {
-      const admin = new Client({ connectionString: base });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE ${tag}`);
-      await admin.end();
+      // Already migrated: a copy of the run's PostgreSQL template (support/migrated-template.ts).
+      await adminQuery(base, `CREATE DATABASE ${tag}${postgresTemplateClause()}`);
       const url = new URL(base);
       url.pathname = `/${tag}`;
       env.DATABASE_URL = url.toString();
       env.EXCHANGE_SIGNING_KEY = EXCHANGE_SIGNING_KEY;
-      environment.cleanups.push(async () => {
-        const c = new Client({ connectionString: base });
-        await c.connect();
-        await c.query(`DROP DATABASE IF EXISTS ${tag} WITH (FORCE)`);
-        await c.end();
-      });
+      environment.cleanups.push(() => adminQuery(base, `DROP DATABASE IF EXISTS ${tag} WITH (FORCE)`));
     } else {
       const dir = scratchDir('legwork-e2e-');
       env.DATA_DIR = dir;

@@ -6,8 +6,8 @@ import { Environment, METRICS_AUTH, type TestApp } from './harness';
 import { acceptAndFill, marketData, pair, quoted } from './support/ledger';
 import { type RfqTrader, expirationIn, leg, listRound, sessionToken } from './rfq-support';
 
-/** The tables whose size grows with history: the sweep's list, competitive quotes (kept with their RFQ), and the instruments' (a round a day, for ever). */
-const GROWING: ReadonlySet<string> = new Set([...GROWING_TABLES, 'competition_quotes', 'instruments', 'expirations', 'instrument_ivs']);
+/** The tables whose size grows with history: the sweep's list, competitive quotes and panels (kept with their RFQ), and the instruments' (a round a day, for ever). */
+const GROWING: ReadonlySet<string> = new Set([...GROWING_TABLES, 'competition_quotes', 'competition_panels', 'instruments', 'expirations', 'instrument_ivs']);
 
 /** Partial indexes (read from the catalog): their predicate bounds a scan that has no index condition. */
 const partial = new Set<string>();
@@ -91,6 +91,8 @@ onPostgres('hot reads plan on indexes: no Seq Scan, no Sort on a growing table (
     const filled = await acceptAndFill(taker, q, 'buy');
     expect(filled.state).toBe('filled');
     rfqId = q.rfqId;
+    // A listed maker: rfq.makers reads its stats.
+    await maker.client.result('rfq.maker.set_profile', { listed: true, name: 'Plans' });
     quoteId = q.quoteId;
     fillId = (await new Http(app.url).admin().get(`/query/rfq-fills?account_id=${taker.accountId}`)).body.rows[0].fill_id;
     planner = new Client({ connectionString: env.env.DATABASE_URL });
@@ -158,6 +160,8 @@ onPostgres('hot reads plan on indexes: no Seq Scan, no Sort on a growing table (
     ['rfq.maker.get_limits', () => maker.client.result('rfq.maker.get_limits', {})],
     ['rfq.maker.quotes', () => maker.client.result('rfq.maker.quotes', {})],
     ['rfq.maker.quotes state all', () => maker.client.result('rfq.maker.quotes', { state: 'all' })],
+    ['rfq.makers', () => taker.client.result('rfq.makers', {})],
+    ['rfq.maker.stats', () => maker.client.result('rfq.maker.stats', {})],
     ['rfq.maker.quotes after', () => maker.client.result('rfq.maker.quotes', { state: 'all', after: quoteId })],
     ['rfq.subscribe since 0', () => taker.client.result('rfq.subscribe', { since: 0 })],
     ['public/get_instruments include_settled', () => taker.client.result('public/get_instruments', { include_settled: true })],

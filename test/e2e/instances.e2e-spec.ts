@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Client } from 'pg';
 import { Http } from './clients';
-import { ADMIN_TOKEN, EXCHANGE_SIGNING_KEY, JWT_SECRET, METRICS_TOKEN } from './harness';
 import { expectInvariants, pgRows } from './invariants';
 import { expirationIn, symbolOf } from './factories';
 import { acceptedOutcome, adminOf, healthStatus, openAccepted } from '../fleet/checks';
-import { Fleet, Instance, PrivatePostgres, freePort, PrivateRedis, buildApp, hasBinaries, sleep, waitFor } from '../fleet/fleet';
+import { type Fleet, Instance, type PrivatePostgres, freePort, type PrivateRedis, hasBinaries, sleep, waitFor } from '../fleet/fleet';
 import { FleetTrader, acceptFor, lifecycle, quoteFor } from '../fleet/traders';
+import { type TestFleet, startTestFleet } from './support/test-fleet';
 
 /**
  * docs/spec/design.md section 11 with three instances as separate processes (`node dist/src/main.js`) on a
@@ -53,29 +53,12 @@ const enabled = !!process.env.DATABASE_URL && hasBinaries();
     }
   };
 
+  let testFleet: TestFleet;
+
   beforeAll(async () => {
-    buildApp();
-    [pg, redis] = await Promise.all([PrivatePostgres.start(), PrivateRedis.start()]);
-    pg.psql('CREATE DATABASE legwork');
-    fleet = new Fleet({
-      DATABASE_URL: pg.url('legwork'),
-      REDIS_URL: redis.url,
-      REDIS_PREFIX: 'legwork_fleet',
-      JWT_SECRET,
-      ADMIN_TOKEN,
-      EXCHANGE_SIGNING_KEY,
-      TRUST_PROXY: 'true',
-      METRICS_TOKEN,
-      MARKET_DATA_MAX_AGE_SECONDS: '3600',
-      LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
-      DATABASE_POOL_SIZE: '5',
-      MAX_OPEN_RFQS: '1000',
-      RFQ_RATE_PER_SECOND: '1000',
-      RFQ_RATE_BURST: '1000',
-      NONCE_RATE_PER_MINUTE: '1000',
-      AUTH_RATE_PER_MINUTE: '1000',
-    });
-    [a, b, c] = await fleet.add(3);
+    testFleet = await startTestFleet(3, 'legwork_fleet');
+    ({ pg, redis, fleet } = testFleet);
+    [a, b, c] = testFleet.instances;
     await connectDb();
     const admin = adminOf(a);
     expect(
@@ -90,12 +73,8 @@ const enabled = !!process.env.DATABASE_URL && hasBinaries();
   afterAll(async () => {
     await taker?.disconnect();
     await maker?.disconnect();
-    if (redis && !redis.running) await redis.start();
-    await fleet?.stopAll();
     await db?.end().catch(() => undefined);
-    await redis?.stop();
-    await pg?.destroy();
-    fleet?.cleanup();
+    await testFleet?.stop();
   }, 60_000);
 
   it('fills a lifecycle whose taker and maker sit on different instances', async () => {

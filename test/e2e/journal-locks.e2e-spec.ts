@@ -9,6 +9,7 @@
 import { Database } from '../../src/common/database/database';
 import type { Sql, Tx } from '../../src/common/database/sql';
 import { AccountsService } from '../../src/modules/accounts/accounts.service';
+import { MetricsService } from '../../src/modules/health/metrics.service';
 import { JournalRepository } from '../../src/modules/journal/journal.repository';
 import { Environment, type TestApp } from './harness';
 import { expirationIn, leg, listRound } from './rfq-support';
@@ -91,5 +92,59 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
     expect(headFreeBeforeCommit).toBe(true);
     expect(await total(db)).toBe(before);
     expect(await db.rows(`SELECT id FROM journal_pending`)).toEqual([]);
+  });
+
+  /** The head's hold histogram's sum and count (MetricsService.journalHead). */
+  async function holdSoFar(): Promise<{ sum: number; count: number }> {
+    const metric = app.app.get(MetricsService).registry.getSingleMetric('legwork_journal_head_hold_seconds')!;
+    const values = (await metric.get()).values;
+    const of = (name: string) => values.find((v) => (v as { metricName?: string }).metricName === name)?.value ?? 0;
+    return { sum: of('legwork_journal_head_hold_seconds_sum'), count: of('legwork_journal_head_hold_seconds_count') };
+  }
+
+  /**
+   * docs/receipts.md, "The head's hold": a batch's hold ends where the head's row is released, at
+   * its write's commit (the backend going idle), not when this process gets to the reply. A deferred
+   * trigger makes the commit take 300 ms with the row locked; while it sleeps, this process blocks
+   * its own event loop for 1.2 s, so the reply is read about a second after the commit ended.
+   */
+  it("measures the head's hold to the write's commit, on the database's clock, not to this process's reading of the reply", async () => {
+    const round = await listRound(app, 'HOLD', expirationIn(10));
+    await marketData(app, 'HOLD', '150', '0.8');
+    const { taker, maker } = await pair(app, '1000', '10000');
+    await db.exec(`CREATE FUNCTION slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(0.3); RETURN NULL; END $$`);
+    await db.exec(
+      `CREATE CONSTRAINT TRIGGER slow_commit AFTER UPDATE ON journal_head DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION slow_commit()`,
+    );
+    try {
+      const before = await holdSoFar();
+      // The batch's write is sent; 100 ms later, its commit still sleeping, the event loop is blocked 1.2 s.
+      const journal = app.app.get(JournalRepository);
+      const write = journal.appendBatch.bind(journal);
+      const spy = jest.spyOn(journal, 'appendBatch').mockImplementationOnce((...args) => {
+        const written = write(...args);
+        setTimeout(() => {
+          const until = Date.now() + 1200;
+          while (Date.now() < until); // the write's reply waits here
+        }, 100);
+        return written;
+      });
+      const q = await quoted(taker, maker, round.expiry, [leg(round.symbol('150'), '1')], { bid: '1.5', ask: '2.25' });
+      const filled = acceptAndFill(taker, q, 'buy');
+      expect((await filled).state).toBe('filled');
+      let after = await holdSoFar();
+      for (let i = 0; i < 100 && after.count === before.count; i++) after = await holdSoFar().then(async (h) => (await sleep(20), h));
+      expect(after.count - before.count).toBe(1);
+      const held = after.sum - before.sum;
+      expect(held).toBeGreaterThanOrEqual(0.3);
+      expect(held).toBeLessThan(0.9);
+      expect(spy).toHaveBeenCalled();
+    } finally {
+      jest.restoreAllMocks();
+      await db.exec(`DROP TRIGGER slow_commit ON journal_head`);
+      await db.exec(`DROP FUNCTION slow_commit()`);
+      await taker.client.close();
+      await maker.client.close();
+    }
   });
 });

@@ -200,8 +200,7 @@ describe('Live collateral: locks follow the market, shortfalls are refused and s
     expect((await new Http(app.url).admin().get('/v1/admin/risk')).status).toBe(200);
     const spec = (await new Http(app.url).get('/openapi.json')).body;
     const schema = spec.paths['/v1/admin/risk'].get.responses['200'].content['application/json'].schema;
-    expect(schema.$ref).toMatch(/RiskReportDto$/);
-    expect(Object.keys(spec.components.schemas.RiskReportDto.properties)).toEqual(['accounts', 'totals']);
+    expect(Object.keys(schema.properties)).toEqual(['accounts', 'totals']);
   });
 
   // Two connections to one PostgreSQL (the embedded database has one connection: nothing to race).

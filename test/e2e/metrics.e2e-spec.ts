@@ -200,8 +200,13 @@ describe('GET /metrics (Prometheus)', () => {
       await taker.client.close();
       await maker.client.close();
     }
-    const after = await scrape();
-    // One observation of each per receipt appended: the two fills' (the head moved by two).
+    // One observation of each per receipt appended: the two fills' (the head moved by two). A batch's
+    // hold is observed once its commit's end is read, just after its receipts are handed out.
+    let after = await scrape();
+    for (let i = 0; i < 50 && count(after, 'legwork_journal_head_hold_seconds') - count(before, 'legwork_journal_head_hold_seconds') < 2; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      after = await scrape();
+    }
     expect((await seq()) - seq0).toBe(2);
     for (const name of ['legwork_journal_head_wait_seconds', 'legwork_journal_head_hold_seconds']) {
       expect(`${name} ${count(after, name) - count(before, name)}`).toBe(`${name} 2`);

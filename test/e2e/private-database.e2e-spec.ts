@@ -4,6 +4,7 @@ import { Client } from 'pg';
 import { Http } from './clients';
 import { createAccount } from './factories';
 import { ADMIN_TOKEN, JWT_SECRET, TestApp } from './harness';
+import { seedEmbeddedDataDir } from './support/migrated-template';
 import { scratchDir } from './support/scratch-dir';
 
 /** Inodes of the sockets this process holds open. */
@@ -84,6 +85,9 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 describe('the embedded database is private: no listener', () => {
   it('listens on no port but HTTP: no local user reaches the database over TCP', async () => {
     const dataDir = join(root, 'listen');
+    // A copy of the run's migrated database (the start that creates DATA_DIR is the next block's):
+    // PGlite's initdb and the migrations from nothing took 3 to 20 s, more than the rest of the file.
+    seedEmbeddedDataDir(dataDir);
     const before = listeningPorts();
     const app = await TestApp.start({ ...env, DATA_DIR: dataDir });
     try {
@@ -119,6 +123,7 @@ describe("the embedded database is private: DATA_DIR is its owner's alone", () =
 
   it('closes an existing DATA_DIR of its owner (mode 0755, files 0644) to other users at start', async () => {
     const dataDir = join(root, 'existing');
+    seedEmbeddedDataDir(dataDir);
     const first = await TestApp.start({ ...env, DATA_DIR: dataDir });
     await first.close();
     chmodSync(dataDir, 0o755);

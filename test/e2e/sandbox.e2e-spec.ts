@@ -1,8 +1,10 @@
 /**
  * `npm run sandbox` (design.md section 18, "A market to try"): its entry (dist-tools/src/sandbox.js,
- * what the script runs after building) started as a desk starts it, with PORT and DATA_DIR, the
- * exchange from source (`--from-source`: no server build needed). From the moment it is started,
- * a taker that knows only the two printed variables trades through the SDK within 20 seconds.
+ * what the script runs after building) started as a desk starts it, with PORT and DATA_DIR, on the
+ * built exchange (dist/src/main.js, as `npm run sandbox` runs it). From the moment it is started,
+ * a taker that knows only the two printed variables opens a competitive RFQ through the SDK, sees
+ * the makers compete, takes the best quote and has it filled within 20 seconds, and the
+ * exchange's transcript of the competition verifies.
  * DATA_DIR holds a copy of the run's migrated database, as every e2e database does (0.6 to 1.1 s
  * of boot against 2.8 to 4.5 s); with LEGWORK_E2E_FRESH_DB=1 it starts empty, as in a fresh clone.
  */
@@ -11,7 +13,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { Keypair, LegworkClient, type RfqLeg, type RfqNotification, type RfqView, signAccept, verifyQuote } from '../../sdk/src';
+import { type AcceptedBest, Keypair, LegworkClient, RfqError, type RfqLeg, type RfqNotification, type RfqView, verifyQuote } from '../../sdk/src';
 import { seedEmbeddedDataDir } from './support/migrated-template';
 import { scratchDir } from './support/scratch-dir';
 
@@ -58,12 +60,16 @@ describe('npm run sandbox', () => {
 
   beforeAll(async () => {
     // `npm test` built the tools before its workers started (LEGWORK_PREBUILT=1); alone, build them here.
-    if (process.env.LEGWORK_PREBUILT !== '1') await run('npm', ['run', '-s', 'tools:build'], { cwd: ROOT, timeout: 180_000 });
+    // The server is built here either way (`npm test` does not emit dist/), as ledger-crash's test does.
+    await Promise.all([
+      run('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, timeout: 300_000 }),
+      process.env.LEGWORK_PREBUILT !== '1' ? run('npm', ['run', '-s', 'tools:build'], { cwd: ROOT, timeout: 300_000 }) : null,
+    ]);
     dataDir = join(scratchDir('legwork-sandbox-'), 'data');
     mkdirSync(dataDir, { mode: 0o700 });
     seedEmbeddedDataDir(dataDir);
     port = await freePort();
-  }, 240_000);
+  }, 400_000);
 
   afterAll(async () => {
     await client?.close();
@@ -81,7 +87,7 @@ describe('npm run sandbox', () => {
   /** Starts the entry and waits for both variables (the clock starts at the spawn). */
   async function startSandbox(): Promise<{ url: string; seed: string }> {
     started = Date.now();
-    child = spawn(process.execPath, [join(ROOT, 'dist-tools/src/sandbox.js'), '--from-source'], {
+    child = spawn(process.execPath, [join(ROOT, 'dist-tools/src/sandbox.js')], {
       cwd: ROOT,
       env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -105,7 +111,27 @@ describe('npm run sandbox', () => {
     return { rfq: answer.rfq, events };
   }
 
-  it('prints LEGWORK_URL and LEGWORK_SEED on lines of their own; with them a taker trades against its makers within 20 s of start', async () => {
+  /** The RFQ's view once at least `count` makers quote it (its `quotes` events), within `ms`. */
+  async function competing(events: AsyncIterableIterator<RfqNotification>, rfqId: string, count: number, ms: number): Promise<RfqView> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const n = await nextEvent(events, rfqId, ['quotes'], Math.max(1, deadline - Date.now()));
+      if ((n.rfq.quotes ?? []).length >= count) return n.rfq;
+    }
+  }
+
+  /** acceptBest, again when the best quote ended between the read and the accept (a maker replaced it as the marks moved). */
+  async function takeBest(rfqId: string): Promise<AcceptedBest> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await client!.acceptBest(rfqId, 'buy', { expiresInSeconds: 20 });
+      } catch (error) {
+        if (attempt === 3 || !(error instanceof RfqError) || error.error !== 'RFQ_QUOTE_EXPIRED') throw error;
+      }
+    }
+  }
+
+  it('prints LEGWORK_URL and LEGWORK_SEED on lines of their own; with them a taker takes the best of competing quotes within 20 s of start', async () => {
     const { url, seed } = await startSandbox();
     expect(url).toBe(`http://127.0.0.1:${port}`);
     expect(seed).toMatch(/^[0-9a-f]{64}$/);
@@ -120,16 +146,32 @@ describe('npm run sandbox', () => {
       { instrument: at('150').symbol, quantity: '10' },
       { instrument: at('160').symbol, quantity: '-10' },
     ];
-    const { rfq, events } = await ask(legs, LIMIT_MS);
-    expect(rfq.state).toBe('quoted');
-    expect(makerWallets()).toContain(rfq.quote!.maker);
-    expect(verifyQuote(rfq, calls, { serviceName: 'Legwork' })).toBe(true);
-    const expiresAt = Math.min(Math.floor(Date.now() / 1000) + 20, rfq.quote!.expires_at);
-    await client.accept(signAccept(taker, { rfqId: rfq.rfq_id, quoteId: rfq.quote!.quote_id, side: 'buy', expiresAt }));
-    const done = await nextEvent(events, rfq.rfq_id, ['filled', 'failed'], Math.max(1, LIMIT_MS - (Date.now() - started)));
+    const events = client.notifications('rfq');
+    await client.subscribeRfq();
+    const created = await client.createRfq({ legs, competition: {} });
+    expect(created.competition).toEqual({ makers: null });
+    const quoted = await competing(events, created.rfq_id, 2, Math.max(1, LIMIT_MS - (Date.now() - started)));
+    const makers = new Set(quoted.quotes!.map((q) => q.maker));
+    expect(makers.size).toBe(quoted.quotes!.length);
+    for (const q of quoted.quotes!) {
+      expect(makerWallets()).toContain(q.maker);
+      expect(verifyQuote({ ...quoted, quote: q }, calls, { serviceName: 'Legwork' })).toBe(true);
+    }
+
+    const taken = await takeBest(created.rfq_id);
+    expect(taken.best).toBe(true);
+    const done = await nextEvent(events, created.rfq_id, ['filled', 'failed'], Math.max(1, LIMIT_MS - (Date.now() - started)));
     expect(done.event).toBe('filled');
-    expect(done.rfq.fill!.price).toBe(rfq.quote!.ask);
+    expect(done.rfq.fill!.price).toBe(taken.quote.ask);
     expect(Date.now() - started).toBeLessThan(LIMIT_MS);
+
+    const { check } = await client.verifiedTranscript(created.rfq_id);
+    expect(check.ok).toBe(true);
+    if (!check.ok) return;
+    expect(check.transcript.accepted).toMatchObject({ quote_id: taken.quote.quote_id, side: 'buy', price: taken.quote.ask, best: true });
+    expect(new Set(check.transcript.quotes.map((q) => q.maker)).size).toBeGreaterThanOrEqual(2);
+    const ends = check.transcript.quotes.filter((q) => q.quote_id !== taken.quote.quote_id).map((q) => q.end);
+    expect(ends).toContain('traded_away');
   }, 60_000);
 
   it('a three-leg RFQ, which the selective maker declines, is still quoted by another maker (its decline comes late)', async () => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { ENTITIES } from '../../src/app-entities';
+import { adminQuery } from './support/admin-query';
 import { type DatabaseKind, describeBothDatabases } from './support/both-databases';
 
 /**
@@ -111,13 +111,13 @@ async function fromEntities(kind: DatabaseKind): Promise<{ catalog: string[]; me
   if (kind === 'postgres') {
     const base = process.env.DATABASE_URL!;
     const name = `entities_${process.pid}_${randomBytes(4).toString('hex')}`;
-    await admin(base, `CREATE DATABASE ${name}`);
+    await adminQuery(base, `CREATE DATABASE ${name}`);
     try {
       const url = new URL(base);
       url.pathname = `/${name}`;
       return await inspect(url.toString());
     } finally {
-      await admin(base, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await adminQuery(base, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     }
   }
   const { PGlite } = await import('@electric-sql/pglite');
@@ -130,15 +130,5 @@ async function fromEntities(kind: DatabaseKind): Promise<{ catalog: string[]; me
   } finally {
     await server.stop();
     await db.close();
-  }
-}
-
-async function admin(url: string, text: string): Promise<void> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
   }
 }

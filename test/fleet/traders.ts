@@ -128,10 +128,15 @@ export class FleetTrader {
 
 let nonceSeq = BigInt(Date.now()) * 1000n;
 
-/** rfq.maker.respond params for `rfq`, signed by the maker (bid 1.5, ask 2.25, 60 s). */
-export function quoteFor(maker: FleetTrader, rfq: { rfq_id: string; legs: Array<{ instrument: string; quantity: string }> }, expiry: number) {
+/** rfq.maker.respond params for `rfq`, signed by the maker (bid 1.5, ask 2.25 unless given; 60 s). */
+export function quoteFor(
+  maker: FleetTrader,
+  rfq: { rfq_id: string; legs: Array<{ instrument: string; quantity: string }> },
+  expiry: number,
+  prices: { bid: string; ask: string } = { bid: '1.5', ask: '2.25' },
+) {
   const now = Math.floor(Date.now() / 1000);
-  const terms = { quote_nonce: String(++nonceSeq), bid: '1.5', ask: '2.25', issued_at: now, expires_at: now + 60 };
+  const terms = { quote_nonce: String(++nonceSeq), ...prices, issued_at: now, expires_at: now + 60 };
   const legs = rfq.legs.map((l) => {
     const s = parseSymbol(l.instrument)!;
     return { symbol: l.instrument, strike: s.strike, kind: s.kind, quantity: parseRfqSigned(l.quantity) };

@@ -11,7 +11,7 @@ import type { Sql, Tx } from '../../src/common/database/sql';
 import type { InstrumentRepository } from '../../src/modules/instruments/instrument.repository';
 import type { BalanceRepository } from '../../src/modules/ledger/balance.repository';
 import type { FillRepository } from '../../src/modules/ledger/fill.repository';
-import type { MakerLimitsRepository } from '../../src/modules/rfq/maker-limits.repository';
+import type { MakerLimitsRepository } from '../../src/modules/maker-limits/maker-limits.repository';
 import type { RfqRepository } from '../../src/modules/rfq/rfq.repository';
 import type { RfqTransitionsService } from '../../src/modules/rfq/rfq-transitions.service';
 

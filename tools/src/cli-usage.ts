@@ -7,11 +7,18 @@ commands
   instruments [--asset SOL] [--expiry UNIX]    open instruments with their marks
   rfq create --leg SYMBOL:QTY [--leg ...]      open an RFQ (quantity signed, taker-buy orientation);
              [--wait SECONDS]                  waits for the quote (default 10, 0: do not wait)
+             [--compete [--maker WALLET ...]]  competitive: several makers quote, you take one (--maker:
+                                               your panel; none: every quoter); shows the quotes
+  rfq quotes <rfq_id>                          a competitive RFQ's live quotes, the best bid and ask marked
+  rfq transcript <rfq_id> [--verify]           the exchange-signed record of what a competitive RFQ was
+                                               offered; --verify: against /v1/exchange/keys (exit 1: not)
+  makers                                       the maker directory: names and last 7 days of each
   rfq list [--state STATE ...]                 your live RFQs, newest first
   rfq get <rfq_id>                             one RFQ, its quote (signature checked) and fill
   rfq cancel <rfq_id>                          withdraw a pending or quoted RFQ (it ends expired)
   rfq cancel-all                               withdraw every pending and quoted RFQ of yours
-  accept <quote_id> --side buy|sell            accept one side of a quote, wait for filled or failed
+  accept <quote_id> --side buy|sell            accept one side of a quote (also a live one of a
+                                               competitive RFQ), wait for filled or failed
              [--timeout SECONDS]               (default 60)
   positions [--status open|settled|all]        your net RFQ positions
   balances                                     your USDC balance

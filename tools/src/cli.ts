@@ -4,6 +4,7 @@
  *   export LEGWORK_URL=http://127.0.0.1:3000 LEGWORK_SEED=<64 hex>
  *   npm run -s cli -- instruments --asset SOL
  *   npm run -s cli -- rfq create --leg SOL-29NOV25-150-C:10 --leg SOL-29NOV25-160-C:-10
+ *   npm run -s cli -- rfq create --compete --leg SOL-29NOV25-150-C:10   (several makers quote: rfq quotes <rfq_id>)
  *   npm run -s cli -- accept <quote_id> --side buy
  *   npm run -s cli -- rfq cancel <rfq_id>
  *   npm run -s cli -- maker limits --max-open-quotes 10 --max-open-delta SOL:100
@@ -41,6 +42,7 @@ import { journalLines, receiptStatus, walkJournal } from './verify';
 import { LIMIT_FLAGS, cancelCommand, makerCommand } from './desk';
 import { Refusal, backupCommand, restoreCommand } from './backup';
 import { verifyTranscriptCommand } from './transcript';
+import { competitionOf, gatherQuotes, makersCommand, quoteLines, quotesCommand, transcriptCommand } from './competition';
 import { verifyAuditCommand } from './audit-verify';
 import { balanceLines, cashText, fillLines, instrumentLines, positionLines, rfqLines, table } from './format';
 
@@ -69,6 +71,9 @@ const FLAGS = {
   key: 'string',
   head: 'string',
   service: 'string',
+  compete: 'boolean',
+  maker: 'strings',
+  verify: 'boolean',
   ...LIMIT_FLAGS,
 } as const;
 
@@ -137,17 +142,23 @@ async function rfqCreate(session: Session, flags: Flags, rest: string[]): Promis
   if (rest.length > 0) throw new UsageError(`unexpected argument ${rest[0]}`);
   const legs = ((flags.leg as string[] | undefined) ?? []).map(parseLeg);
   if (legs.length === 0) throw new UsageError('rfq create needs at least one --leg SYMBOL:QTY');
+  const competition = competitionOf(flags);
   const waitSeconds = intSetting('--wait', setting(flags, 'wait', null), 10);
   const client = await session.ws();
   const events = waitSeconds > 0 ? client.notifications('rfq') : null;
   if (events) await client.subscribeRfq(); // before create: no event can be missed
-  const rfq = await client.createRfq({ legs });
+  const rfq = await client.createRfq({ legs, competition });
   if (!flags.json) for (const line of rfqLines(rfq)) console.log(line);
   if (!events) {
     if (flags.json) console.log(JSON.stringify(rfq, null, 2));
     return 0;
   }
-  if (!flags.json) console.log(`waiting up to ${waitSeconds} s for a quote...`);
+  if (!flags.json) console.log(`waiting up to ${waitSeconds} s for ${competition ? 'the competing quotes' : 'a quote'}...`);
+  if (competition) {
+    const quoted = await gatherQuotes(client, events, rfq, waitSeconds * 1000);
+    print(flags, quoted, () => ['', ...quoteLines(quoted)]);
+    return quoted.state === 'quoted' || quoted.state === 'pending' ? 0 : 1;
+  }
   const now = await waitFor(client, events, rfq.rfq_id, ['quoted', 'declined', 'expired', 'failed'], waitSeconds * 1000);
   const ok = await verified(client, now);
   print(flags, { ...now, quote_verified: ok ?? null }, () => [
@@ -198,6 +209,12 @@ async function rfqCommand(session: Session, flags: Flags, args: string[]): Promi
     print(flags, out.json, () => out.lines);
     return out.code;
   }
+  if (sub === 'quotes' || sub === 'transcript') {
+    const client = await session.ws();
+    const out = sub === 'quotes' ? await quotesCommand(client, rest) : await transcriptCommand(client, flags, rest, session.url);
+    print(flags, out.json, () => out.lines);
+    return out.code;
+  }
   if (sub === 'get') {
     if (rest.length !== 1) throw new UsageError('usage: rfq get <rfq_id>');
     const client = await session.ws();
@@ -206,17 +223,22 @@ async function rfqCommand(session: Session, flags: Flags, args: string[]): Promi
     print(flags, { ...rfq, quote_verified: ok ?? null }, () => rfqLines(rfq, ok));
     return 0;
   }
-  throw new UsageError(`unknown rfq command ${sub === undefined ? '(none)' : JSON.stringify(sub)}: create, list, get, cancel or cancel-all`);
+  throw new UsageError(
+    `unknown rfq command ${sub === undefined ? '(none)' : JSON.stringify(sub)}: create, list, get, quotes, transcript, cancel or cancel-all`,
+  );
 }
 
-/** The taker's quoted RFQ holding this quote (full id, or an unambiguous prefix of 8+ characters). */
+/**
+ * The taker's RFQ holding this quote (full id, or an unambiguous prefix of 8+ characters), its
+ * `quote` being that quote: a seed RFQ's one quote or one of a competitive RFQ's live quotes.
+ */
 async function findQuoted(client: LegworkClient, quoteId: string): Promise<RfqView> {
   if (!/^[0-9a-f]{8,64}$/.test(quoteId)) throw new UsageError('a quote id is 64 lowercase hex characters (a unique prefix of 8 or more will do)');
   const found: RfqView[] = [];
   let cursor: string | undefined;
   do {
     const page = await client.listRfqs({ cursor });
-    found.push(...page.items.filter((r) => r.quote?.quote_id.startsWith(quoteId)));
+    for (const r of page.items) for (const q of [r.quote, ...(r.quotes ?? [])]) if (q?.quote_id.startsWith(quoteId)) found.push({ ...r, quote: q });
     cursor = page.next_cursor;
   } while (cursor);
   if (found.length === 0) throw new Error(`none of your live RFQs holds quote ${quoteId}`);
@@ -318,8 +340,10 @@ async function runCommand(session: Session, flags: Flags, command: string, args:
       return await rfqCommand(session, flags, args);
     case 'accept':
       return await accept(session, flags, args);
-    case 'maker': {
-      const out = await makerCommand(await session.ws(), flags, args);
+    case 'maker':
+    case 'makers': {
+      const client = await session.ws();
+      const out = command === 'makers' ? await makersCommand(client, args) : await makerCommand(client, flags, args);
       print(flags, out.json, () => out.lines);
       return out.code;
     }

@@ -113,6 +113,14 @@ function applied<T extends object>(current: T, changes: Change<T>): T {
   return out as T;
 }
 
+/** Sets `changes` over the limits the server holds; the line saying what is now in force. */
+export async function applyLimits(client: LegworkClient, changes: LimitChanges): Promise<string> {
+  const current = await client.getMakerLimits();
+  const result = await client.setMakerLimits(mergeLimits(current.limits, changes));
+  const operator = Object.keys(result.admin_limits).length ? `; operator's: ${JSON.stringify(result.admin_limits)}` : '';
+  return `limits set: ${JSON.stringify(result.limits)}${operator}`;
+}
+
 /**
  * The limits to send: `current` (what the server holds) with `changes` applied, so a flag changes
  * one limit and leaves the others (rfq.maker.set_limits replaces the whole set).

@@ -1,8 +1,8 @@
 /**
  * `npm run sandbox`: a market to try a desk's client on (docs/spec/design.md section 18, "A market
  * to try"), in one command: the embedded exchange (a child process on PORT, data in DATA_DIR or a
- * temporary directory), SOL and ETH options, market data that moves, three reference makers that
- * quote differently (tools/src/sandbox/makers.ts), and a funded taker wallet. It prints, each on a
+ * temporary directory), SOL and ETH options, market data that moves, three listed reference makers
+ * that compete with different spreads (tools/src/sandbox/makers.ts), and a funded taker wallet. It prints, each on a
  * line of its own, `LEGWORK_URL=<url>` and `LEGWORK_SEED=<hex>` (what the CLI, the SDK examples
  * and the Python client read), then runs until interrupted.
  *
@@ -61,11 +61,13 @@ async function setUp(exchange: SandboxExchange, cleanups: Cleanup[]): Promise<vo
     sample(url, expirations[0]),
   ]);
   for (const maker of makers) cleanups.unshift(() => maker.stop());
-  say(`taker account ${taker.accountId} (wallet ${taker.keypair.wallet}) holds 100000 USDC; three makers quote, the first to answer wins`);
+  say(
+    `taker account ${taker.accountId} (wallet ${taker.keypair.wallet}) holds 100000 USDC; three listed makers compete on a competitive RFQ (--compete); on another the first to answer wins`,
+  );
   for (const i of shown) say(`  ${i.symbol}  mark ${i.mark_price ?? '-'}  iv ${i.iv ?? '-'}  (expires ${utcDate(i.expiry)})`);
   say(`operator console: ${url}/console (admin token ${exchange.adminToken})`);
   if (shown.length >= 2)
-    say(`try: npm run -s cli -- rfq create --leg ${shown[1].symbol}:10 --leg ${shown[shown.length - 1].symbol}:-10   (with the two variables below)`);
+    say(`try: npm run -s cli -- rfq create --compete --leg ${shown[1].symbol}:10 --leg ${shown[shown.length - 1].symbol}:-10   (with the two variables below)`);
   console.log(`LEGWORK_URL=${url}`);
   console.log(`LEGWORK_SEED=${taker.seedHex}`);
 }

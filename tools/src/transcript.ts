@@ -34,7 +34,7 @@ function readSignedTranscript(file: string): SignedTranscript {
 }
 
 /** What the transcript says, in lines: the RFQ, each quote with its end, the accept. */
-function transcriptLines(t: RfqTranscript): string[] {
+export function transcriptLines(t: RfqTranscript): string[] {
   const accepted = t.accepted;
   const ms = (at: number) => `${clock(Math.floor(at / 1000))}.${String(at % 1000).padStart(3, '0')}`;
   return [

@@ -30,6 +30,13 @@ export class FakeExchange {
   /** Answers of rfq.maker.respond and rfq.maker.check, by call: the params in, the reply out. */
   respond: (params: any) => Reply = (params) => ({ result: { rfq_id: params.rfq_id, quote_id: 'ab'.repeat(32), state: 'quoted' } });
   check: (params: any) => Reply = () => ({ result: { ok: true, quote_id: 'ab'.repeat(32), payload: '' } });
+  /** Answers of other methods a test scripts (they win over the built-in ones). */
+  handlers: Record<string, (params: any) => Reply> = {};
+  /** What GET /v1/exchange/keys answers. */
+  keys: unknown[] = [];
+  /** The instrument's mark, and when the SOL index was posted (default: now). */
+  markPrice = '12.5';
+  indexUpdatedAt: number | null = null;
   private socket: WebSocket | null = null;
   private seq = 0;
 
@@ -44,9 +51,11 @@ export class FakeExchange {
   }
 
   static async start(): Promise<FakeExchange> {
+    // The keys route reads the instance made below.
+    const made: { exchange?: FakeExchange } = {};
     const http = createServer((req, res) => {
       res.setHeader('content-type', 'application/json');
-      if (req.url?.startsWith('/v1/exchange/keys')) res.end(JSON.stringify({ keys: [] }));
+      if (req.url?.startsWith('/v1/exchange/keys')) res.end(JSON.stringify({ keys: made.exchange!.keys }));
       else {
         res.statusCode = 404;
         res.end(JSON.stringify({ error: 'not found' }));
@@ -54,7 +63,8 @@ export class FakeExchange {
     });
     const wss = new WebSocketServer({ server: http, path: '/client' });
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    return new FakeExchange(http, wss);
+    made.exchange = new FakeExchange(http, wss);
+    return made.exchange;
   }
 
   get url(): string {
@@ -88,7 +98,8 @@ export class FakeExchange {
     const value = JSON.parse(text);
     const answer = (request: any) => {
       this.calls.push({ method: request.method, params: request.params });
-      return { jsonrpc: '2.0', id: request.id, ...this.handle(request.method, request.params) };
+      const scripted = this.handlers[request.method];
+      return { jsonrpc: '2.0', id: request.id, ...(scripted ? scripted(request.params) : this.handle(request.method, request.params)) };
     };
     socket.send(JSON.stringify(Array.isArray(value) ? value.map(answer) : answer(value)));
   }
@@ -111,9 +122,9 @@ export class FakeExchange {
       case 'public/session_resume':
         return { result: { wallet: params.wallet ?? 'w', account_id: 7, roles: ['taker', 'quoter'], session_token: params.session_token ?? 'tok' } };
       case 'public/get_market_config':
-        return { result: marketConfig(now) };
+        return { result: marketConfig(this.indexUpdatedAt ?? now) };
       case 'public/get_instruments':
-        return { result: { instruments: INSTRUMENTS } };
+        return { result: { instruments: INSTRUMENTS.map((i) => ({ ...i, mark_price: this.markPrice })) } };
       case 'rfq.maker.subscribe':
         return { result: { channel: 'rfq_maker', subscribed: true, account_seq: 0 } };
       case 'rfq.maker.poll':
@@ -138,21 +149,25 @@ export class FakeExchange {
         return { result: { cancelled: ['a'.repeat(32), 'b'.repeat(32)] } };
       case 'rfq.maker.quotes':
         return { result: quotesPage(params) };
+      case 'rfq.maker.set_profile':
+        return { result: { listed: false, name: null, cancel_on_disconnect: false, ...params } };
+      case 'rfq.maker.cancel_quote':
+        return { result: { quote_id: params.quote_id, state: 'cancelled' } };
       default:
         return { error: { code: -32601, message: `method ${method} does not exist`, data: { error: 'METHOD_NOT_FOUND', message: 'no such method' } } };
     }
   }
 }
 
-/** The market config the fake exchange answers: one asset, SOL, indexed now. */
-function marketConfig(now: number) {
+/** The market config the fake exchange answers: one asset, SOL, indexed at `indexedAt`. */
+function marketConfig(indexedAt: number) {
   return {
     service_name: 'Legwork',
     quote_domain: createHash('sha256').update('Legwork').digest('hex'),
     settlement_currency: 'USDC',
     decimals: 6,
     payload_versions: { quote: 1, accept: 1 },
-    assets: [{ asset: 'SOL', index_price: '150', index_updated_at: now }],
+    assets: [{ asset: 'SOL', index_price: '150', index_updated_at: indexedAt }],
     rfq: { enabled: true, max_legs: 13, max_open_rfqs: 50, rfq_ttl_seconds: 120, max_quote_lifetime_seconds: 3600, market_data_max_age_seconds: 30 },
   };
 }

@@ -51,7 +51,7 @@ async def ensure_account(admin: LegworkHttp, key: Keypair, role: str, amount: st
         session = await http.sign_in(key)
     account_id = session.get("account_id")
     if account_id is None:
-        account_id = (await admin.create_account(key.wallet, [role]))["account_id"]
+        account_id = (await admin.create_account(key.wallet, roles=[role]))["account_id"]
         say(f"{role} account {account_id} created for wallet {key.wallet}")
     else:
         say(f"{role} account {account_id} exists already (wallet {key.wallet})")

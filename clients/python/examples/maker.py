@@ -13,6 +13,10 @@ reconnection (``reconcile.py``). One RFQ at a time, so
 quote nonces reach the exchange in increasing order. Its own quote events (accepted,
 filled, failed, expired) are replayed after a reconnection, each seen once; every
 fill's receipt is verified against the exchange's published key. One log line per event.
+
+With ``--compete`` it lists itself in the makers' directory under ``--name`` at start, and keeps its
+quote on each competitive RFQ in line with the market (``compete.py``): withdrawn when the market
+data goes stale, replaced when the package mid moves by more than ``--requote-bps``.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from datetime import datetime, timezone
 from decimal import Decimal
 from typing import Any, Mapping, Sequence, cast
 
+from compete import Competitor
 from pricing import Decision, Policy, price_rfq
 from reconcile import Reconciler
 
@@ -67,7 +72,7 @@ def describe_legs(legs: Sequence[Mapping[str, Any]]) -> str:
 
 
 class ReferenceMaker:
-    def __init__(self, url: str | None, keypair: Keypair, policy: Policy, limits: dict[str, Any], verbose: bool) -> None:
+    def __init__(self, url: str | None, keypair: Keypair, policy: Policy, limits: dict[str, Any], verbose: bool, compete: argparse.Namespace | None = None) -> None:
         self.where = endpoints(url)
         self.keypair = keypair
         self.policy = policy
@@ -81,6 +86,8 @@ class ReferenceMaker:
         self.quotes: dict[str, tuple[Decimal, Decimal]] = {}
         self.refreshed_at = 0.0
         self.reconcile = Reconciler(self.client, log)
+        self.name = compete.name if compete else None
+        self.competitor = Competitor(self.maker, self.decide, self.queue.put_nowait, log, requote_bps=compete.requote_bps) if compete else None
 
     async def start(self) -> None:
         await self.client.connect()
@@ -92,6 +99,9 @@ class ReferenceMaker:
         await self.refresh()
         async with LegworkHttp(self.where.http_url) as http:
             self.verifier = await ReceiptVerifier.load(http)
+        if self.name is not None:
+            profile = await self.maker.set_profile(listed=True, name=self.name)
+            log(f"listed as {profile['name']!r} in the makers' directory")
         if self.limits:
             applied = await self.maker.update_limits(self.limits)  # over the limits the account holds
             log(f"limits set: {applied['limits']}")
@@ -152,8 +162,14 @@ class ReferenceMaker:
             elif n["event"] == "traded_away" or "state" not in n["rfq"]:
                 # A competitive quote that lost or ended at its own time: { rfq_id, quote_id } only.
                 log(f"{n['event']:<8} quote {short(n['rfq']['quote_id'])} of rfq {short(n['rfq']['rfq_id'])} (competitive)")
+                self.quote_ended(n["rfq"]["rfq_id"], n["rfq"]["quote_id"])
             else:
                 self.on_quote_event(n["event"], cast(MakerQuoteEvent, n["rfq"]))
+                self.quote_ended(n["rfq"]["rfq_id"], n["rfq"]["quote_id"])
+
+    def quote_ended(self, rfq_id: str, quote_id: str) -> None:
+        if self.competitor is not None:
+            self.competitor.ended(rfq_id, quote_id)
 
     def on_quote_event(self, event: str, e: MakerQuoteEvent) -> None:
         side = e["side"]
@@ -191,6 +207,9 @@ class ReferenceMaker:
                 log(f"lost     rfq {short(rfq['rfq_id'])}: {error}; its fate is learnt after the reconnection")
             except Exception as error:  # noqa: BLE001 - one RFQ's trouble never stops the maker
                 log(f"error on rfq {short(rfq['rfq_id'])}: {type(error).__name__}: {error}")
+            finally:
+                if self.competitor is not None:
+                    self.competitor.not_quoted(rfq["rfq_id"])
 
     def refused(self, rfq: OpenRfq, error: RfqError) -> None:
         why = f"{error.error}{'/' + error.reason_text if error.reason_text else ''}"
@@ -220,6 +239,8 @@ class ReferenceMaker:
             raise
         self.reconcile.answered()
         self.quotes[rfq["rfq_id"]] = (decision.bid, decision.ask)
+        if self.competitor is not None and rfq.get("competitive"):
+            self.competitor.quoted(rfq, result["quote_id"], decision)
         log(
             f"quote    rfq {short(rfq['rfq_id'])} [{describe_legs(rfq['legs'])}] mid {decision.mid.normalize():f}: "
             f"bid {built.params['bid']} / ask {built.params['ask']} until {clock(decision.expires_at)} (quote {result['quote_id']}, nonce {built.params['quote_nonce']})"
@@ -300,6 +321,10 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     limits.add_argument("--protect-max-delta", type=asset_value, action="append", metavar="ASSET:D", help="protection: ... or more |delta| per asset")
     limits.add_argument("--protect-frozen", type=int, metavar="SECONDS", help="protection: frozen this long (0: until reset_protection)")
     p.add_argument("--verbose", action="store_true", help="also log RFQs closed by other makers")
+    compete = p.add_argument_group("competitive RFQs")
+    compete.add_argument("--compete", action="store_true", help="list in the directory; replace or withdraw live competitive quotes as the market moves")
+    compete.add_argument("--name", default=env("LEGWORK_MAKER_NAME"), help="the name takers see in the directory (default: py-maker and the wallet's start)")
+    compete.add_argument("--requote-bps", type=int, default=int(env("LEGWORK_REQUOTE_BPS", "20")), help="replace a live quote when the mid moves more (bps of |mid|)")
     return p.parse_args(argv)
 
 
@@ -314,7 +339,9 @@ async def main(argv: Sequence[str]) -> int:
         log(f"no seed given: generated wallet {keypair.wallet}")
         log(f"seed (keep it to reuse this wallet): LEGWORK_MAKER_SEED={keypair.seed.hex()}")
     policy = Policy(args.spread_bps, args.min_spread, args.max_legs, args.max_size, args.lifetime, band_bps=args.band_bps)
-    maker = ReferenceMaker(args.url, keypair, policy, limits_of(args), args.verbose)
+    if args.compete and not args.name:
+        args.name = f"py-maker {keypair.wallet[:6]}"
+    maker = ReferenceMaker(args.url, keypair, policy, limits_of(args), args.verbose, args if args.compete else None)
     log(f"connecting to {maker.where.ws_url}")
     await maker.start()
     stop = asyncio.Event()
@@ -322,6 +349,8 @@ async def main(argv: Sequence[str]) -> int:
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     tasks = [asyncio.create_task(maker.listen()), asyncio.create_task(maker.work())]
+    if maker.competitor is not None:
+        tasks.append(asyncio.create_task(maker.competitor.watch()))
     await stop.wait()
     log("stopping (quotes given stay firm until they expire)")
     await maker.client.close()

@@ -9,6 +9,10 @@ balances.
 
 The wallet's account must exist with the taker role and hold USDC, and a maker must be
 quoting (``npm run maker`` or ``examples/maker.py``). Exit 0 once filled and verified.
+
+``--compete`` opens a competitive RFQ instead (design.md section 18): every quoter may quote, the
+taker lists the live quotes ``--collect`` seconds after the first, takes the best price of its side
+(``Taker.accept_best``) and, after the fill, checks the exchange-signed transcript of the competition.
 """
 
 from __future__ import annotations
@@ -33,9 +37,13 @@ from legwork import (
     endpoints,
     parse_http_decimal,
     parse_rfq_decimal,
+    Subscription,
+    TranscriptNotVerified,
+    NoBestQuote,
     rebuild_quote_payload,
     wait_for_event,
 )
+from legwork.wire import RfqEventData, RfqView
 
 
 def say(line: str) -> None:
@@ -82,47 +90,84 @@ async def trade(args: argparse.Namespace) -> None:
 
         events = await taker.subscribe()  # before create: no event can be missed
         quantity = Decimal(args.quantity)
-        rfq = await taker.create([(low["symbol"], quantity), (high["symbol"], -quantity)])
-        say(f"created rfq {rfq['rfq_id']} [{low['symbol']}:{quantity}, {high['symbol']}:{-quantity}] ({rfq['state']}, open until {clock(rfq['expires_at'])} UTC)")
-
-        n = await wait_for_event(events, rfq["rfq_id"], ["quoted", "declined", "expired"], args.wait)
-        if n["event"] != "quoted":
-            raise Failure(f"the RFQ was {n['event']} ({n['rfq'].get('decline_reason')}) instead of quoted")
-        quoted, q = n["rfq"], n["rfq"]["quote"]
-        if q is None:
-            raise Failure("a quoted RFQ without its quote")
-        say(f"quote {q['quote_id']}")
-        say(f"  bid {q['bid']} / ask {q['ask']} USDC for the package, firm until {clock(q['expires_at'])} UTC, from maker {q['maker']}")
-        if not await taker.verify_quote(quoted):
-            raise Failure("the quote does not verify (quote id or maker signature): not accepting it")
-        payload = rebuild_quote_payload(quoted, taker.instruments, domain=taker.domain)
-        say(f"  verified: quote id = SHA-256 of the {len(payload)} bytes rebuilt here, and the maker's ed25519 signature verifies")
-
-        accepted = await taker.accept(quoted, args.side)
-        say(f"accept {args.side} at {'ask ' + q['ask'] if args.side == 'buy' else 'bid ' + q['bid']} (signed 105-byte payload): {accepted['state']}")
-        done = await wait_for_event(events, rfq["rfq_id"], ["filled", "failed", "expired"], 30)
-        if done["event"] != "filled":
-            failure = done["rfq"]["failure"]
-            raise Failure(f"the RFQ ended {done['event']}: {failure['error'] + ' (' + failure['message'] + ')' if failure else 'no failure given'}")
-        fill = done["rfq"]["fill"]
-        if fill is None or "receipt" not in fill:
-            raise Failure("a filled RFQ without its fill receipt")
-        say(f"filled: fill #{fill['fill_id']}, {args.side} the spread at {fill['price']} USDC, taker fee {fill['fee']} USDC")
-
-        http.token = client.session_token
-        verifier = await ReceiptVerifier.load(http)
-        decoded = verifier.verify(fill["receipt"], fill={**fill, "rfq_id": rfq["rfq_id"], "quote_id": q["quote_id"], "legs": rfq["legs"]}, taker=keypair.wallet)
-        say(f"receipt #{decoded.journal_seq} (version {decoded.version}) verified: signed by the exchange key {fill['receipt']['key_id']}, this fill, this taker")
-        walk = await ReceiptVerifier.walk_journal(http)
-        if not walk.ok or walk.head is None:
-            raise Failure(f"the journal is broken at {walk.journal_seq}: {walk.problem}")
-        say(f"journal: {walk.head.journal_seq} receipts, every link checked, head {walk.head.hash[:16]}…")
-
-        for row in (await http.rfq_positions())["rows"]:
-            say(f"position {row['instrument']}: {parse_http_decimal(row['quantity'])}")
-        for row in (await http.balances())["rows"]:
-            say(f"balance: total {parse_http_decimal(row['total'])} USDC, locked {parse_http_decimal(row['locked'])}, available {parse_http_decimal(row['available'])}")
+        rfq = await taker.create([(low["symbol"], quantity), (high["symbol"], -quantity)], competitive=args.compete)
+        kind = "competitive rfq" if args.compete else "rfq"
+        say(f"created {kind} {rfq['rfq_id']} [{low['symbol']}:{quantity}, {high['symbol']}:{-quantity}] ({rfq['state']}, open until {clock(rfq['expires_at'])} UTC)")
+        quote_id = await (take_best(taker, events, rfq, args) if args.compete else take_quote(taker, events, rfq, args))
+        await settle(taker, http, events, rfq, quote_id, args)
+        if args.compete:
+            await show_transcript(taker, rfq["rfq_id"])
         say("done")
+
+
+async def take_quote(taker: Taker, events: Subscription[RfqEventData], rfq: RfqView, args: argparse.Namespace) -> str:
+    """A seed RFQ: the first quote, checked, then accepted. Returns its quote_id."""
+    n = await wait_for_event(events, rfq["rfq_id"], ["quoted", "declined", "expired"], args.wait)
+    if n["event"] != "quoted":
+        raise Failure(f"the RFQ was {n['event']} ({n['rfq'].get('decline_reason')}) instead of quoted")
+    quoted, q = n["rfq"], n["rfq"]["quote"]
+    if q is None:
+        raise Failure("a quoted RFQ without its quote")
+    say(f"quote {q['quote_id']}")
+    say(f"  bid {q['bid']} / ask {q['ask']} USDC for the package, firm until {clock(q['expires_at'])} UTC, from maker {q['maker']}")
+    if not await taker.verify_quote(quoted):
+        raise Failure("the quote does not verify (quote id or maker signature): not accepting it")
+    payload = rebuild_quote_payload(quoted, taker.instruments, domain=taker.domain)
+    say(f"  verified: quote id = SHA-256 of the {len(payload)} bytes rebuilt here, and the maker's ed25519 signature verifies")
+
+    accepted = await taker.accept(quoted, args.side)
+    say(f"accept {args.side} at {'ask ' + q['ask'] if args.side == 'buy' else 'bid ' + q['bid']} (signed 105-byte payload): {accepted['state']}")
+    return accepted["quote_id"]
+
+
+async def take_best(taker: Taker, events: Subscription[RfqEventData], rfq: RfqView, args: argparse.Namespace) -> str:
+    """A competitive RFQ: the live quotes a moment after the first, then the best of the side, checked and accepted."""
+    first = await wait_for_event(events, rfq["rfq_id"], ["quotes", "declined", "expired"], args.wait)
+    if first["event"] != "quotes":
+        raise Failure(f"the RFQ was {first['event']} before any quote")
+    await asyncio.sleep(args.collect)  # the other makers' quotes
+    view = await taker.client.get_rfq(rfq["rfq_id"])
+    for q in view["quotes"] or []:
+        say(f"quote {q['quote_id'][:16]}… bid {q['bid']} / ask {q['ask']} from maker {q['maker']}")
+    accepted = await taker.accept_best(rfq["rfq_id"], args.side)
+    taken = next((q for q in view["quotes"] or [] if q["quote_id"] == accepted["quote_id"]), None)
+    price = "?" if taken is None else taken["ask"] if args.side == "buy" else taken["bid"]
+    say(f"accept best {args.side} at {price}, quote {accepted['quote_id'][:16]}… (checked, signed): {accepted['state']}, best {accepted.get('best')}")
+    return accepted["quote_id"]
+
+
+async def show_transcript(taker: Taker, rfq_id: str) -> None:
+    signed = await taker.transcript(rfq_id)  # checked with the exchange key, or TranscriptNotVerified
+    t = signed["transcript"]
+    ends = ", ".join(f"{q['maker'][:6]}… {q['end']}" for q in t["quotes"])
+    say(f"transcript verified (key {signed['key_id']}): {len(t['quotes'])} quote(s) received [{ends}]")
+
+
+async def settle(taker: Taker, http: LegworkHttp, events: Subscription[RfqEventData], rfq: RfqView, quote_id: str, args: argparse.Namespace) -> None:
+    """Waits for the fill, verifies its receipt and the journal, prints positions and balances."""
+    keypair, client = taker.keypair, taker.client
+    done = await wait_for_event(events, rfq["rfq_id"], ["filled", "failed", "expired"], 30)
+    if done["event"] != "filled":
+        failure = done["rfq"]["failure"]
+        raise Failure(f"the RFQ ended {done['event']}: {failure['error'] + ' (' + failure['message'] + ')' if failure else 'no failure given'}")
+    fill = done["rfq"]["fill"]
+    if fill is None or "receipt" not in fill:
+        raise Failure("a filled RFQ without its fill receipt")
+    say(f"filled: fill #{fill['fill_id']}, {args.side} the spread at {fill['price']} USDC, taker fee {fill['fee']} USDC")
+
+    http.token = client.session_token
+    verifier = await ReceiptVerifier.load(http)
+    decoded = verifier.verify(fill["receipt"], fill={**fill, "rfq_id": rfq["rfq_id"], "quote_id": quote_id, "legs": rfq["legs"]}, taker=keypair.wallet)
+    say(f"receipt #{decoded.journal_seq} (version {decoded.version}) verified: signed by the exchange key {fill['receipt']['key_id']}, this fill, this taker")
+    walk = await ReceiptVerifier.walk_journal(http)
+    if not walk.ok or walk.head is None:
+        raise Failure(f"the journal is broken at {walk.journal_seq}: {walk.problem}")
+    say(f"journal: {walk.head.journal_seq} receipts, every link checked, head {walk.head.hash[:16]}…")
+
+    for row in (await http.rfq_positions())["rows"]:
+        say(f"position {row['instrument']}: {parse_http_decimal(row['quantity'])}")
+    for row in (await http.balances())["rows"]:
+        say(f"balance: total {parse_http_decimal(row['total'])} USDC, locked {parse_http_decimal(row['locked'])}, available {parse_http_decimal(row['available'])}")
 
 
 def main(argv: Sequence[str]) -> int:
@@ -136,6 +181,8 @@ def main(argv: Sequence[str]) -> int:
     p.add_argument("--quantity", default="10")
     p.add_argument("--side", choices=("buy", "sell"), default="buy")
     p.add_argument("--wait", type=float, default=15, help="seconds to wait for a quote")
+    p.add_argument("--compete", action="store_true", help="a competitive RFQ: every quoter may quote; accept the best of --side")
+    p.add_argument("--collect", type=float, default=2, help="with --compete: seconds to wait for more quotes after the first")
     args = p.parse_args(argv)
     if not args.seed:
         key = Keypair.generate()
@@ -143,7 +190,7 @@ def main(argv: Sequence[str]) -> int:
         return 2
     try:
         asyncio.run(trade(args))
-    except (Failure, RfqError, ReceiptError) as error:
+    except (Failure, RfqError, ReceiptError, NoBestQuote, TranscriptNotVerified) as error:
         say(f"FAILED: {error}")
         return 1
     return 0

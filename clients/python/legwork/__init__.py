@@ -14,6 +14,7 @@ from .env import ENVIRONMENTS, Endpoints, EnvironmentName, endpoints
 from .events import CLIENT_EVENTS, ClientEvent
 from .rpc import Method, Untyped, untyped
 from .subscription import BatchOutcome, Channel, RateLimitPolicy, ReconnectPolicy, Subscription
+from .competition import NoBestQuote, TranscriptNotVerified, best_quote, competition_params
 from .types import MakerQuote, MakerQuoteState, RfqMakerQuotesResult
 from .decimals import (
     I64_MAX,
@@ -126,6 +127,10 @@ __all__ = [
     "Untyped",
     "endpoints",
     "merge_limits",
+    "NoBestQuote",
+    "TranscriptNotVerified",
+    "best_quote",
+    "competition_params",
     "untyped",
     "BatchOutcome",
     "DECLINE_REASONS",

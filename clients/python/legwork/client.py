@@ -21,7 +21,6 @@ from .errors import LegworkRpcError
 from .rpc import JsonObject, Params
 from .signin import DEFAULT_SERVICE_NAME, message_to_sign
 from .subscription import Channel, Subscription
-from .types import RfqMakerQuotesResult
 from .wallet import Keypair
 from .wire import (
     SUBSCRIBE_METHODS,
@@ -29,24 +28,32 @@ from .wire import (
     InstrumentRecord,
     MakerLimits,
     MakerLimitsView,
+    MakerStats,
     MarketConfig,
     RfqAcceptParams,
     RfqAcceptResult,
     RfqCancelAllResult,
     RfqCancelResult,
+    RfqCreateParamsCompetition,
     RfqEventData,
     RfqLeg,
     RfqListResult,
     RfqMakerCheckParams,
+    RfqMakerCancelQuoteResult,
+    RfqMakerCancelQuotesResult,
     RfqMakerCheckResult,
     RfqMakerDeclineResult,
     RfqMakerNotificationData,
     RfqMakerPollResult,
+    RfqMakerQuotesResult,
     RfqMakerRespondParams,
     RfqMakerRespondResult,
+    RfqMakerSetProfileResult,
+    RfqMakersResult,
     RfqMakerSubscribeResult,
     RfqState,
     RfqSubscribeResult,
+    RfqTranscriptResult,
     RfqView,
     SessionNotificationData,
     SignInResult,
@@ -172,9 +179,19 @@ class LegworkClient(RpcConnection):
 
     # RFQ: taker
 
-    async def create_rfq(self, legs: Sequence[RfqLeg | Mapping[str, Any]], client_ref: str | None = None) -> RfqView:
-        """``rfq.create`` (taker role); idempotent by ``client_ref``, generated when omitted."""
-        result: RfqView = await self.call("rfq.create", {"client_ref": client_ref or str(uuid.uuid4()), "legs": [dict(leg) for leg in legs]})
+    async def create_rfq(
+        self, legs: Sequence[RfqLeg | Mapping[str, Any]], client_ref: str | None = None, *, competition: RfqCreateParamsCompetition | None = None
+    ) -> RfqView:
+        """``rfq.create`` (taker role); idempotent by ``client_ref``, generated when omitted.
+
+        ``competition``: None for a seed RFQ (one quote, first wins); ``{}`` for a competitive RFQ that
+        every quoter sees, ``{"makers": [wallet, ...]}`` for one that only that panel sees
+        (:func:`~legwork.competition.competition_params` builds either).
+        """
+        params: JsonObject = {"client_ref": client_ref or str(uuid.uuid4()), "legs": [dict(leg) for leg in legs]}
+        if competition is not None:
+            params["competition"] = dict(competition)
+        result: RfqView = await self.call("rfq.create", params)
         return result
 
     async def get_rfq(self, rfq_id: str) -> RfqView:
@@ -199,6 +216,17 @@ class LegworkClient(RpcConnection):
     async def cancel_all(self) -> RfqCancelAllResult:
         """``rfq.cancel_all``: ``{ cancelled: [rfq_id] }``, oldest first."""
         result: RfqCancelAllResult = await self.call("rfq.cancel_all", {})
+        return result
+
+    async def transcript(self, rfq_id: str) -> RfqTranscriptResult:
+        """``rfq.transcript``: the exchange-signed record of a competitive RFQ once its competition ended, unchecked
+        (:meth:`~legwork.desk.Taker.transcript` checks it with the exchange key)."""
+        result: RfqTranscriptResult = await self.call("rfq.transcript", {"rfq_id": rfq_id})
+        return result
+
+    async def makers(self) -> RfqMakersResult:
+        """``rfq.makers`` (taker): the listed makers, each ``{ wallet, name, stats }`` over the last 7 days."""
+        result: RfqMakersResult = await self.call("rfq.makers", {})
         return result
 
     async def subscribe_rfq(self, since: int | None = None) -> RfqSubscribeResult:
@@ -234,9 +262,28 @@ class LegworkClient(RpcConnection):
     async def maker_quotes(self, *, state: Literal["live", "all"] | None = None, after: str | None = None, limit: int | None = None) -> RfqMakerQuotesResult:
         """``rfq.maker.quotes``: the caller's own quotes, newest first, each with its ``state`` (for a
         reconciliation after a lost reply). An exchange without it raises ``LegworkRpcError`` METHOD_NOT_FOUND."""
-        from .rpc import untyped  # the method is newer than this package's wire.py
+        result: RfqMakerQuotesResult = await self.call("rfq.maker.quotes", _clean(state=state, after=after, limit=limit))
+        return result
 
-        result: RfqMakerQuotesResult = await self.call(untyped("rfq.maker.quotes"), _clean(state=state, after=after, limit=limit))
+    async def cancel_quote(self, quote_id: str) -> RfqMakerCancelQuoteResult:
+        """``rfq.maker.cancel_quote``: withdraws one live quote of a competitive RFQ (again: the same result).
+        A seed RFQ's quote is firm: RFQ_STATE_CONFLICT."""
+        result: RfqMakerCancelQuoteResult = await self.call("rfq.maker.cancel_quote", {"quote_id": quote_id})
+        return result
+
+    async def cancel_quotes(self) -> RfqMakerCancelQuotesResult:
+        """``rfq.maker.cancel_quotes``: withdraws every live competitive quote of the caller, ``{ cancelled }`` oldest first."""
+        result: RfqMakerCancelQuotesResult = await self.call("rfq.maker.cancel_quotes", {})
+        return result
+
+    async def set_profile(self, *, listed: bool | None = None, name: str | None = None, cancel_on_disconnect: bool | None = None) -> RfqMakerSetProfileResult:
+        """``rfq.maker.set_profile``: a field left None keeps its value; the result is the whole profile."""
+        result: RfqMakerSetProfileResult = await self.call("rfq.maker.set_profile", _clean(listed=listed, name=name, cancel_on_disconnect=cancel_on_disconnect))
+        return result
+
+    async def maker_stats(self) -> MakerStats:
+        """``rfq.maker.stats``: the caller's own competition figures over the last 7 days, listed or not."""
+        result: MakerStats = await self.call("rfq.maker.stats", {})
         return result
 
     async def subscribe_maker(self, since: int | None = None) -> RfqMakerSubscribeResult:

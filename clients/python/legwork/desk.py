@@ -2,8 +2,9 @@
 
 The maker builds and signs quotes from decimals, checks them without sending
 (``rfq.maker.check``), declines, and sets, merges or zeroes its limits and protection
-(the README's "Desks"). The taker opens RFQs, checks a quote before trusting it, accepts
-with the signed payload, and cancels.
+(the README's "Desks"), and withdraws or lists itself for competitive RFQs. The taker opens
+RFQs, seed or competitive, checks a quote before trusting it, accepts with the signed payload
+(the best live price of a competitive RFQ too), reads the checked transcript, and cancels.
 """
 
 from __future__ import annotations
@@ -14,11 +15,13 @@ from dataclasses import dataclass
 from typing import Any, Final, Mapping, Sequence, TypeVar, Union, cast
 
 from .client import LegworkClient
+from .competition import TranscriptReader, best_quote, competition_params, with_quote
 from .decimals import DecimalInput, rfq_decimal
 from .errors import LegworkConnectionError, PayloadError, RequestTimeout
 from .quotes import BuiltQuote, build_quote, sign_accept, verify_quote
 from .rpc import JsonObject
 from .subscription import Subscription
+from .transcript import ExchangeKey
 from .verifier import ReceiptVerifier as ReceiptVerifier  # noqa: F401 (re-exported: it lived here)
 from .verifier import payload_diff as payload_diff  # noqa: F401
 from .wallet import Keypair
@@ -27,15 +30,19 @@ from .wire import (
     InstrumentRecord,
     MakerLimits,
     MakerLimitsView,
+    MakerStats,
     MarketConfig,
     OpenRfq,
     RfqAcceptResult,
     RfqCancelResult,
     RfqEventData,
+    RfqMakerCancelQuoteResult,
     RfqMakerCheckResult,
     RfqMakerDeclineResult,
     RfqMakerNotificationData,
     RfqMakerRespondResult,
+    RfqMakerSetProfileResult,
+    RfqTranscriptResult,
     RfqView,
     Side,
 )
@@ -257,13 +264,35 @@ class Maker(_Desk):
         """``rfq.maker.reset_protection``: ends a freeze that has no ``frozen_seconds``."""
         return await self.client.reset_protection()
 
+    async def cancel_quote(self, quote_id: str) -> RfqMakerCancelQuoteResult:
+        """``rfq.maker.cancel_quote``: withdraws a live quote of a competitive RFQ (seed quotes stay firm)."""
+        return await self.client.cancel_quote(quote_id)
+
+    async def cancel_quotes(self) -> list[str]:
+        """``rfq.maker.cancel_quotes``: the ids of the desk's live competitive quotes withdrawn, oldest first."""
+        return list((await self.client.cancel_quotes())["cancelled"])
+
+    async def set_profile(self, *, listed: bool | None = None, name: str | None = None, cancel_on_disconnect: bool | None = None) -> RfqMakerSetProfileResult:
+        """``rfq.maker.set_profile``: in or out of the directory takers read, under ``name``; None keeps a field."""
+        return await self.client.set_profile(listed=listed, name=name, cancel_on_disconnect=cancel_on_disconnect)
+
+    async def stats(self) -> MakerStats:
+        """``rfq.maker.stats``: the desk's own competition figures over the last 7 days."""
+        return await self.client.maker_stats()
+
 
 class QuoteNotVerified(PayloadError):
     """The quote an RFQ holds does not verify (quote id or maker signature): not accepted."""
 
 
 class Taker(_Desk):
-    """A taker's desk: opens RFQs, checks quotes, accepts with the signed 105-byte payload, cancels."""
+    """A taker's desk: opens RFQs (seed or competitive), checks quotes, accepts with the signed 105-byte
+    payload (the best live price of a competitive RFQ with :meth:`accept_best`), cancels, and reads the
+    signed transcript of a competition."""
+
+    def __init__(self, client: LegworkClient, keypair: Keypair, *, exchange_key: ExchangeKey | None = None) -> None:
+        super().__init__(client, keypair)
+        self._transcripts = TranscriptReader(client, exchange_key)
 
     async def subscribe(self, since: int | None = None) -> Subscription[RfqEventData]:
         """A stream of ``rfq`` events, subscribed (``since``: replay the stored events after it)."""
@@ -271,9 +300,14 @@ class Taker(_Desk):
         await self.client.subscribe_rfq(since)
         return events
 
-    async def create(self, legs: Sequence[LegInput], client_ref: str | None = None) -> RfqView:
-        """``rfq.create`` with quantities from Decimals or strings (taker-buy orientation)."""
-        return await self.client.create_rfq(normalize_legs(legs), client_ref)
+    async def create(self, legs: Sequence[LegInput], client_ref: str | None = None, *, competitive: bool = False, makers: Sequence[str] | None = None) -> RfqView:
+        """``rfq.create`` with quantities from Decimals or strings (taker-buy orientation).
+
+        ``competitive`` (or a ``makers`` panel of wallets, which implies it): several makers quote and
+        the view lists their live quotes and the ``best``; without a panel every quoter sees it.
+        """
+        competition = competition_params(makers) if competitive or makers is not None else None
+        return await self.client.create_rfq(normalize_legs(legs), client_ref, competition=competition)
 
     async def verify_quote(self, rfq: Mapping[str, Any]) -> bool:
         """True when the RFQ's quote is the SHA-256 of the payload rebuilt from its fields and the maker's signature verifies."""
@@ -304,6 +338,25 @@ class Taker(_Desk):
                 if attempt == retries or self.client.closed:
                     raise
         raise AssertionError("unreachable")
+
+    async def accept_best(self, rfq_id: str, side: Side, **options: Any) -> RfqAcceptResult:
+        """Accepts the best live quote of a competitive RFQ as the exchange ranks it now: ``buy`` takes the
+        lowest ask, ``sell`` the highest bid (reads the view, checks that quote, signs; options as :meth:`accept`).
+
+        :raises NoBestQuote: a seed RFQ, or no live quote on that side
+        :raises QuoteNotVerified | RfqError: RFQ_QUOTE_EXPIRED when the quote ended between the read and the accept
+        """
+        view = await self.client.get_rfq(rfq_id)
+        return await self.accept(with_quote(view, best_quote(view, side)), side, **options)
+
+    async def transcript(self, rfq_id: str) -> RfqTranscriptResult:
+        """``rfq.transcript``, checked with the exchange key (fetched from ``GET /v1/exchange/keys`` unless
+        the desk was given ``exchange_key``): the proof of every quote the RFQ received.
+
+        :raises TranscriptNotVerified: it does not verify (``error.check.fault`` says which check failed)
+        :raises RfqError: RFQ_NOT_FOUND while the competition runs or for a seed RFQ
+        """
+        return await self._transcripts.read(rfq_id)
 
     async def cancel(self, rfq_id: str) -> RfqCancelResult:
         """``rfq.cancel``: ``{ rfq_id, state: "expired", cancelled_at }`` (idempotent)."""

@@ -8,6 +8,7 @@ read them with :func:`~legwork.decimals.parse_http_decimal`.
 from __future__ import annotations
 
 from typing import Any, Mapping
+from urllib.parse import quote
 
 import httpx
 
@@ -98,52 +99,202 @@ class LegworkHttp:
 
     # Sign-in
 
-    async def nonce(self, wallet: str) -> JsonObject:
-        """``POST /v1/auth/nonce``: ``{ wallet, nonce, expires_at, message }``."""
-        result: JsonObject = await self.post("/v1/auth/nonce", {"wallet": wallet})
-        return result
-
     async def sign_in(self, keypair: Keypair) -> JsonObject:
         """Nonce, sign, ``POST /v1/auth/session``; remembers the session token as bearer."""
         nonce = await self.nonce(keypair.wallet)
         message = message_to_sign(nonce, keypair.wallet, self.service_name)
-        result: JsonObject = await self.post("/v1/auth/session", {"wallet": keypair.wallet, "message": message, "signature": keypair.sign_base58(message)})
+        result = await self.open_session(keypair.wallet, keypair.sign_base58(message), message)
         self.token = result["session_token"]
         return result
 
-    # Query API (session token of an account)
+    # The routes declared in the contract: sign-in, instruments, the exchange's keys and journal, the probes, the query API
+
+    # BEGIN declared routes: `npm run protocol:python` writes the methods down to END from the contract (do not edit them)
+
+    async def nonce(self, wallet: str) -> JsonObject:
+        """``POST /v1/auth/nonce``: Get a sign-in nonce for a wallet."""
+        result: JsonObject = await self.request("POST", "/v1/auth/nonce", query={}, body={"wallet": wallet})
+        return result
+
+    async def open_session(self, wallet: str, signature: str, message: str) -> JsonObject:
+        """``POST /v1/auth/session``: Sign in over HTTP with the signed nonce message."""
+        result: JsonObject = await self.request("POST", "/v1/auth/session", query={}, body={"wallet": wallet, "signature": signature, "message": message})
+        return result
+
+    async def instruments(self, *, asset: str | None = None, expiry: int | None = None, include_settled: str | None = None) -> JsonObject:
+        """``GET /v1/instruments``: Listed instruments (default: open ones of every asset)."""
+        result: JsonObject = await self.request("GET", "/v1/instruments", query={"asset": asset, "expiry": expiry, "include_settled": include_settled})
+        return result
+
+    async def keys(self) -> JsonObject:
+        """``GET /v1/exchange/keys``: Public keys that sign fill receipts (rotation appends one)."""
+        result: JsonObject = await self.request("GET", "/v1/exchange/keys", query={})
+        return result
+
+    async def journal(self, *, after: int | None = None, limit: int | None = None) -> JsonObject:
+        """``GET /v1/exchange/journal``: The receipt chain after ``after`` (no parties, no prices) and its head."""
+        result: JsonObject = await self.request("GET", "/v1/exchange/journal", query={"after": after, "limit": limit})
+        return result
+
+    async def health(self) -> JsonObject:
+        """``GET /health``: Readiness: the database and Redis answer."""
+        result: JsonObject = await self.request("GET", "/health", query={})
+        return result
+
+    async def health_ready(self) -> JsonObject:
+        """``GET /health/ready``: Readiness (same check as /health)."""
+        result: JsonObject = await self.request("GET", "/health/ready", query={})
+        return result
+
+    async def health_live(self) -> JsonObject:
+        """``GET /health/live``: Liveness: the process answers."""
+        result: JsonObject = await self.request("GET", "/health/live", query={})
+        return result
 
     async def balances(self, account_id: int | None = None) -> JsonObject:
-        """``GET /query/balances``: ``{ rows: [{ account_id, currency, available, locked, total, updated_at }] }``."""
-        result: JsonObject = await self.get("/query/balances", {"account_id": account_id})
+        """``GET /query/balances``: The USDC balance row of the account (none for an account that does not exist)."""
+        result: JsonObject = await self.request("GET", "/query/balances", query={"account_id": account_id})
         return result
 
-    async def rfq_positions(self, *, status: str | None = None, limit: int | None = None, account_id: int | None = None) -> JsonObject:
-        """``GET /query/rfq-positions``: net RFQ contracts per instrument (``status`` default ``open``)."""
-        result: JsonObject = await self.get("/query/rfq-positions", {"account_id": account_id, "limit": limit, "status": status})
+    async def positions(self, account_id: int | None = None) -> JsonObject:
+        """``GET /query/positions``: Central limit order book positions: always none (Legwork has no order book; RFQ positions are /query/rfq-positions)."""
+        result: JsonObject = await self.request("GET", "/query/positions", query={"account_id": account_id})
         return result
 
-    async def rfq_fills(self, *, limit: int | None = None, after: str | None = None, account_id: int | None = None) -> JsonObject:
-        """``GET /query/rfq-fills``: fills as taker or maker, newest first, each with its ``receipt``."""
-        result: JsonObject = await self.get("/query/rfq-fills", {"account_id": account_id, "limit": limit, "after": after})
+    async def rfq_positions(self, *, account_id: int | None = None, limit: int | None = None, status: str | None = None) -> JsonObject:
+        """``GET /query/rfq-positions``: Net RFQ positions per instrument, non-zero only, by expiry then instrument; no cursor (``after`` is a 400)."""
+        result: JsonObject = await self.request("GET", "/query/rfq-positions", query={"account_id": account_id, "limit": limit, "status": status})
         return result
 
-    async def positions(self) -> JsonObject:
-        """``GET /query/positions``: order-book positions (Legwork has no order book: no rows)."""
-        result: JsonObject = await self.get("/query/positions")
+    async def rfq_fills(self, *, account_id: int | None = None, limit: int | None = None, after: str | None = None) -> JsonObject:
+        """``GET /query/rfq-fills``: RFQ fills of the account as taker or maker, newest first, with their signed receipts; next_cursor continues with after."""
+        result: JsonObject = await self.request("GET", "/query/rfq-fills", query={"account_id": account_id, "limit": limit, "after": after})
         return result
+
+    async def session(self) -> JsonObject:
+        """``GET /query/session``: The caller as its bearer token authenticates it: the account, wallet, the account's current roles and scopes, and when the session expires."""
+        result: JsonObject = await self.request("GET", "/query/session", query={})
+        return result
+
+    async def overview(self) -> JsonObject:
+        """``GET /v1/admin/overview``: Queue depths, RFQs by state and fills per minute (the console overview)."""
+        result: JsonObject = await self.request("GET", "/v1/admin/overview", query={})
+        return result
+
+    async def rfqs(self, *, state: str | None = None, account_id: int | None = None, before: str | None = None, limit: int | None = None) -> JsonObject:
+        """``GET /v1/admin/rfqs``: RFQs of every account, newest first, with their quote and fill."""
+        result: JsonObject = await self.request("GET", "/v1/admin/rfqs", query={"state": state, "account_id": account_id, "before": before, "limit": limit})
+        return result
+
+    async def rfq_events(self, rfq_id: str) -> JsonObject:
+        """``GET /v1/admin/rfqs/{rfq_id}/events``: Every state move of one RFQ, in order."""
+        result: JsonObject = await self.request("GET", f"/v1/admin/rfqs/{_segment(rfq_id)}/events", query={})
+        return result
+
+    async def market_data_ages(self) -> JsonObject:
+        """``GET /v1/admin/market-data``: Every asset's index price and its age (stale past MARKET_DATA_MAX_AGE_SECONDS)."""
+        result: JsonObject = await self.request("GET", "/v1/admin/market-data", query={})
+        return result
+
+    async def account_search(self, wallet: str) -> JsonObject:
+        """``GET /v1/admin/accounts``: Find the account of a wallet (an empty list when it has none)."""
+        result: JsonObject = await self.request("GET", "/v1/admin/accounts", query={"wallet": wallet})
+        return result
+
+    async def account(self, account_id: int) -> JsonObject:
+        """``GET /v1/admin/accounts/{account_id}``: An account with its balance row."""
+        result: JsonObject = await self.request("GET", f"/v1/admin/accounts/{_segment(account_id)}", query={})
+        return result
+
+    async def risk(self) -> JsonObject:
+        """``GET /v1/admin/risk``: Under-collateralized accounts (available < 0 at the latest index), most negative first, and their deficit (design.md section 12)."""
+        result: JsonObject = await self.request("GET", "/v1/admin/risk", query={})
+        return result
+
+    async def revoke_sessions(self, account_id: int) -> JsonObject:
+        """``POST /v1/admin/accounts/{account_id}/revoke-sessions``: End every session of an account."""
+        result: JsonObject = await self.request("POST", f"/v1/admin/accounts/{_segment(account_id)}/revoke-sessions", query={})
+        return result
+
+    async def deposit(self, account_id: int, amount: str, reference: str) -> JsonObject:
+        """``POST /v1/admin/accounts/{account_id}/deposit``: Credit a deposit (stands for the chain watcher); idempotent by reference."""
+        result: JsonObject = await self.request("POST", f"/v1/admin/accounts/{_segment(account_id)}/deposit", query={}, body={"amount": amount, "reference": reference})
+        return result
+
+    async def withdraw(self, account_id: int, amount: str, reference: str) -> JsonObject:
+        """``POST /v1/admin/accounts/{account_id}/withdraw``: Debit a withdrawal; idempotent by reference."""
+        result: JsonObject = await self.request("POST", f"/v1/admin/accounts/{_segment(account_id)}/withdraw", query={}, body={"amount": amount, "reference": reference})
+        return result
+
+    async def create_account(self, wallet: str, *, roles: list[str] | None = None) -> JsonObject:
+        """``POST /v1/admin/accounts``: Create the account of a wallet (stands for the web sign-up)."""
+        result: JsonObject = await self.request("POST", "/v1/admin/accounts", query={}, body=_present({"wallet": wallet, "roles": roles}))
+        return result
+
+    async def set_roles(self, account_id: int, roles: list[str]) -> JsonObject:
+        """``PUT /v1/admin/accounts/{account_id}/roles``: Replace an account's roles."""
+        result: JsonObject = await self.request("PUT", f"/v1/admin/accounts/{_segment(account_id)}/roles", query={}, body={"roles": roles})
+        return result
+
+    async def audit(self, *, after: str | None = None, limit: int | None = None, action: str | None = None, account_id: int | None = None) -> JsonObject:
+        """``GET /v1/admin/audit``: The admin audit log, newest first, keyset-paginated."""
+        result: JsonObject = await self.request("GET", "/v1/admin/audit", query={"after": after, "limit": limit, "action": action, "account_id": account_id})
+        return result
+
+    async def maker_limits(self, account_id: int) -> JsonObject:
+        """``GET /v1/admin/accounts/{account_id}/maker-limits``: A maker's limits, the operator's ceiling, the usage of its live quotes at the current marks, and its protection state."""
+        result: JsonObject = await self.request("GET", f"/v1/admin/accounts/{_segment(account_id)}/maker-limits", query={})
+        return result
+
+    async def set_maker_limits(self, account_id: int, limits: JsonObject) -> JsonObject:
+        """``PUT /v1/admin/accounts/{account_id}/maker-limits``: Replace the operator's ceiling over a maker's limits."""
+        result: JsonObject = await self.request("PUT", f"/v1/admin/accounts/{_segment(account_id)}/maker-limits", query={}, body={"limits": limits})
+        return result
+
+    async def reset_protection(self, account_id: int) -> JsonObject:
+        """``POST /v1/admin/accounts/{account_id}/reset-protection``: End a maker's protection freeze (the operator's reset)."""
+        result: JsonObject = await self.request("POST", f"/v1/admin/accounts/{_segment(account_id)}/reset-protection", query={})
+        return result
+
+    async def create_instruments(self, asset: str, expiration: int, spot_price: float | str, *, strikes: list[str] | None = None) -> JsonObject:
+        """``POST /v1/admin/create-instruments``: Create the calls and puts of an asset and expiration."""
+        body: JsonObject = _present({"asset": asset, "expiration": expiration, "spot_price": spot_price, "strikes": strikes})
+        result: JsonObject = await self.request("POST", "/v1/admin/create-instruments", query={}, body=body)
+        return result
+
+    async def pause_by_expiration(self, expiration: int, *, asset: str | None = None) -> JsonObject:
+        """``POST /v1/admin/instruments/pause-by-expiration``: Pause every instrument of an expiration round (durable and in the engine)."""
+        result: JsonObject = await self.request("POST", "/v1/admin/instruments/pause-by-expiration", query={}, body=_present({"expiration": expiration, "asset": asset}))
+        return result
+
+    async def resume_by_expiration(self, expiration: int, *, asset: str | None = None) -> JsonObject:
+        """``POST /v1/admin/instruments/resume-by-expiration``: Resume a paused expiration round."""
+        result: JsonObject = await self.request("POST", "/v1/admin/instruments/resume-by-expiration", query={}, body=_present({"expiration": expiration, "asset": asset}))
+        return result
+
+    async def settle_expiration(self, asset: str, expiration: int, *, settlement_price: float | str | None = None) -> JsonObject:
+        """``POST /v1/admin/instruments/settle-expiration``: Settle an expiration round now, at settlement_price or the fresh index; idempotent."""
+        body: JsonObject = _present({"asset": asset, "expiration": expiration, "settlement_price": settlement_price})
+        result: JsonObject = await self.request("POST", "/v1/admin/instruments/settle-expiration", query={}, body=body)
+        return result
+
+    async def revert(self, rfq_id: str) -> JsonObject:
+        """``POST /v1/admin/rfq/{rfq_id}/revert``: Revert a fill exactly (cash, fee, positions, locks); the RFQ moves filled → failed (RFQ_TX_FAILED, reverted)."""
+        result: JsonObject = await self.request("POST", f"/v1/admin/rfq/{_segment(rfq_id)}/revert", query={})
+        return result
+
+    async def market_data(self, asset: str, index_price: float | str, *, iv: float | str | None = None, ivs: JsonObject | None = None) -> JsonObject:
+        """``POST /v1/admin/market-data``: Set the index price and implied volatilities of an asset (stands for the market data feed)."""
+        result: JsonObject = await self.request("POST", "/v1/admin/market-data", query={}, body=_present({"asset": asset, "index_price": index_price, "iv": iv, "ivs": ivs}))
+        return result
+
+    # END declared routes
 
     # Public
 
     async def exchange_keys(self) -> list[JsonObject]:
-        """``GET /v1/exchange/keys``: the keys that sign fill receipts."""
-        result = await self.get("/v1/exchange/keys")
-        return list(result["keys"])
-
-    async def journal(self, *, after: int | None = None, limit: int | None = None) -> JsonObject:
-        """``GET /v1/exchange/journal``: ``{ rows: [{ journal_seq, kind, hash, prev_hash, at }], head }``."""
-        result: JsonObject = await self.get("/v1/exchange/journal", {"after": after, "limit": limit})
-        return result
+        """``GET /v1/exchange/keys``: the keys that sign fill receipts, as a list."""
+        return list((await self.keys())["keys"])
 
     async def journal_rows(self, *, after: int = 0, page: int = 1000) -> list[JsonObject]:
         """Every journal row after ``after``, page by page."""
@@ -155,46 +306,6 @@ class LegworkHttp:
                 return rows
             after = chunk[-1]["journal_seq"]
 
-    # Admin commands
-
-    async def create_account(self, wallet: str, roles: list[str]) -> JsonObject:
-        """``POST /v1/admin/accounts``: ``{ account_id, wallet, roles, created_at }``."""
-        result: JsonObject = await self.post("/v1/admin/accounts", {"wallet": wallet, "roles": roles})
-        return result
-
-    async def deposit(self, account_id: int, amount: str, reference: str) -> JsonObject:
-        """``POST /v1/admin/accounts/{id}/deposit``: idempotent by ``reference``; ``amount`` a decimal string."""
-        result: JsonObject = await self.post(f"/v1/admin/accounts/{account_id}/deposit", {"amount": amount, "reference": reference})
-        return result
-
-    async def create_instruments(self, asset: str, expiration: int, spot_price: str, strikes: list[str] | None = None) -> JsonObject:
-        """``POST /v1/admin/create-instruments``: idempotent; ``{ asset, expiration, created }``."""
-        body: JsonObject = {"asset": asset, "expiration": expiration, "spot_price": spot_price}
-        if strikes is not None:
-            body["strikes"] = strikes
-        result: JsonObject = await self.post("/v1/admin/create-instruments", body)
-        return result
-
-    async def market_data(self, asset: str, index_price: str, iv: str | None = None, ivs: Mapping[str, str] | None = None) -> JsonObject:
-        """``POST /v1/admin/market-data``: index price and implied volatility (flat ``iv`` or per symbol ``ivs``)."""
-        body: JsonObject = {"asset": asset, "index_price": index_price}
-        if iv is not None:
-            body["iv"] = iv
-        if ivs is not None:
-            body["ivs"] = dict(ivs)
-        result: JsonObject = await self.post("/v1/admin/market-data", body)
-        return result
-
-    async def maker_limits(self, account_id: int) -> JsonObject:
-        """``GET /v1/admin/accounts/{id}/maker-limits``: the operator's ceiling."""
-        result: JsonObject = await self.get(f"/v1/admin/accounts/{account_id}/maker-limits")
-        return result
-
-    async def set_maker_limits(self, account_id: int, limits: Mapping[str, Any]) -> JsonObject:
-        """``PUT /v1/admin/accounts/{id}/maker-limits { limits }``."""
-        result: JsonObject = await self.put(f"/v1/admin/accounts/{account_id}/maker-limits", {"limits": dict(limits)})
-        return result
-
 
 def _admin_hint(status: int, path: str, token: str | None) -> str | None:
     """What a refusal of an admin path means: the server answers a wrong admin token as it answers
@@ -204,6 +315,16 @@ def _admin_hint(status: int, path: str, token: str | None) -> str | None:
     if not token:
         return "no admin token was given (LEGWORK_ADMIN_TOKEN): admin commands need the exchange's ADMIN_TOKEN"
     return "the admin token was refused: it is not the exchange's ADMIN_TOKEN (check LEGWORK_ADMIN_TOKEN)"
+
+
+def _segment(value: Any) -> str:
+    """A path parameter, escaped as one path segment."""
+    return quote(str(value), safe="")
+
+
+def _present(body: JsonObject) -> JsonObject:
+    """A body without its optional fields that were not given."""
+    return {key: value for key, value in body.items() if value is not None}
 
 
 def _query_value(value: Any) -> str:

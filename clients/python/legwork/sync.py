@@ -18,32 +18,14 @@ import asyncio
 import threading
 from typing import Any, Coroutine, Generic, Iterator, Literal, Mapping, Sequence, TypeVar, overload
 
-from . import desk
+from . import desk, wire
 from .client import LegworkClient
 from .decimals import DecimalInput
 from .desk import LegInput, Maker, SentQuote, Taker
 from .quotes import BuiltQuote
 from .rpc import Method, Params
 from .subscription import Subscription
-from .types import RfqMakerQuotesResult
 from .wallet import Keypair
-from .wire import (
-    DeclineReason,
-    InstrumentRecord,
-    MakerLimitsView,
-    MarketConfig,
-    OpenRfq,
-    RfqAcceptResult,
-    RfqCancelResult,
-    RfqEventData,
-    RfqMakerCheckResult,
-    RfqMakerDeclineResult,
-    RfqMakerNotificationData,
-    RfqMakerRespondResult,
-    RfqView,
-    Side,
-    SignInResult,
-)
 
 T = TypeVar("T")
 
@@ -123,33 +105,59 @@ class SyncClient:
             self._runner.stop()
 
     @property
-    def session(self) -> SignInResult | None:
+    def session(self) -> wire.SignInResult | None:
         return self.aio.session
 
-    def sign_in(self, keypair: Keypair) -> SignInResult:
+    def sign_in(self, keypair: Keypair) -> wire.SignInResult:
         self.keypair = keypair
         return self.run(self.aio.sign_in(keypair))
 
     def call(self, method: Method, params: Params | None = None, *, timeout: float | None = None) -> Any:
         return self.run(self.aio.call(method, params, timeout=timeout))
 
-    def get_market_config(self) -> MarketConfig:
+    def get_market_config(self) -> wire.MarketConfig:
         return self.run(self.aio.get_market_config())
 
-    def get_instruments(self, *, asset: str | None = None) -> list[InstrumentRecord]:
+    def get_instruments(self, *, asset: str | None = None) -> list[wire.InstrumentRecord]:
         return self.run(self.aio.get_instruments(asset=asset))
 
-    def get_rfq(self, rfq_id: str) -> RfqView:
+    def get_rfq(self, rfq_id: str) -> wire.RfqView:
         return self.run(self.aio.get_rfq(rfq_id))
 
-    def maker_quotes(self, *, state: Literal["live", "all"] | None = None, after: str | None = None, limit: int | None = None) -> RfqMakerQuotesResult:
+    def maker_quotes(self, *, state: Literal["live", "all"] | None = None, after: str | None = None, limit: int | None = None) -> wire.RfqMakerQuotesResult:
         return self.run(self.aio.maker_quotes(state=state, after=after, limit=limit))
 
-    @overload
-    def notifications(self, channel: Literal["rfq"]) -> SyncSubscription[RfqEventData]: ...
+    # Competition (design.md 18): the same calls as the asyncio client's
+
+    def create_rfq(
+        self, legs: Sequence[Mapping[str, Any]], client_ref: str | None = None, *, competition: wire.RfqCreateParamsCompetition | None = None
+    ) -> wire.RfqView:
+        return self.run(self.aio.create_rfq(legs, client_ref, competition=competition))
+
+    def transcript(self, rfq_id: str) -> wire.RfqTranscriptResult:
+        """Unchecked; :meth:`SyncTaker.transcript` checks it with the exchange key."""
+        return self.run(self.aio.transcript(rfq_id))
+
+    def makers(self) -> wire.RfqMakersResult:
+        return self.run(self.aio.makers())
+
+    def maker_stats(self) -> wire.MakerStats:
+        return self.run(self.aio.maker_stats())
+
+    def cancel_quote(self, quote_id: str) -> wire.RfqMakerCancelQuoteResult:
+        return self.run(self.aio.cancel_quote(quote_id))
+
+    def cancel_quotes(self) -> wire.RfqMakerCancelQuotesResult:
+        return self.run(self.aio.cancel_quotes())
+
+    def set_profile(self, *, listed: bool | None = None, name: str | None = None, cancel_on_disconnect: bool | None = None) -> wire.RfqMakerSetProfileResult:
+        return self.run(self.aio.set_profile(listed=listed, name=name, cancel_on_disconnect=cancel_on_disconnect))
 
     @overload
-    def notifications(self, channel: Literal["rfq_maker"]) -> SyncSubscription[RfqMakerNotificationData]: ...
+    def notifications(self, channel: Literal["rfq"]) -> SyncSubscription[wire.RfqEventData]: ...
+
+    @overload
+    def notifications(self, channel: Literal["rfq_maker"]) -> SyncSubscription[wire.RfqMakerNotificationData]: ...
 
     def notifications(self, channel: Literal["rfq", "rfq_maker"]) -> SyncSubscription[Any]:
         return SyncSubscription(self._runner, self.aio.notifications(channel))
@@ -160,7 +168,7 @@ class _SyncDesk:
         self.client = client
 
     @property
-    def instruments(self) -> dict[str, InstrumentRecord]:
+    def instruments(self) -> dict[str, wire.InstrumentRecord]:
         return self._desk.instruments
 
     @property
@@ -182,10 +190,10 @@ class SyncMaker(_SyncDesk):
     def _desk(self) -> Maker:
         return self.maker
 
-    def subscribe(self, since: int | None = None) -> SyncSubscription[RfqMakerNotificationData]:
+    def subscribe(self, since: int | None = None) -> SyncSubscription[wire.RfqMakerNotificationData]:
         return SyncSubscription(self.client._runner, self.client.run(self.maker.subscribe(since)))
 
-    def pending(self) -> list[OpenRfq]:
+    def pending(self) -> list[wire.OpenRfq]:
         return self.client.run(self.maker.pending())
 
     def build(self, rfq: Mapping[str, Any], bid: DecimalInput, ask: DecimalInput, **options: Any) -> BuiltQuote:
@@ -194,53 +202,72 @@ class SyncMaker(_SyncDesk):
     def respond(self, rfq: Mapping[str, Any], bid: DecimalInput, ask: DecimalInput, **options: Any) -> SentQuote:
         return self.client.run(self.maker.respond(rfq, bid, ask, **options))
 
-    def respond_params(self, params: Params) -> RfqMakerRespondResult:
+    def respond_params(self, params: Params) -> wire.RfqMakerRespondResult:
         """``rfq.maker.respond`` with params built already (e.g. sent again after a lost reply)."""
         return self.client.run(self.client.aio.respond(params))
 
-    def check(self, rfq: Mapping[str, Any], bid: DecimalInput, ask: DecimalInput) -> RfqMakerCheckResult:
+    def check(self, rfq: Mapping[str, Any], bid: DecimalInput, ask: DecimalInput) -> wire.RfqMakerCheckResult:
         return self.client.run(self.maker.check(rfq, bid, ask))
 
-    def decline(self, rfq_id: str, reason: DeclineReason) -> RfqMakerDeclineResult:
+    def decline(self, rfq_id: str, reason: wire.DeclineReason) -> wire.RfqMakerDeclineResult:
         return self.client.run(self.maker.decline(rfq_id, reason))
 
-    def get_limits(self) -> MakerLimitsView:
+    def get_limits(self) -> wire.MakerLimitsView:
         return self.client.run(self.maker.get_limits())
 
-    def set_limits(self, limits: Mapping[str, Any] | None = None, **fields: Any) -> MakerLimitsView:
+    def set_limits(self, limits: Mapping[str, Any] | None = None, **fields: Any) -> wire.MakerLimitsView:
         return self.client.run(self.maker.set_limits(limits, **fields))
 
-    def update_limits(self, limits: Mapping[str, Any] | None = None, **fields: Any) -> MakerLimitsView:
+    def update_limits(self, limits: Mapping[str, Any] | None = None, **fields: Any) -> wire.MakerLimitsView:
         return self.client.run(self.maker.update_limits(limits, **fields))
 
-    def kill_switch(self, on: bool = True) -> MakerLimitsView:
+    def kill_switch(self, on: bool = True) -> wire.MakerLimitsView:
         return self.client.run(self.maker.kill_switch(on))
+
+    def cancel_quote(self, quote_id: str) -> wire.RfqMakerCancelQuoteResult:
+        return self.client.run(self.maker.cancel_quote(quote_id))
+
+    def cancel_quotes(self) -> list[str]:
+        return self.client.run(self.maker.cancel_quotes())
+
+    def set_profile(self, *, listed: bool | None = None, name: str | None = None, cancel_on_disconnect: bool | None = None) -> wire.RfqMakerSetProfileResult:
+        return self.client.run(self.maker.set_profile(listed=listed, name=name, cancel_on_disconnect=cancel_on_disconnect))
+
+    def stats(self) -> wire.MakerStats:
+        return self.client.run(self.maker.stats())
 
 
 class SyncTaker(_SyncDesk):
     """The blocking twin of :class:`~legwork.desk.Taker`."""
 
-    def __init__(self, client: SyncClient, keypair: Keypair) -> None:
+    def __init__(self, client: SyncClient, keypair: Keypair, **options: Any) -> None:
         super().__init__(client)
-        self.taker = Taker(client.aio, keypair)
+        self.taker = Taker(client.aio, keypair, **options)
 
     @property
     def _desk(self) -> Taker:
         return self.taker
 
-    def subscribe(self, since: int | None = None) -> SyncSubscription[RfqEventData]:
+    def subscribe(self, since: int | None = None) -> SyncSubscription[wire.RfqEventData]:
         return SyncSubscription(self.client._runner, self.client.run(self.taker.subscribe(since)))
 
-    def create(self, legs: Sequence[LegInput], client_ref: str | None = None) -> RfqView:
-        return self.client.run(self.taker.create(legs, client_ref))
+    def create(self, legs: Sequence[LegInput], client_ref: str | None = None, *, competitive: bool = False, makers: Sequence[str] | None = None) -> wire.RfqView:
+        return self.client.run(self.taker.create(legs, client_ref, competitive=competitive, makers=makers))
+
+    def accept_best(self, rfq_id: str, side: wire.Side, **options: Any) -> wire.RfqAcceptResult:
+        return self.client.run(self.taker.accept_best(rfq_id, side, **options))
+
+    def transcript(self, rfq_id: str) -> wire.RfqTranscriptResult:
+        """Checked with the exchange key, as :meth:`~legwork.desk.Taker.transcript`."""
+        return self.client.run(self.taker.transcript(rfq_id))
 
     def verify_quote(self, rfq: Mapping[str, Any]) -> bool:
         return self.client.run(self.taker.verify_quote(rfq))
 
-    def accept(self, rfq: RfqView | Mapping[str, Any], side: Side, **options: Any) -> RfqAcceptResult:
+    def accept(self, rfq: wire.RfqView | Mapping[str, Any], side: wire.Side, **options: Any) -> wire.RfqAcceptResult:
         return self.client.run(self.taker.accept(rfq, side, **options))
 
-    def cancel(self, rfq_id: str) -> RfqCancelResult:
+    def cancel(self, rfq_id: str) -> wire.RfqCancelResult:
         return self.client.run(self.taker.cancel(rfq_id))
 
     def cancel_all(self) -> list[str]:

@@ -36,6 +36,8 @@ MethodName: TypeAlias = Literal[
     "rfq.maker.check",
     "rfq.maker.quotes",
     "rfq.maker.set_profile",
+    "rfq.makers",
+    "rfq.maker.stats",
 ]
 METHOD_NAMES: Final[tuple[MethodName, ...]] = (
     "public/get_nonce",
@@ -64,6 +66,8 @@ METHOD_NAMES: Final[tuple[MethodName, ...]] = (
     "rfq.maker.check",
     "rfq.maker.quotes",
     "rfq.maker.set_profile",
+    "rfq.makers",
+    "rfq.maker.stats",
 )
 RfqErrorCode: TypeAlias = Literal[
     "RFQ_NOT_ENABLED",
@@ -574,6 +578,23 @@ class RfqTranscriptResult(TypedDict):
     signature: str
 
 
+class MakerStats(TypedDict):
+    """A maker's last 7 days of competitive RFQs (design.md 18 'Choosing a panel')"""
+
+    rfqs: int
+    quoted: int
+    median_response_ms: int | None
+    cancelled: int
+    replaced: int
+    won: int
+
+
+class DirectoryMaker(TypedDict):
+    wallet: Wallet
+    name: str | None
+    stats: MakerStats
+
+
 class QuoteEndEvent(TypedDict):
     """A maker's competitive quote that ended without a fill: no price, no winner, no taker"""
 
@@ -915,6 +936,20 @@ class RfqMakerSetProfileResult(TypedDict):
     cancel_on_disconnect: bool
 
 
+class RfqMakersParams(TypedDict):
+    """params of rfq.makers"""
+
+
+class RfqMakersResult(TypedDict):
+    """result of rfq.makers"""
+
+    makers: list[DirectoryMaker]
+
+
+class RfqMakerStatsParams(TypedDict):
+    """params of rfq.maker.stats"""
+
+
 class SessionLapsedData(TypedDict):
     """At the token's exp or at a revoke of the account's sessions (design.md section 10): the
     connection is as before sign-in, its subscriptions dropped
@@ -947,7 +982,10 @@ class RfqMakerCreatedData(TypedDict):
 
 
 class RfqMakerClosedData(TypedDict):
-    """It left pending without the receiver’s quote (quoted by another maker, declined, expired)"""
+    """A seed RFQ left pending without the receiver’s quote (quoted by another maker, declined,
+    expired); a competitive RFQ left the open book (accepted, declined, expired, cancelled, its
+    round settled) while the receiver, on its panel, had no live quote
+    """
 
     seq: int
     event: Literal["closed"]
@@ -964,8 +1002,9 @@ class RfqMakerQuoteData(TypedDict):
 
 
 class RfqMakerQuoteEndedData(TypedDict):
-    """traded_away: the taker accepted another quote; expired: the quote reached its expires_at, or
-    the taker cancelled the RFQ (design.md 18). No price, no winner, no taker
+    """traded_away: the taker accepted another quote; expired: the quote reached its expires_at,
+    the taker cancelled the RFQ, or its round settled (design.md 18). No price, no winner, no
+    taker
     """
 
     seq: int
@@ -995,6 +1034,7 @@ RfqGetResult: TypeAlias = RfqView
 RfqMakerSetLimitsResult: TypeAlias = MakerLimitsView
 RfqMakerGetLimitsResult: TypeAlias = MakerLimitsView
 RfqMakerResetProtectionResult: TypeAlias = MakerLimitsView
+RfqMakerStatsResult: TypeAlias = MakerStats
 SessionNotificationData: TypeAlias = SessionLapsedData
 RfqNotificationData: TypeAlias = RfqEventData
 RfqMakerNotificationData: TypeAlias = RfqMakerCreatedData | RfqMakerClosedData | RfqMakerQuoteData | RfqMakerQuoteEndedData | RfqMakerProtectionData

@@ -30,6 +30,7 @@ class FakeExchange:
         self.silent = False  # answer nothing (a hung peer)
         self.limited_once = False
         self.port = 0
+        self.requests: list[tuple[str, dict[str, Any]]] = []
 
     async def handler(self, ws: websockets.server.WebSocketServerProtocol) -> None:
         self.connections.append(ws)
@@ -43,6 +44,7 @@ class FakeExchange:
                 replies = []
                 for request in message if batch else [message]:
                     method, params, rid = request["method"], request.get("params") or {}, request["id"]
+                    self.requests.append((method, params))
                     if method == "rfq.subscribe":
                         self.subscribes.append(params)
                         since = params.get("since")

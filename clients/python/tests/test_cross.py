@@ -83,9 +83,10 @@ async def test_python_maker_with_typescript_taker(exchange: Exchange, market: Ma
         assert rfq["state"] == "quoted", rfq
         assert rfq["quote_verified"] is True  # the TypeScript SDK rebuilt the Python maker's 1,050 bytes and verified its signature
         quote = rfq["quote"]
-        logged = python_maker.wait_for(rf"quote    rfq {rfq['rfq_id'][:8]}… .* bid (\S+) / ask (\S+) until .*\(quote ([0-9a-f]{{64}}), nonce (\d+)\)", 10)
-        assert logged.group(3) == quote["quote_id"] and logged.group(1) == quote["bid"] and logged.group(2) == quote["ask"]
-        assert logged.group(4) == quote["quote_nonce"]
+        # Keyed on the quote id: an RFQ id's first 8 hex digits (UUIDv7) are its creation time's high bits, shared by every RFQ of the same minute.
+        logged = python_maker.wait_for(rf"quote    rfq {rfq['rfq_id'][:8]}… .* bid (\S+) / ask (\S+) until .*\(quote {quote['quote_id']}, nonce (\d+)\)", 10)
+        assert logged.group(1) == quote["bid"] and logged.group(2) == quote["ask"]
+        assert logged.group(3) == quote["quote_nonce"]
 
         final = cli(taker_env, "accept", quote["quote_id"], "--side", "buy", "--timeout", "30")
         assert final["state"] == "filled", final

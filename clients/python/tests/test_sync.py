@@ -1,5 +1,5 @@
 """The blocking facade against a live exchange: a full lifecycle (create, quote, accept, fill, the
-receipt), and the limits a desk merges and zeroes (update_limits, kill_switch)."""
+receipt), the limits a desk merges and zeroes (update_limits, kill_switch), and a competitive RFQ."""
 
 from __future__ import annotations
 
@@ -61,3 +61,23 @@ def test_update_limits_merges_and_the_kill_switch_keeps_the_other_limits(exchang
             maker.respond(rfq, Decimal("1"), Decimal("2"))
         assert caught.value.error == "RFQ_OPEN_LIMIT" and caught.value.reason in (None, "kill_switch")
         assert maker.kill_switch(False)["limits"]["max_open_quotes"] == 7
+
+
+def test_a_competitive_rfq_through_the_sync_facade(exchange: Exchange, market: Market) -> None:
+    taker_account, maker_account = exchange.account(["taker"], "1000"), exchange.account(["quoter"], "10000")
+    with SyncClient(exchange.url) as taker_client, SyncClient(exchange.url) as maker_client:
+        taker_client.sign_in(taker_account.keypair)
+        maker_client.sign_in(maker_account.keypair)
+        taker, maker = SyncTaker(taker_client, taker_account.keypair), SyncMaker(maker_client, maker_account.keypair)
+        assert maker.set_profile(name="sync desk")["name"] == "sync desk"
+        rfq = taker.create([(market.symbol("150"), "1")], makers=[maker_account.keypair.wallet])
+        maker.refresh()
+        mark = parse_rfq_decimal(maker.instruments[market.symbol("150")]["mark_price"] or "0")
+        withdrawn = maker.respond(rfq, mark - 1, mark + 1)
+        assert maker.cancel_quote(withdrawn.quote.quote_id)["state"] == "cancelled" and maker.cancel_quotes() == []
+        sent = maker.respond(rfq, mark - 1, mark + 1)
+        accepted = taker.accept_best(rfq["rfq_id"], "sell")
+        assert accepted["quote_id"] == sent.quote.quote_id and accepted["side"] == "sell"
+        ends = {q["quote_id"]: q["end"] for q in taker.transcript(rfq["rfq_id"])["transcript"]["quotes"]}
+        assert ends == {withdrawn.quote.quote_id: "cancelled", sent.quote.quote_id: "accepted"}
+        assert taker_client.transcript(rfq["rfq_id"])["transcript"]["rfq_id"] == rfq["rfq_id"]

@@ -1,4 +1,4 @@
-import type { RfqPositionRow } from '@legwork/protocol';
+import type { RouteResult } from '@legwork/protocol';
 import { call } from '../api';
 import { Chart } from '../chart';
 import { trimDecimal } from '../money';
@@ -7,7 +7,7 @@ import { ErrorText, time, usePoll } from '../ui';
 
 /** The account's open positions, and the payoff at expiry of each round they are in. */
 export function AccountPositions({ accountId }: { accountId: number }) {
-  const positions = usePoll(() => call<{ rows: RfqPositionRow[] }>('rfqPositions', { query: { account_id: accountId, status: 'open' } }), 3000);
+  const positions = usePoll(() => call<RouteResult<'query.rfq-positions'>>('rfqPositions', { query: { account_id: accountId, status: 'open' } }), 3000);
   return (
     <>
       <h3>Open positions</h3>

@@ -21,7 +21,6 @@ export const ACCESS = 'legwork:access';
 
 export const Public = () => SetMetadata(ACCESS, { kind: 'public' } satisfies Access);
 /** `command`: the last path segment of the route (docs/spec/design.md section 3), or `read` for GET. */
-export const ReaderAccess = () => SetMetadata(ACCESS, { kind: 'reader' } satisfies Access);
 export const AdminAccess = (command: string) => SetMetadata(ACCESS, { kind: 'admin', command } satisfies Access);
 
 /** Who is calling, established by a session token or the admin token. */

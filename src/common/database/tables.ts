@@ -82,6 +82,10 @@ export interface Tables {
     account_id: string; // bigint NOT NULL
     quotes_seq: string; // bigint NOT NULL
   };
+  competition_panels: {
+    maker_account_id: string; // bigint NOT NULL
+    rfq_id: string; // char NOT NULL
+  };
   competition_quotes: {
     id: string; // bigint NOT NULL
     quote_id: string; // char NOT NULL

@@ -36,6 +36,15 @@ describe('InMemoryRateLimiter', () => {
     expect(await limiter.lease('a', 10, 25, 10)).toBe(-100);
   });
 
+  it('tokens given back are leased again, up to the burst', async () => {
+    const limiter = new InMemoryRateLimiter(() => 1_000);
+    expect(await limiter.lease('k', 10, 100, 100)).toBe(100);
+    limiter.giveBack('k', 100, 60);
+    expect(await limiter.lease('k', 10, 100, 100)).toBe(60);
+    limiter.giveBack('k', 100, 500);
+    expect(await limiter.lease('k', 10, 100, 1000)).toBe(100);
+  });
+
   it('slots: at most `max` holders, renewed by the same holder, freed, or expired when not renewed', async () => {
     let now = 0;
     const limiter = new InMemoryRateLimiter(() => now);

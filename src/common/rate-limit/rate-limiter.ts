@@ -74,6 +74,12 @@ export class InMemoryRateLimiter extends RateLimiter {
     return taken;
   }
 
+  /** Puts back `count` tokens of a lease that was not used (a bucket never holds more than `burst`). */
+  giveBack(key: string, burst: number, count: number): void {
+    const bucket = this.buckets.get(key);
+    if (bucket && count > 0) bucket.tokens = Math.min(burst, bucket.tokens + count);
+  }
+
   async hold(key: string, holder: string, max: number, ttlMs: number): Promise<number> {
     const now = this.now();
     let held = this.slots.get(key);

@@ -22,7 +22,10 @@ export interface EventSource {
 
 /** One admitted replay: its budget, and its slot to give back. */
 export interface ReplayTicket {
-  /** How many of `want` (>= 1) events may go out now; waits while the budgets are spent. */
+  /**
+   * How many of `want` (>= 1) events may go out now; waits while the budgets are spent. 0 once the
+   * ticket is released (a lease asked ahead by a replay that has ended).
+   */
   grant(want: number): Promise<number>;
   release(): void;
 }

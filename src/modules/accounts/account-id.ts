@@ -1,5 +1,3 @@
-import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../common/errors/app-error';
 
 const POSITIVE_INTEGER = /^[1-9][0-9]{0,15}$/;
@@ -10,12 +8,3 @@ export function parseAccountId(value: unknown, name = 'account_id'): number {
   if (!Number.isSafeInteger(id)) throw new AppError('INVALID_PARAMS', `${name} must be a positive integer`);
   return id;
 }
-
-/**
- * The `:account_id` path parameter, parsed from the raw text. A custom decorator on purpose: the
- * global ValidationPipe would turn a `number` parameter into `+value` first ("0x10" → 16).
- */
-export const AccountIdParam = createParamDecorator((_data: unknown, context: ExecutionContext): number => {
-  const params = context.switchToHttp().getRequest<FastifyRequest<{ Params: Record<string, string> }>>().params;
-  return parseAccountId(params.account_id);
-});

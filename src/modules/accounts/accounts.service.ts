@@ -48,8 +48,8 @@ export class AccountsService implements OnApplicationBootstrap {
   }
 
   /**
-   * `wallet`, `roles`: as CreateAccountDto checked them (a string; known role names). The wallet's
-   * canonical form and the roles' uniqueness are checked here (the DTO does not).
+   * `wallet`, `roles`: as the admin.create-account declaration checked them (a string; known role names). The wallet's
+   * canonical form and the roles' uniqueness are checked here (the declaration does not).
    */
   async create(wallet: string, roles: readonly Role[] = []): Promise<Account> {
     try {

@@ -57,6 +57,7 @@ function actorOf(principal: Principal, authorization: string | undefined): Audit
  *   the reply is gone.
  * Applied per admin controller (`@UseInterceptors(AuditTrail)`), not globally, so that no other
  * route pays for it; test/e2e/audit.e2e-spec.ts fails if an admin command route is without it.
+ * A declared admin command is recorded by the same code (`recordCommand`, called by declared-routes.ts).
  */
 @Injectable()
 export class AuditTrail implements NestInterceptor {
@@ -93,6 +94,20 @@ export class AuditTrail implements NestInterceptor {
       this.commands.set(handler, command);
     }
     return command;
+  }
+
+  /**
+   * Records an admin command served straight on Fastify (a declared route: common/http/declared-routes.ts),
+   * at the same point as the interceptor: after the access check, around the input's checks and the
+   * handler, before the reply. Its principal is the one the access check set.
+   */
+  recordCommand(request: AuthenticatedRequest, action: string, status: number): Promise<void> {
+    return this.record(request, request.principal!, action, status);
+  }
+
+  /** The status a declared command's error will be answered with, for its record. */
+  failureStatus(error: unknown): number {
+    return failureStatus(error);
   }
 
   private async record(request: AuthenticatedRequest, principal: Principal, action: string, status: number): Promise<void> {

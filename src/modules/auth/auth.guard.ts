@@ -48,7 +48,15 @@ export class AuthGuard implements CanActivate {
     }
     if (!access) throw new AppError('FORBIDDEN', 'this route declares no access rule');
     if (access.kind === 'public') return true;
-    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    return this.authorize(access, context.switchToHttp().getRequest<AuthenticatedRequest>());
+  }
+
+  /**
+   * Decides a request by a route's declared access: sets `request.principal`, or throws the
+   * refusal. The routes served straight on Fastify (common/http/declared-routes.ts) call it too.
+   */
+  authorize(access: Access, request: AuthenticatedRequest): boolean | Promise<boolean> {
+    if (access.kind === 'public') return true;
     let token: Principal | null;
     try {
       token = this.authenticate(request.headers.authorization, access);

@@ -3,8 +3,8 @@ import { APP_GUARD } from '@nestjs/core';
 import { Ed25519Verifier } from '@legwork/protocol';
 import { AccountsModule } from '../accounts/accounts.module';
 import { AuthAttemptsService } from './auth-attempts.service';
-import { AuthController } from './auth.controller';
 import { AuthGuard } from './auth.guard';
+import { AuthRoutes } from './auth.routes';
 import { AuthRpc } from './auth.rpc';
 import { NonceRepository } from './nonce.repository';
 import { NonceService } from './nonce.service';
@@ -13,8 +13,8 @@ import { SignInService } from './sign-in.service';
 
 @Module({
   imports: [AccountsModule],
-  controllers: [AuthController],
   providers: [
+    AuthRoutes,
     AuthRpc,
     AuthAttemptsService,
     NonceRepository,
@@ -22,8 +22,9 @@ import { SignInService } from './sign-in.service';
     SessionService,
     SignInService,
     { provide: Ed25519Verifier, useFactory: () => new Ed25519Verifier() },
-    { provide: APP_GUARD, useClass: AuthGuard },
+    AuthGuard,
+    { provide: APP_GUARD, useExisting: AuthGuard },
   ],
-  exports: [NonceService, SessionService, SignInService, Ed25519Verifier],
+  exports: [AuthGuard, NonceService, SessionService, SignInService, Ed25519Verifier],
 })
 export class AuthModule {}

@@ -3,7 +3,7 @@ import { Clock } from '../../common/clock';
 import { PeriodicSweep } from '../../common/jobs/periodic-sweep';
 import { logger } from '../../common/logging/logger';
 import { Presence } from '../../common/presence/presence';
-import { CompetitionService } from './competition.service';
+import { MakerQuotesService } from './maker-quotes.service';
 import { disconnectedMakers } from './domain/cancel-on-disconnect';
 import { MakerProfileRepository } from './maker-profile.repository';
 
@@ -29,7 +29,7 @@ export class CancelOnDisconnectService implements OnApplicationBootstrap, Before
     private readonly clock: Clock,
     private readonly presence: Presence,
     private readonly profiles: MakerProfileRepository,
-    private readonly competition: CompetitionService,
+    private readonly makerQuotes: MakerQuotesService,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -57,7 +57,7 @@ export class CancelOnDisconnectService implements OnApplicationBootstrap, Before
     );
     for (const maker of watched.filter((m) => gone.has(m.accountId))) {
       if (this.periodic.stopped) break;
-      const { cancelled } = await this.competition
+      const { cancelled } = await this.makerQuotes
         .cancelQuotes(maker)
         .catch(
           (error) => (

@@ -4,11 +4,12 @@ import type { Notification } from '../../common/broadcast/notifier';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import type { Tx } from '../../common/database/sql';
 import { ExchangeKeyService } from '../journal/exchange-key.service';
+import type { CompanionValue, CompanionWrite, QuotesEvent } from '../rfq/competition-port';
 import { accountEventData, quoteEndEventData } from '../rfq/domain/account-event';
 import type { DeclineReason, RfqRecord } from '../rfq/domain/rfq-record';
 import { closedRfqView } from '../rfq/domain/rfq-view';
 import { RfqTransitionsService } from '../rfq/rfq-transitions.service';
-import { CompetitionRepository, type StoredCompetitiveQuote } from './competition.repository';
+import { CompetitionRepository, type StoredCompetitiveQuote, type StoredTranscript } from './competition.repository';
 import { type TranscriptAccept, buildTranscript, storedLive } from './domain/competition';
 
 /** How a competition ended without an accept. */
@@ -36,28 +37,44 @@ export class CompetitionCloseService {
    */
   async changed(tx: Tx, rfq: RfqRecord, nowMs: number): Promise<void> {
     const live = await this.quotes.liveOf([rfq.id], tx);
-    const now = Math.floor(nowMs / 1000);
-    if (live.length > 0 && rfq.state === 'pending') await this.transitions.moveCompetitive(tx, rfq.id, 'pending', 'quoted', now);
+    let move: QuotesEvent['move'];
+    if (live.length > 0 && rfq.state === 'pending') move = { from: 'pending', to: 'quoted' };
     if (live.length === 0 && rfq.state === 'quoted') {
       if (rfq.expiresAt * 1000 <= nowMs) {
-        await this.end(tx, rfq, nowMs, { to: 'expired' }, new Set(live.map((q) => q.makerAccountId)));
+        await this.end(tx, rfq, nowMs, { to: 'expired' }, new Set());
         return;
       }
-      await this.transitions.moveCompetitive(tx, rfq.id, 'quoted', 'pending', now);
+      move = { from: 'quoted', to: 'pending' };
     }
-    const record = await this.transitions.storeQuotesEvent(tx, rfq.id, live.map(storedLive), now);
+    await this.storeQuotes(tx, rfq, nowMs, { live: live.map(storedLive), move });
+  }
+
+  /**
+   * A respond's quote joins the locked RFQ's live quotes (`join`: the write and the read of
+   * CompetitionRepository.joinWith), in the statement that stores the taker's `quotes` event; a
+   * pending RFQ moves to quoted in it too (the respond's quote is live).
+   */
+  async joined(tx: Tx, rfq: RfqRecord, nowMs: number, join: { write: CompanionWrite; live: CompanionValue }): Promise<void> {
+    const move = rfq.state === 'pending' ? ({ from: 'pending', to: 'quoted' } as const) : undefined;
+    await this.storeQuotes(tx, rfq, nowMs, { live: join.live, also: join.write, move });
+  }
+
+  /** The taker's `quotes` event stored with the change (`event`), and sent once the transaction commits. */
+  private async storeQuotes(tx: Tx, rfq: RfqRecord, nowMs: number, event: QuotesEvent): Promise<void> {
+    const record = await this.transitions.storeQuotesEvent(tx, rfq.id, Math.floor(nowMs / 1000), event);
     const data = accountEventData('rfq', record, record.accountSeqs?.rfq, 'quotes')!;
     tx.afterCommit(() => this.transitions.publish([{ channel: 'rfq', accountId: rfq.accountId, data }]));
   }
 
   /**
    * The makers' events of quotes that ended here without a fill (`traded_away`, `expired`:
-   * `{ rfq_id, quote_id }` only), stored with their account_seqs and sent after commit.
+   * `{ rfq_id, quote_id }` only), stored with their account_seqs and sent after commit. `also`:
+   * the write that ends them, run in the statement that stores the events (even with none to store).
    */
-  async tellEnded(tx: Tx, ended: readonly StoredCompetitiveQuote[], event: 'traded_away' | 'expired', nowMs: number): Promise<void> {
-    if (ended.length === 0) return;
+  async tellEnded(tx: Tx, ended: readonly StoredCompetitiveQuote[], event: 'traded_away' | 'expired', nowMs: number, also?: CompanionWrite): Promise<void> {
     const ends = ended.map((q) => ({ accountId: q.makerAccountId, event, rfqId: q.rfqId, quoteId: q.quoteId }));
-    const seqs = await this.transitions.storeQuoteEnds(tx, ends, Math.floor(nowMs / 1000));
+    const seqs = await this.transitions.storeQuoteEnds(tx, ends, Math.floor(nowMs / 1000), also);
+    if (ends.length === 0) return;
     const notifications: Notification[] = ends.map((e, i) => ({
       channel: 'rfq_maker',
       accountId: e.accountId,
@@ -93,8 +110,12 @@ export class CompetitionCloseService {
   /** The signed transcript of the ended competition, in the transaction that ended it. */
   async writeTranscript(tx: Tx, rfq: RfqRecord, closedAtMs: number, accept: TranscriptAccept | null): Promise<void> {
     const all = await this.quotes.allOf(rfq.id, tx);
+    await this.quotes.saveTranscript(tx, rfq.id, this.transcriptOf(rfq, closedAtMs, accept, all), closedAtMs);
+  }
+
+  /** The signed transcript of the ended competition from every quote of the RFQ, each with its end (to store). */
+  transcriptOf(rfq: RfqRecord, closedAtMs: number, accept: TranscriptAccept | null, all: readonly StoredCompetitiveQuote[]): StoredTranscript {
     const payload = Buffer.from(transcriptPayload(buildTranscript(this.config.serviceName, rfq, all, closedAtMs, accept)));
-    const signature = this.keys.sign(payload).toString('base64');
-    await this.quotes.saveTranscript(tx, rfq.id, { payload, hash: transcriptHash(payload), keyId: this.keys.keyId, signature }, closedAtMs);
+    return { payload, hash: transcriptHash(payload), keyId: this.keys.keyId, signature: this.keys.sign(payload).toString('base64') };
   }
 }

@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '../../common/database/database';
 import type { Sql, Tx } from '../../common/database/sql';
 import { type Narrow, type RowOf, columnList } from '../../common/database/table';
-import type { CompetitiveQuotesQuery } from '../rfq/competition-port';
+import type { CompanionValue, CompanionWrite, CompetitiveQuotesQuery } from '../rfq/competition-port';
 import type { CompetitiveQuote } from '../rfq/domain/rfq-record';
-import type { QuoteEnd } from './domain/competition';
+import { type QuoteEnd, storedLive } from './domain/competition';
 
 const QUOTE = columnList('competition_quotes', [
   'quote_id',
@@ -46,6 +46,22 @@ const toQuote = (r: QuoteRow): StoredCompetitiveQuote => ({
   end: r.ending,
 });
 
+/**
+ * The quote's insert, its values numbered by `p`; `after`: a CTE of the same statement it reads, so
+ * that it runs once that one has run to its end.
+ */
+function insertSql(p: (value: unknown) => string, rfqId: string, q: CompetitiveQuote, after?: string): string {
+  const values = `${p(q.quoteId)}::text, ${p(rfqId)}::text, ${p(q.makerAccountId)}::bigint, ${p(q.makerWallet)}::text, ${p(q.quoteNonce.toString())}::numeric,
+    ${p(q.bid.toString())}::bigint, ${p(q.ask.toString())}::bigint, ${p(q.issuedAt)}::bigint, ${p(q.expiresAt)}::bigint, ${p(q.makerSignature)}::text, ${p(q.receivedAtMs)}::bigint`;
+  return `INSERT INTO competition_quotes (quote_id, rfq_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, expires_at, maker_signature, received_at_ms)
+    ${after ? `SELECT ${values} FROM (SELECT count(*) FROM ${after}) a` : `VALUES (${values})`}`;
+}
+
+/** A live quote of `competition_quotes` as a stored `quotes` event carries it (StoredLiveQuote: every number as text). */
+const LIVE_JSON = `jsonb_build_object('quote_id', quote_id, 'maker_account_id', maker_account_id::text, 'maker_wallet', maker_wallet,
+  'quote_nonce', quote_nonce::text, 'bid', bid::text, 'ask', ask::text, 'issued_at', issued_at::text, 'expires_at', expires_at::text,
+  'maker_signature', maker_signature, 'received_at_ms', received_at_ms::text)`;
+
 /** The stored transcript of an RFQ (docs/spec/design.md 18). */
 export interface StoredTranscript {
   payload: Buffer;
@@ -65,22 +81,10 @@ export class CompetitionRepository {
   constructor(private readonly db: Database) {}
 
   async insert(tx: Tx, rfqId: string, q: CompetitiveQuote): Promise<void> {
+    const params: unknown[] = [];
     await tx.exec(
-      `INSERT INTO competition_quotes (quote_id, rfq_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, expires_at, maker_signature, received_at_ms)
-       VALUES ($1, $2, $3, $4, $5::numeric, $6, $7, $8, $9, $10, $11)`,
-      [
-        q.quoteId,
-        rfqId,
-        q.makerAccountId,
-        q.makerWallet,
-        q.quoteNonce.toString(),
-        q.bid.toString(),
-        q.ask.toString(),
-        q.issuedAt,
-        q.expiresAt,
-        q.makerSignature,
-        q.receivedAtMs,
-      ],
+      insertSql((value) => `$${params.push(value)}`, rfqId, q),
+      params,
     );
   }
 
@@ -99,6 +103,41 @@ export class CompetitionRepository {
     return rows.map(toQuote);
   }
 
+  /**
+   * A respond's change of the RFQ's quotes, to run in the statement that stores the taker's
+   * `quotes` event, under the RFQ's row locked by an earlier statement of its transaction (so the
+   * statement sees every quote committed before the lock): the maker's live quote there ends
+   * `replaced` (at `atMs`), then `q` is inserted (after it: one live quote per maker and RFQ); and
+   * the live quotes after the change as the event stores them (StoredLiveQuote), in the order
+   * received: those live before the statement but the maker's, then `q` (a statement does not see
+   * its own CTEs' changes).
+   */
+  joinWith(rfqId: string, q: CompetitiveQuote, atMs: number): { write: CompanionWrite; live: CompanionValue } {
+    const write: CompanionWrite = (p) => [
+      `UPDATE competition_quotes SET ending = 'replaced', ended_at_ms = ${p(atMs)} WHERE rfq_id = ${p(rfqId)} AND maker_account_id = ${p(q.makerAccountId)} AND ending IS NULL RETURNING 1`,
+      insertSql(p, rfqId, q, 'companion0'),
+    ];
+    const live: CompanionValue = (p) =>
+      `(SELECT coalesce(jsonb_agg(${LIVE_JSON} ORDER BY id), '[]'::jsonb) FROM competition_quotes
+         WHERE rfq_id = ${p(rfqId)} AND ending IS NULL AND maker_account_id <> ${p(q.makerAccountId)}) || ${p(JSON.stringify([storedLive(q)]))}::jsonb`;
+    return { write, live };
+  }
+
+  /** The id of the quote's RFQ, as a subquery of the rfq module's read (see CompanionRead). */
+  rfqIdOf(param: string): string {
+    return `SELECT rfq_id FROM competition_quotes WHERE quote_id = ${param}`;
+  }
+
+  /** The quote as JSON (numbers as text; null: none), as a subquery of the rfq module's read (see CompanionRead); `fromJson` reads it. */
+  quoteJsonOf(param: string): string {
+    return `SELECT ${LIVE_JSON} || jsonb_build_object('rfq_id', rfq_id, 'ended_at_ms', ended_at_ms::text, 'ending', ending) FROM competition_quotes WHERE quote_id = ${param}`;
+  }
+
+  /** A quote read by `quoteJsonOf` (null: none). */
+  fromJson(json: unknown): StoredCompetitiveQuote | null {
+    return json ? toQuote(json as QuoteRow) : null;
+  }
+
   async find(quoteId: string, sql: Sql = this.db): Promise<StoredCompetitiveQuote | null> {
     const row = await sql.one<QuoteRow>(`SELECT ${QUOTE.sql} FROM competition_quotes WHERE quote_id = $1`, [quoteId]);
     return row && toQuote(row);
@@ -112,6 +151,23 @@ export class CompetitionRepository {
       [quoteIds, end, atMs],
     );
     return rows.map(toQuote);
+  }
+
+  /**
+   * The accept's writes on the RFQ's quotes, to run as CTEs of the statement that stores the
+   * makers' `traded_away` events (one round trip): `won` ends `accepted`, the other live quotes of
+   * `quoteIds` `traded_away` (all at `atMs`), and the transcript `t` is stored, closed at `atMs`.
+   */
+  endWonWith(rfqId: string, won: string, quoteIds: readonly string[], atMs: number, t: StoredTranscript): CompanionWrite {
+    return (p) => {
+      const at = p(atMs);
+      return [
+        `INSERT INTO competition_transcripts (rfq_id, payload, hash, key_id, signature, closed_at_ms)
+         VALUES (${p(rfqId)}, ${p(t.payload)}, ${p(t.hash)}, ${p(t.keyId)}, ${p(t.signature)}, ${at}::bigint) ON CONFLICT (rfq_id) DO NOTHING`,
+        `UPDATE competition_quotes SET ending = CASE WHEN quote_id = ${p(won)} THEN 'accepted' ELSE 'traded_away' END, ended_at_ms = ${at}::bigint
+          WHERE quote_id = ANY(${p(quoteIds)}::char(64)[]) AND ending IS NULL`,
+      ];
+    };
   }
 
   /** A maker's live quotes on RFQs of live quotes after `liveAfter` (unix seconds): its limits usage (competition_quotes_maker_live). */

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { RpcMethod, type RpcContext } from '../../common/rpc/rpc-method';
 import { rfqCaller } from '../rfq/rfq.rpc';
-import { CompetitionService } from './competition.service';
+import { MakerQuotesService } from './maker-quotes.service';
+import { MakerDirectoryService } from './maker-directory.service';
 import { MakerProfileRepository, type MakerProfilePatch } from './maker-profile.repository';
 import { TranscriptService } from './transcript.service';
 
@@ -9,9 +10,10 @@ import { TranscriptService } from './transcript.service';
 @Injectable()
 export class CompetitionRpc {
   constructor(
-    private readonly competition: CompetitionService,
+    private readonly makerQuotes: MakerQuotesService,
     private readonly transcripts: TranscriptService,
     private readonly profiles: MakerProfileRepository,
+    private readonly directory: MakerDirectoryService,
   ) {}
 
   @RpcMethod('rfq.maker.set_profile')
@@ -19,14 +21,24 @@ export class CompetitionRpc {
     return this.profiles.set(rfqCaller(context).accountId, params);
   }
 
+  @RpcMethod('rfq.makers')
+  makers() {
+    return this.directory.makers();
+  }
+
+  @RpcMethod('rfq.maker.stats')
+  stats(_params: Record<string, never>, context: RpcContext) {
+    return this.directory.stats(rfqCaller(context).accountId);
+  }
+
   @RpcMethod('rfq.maker.cancel_quote')
   cancelQuote(params: { quoteId: string }, context: RpcContext) {
-    return this.competition.cancelQuote(rfqCaller(context), params.quoteId);
+    return this.makerQuotes.cancelQuote(rfqCaller(context), params.quoteId);
   }
 
   @RpcMethod('rfq.maker.cancel_quotes')
   cancelQuotes(_params: Record<string, never>, context: RpcContext) {
-    return this.competition.cancelQuotes(rfqCaller(context));
+    return this.makerQuotes.cancelQuotes(rfqCaller(context));
   }
 
   @RpcMethod('rfq.transcript')

@@ -1,31 +1,22 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import { Database } from '../../common/database/database';
-import type { Sql, Tx } from '../../common/database/sql';
-import { RfqError } from '../../common/errors/app-error';
-import { logger } from '../../common/logging/logger';
+import type { Sql } from '../../common/database/sql';
 import type { CheckedQuote, CompetitionPort, CompetitiveQuotesQuery, DeclineResult, KeptCompetitiveQuote, RespondResult } from '../rfq/competition-port';
 import { CompetitionHooks } from '../rfq/competition-port';
 import type { DeclineCommand, RespondCommand } from '../rfq/domain/rfq-params';
-import type { CompetitiveQuote, RfqRecord } from '../rfq/domain/rfq-record';
-import { MakerLimitsService } from '../rfq/maker-limits.service';
-import { RfqLookupService } from '../rfq/rfq-lookup.service';
+import type { RfqRecord } from '../rfq/domain/rfq-record';
+import type { MakerLimitsRow } from '../maker-limits/maker-limits-row';
 import { RfqTransitionsService } from '../rfq/rfq-transitions.service';
 import type { RfqCaller } from '../rfq/rfq.service';
 import { CompetitionCloseService } from './competition-close.service';
 import { CompetitionRepository } from './competition.repository';
-
-/** The conflict of respond and decline (as for a seed RFQ): the maker does not learn where the RFQ went. */
-const NOT_OPEN = 'the RFQ is no longer open for quotes';
-
-/** Open to quotes at `nowMs`: pending or quoted, not past its expires_at. */
-const open = (rfq: RfqRecord, nowMs: number) => (rfq.state === 'pending' || rfq.state === 'quoted') && rfq.expiresAt * 1000 > nowMs;
+import { MakerQuotesService } from './maker-quotes.service';
 
 /**
- * Competitive RFQs' quotes (docs/spec/design.md 18): respond (add or replace the maker's one live
- * quote), decline, the maker's cancels and the taker's cancel. Every change runs in one
- * transaction that holds the RFQ's row (so the moves between pending and quoted, the accept and
- * the ends never interleave), after the maker's limits lock when its limits bound what is out.
+ * Competitive RFQs as `rfq` sees them (its CompetitionPort, registered on CompetitionHooks): the
+ * maker's respond and decline (MakerQuotesService), the taker's cancel, the end when the round
+ * settles, and the reads of live quotes. Each end runs in one transaction that holds the RFQ's row.
  */
 @Injectable()
 export class CompetitionService implements CompetitionPort, OnModuleInit {
@@ -35,8 +26,7 @@ export class CompetitionService implements CompetitionPort, OnModuleInit {
     private readonly quotes: CompetitionRepository,
     private readonly close: CompetitionCloseService,
     private readonly transitions: RfqTransitionsService,
-    private readonly limits: MakerLimitsService,
-    private readonly lookup: RfqLookupService,
+    private readonly writes: MakerQuotesService,
     private readonly hooks: CompetitionHooks,
   ) {}
 
@@ -44,138 +34,20 @@ export class CompetitionService implements CompetitionPort, OnModuleInit {
     this.hooks.use(this);
   }
 
-  /**
-   * The quote joins the RFQ's live quotes, replacing the maker's live one there (ended `replaced`)
-   * in the same transaction; limits count it net; the nonce high-water mark rises with it (a
-   * failure consumes no nonce: the transaction rolls back).
-   */
-  async respond(maker: RfqCaller, command: RespondCommand, checked: CheckedQuote): Promise<RespondResult> {
-    const { rfq, quoteId } = checked;
-    const nowMs = this.clock.nowMs();
-    const quote: CompetitiveQuote = {
-      quoteId,
-      makerAccountId: maker.accountId,
-      makerWallet: maker.wallet,
-      quoteNonce: command.quoteNonce,
-      bid: command.bid,
-      ask: command.ask,
-      issuedAt: command.issuedAt,
-      expiresAt: command.expiresAt,
-      makerSignature: command.makerSignature,
-      receivedAtMs: 0,
-    };
-    await this.db.tx(async (tx) => {
-      await this.checkLimits(tx, maker, command, checked, nowMs);
-      // The nonce before the RFQ's row: a maker's own changes take its rows in one order.
-      if (!(await this.transitions.raiseNonce(tx, maker.accountId, command.quoteNonce))) {
-        throw new RfqError('RFQ_STATE_CONFLICT', `quote_nonce ${command.quoteNonce} is at or below this maker's high-water mark`, { rfqId: rfq.id });
-      }
-      const locked = await this.transitions.lock(tx, rfq.id);
-      if (!locked || !open(locked, nowMs)) throw new RfqError('RFQ_STATE_CONFLICT', NOT_OPEN, { rfqId: rfq.id });
-      const mine = (await this.quotes.liveOf([rfq.id], tx)).filter((q) => q.makerAccountId === maker.accountId);
-      await this.quotes.end(
-        tx,
-        mine.map((q) => q.quoteId),
-        'replaced',
-        nowMs,
-      );
-      // Received when it joins the RFQ's quotes, under the RFQ's row: the order received is the order of the lock.
-      await this.quotes.insert(tx, rfq.id, { ...quote, receivedAtMs: this.clock.nowMs() });
-      await this.close.changed(tx, locked, nowMs);
-    });
-    this.limits.quoted(rfq);
-    logger.event('info', 'competitive quote', { rfq_id: rfq.id, quote_id: quoteId, maker_account_id: maker.accountId }, 'Competition');
-    return { rfq_id: rfq.id, quote_id: quoteId, state: 'quoted' };
+  respond(maker: RfqCaller, command: RespondCommand, checked: CheckedQuote): Promise<RespondResult> {
+    return this.writes.respond(maker, command, checked);
   }
 
-  /** The limits of section 15, a replace counted net; serialized on the maker's limits row when they bound what is out. */
-  private async checkLimits(tx: Tx, maker: RfqCaller, command: RespondCommand, checked: CheckedQuote, nowMs: number): Promise<void> {
-    if (checked.limits && this.limits.serialized(checked.limits)) {
-      const locked = await this.limits.lock(tx, maker.accountId);
-      await this.limits.checkLocked(tx, maker.accountId, locked, checked.rfq, command, nowMs, checked.rfq.id);
-    } else {
-      await this.limits.checkQuote(tx, maker.accountId, checked.limits, checked.rfq, command, nowMs, checked.rfq.id);
-    }
+  respondKnown(
+    maker: RfqCaller,
+    command: RespondCommand,
+    check: (found: { rfq: RfqRecord; limits: MakerLimitsRow | null }) => Promise<CheckedQuote>,
+  ): Promise<RespondResult | null> {
+    return this.writes.respondKnown(maker, command, check);
   }
 
-  /**
-   * The maker's decline: recorded, its live quote there cancelled; when every maker of the panel
-   * has declined, the RFQ moves to declined with this reason (an RFQ without a panel stays open).
-   */
-  async decline(maker: RfqCaller, command: DeclineCommand, rfq: RfqRecord): Promise<DeclineResult> {
-    const nowMs = this.clock.nowMs();
-    await this.db.tx(async (tx) => {
-      const locked = await this.transitions.lock(tx, rfq.id);
-      if (!locked || !open(locked, nowMs)) throw new RfqError('RFQ_STATE_CONFLICT', NOT_OPEN, { rfqId: rfq.id });
-      const declined = await this.quotes.decline(tx, rfq.id, maker.accountId, command.reason, Math.floor(nowMs / 1000));
-      await this.cancelMine(tx, rfq.id, maker.accountId, nowMs);
-      const panel = locked.competition?.accounts;
-      if (panel && declined >= panel.length) {
-        await this.close.end(tx, locked, nowMs, { to: 'declined', reason: command.reason, by: maker.accountId }, new Set());
-      } else {
-        await this.close.changed(tx, locked, nowMs);
-      }
-    });
-    logger.event('info', 'competitive decline', { rfq_id: rfq.id, reason: command.reason, maker_account_id: maker.accountId }, 'Competition');
-    return { rfq_id: rfq.id, state: 'declined', decline_reason: command.reason };
-  }
-
-  /** Ends the maker's live quote on the RFQ `cancelled` (its counter moves: its usage is read again). */
-  private async cancelMine(tx: Tx, rfqId: string, makerAccountId: number, nowMs: number): Promise<string[]> {
-    const mine = (await this.quotes.liveOf([rfqId], tx)).filter((q) => q.makerAccountId === makerAccountId);
-    const ended = await this.quotes.end(
-      tx,
-      mine.map((q) => q.quoteId),
-      'cancelled',
-      nowMs,
-    );
-    if (ended.length > 0) await this.quotes.bumpMakers(tx, [makerAccountId]);
-    return ended.map((q) => q.quoteId);
-  }
-
-  /**
-   * rfq.maker.cancel_quote: the caller's live competitive quote ends `cancelled`; the same result
-   * for one it cancelled already. A seed RFQ's quote stays firm (RFQ_STATE_CONFLICT); another
-   * maker's or an unknown quote is RFQ_NOT_FOUND; a quote ended otherwise is RFQ_STATE_CONFLICT.
-   */
-  async cancelQuote(maker: RfqCaller, quoteId: string): Promise<{ quote_id: string; state: 'cancelled' }> {
-    const found = await this.quotes.find(quoteId);
-    if (!found || found.makerAccountId !== maker.accountId) {
-      const seed = await this.lookup.findByQuoteId(quoteId);
-      if (seed?.quote?.makerAccountId === maker.accountId && !seed.competition) {
-        throw new RfqError('RFQ_STATE_CONFLICT', 'a quote of a seed RFQ is firm until its expires_at', { rfqId: seed.id, quoteId });
-      }
-      throw new RfqError('RFQ_NOT_FOUND', `no quote ${quoteId} of this maker`);
-    }
-    if (found.end === null) await this.cancelLive(maker, found.rfqId, quoteId);
-    const now = (await this.quotes.find(quoteId))!;
-    if (now.end !== 'cancelled') throw new RfqError('RFQ_STATE_CONFLICT', `the quote ended ${now.end ?? 'expired'}`, { rfqId: now.rfqId, quoteId });
-    return { quote_id: quoteId, state: 'cancelled' };
-  }
-
-  /** Cancels the quote if it is still live when its RFQ's row is held; whether it ended here. */
-  private async cancelLive(maker: RfqCaller, rfqId: string, quoteId: string): Promise<boolean> {
-    const nowMs = this.clock.nowMs();
-    const ended = await this.db.tx(async (tx) => {
-      const locked = await this.transitions.lock(tx, rfqId);
-      const live = (await this.quotes.liveOf([rfqId], tx)).find((q) => q.quoteId === quoteId);
-      // Past its expires_at a quote is expired (the sweep ends it so), not cancelled.
-      if (!locked || !live || live.expiresAt * 1000 <= nowMs) return false;
-      await this.cancelMine(tx, rfqId, maker.accountId, nowMs);
-      if (locked.state === 'pending' || locked.state === 'quoted') await this.close.changed(tx, locked, nowMs);
-      return true;
-    });
-    if (ended) logger.event('info', 'competitive quote cancelled', { rfq_id: rfqId, quote_id: quoteId, maker_account_id: maker.accountId }, 'Competition');
-    return ended;
-  }
-
-  /** rfq.maker.cancel_quotes: every live competitive quote of the caller, oldest first, each in its RFQ's transaction. */
-  async cancelQuotes(maker: RfqCaller): Promise<{ cancelled: string[] }> {
-    const cancelled: string[] = [];
-    for (const q of await this.quotes.makerAllLive(maker.accountId)) {
-      if (await this.cancelLive(maker, q.rfqId, q.quoteId)) cancelled.push(q.quoteId);
-    }
-    return { cancelled };
+  decline(maker: RfqCaller, command: DeclineCommand, rfq: RfqRecord): Promise<DeclineResult> {
+    return this.writes.decline(maker, command, rfq);
   }
 
   /**
@@ -201,6 +73,28 @@ export class CompetitionService implements CompetitionPort, OnModuleInit {
       if (locked.state === 'quoted') this.close.closeFor(tx, moved, new Set(ended.map((q) => q.makerAccountId)));
       await this.close.writeTranscript(tx, moved, nowMs, null);
       return moved;
+    });
+  }
+
+  /**
+   * A competitive RFQ still pending or quoted when its round settles: its live quotes end
+   * `expired` (their makers told), it moves to expired, the panel's others hear `closed`, and the
+   * transcript is written, in one transaction. null when it was in neither state.
+   */
+  async expireNow(rfqId: string): Promise<RfqRecord | null> {
+    const nowMs = this.clock.nowMs();
+    return this.db.tx(async (tx) => {
+      const locked = await this.transitions.lock(tx, rfqId);
+      if (!locked?.competition || (locked.state !== 'pending' && locked.state !== 'quoted')) return null;
+      const live = await this.quotes.liveOf([rfqId], tx);
+      const ended = await this.quotes.end(
+        tx,
+        live.map((q) => q.quoteId),
+        'expired',
+        nowMs,
+      );
+      await this.close.tellEnded(tx, ended, 'expired', nowMs);
+      return this.close.end(tx, locked, nowMs, { to: 'expired' }, new Set(ended.map((q) => q.makerAccountId)));
     });
   }
 

@@ -4,7 +4,7 @@ import { DocsModule } from '../docs/docs.module';
 import { LedgerModule } from '../ledger/ledger.module';
 import { MarketDataModule } from '../market-data/market-data.module';
 import { RfqModule } from '../rfq/rfq.module';
-import { ConsoleAdminController } from './console-admin.controller';
+import { ConsoleAdminRoutes } from './console-admin.routes';
 import { ConsoleReadsService } from './console-reads.service';
 import { JsonRpcReferenceController } from './json-rpc-reference.controller';
 
@@ -15,7 +15,7 @@ import { JsonRpcReferenceController } from './json-rpc-reference.controller';
  */
 @Module({
   imports: [AccountsModule, DocsModule, LedgerModule, MarketDataModule, RfqModule],
-  controllers: [ConsoleAdminController, JsonRpcReferenceController],
-  providers: [ConsoleReadsService],
+  controllers: [JsonRpcReferenceController],
+  providers: [ConsoleReadsService, ConsoleAdminRoutes],
 })
 export class ConsoleModule {}

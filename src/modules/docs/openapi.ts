@@ -5,6 +5,8 @@ import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { ErrorResponse } from '../../common/http/error-response.dto';
 import { ACCESS, type Access } from '../../common/access/access';
+import { declaredRouteList } from '../../common/http/declared-routes';
+import type { RouteDeclaration } from '@legwork/protocol';
 /** docs/spec/interface.md section 9: the description is OpenAPI 3.1, and the API description itself is 0.1.0. */
 const OPENAPI_VERSION = '3.1.0';
 export const API_VERSION = '0.1.0';
@@ -189,6 +191,63 @@ function complete(document: OpenAPIObject, routes: ControllerRoute[]): void {
   }
 }
 
+/** `query.rfq-positions` -> `query_rfqPositions`. */
+const operationIdOf = (name: string) => name.replace(/\./g, '_').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/** A declared parameter as OpenAPI writes it: its description beside its schema. */
+const parameter = (
+  name: string,
+  where: 'path' | 'query',
+  { description, ...schema }: { description: string; [field: string]: unknown },
+  required: boolean,
+) => ({
+  name,
+  in: where,
+  required,
+  description,
+  schema,
+});
+
+/** The declared answers of a route besides its success (a 503 with a body, a limit's 429), and the 400 of its input. */
+function otherResponses(declaration: RouteDeclaration): Record<string, unknown> {
+  const responses: Record<string, unknown> = {};
+  const refusesQuery = declaration.otherQuery !== 'ignored';
+  if (declaration.body || declaration.params) responses['400'] = errorResponse('Bad input: the message names the field');
+  // Any query parameter the route does not take is refused, also on a route that takes none.
+  else if (refusesQuery || Object.keys(declaration.query).length > 0) responses['400'] = errorResponse('Bad input: the message names the query parameter');
+  for (const [status, { description, schema }] of Object.entries(declaration.responses ?? {})) {
+    responses[status] = schema ? { description, content: { 'application/json': { schema: structuredClone(schema) } } } : errorResponse(description);
+  }
+  return responses;
+}
+
+/** Writes the routes declared in `@legwork/protocol` (ROUTES) into the document: summary, parameters, body and answers. */
+function describeDeclaredRoutes(document: OpenAPIObject): ControllerRoute[] {
+  return declaredRouteList().map(({ name, declaration, path, method }) => {
+    const parameters = [
+      ...Object.entries(declaration.params ?? {}).map(([param, { schema }]) => parameter(param, 'path', schema, true)),
+      ...Object.entries(declaration.query)
+        .filter(([, param]) => !param.refusedByHandler)
+        .map(([param, { schema, required }]) => parameter(param, 'query', schema, required === true)),
+    ];
+    const successStatus = declaration.status ?? 200;
+    const operation = {
+      operationId: operationIdOf(name),
+      summary: declaration.summary,
+      ...(declaration.description ? { description: declaration.description } : {}),
+      tags: [declaration.tag],
+      ...(parameters.length > 0 ? { parameters } : {}),
+      ...(declaration.body ? { requestBody: { required: true, content: { 'application/json': { schema: structuredClone(declaration.body) } } } } : {}),
+      responses: {
+        [successStatus]: { description: 'Success', content: { 'application/json': { schema: structuredClone(declaration.response) } } },
+        ...otherResponses(declaration),
+      },
+    };
+    document.paths[path] = { ...document.paths[path], [method]: operation };
+    return { operationId: operation.operationId, method, path, access: declaration.access, successStatus };
+  });
+}
+
 /**
  * The OpenAPI 3.1 description of every HTTP route, generated at start-up from the controllers
  * (routes, DTO classes, Swagger decorators) and the access declarations.
@@ -238,6 +297,6 @@ export function buildOpenApiDocument(app: INestApplication, serviceName: string)
     extraModels: [ErrorResponse],
   });
   document.components = { ...document.components, responses: { ...document.components?.responses, ...SHARED_RESPONSES } };
-  complete(document, controllerRoutes(app));
+  complete(document, [...controllerRoutes(app), ...describeDeclaredRoutes(document)]);
   return document;
 }

@@ -1,33 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { Inject, type BeforeApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
+import type { BeforeApplicationShutdown, OnModuleDestroy } from '@nestjs/common';
 import { type OnGatewayConnection, type OnGatewayInit, WebSocketGateway } from '@nestjs/websockets';
 import type { RawData, WebSocket, WebSocketServer } from 'ws';
-import { METHODS, SUBSCRIBE_METHODS, isMethodName } from '@legwork/protocol';
-import { Broadcaster } from '../../common/broadcast/broadcaster';
-import { NOTIFY_TOPIC, type Notification, type NotifyPayload, notificationsOf } from '../../common/broadcast/notifier';
-import { APP_CONFIG, type AppConfig } from '../../common/config/config';
-import { clientIp } from '../../common/http/client-ip';
+import { METHODS, isMethodName } from '@legwork/protocol';
 import { MetricsService } from '../health/metrics.service';
 import { RfqError } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
-import { Presence } from '../../common/presence/presence';
 import { ShutdownState } from '../../common/shutdown-state';
-import { AccountAccessService } from '../accounts/account-access.service';
-import { type AccountAccessState, checkAccess, currentPrincipal } from '../../common/access/access';
-import { AccountConnections } from './account-connections';
-import { CHANNELS, ClientConnection, MAX_IN_FLIGHT } from './client-connection';
+import { type ClientConnection, MAX_IN_FLIGHT } from './client-connection';
+import { GatewayConnections } from './gateway-connections';
 import { type RpcReply, type RpcRequest, failure, isReply, parseFrame, parseRequest } from './json-rpc';
 import { RpcDispatcher, rfqFailure, rpcOutcome } from './rpc-dispatcher';
-import { RpcRegistry } from './rpc-registry';
 
 export const MAX_FRAME_BYTES = 64 * 1024;
 /** SIGTERM: how long the calls in flight get to be answered before the sockets close (docs/spec/design.md section 11). */
 const DRAIN_CALLS_MS = 5000;
 const SHUTTING_DOWN = 'this instance is shutting down: reconnect (to another instance) and call again';
-/** How often signed-in connections are checked for their token's `exp` (docs/spec/design.md 10: lapse at exp). */
-const LAPSE_CHECK_MS = 500;
-/** The method whose access a channel's subscription needs (a role change drops what it no longer allows). */
 const TOO_MANY_IN_FLIGHT = 'too many requests in flight';
 /** A place in flight frees as soon as one reply is out: the client may send again shortly. */
 const IN_FLIGHT_RETRY_MS = 100;
@@ -47,24 +36,16 @@ function onPong(this: WebSocket): void {
 }
 
 /**
- * `/client`: the JSON-RPC 2.0 trading WebSocket on the HTTP port. Frames over 64 KiB close the
- * socket with 1009 (ws's maxPayload); the server pings every WS_PING_INTERVAL_MS and cuts a client
- * that missed two pongs; notifications from every instance reach this instance's subscribers.
+ * `/client`: the JSON-RPC 2.0 trading WebSocket on the HTTP port: its frames (parse, batch, calls
+ * in flight, the order of pipelined quotes) and the drain on shutdown. Frames over 64 KiB close
+ * the socket with 1009 (ws's maxPayload). GatewayConnections keeps the connections (heartbeat,
+ * presence, lapse, notifications).
  */
-// clientTracking off: the gateway keeps its own set of connections, and ws's would add a Set entry
+// clientTracking off: GatewayConnections keeps its own set of connections, and ws's would add a Set entry
 // and a `close` closure per socket.
 @WebSocketGateway({ path: '/client', maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false, clientTracking: false })
 export class ClientGateway implements OnGatewayInit, OnGatewayConnection, BeforeApplicationShutdown, OnModuleDestroy {
   private server: WebSocketServer | null = null;
-  private readonly connections = new Set<ClientConnection>();
-  /** Signed-in connections by account. */
-  private readonly byAccount = new AccountConnections();
-  /** Open connections per client IP (MAX_CONNECTIONS_PER_IP). */
-  private readonly perIp = new Map<string, number>();
-  private heartbeat: NodeJS.Timeout | null = null;
-  private lapseCheck: NodeJS.Timeout | null = null;
-  private unsubscribe: (() => void) | null = null;
-  private unwatchAccess: (() => void) | null = null;
   /** Set on shutdown: no new connection or call is taken, the ones in flight are answered. */
   private draining = false;
   /** Frames being handled (their replies not sent yet). */
@@ -72,82 +53,28 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
 
   constructor(
     private readonly dispatcher: RpcDispatcher,
-    private readonly broadcaster: Broadcaster,
     private readonly metrics: MetricsService,
-    private readonly access: AccountAccessService,
-    private readonly registry: RpcRegistry,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly shutdown: ShutdownState,
-    private readonly presence: Presence,
+    private readonly connections: GatewayConnections,
   ) {}
-
-  /** The client IP of an upgrade request (section 10), kept on the request for handleConnection. */
-  private ipOf(request: IncomingMessage): string {
-    const known = (request as { legworkIp?: string }).legworkIp;
-    if (known) return known;
-    const ip = clientIp(request.headers['x-forwarded-for'], request.socket, this.config.trustProxy);
-    (request as { legworkIp?: string }).legworkIp = ip;
-    return ip;
-  }
 
   /** Whether an upgrade may open one more connection for its client IP (else it is answered 429). */
   admits(request: IncomingMessage): boolean {
-    return (this.perIp.get(this.ipOf(request)) ?? 0) < this.config.maxConnectionsPerIp;
+    return this.connections.admits(request);
   }
 
   afterInit(server: WebSocketServer): void {
     this.server = server;
-    this.unsubscribe = this.broadcaster.subscribe((message) => {
-      if (message.topic === NOTIFY_TOPIC) for (const notification of notificationsOf(message.payload as NotifyPayload)) this.deliver(notification);
-    });
-    this.heartbeat = setInterval(() => this.beat(), this.config.wsPingIntervalMs);
-    this.heartbeat.unref();
-    this.lapseCheck = setInterval(() => this.lapseExpired(), LAPSE_CHECK_MS);
-    this.lapseCheck.unref();
-    this.unwatchAccess = this.access.onChange((accountId, state) => this.accessChanged(accountId, state));
+    this.connections.start();
   }
 
-  /**
-   * Sessions whose token's `exp` has passed end (the dispatcher refuses them already in between).
-   * All connections are looked at, not a set of the signed-in ones: such a set costs memory per
-   * idle connection, a pass over a few thousand connections twice a second next to nothing.
-   */
-  private lapseExpired(): void {
-    const now = Date.now();
-    for (const connection of this.connections) {
-      const expiresAt = connection.principal?.expiresAt;
-      if (expiresAt !== undefined && expiresAt * 1000 <= now) connection.lapse('expired');
-    }
-  }
-
-  /**
-   * An account's roles or revocation changed (on any instance): its live sessions here end on a
-   * revoke, else act with the new roles, and lose the subscriptions those no longer allow.
-   */
-  private accessChanged(accountId: number, state: AccountAccessState): void {
-    for (const connection of this.byAccount.of(accountId)) {
-      const token = connection.principal;
-      if (!token) continue;
-      const current = currentPrincipal(token, state, Date.now());
-      if (typeof current === 'string') {
-        connection.lapse(current);
-        continue;
-      }
-      for (const channel of CHANNELS) {
-        const method = this.registry.get(SUBSCRIBE_METHODS[channel]);
-        if (connection.subscribed(channel) && method && checkAccess(method.access, current)) connection.unsubscribe(channel);
-      }
-    }
-  }
-
-  private readonly indexer = (connection: ClientConnection) => this.index(connection);
   private readonly onMessage = ((gateway: ClientGateway) =>
     function (this: WebSocket, data: RawData, isBinary: boolean) {
       void gateway.onFrame((this as SocketWithConnection)[CONNECTION], data, isBinary);
     })(this);
   private readonly onClose = ((gateway: ClientGateway) =>
     function (this: WebSocket) {
-      gateway.forget((this as SocketWithConnection)[CONNECTION]);
+      gateway.connections.forget((this as SocketWithConnection)[CONNECTION]);
     })(this);
 
   handleConnection(socket: WebSocket, request: IncomingMessage): void {
@@ -155,12 +82,7 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
       socket.close(1001, 'server shutting down');
       return;
     }
-    const ip = this.ipOf(request);
-    const connection = new ClientConnection(socket, ip, this.indexer);
-    this.perIp.set(ip, (this.perIp.get(ip) ?? 0) + 1);
-    (socket as SocketWithConnection)[CONNECTION] = connection;
-    this.connections.add(connection);
-    this.metrics.wsConnected();
+    (socket as SocketWithConnection)[CONNECTION] = this.connections.open(socket, request);
     // Shared listeners (not closures per socket): an idle connection should cost little memory.
     socket.on('pong', onPong);
     socket.on('message', this.onMessage);
@@ -258,63 +180,6 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
     return reply;
   }
 
-  private beat(): void {
-    for (const connection of this.connections) {
-      if (connection.missedPongs >= 2) {
-        connection.socket.terminate();
-        continue;
-      }
-      connection.missedPongs += 1;
-      connection.socket.ping();
-    }
-  }
-
-  /** Called on every sign-in or subscription: files the connection under its account. */
-  private index(connection: ClientConnection): void {
-    if (connection.indexedAccount === connection.accountId) return;
-    this.unindex(connection);
-    const accountId = connection.accountId;
-    connection.indexedAccount = accountId;
-    if (accountId === null) return;
-    this.byAccount.add(accountId, connection);
-    this.presence.opened(accountId);
-  }
-
-  private unindex(connection: ClientConnection): void {
-    const accountId = connection.indexedAccount;
-    connection.indexedAccount = null;
-    if (accountId === null) return;
-    this.byAccount.delete(accountId, connection);
-    this.presence.closed(accountId);
-  }
-
-  private forget(connection: ClientConnection): void {
-    if (this.connections.delete(connection)) {
-      this.metrics.wsDisconnected();
-      const left = (this.perIp.get(connection.clientIp) ?? 1) - 1;
-      if (left > 0) this.perIp.set(connection.clientIp, left);
-      else this.perIp.delete(connection.clientIp);
-    }
-    connection.closeStream();
-    this.unindex(connection);
-  }
-
-  private deliver(notification: Notification): void {
-    const accountSeq = notification.data.account_seq;
-    if (notification.accountId !== undefined && typeof accountSeq === 'number') {
-      // An account event: each connection's stream sends it in account_seq order, once.
-      const event = { accountSeq, channel: notification.channel, data: notification.data };
-      for (const connection of this.byAccount.of(notification.accountId)) connection.liveEvent(event);
-      return;
-    }
-    const targets = notification.accountId !== undefined ? this.byAccount.of(notification.accountId) : this.connections;
-    for (const connection of targets) {
-      if (!connection.subscribed(notification.channel)) continue;
-      if (notification.exceptAccountId !== undefined && connection.accountId === notification.exceptAccountId) continue;
-      connection.notify(notification.channel, notification.data, true);
-    }
-  }
-
   get connectionCount(): number {
     return this.connections.size;
   }
@@ -336,10 +201,10 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
       { ms: Date.now() - started, unanswered: this.inFlight, connections: this.connections.size },
       'Gateway',
     );
-    for (const connection of this.connections) connection.socket.close(1001, 'server shutting down');
+    for (const connection of this.connections.all()) connection.socket.close(1001, 'server shutting down');
     const deadline = Date.now() + 2000;
     while (this.connections.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    for (const connection of this.connections) connection.socket.terminate();
+    for (const connection of this.connections.all()) connection.socket.terminate();
   }
 
   onModuleDestroy(): void {
@@ -347,14 +212,7 @@ export class ClientGateway implements OnGatewayInit, OnGatewayConnection, Before
   }
 
   private stop(): void {
-    if (this.heartbeat) clearInterval(this.heartbeat);
-    this.heartbeat = null;
-    if (this.lapseCheck) clearInterval(this.lapseCheck);
-    this.lapseCheck = null;
-    this.unwatchAccess?.();
-    this.unwatchAccess = null;
-    this.unsubscribe?.();
-    this.unsubscribe = null;
+    this.connections.stop();
   }
 }
 

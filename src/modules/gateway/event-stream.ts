@@ -1,6 +1,7 @@
 import type { Channel } from '../../common/broadcast/notifier';
 import type { EventSource, ReplayTicket, StreamEvent } from '../../common/rpc/event-source';
 import { RfqError } from '../../common/errors/app-error';
+import { ReplayAllowance } from './replay-allowance';
 
 /** A governed replay sends at most this many events, then yields the event loop to live traffic. */
 const CHUNK = 32;
@@ -86,13 +87,14 @@ export class EventStream {
       const upTo = this.cursor ?? latest;
       ticket = since !== null && since < upTo && this.source.admit ? await this.source.admit() : null;
       if (this.closed) return latest;
+      const allowance = ticket ? new ReplayAllowance(ticket) : null;
       if (this.cursor === null) {
         // The first channel: the stream starts at `since` (or now) and replays up to `latest`.
         this.channels.add(channel);
         this.cursor = since ?? latest;
-        await this.replay(this.cursor, latest, ticket);
+        await this.replay(this.cursor, latest, allowance);
       } else {
-        await this.join(channel, since ?? this.cursor, ticket);
+        await this.join(channel, since ?? this.cursor, allowance);
       }
       return latest;
     } catch (error) {
@@ -113,45 +115,48 @@ export class EventStream {
    * Sends the stored events after `from` up to `latest` through `handle`, in pages of PAGE
    * numbers. Numbers have no gap, so each page's bounds are known before any page is read: the
    * next READ_AHEAD pages are being read while one is sent, and the database's and the driver's
-   * time hides behind the sending. A page that does not continue the cursor (its events were
-   * pruned meanwhile) ends the replay: the gap read takes over, as for a live event.
+   * time hides behind the sending; so does the lease of the next page's budget. A page that does
+   * not continue the cursor (its events were pruned meanwhile) ends the replay: the gap read takes
+   * over, as for a live event.
    */
-  private async replay(from: number, latest: number, ticket: ReplayTicket | null): Promise<void> {
-    const reads: Array<Promise<StreamEvent[]>> = [];
+  private async replay(from: number, latest: number, allowance: ReplayAllowance | null): Promise<void> {
+    const reads: Array<{ events: Promise<StreamEvent[]>; count: number }> = [];
     let requested = from;
     let size = Math.min(FIRST_PAGE, PAGE);
     const readNext = () => {
       if (requested >= latest || this.closed) return;
       const upTo = Math.min(requested + size, latest);
-      reads.push(this.source.range(requested, upTo, size));
+      reads.push({ events: this.source.range(requested, upTo, size), count: upTo - requested });
       requested = upTo;
       size = Math.min(size * FIRST_PAGE_GROWTH, PAGE);
     };
     try {
       for (let i = 0; i < READ_AHEAD; i++) readNext();
-      let read: Promise<StreamEvent[]> | undefined;
+      // The first page's budget is leased while the page is read.
+      allowance?.ahead(reads[0]?.count ?? 0);
+      let read: { events: Promise<StreamEvent[]> } | undefined;
       while ((read = reads.shift()) !== undefined) {
-        const page = await read;
+        const page = await read.events;
         // The connection closed: the replay stops here, with no further page asked for.
         if (this.closed) break;
         readNext();
         const at = this.cursor;
-        await this.paced(page, ticket, (event) => this.handle(event));
+        await this.paced(page, allowance, (event) => this.handle(event), reads[0]?.count ?? 0);
         if (this.cursor === at) break;
       }
     } finally {
       // Reads left behind by a stop or a failure: their outcome is not wanted.
-      for (const read of reads) read.catch(() => undefined);
+      for (const read of reads) read.events.catch(() => undefined);
     }
   }
 
   /** The other channel joins a running stream: its own events after `after` up to the cursor, then live with the rest. */
-  private async join(channel: Channel, after: number, ticket: ReplayTicket | null): Promise<void> {
+  private async join(channel: Channel, after: number, allowance: ReplayAllowance | null): Promise<void> {
     const upTo = this.cursor!;
     while (after < upTo && !this.closed) {
       const page = await this.source.range(after, upTo, PAGE);
       if (page.length === 0) break;
-      await this.paced(page, ticket, (event) => {
+      await this.paced(page, allowance, (event) => {
         if (event.channel === channel) this.send(channel, event.data);
       });
       after = page[page.length - 1].accountSeq;
@@ -160,20 +165,26 @@ export class EventStream {
   }
 
   /**
-   * Hands `page` to `each`. Governed (a ticket): CHUNK events at most at a time, each chunk taken
-   * from the replay budgets, then the event loop is yielded and the socket allowed to drain, so
-   * that live traffic of every connection goes first (docs/spec/design.md section 20).
+   * Hands `page` to `each`. Governed (an allowance): only events granted by the replay budgets go
+   * out, leased by the page rather than per chunk (the account's bucket is a Redis round trip: per
+   * chunk it cost more than the sending), and `nextCount` events of the next page are leased
+   * while this one goes out. They go out CHUNK at a time, the event loop yielded and the socket
+   * allowed to drain after each, so that live traffic of every connection goes first
+   * (docs/spec/design.md section 20). A partial grant (a budget nearly spent) is sent, then the
+   * rest of the page waits for the next one.
    */
-  private async paced(page: StreamEvent[], ticket: ReplayTicket | null, each: (event: StreamEvent) => void): Promise<void> {
-    if (!ticket) {
+  private async paced(page: StreamEvent[], allowance: ReplayAllowance | null, each: (event: StreamEvent) => void, nextCount = 0): Promise<void> {
+    if (!allowance) {
       for (const event of page) each(event);
       return;
     }
     let i = 0;
     while (i < page.length && !this.closed) {
-      const granted = await ticket.grant(Math.min(CHUNK, page.length - i));
-      if (this.closed) return;
-      for (const end = Math.min(page.length, i + granted); i < end; i++) each(page[i]);
+      const granted = await allowance.take(Math.min(CHUNK, page.length - i), page.length - i);
+      if (this.closed || granted === 0) return;
+      allowance.ahead(nextCount);
+      allowance.spend(granted);
+      for (const end = i + granted; i < end; i++) each(page[i]);
       await new Promise<void>((resolve) => setImmediate(resolve));
       await this.drained();
     }

@@ -63,7 +63,8 @@ export class ReplayGovernor {
     renew.unref?.();
     let released = false;
     return {
-      grant: (want) => this.grant(accountId, want),
+      // A lease asked ahead of a replay that ended meanwhile stops waiting for budget it would not use.
+      grant: (want) => this.grant(accountId, want, () => released),
       release: () => {
         if (released) return;
         released = true;
@@ -74,16 +75,24 @@ export class ReplayGovernor {
     };
   }
 
-  /** Up to `want` events from both budgets, waiting while either is spent. */
-  private async grant(accountId: number, want: number): Promise<number> {
+  /**
+   * Up to `want` events from both budgets, waiting while either is spent; 0 once the replay is
+   * `over`. What the instance's bucket gave beyond the account's grant goes back to it: a lease
+   * is a page of events, and kept, the part the account could not match would be lost to every
+   * other account's replays on this instance.
+   */
+  private async grant(accountId: number, want: number, over: () => boolean): Promise<number> {
+    const burst = this.rate * INSTANCE_FACTOR;
     for (;;) {
-      const fromInstance = await this.instance.lease('instance', this.rate * INSTANCE_FACTOR, this.rate * INSTANCE_FACTOR, want);
+      if (over()) return 0;
+      const fromInstance = await this.instance.lease('instance', burst, burst, want);
       if (fromInstance < 0) {
         await sleep(-fromInstance);
         continue;
       }
       // The account's bucket is shared by the instances; unreadable (Redis down), the instance's alone bounds the replay.
       const fromAccount = await this.limiter.lease(`replay-budget:${accountId}`, this.rate, this.rate, fromInstance).catch(() => fromInstance);
+      this.instance.giveBack('instance', burst, fromInstance - Math.max(0, fromAccount));
       if (fromAccount > 0) return fromAccount;
       await sleep(-fromAccount);
     }

@@ -5,6 +5,7 @@ import { PublicRateLimit } from '../../common/rate-limit/public-rate-limit';
 import { InMemoryRateLimiter } from '../../common/rate-limit/rate-limiter';
 import type { AccountAccessService } from '../accounts/account-access.service';
 import type { MetricsService } from '../health/metrics.service';
+import { RfqAdmission } from './rfq-admission';
 import { RpcDispatcher } from './rpc-dispatcher';
 import type { RegisteredMethod, RpcRegistry } from './rpc-registry';
 
@@ -31,13 +32,11 @@ describe('RpcDispatcher with unconfirmed views', () => {
   const limiter = new InMemoryRateLimiter();
   const dispatcher = new RpcDispatcher(
     registry,
-    limiter,
     metrics,
     access,
     config,
-    views,
     new PublicRateLimit(limiter, 1000, 1000),
-    PublicRateLimit.forQueries(limiter, 1000, 1000),
+    new RfqAdmission(config, views, limiter, PublicRateLimit.forQueries(limiter, 1000, 1000)),
   );
   const caller = { principal: { via: 'session' as const, wallet: 'w', accountId: 7, roles: [], scopes: [] }, clientIp: '10.0.0.1' } as never;
 
@@ -87,13 +86,11 @@ describe('RpcDispatcher limits', () => {
   const limiter = new InMemoryRateLimiter(() => now);
   const dispatcher = new RpcDispatcher(
     registry,
-    limiter,
     metrics,
     access,
     config,
-    views,
     new PublicRateLimit(limiter, 20, 3, () => now),
-    PublicRateLimit.forQueries(limiter, 1000, 1000),
+    new RfqAdmission(config, views, limiter, PublicRateLimit.forQueries(limiter, 1000, 1000)),
   );
   const caller = (ip: string) =>
     ({ principal: { via: 'session' as const, wallet: 'w', accountId: 9, roles: [], scopes: [] }, clientIp: ip, connectionId: 'c1' }) as never;

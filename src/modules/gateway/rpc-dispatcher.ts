@@ -1,17 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { ViewVersions } from '../../common/broadcast/view-versions';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
-import { AppError, type AppErrorCode, RfqError, withoutStack } from '../../common/errors/app-error';
+import { AppError, type AppErrorCode, RfqError } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
-import { PublicRateLimit, QueryRateLimit } from '../../common/rate-limit/public-rate-limit';
-import { RateLimiter } from '../../common/rate-limit/rate-limiter';
+import { PublicRateLimit } from '../../common/rate-limit/public-rate-limit';
 import { AccountAccessService } from '../accounts/account-access.service';
 import { checkAccess, type Lapse, type Principal } from '../../common/access/access';
 import { MetricsService } from '../health/metrics.service';
 import { type RpcErrorName, type RpcReply, type RpcRequest, MAX_PARAMS_DEPTH, RPC_CODES, deeperThan, failure, success } from './json-rpc';
 import type { RpcSession } from '../../common/rpc/rpc-method';
 import { type RegisteredMethod, RpcRegistry } from './rpc-registry';
+import { RfqAdmission } from './rfq-admission';
 
 /** The connection as the dispatcher needs it. */
 export interface CallerState extends RpcSession {
@@ -60,19 +59,17 @@ export function rpcOutcome(reply: RpcReply): string {
 
 /**
  * Runs one JSON-RPC request: method lookup, the method's declared access, RFQ switches and rate
- * limit, the handler, and the one mapping of errors to codes (docs/spec/design.md section 4).
+ * limit (RfqAdmission), the handler, and the one mapping of errors to codes (docs/spec/design.md section 4).
  */
 @Injectable()
 export class RpcDispatcher {
   constructor(
     private readonly registry: RpcRegistry,
-    private readonly limiter: RateLimiter,
     private readonly metrics: MetricsService,
     private readonly access: AccountAccessService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly views: ViewVersions,
     private readonly publicLimit: PublicRateLimit,
-    private readonly queryLimit: QueryRateLimit,
+    private readonly admission: RfqAdmission,
   ) {}
 
   /**
@@ -129,7 +126,7 @@ export class RpcDispatcher {
     const isRfq = method.declaration.dialect === 'rfq';
     try {
       const principal = await this.principalOf(caller);
-      if (isRfq) await this.admitRfq(method, principal);
+      if (isRfq) await this.admission.admit(method, principal);
       else if (checkAccess(method.access, principal)) throw new AppError('AUTH_REQUIRED', 'sign in first');
       const params = request.params;
       if (typeof params !== 'object' || params === null || Array.isArray(params)) {
@@ -147,47 +144,6 @@ export class RpcDispatcher {
       const operationId = randomUUID();
       return isRfq ? this.rfqError(request, error, operationId, caller) : this.appError(request, error, operationId, caller);
     }
-  }
-
-  /** RFQ_ENABLED, then who may call (RFQ_WRONG_ROLE), then the views' freshness for writes, then the account's token bucket. */
-  private async admitRfq({ name, access, declaration }: RegisteredMethod, principal: Principal | null): Promise<void> {
-    if (!this.config.rfqEnabled) throw new RfqError('RFQ_NOT_ENABLED', 'RFQ trading is not enabled');
-    const denial = checkAccess(access, principal);
-    if (denial === 'AUTH_REQUIRED') throw new RfqError('RFQ_WRONG_ROLE', 'sign in with an account first', { reason: 'not_signed_in' });
-    if (denial === 'FORBIDDEN') {
-      const role = access.kind === 'account' && access.role ? `the ${access.role} role` : 'an account';
-      throw new RfqError('RFQ_WRONG_ROLE', `this method needs ${role}`);
-    }
-    // docs/spec/design.md section 11: never trade on an instrument or market view that could not be confirmed (reads are served).
-    if (declaration.mode === 'write' && this.views.stale().length > 0) {
-      throw new RfqError('RFQ_NOT_READY', 'this instance could not confirm its instrument and market data for 30 s; retry (another instance may serve you)', {
-        reason: 'views_unconfirmed',
-      });
-    }
-    const accountId = principal?.accountId;
-    if (accountId == null) return;
-    if (QUERY_METHODS.has(name)) await this.admitQuery(accountId);
-    const wait = await this.limiter.bucket(`rfq:${accountId}`, this.config.rfqRatePerSecond, this.config.rfqRateBurst);
-    if (wait > 0) {
-      throw withoutStack(
-        () =>
-          new RfqError('RFQ_RATE_LIMITED', `at most ${this.config.rfqRatePerSecond} rfq calls per second (burst ${this.config.rfqRateBurst})`, {
-            retryAfterMs: wait,
-            reason: 'rate_limited',
-          }),
-      );
-    }
-  }
-
-  /** A read method: the account's bucket of authenticated reads first (docs/spec/design.md section 20). */
-  private async admitQuery(accountId: number): Promise<void> {
-    const admitted = this.queryLimit.admit(String(accountId));
-    const wait = typeof admitted === 'number' ? admitted : await admitted;
-    if (wait === 0) return;
-    const { queryRatePerSecond: rate, queryRateBurst: burst } = this.config;
-    throw withoutStack(
-      () => new RfqError('RFQ_RATE_LIMITED', `at most ${rate} reads per second per account (burst ${burst})`, { retryAfterMs: wait, reason: 'query_rate' }),
-    );
   }
 
   private rfqError(request: RpcRequest, error: unknown, operationId: string, caller: CallerState): RpcReply {
@@ -228,9 +184,6 @@ export class RpcDispatcher {
     );
   }
 }
-
-/** The read methods that count against the account's bucket of authenticated reads (docs/spec/design.md section 20). */
-const QUERY_METHODS: ReadonlySet<string> = new Set(['rfq.get', 'rfq.list', 'rfq.maker.poll', 'rfq.maker.quotes', 'rfq.makers']);
 
 /** A RATE_LIMITED refusal that does not know its wait says one second. */
 const DEFAULT_RETRY_MS = 1000;

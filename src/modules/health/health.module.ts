@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { HealthController } from './health.controller';
+import { HealthRoutes } from './health.routes';
 import { MetricsController } from './metrics.controller';
 import { MetricsService } from './metrics.service';
 
@@ -8,5 +8,5 @@ import { MetricsService } from './metrics.service';
  * importing this one (metrics are cross-cutting, like the logger).
  */
 @Global()
-@Module({ controllers: [HealthController, MetricsController], providers: [MetricsService], exports: [MetricsService] })
+@Module({ controllers: [MetricsController], providers: [MetricsService, HealthRoutes], exports: [MetricsService] })
 export class HealthModule {}

@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { InstrumentRepository } from './instrument.repository';
-import { InstrumentsController } from './instruments.controller';
+import { InstrumentsRoutes } from './instruments.routes';
 import { InstrumentsService } from './instruments.service';
 
 /** Instruments and their expiration rounds (`instruments`, `expirations`: through InstrumentRepository only). */
-@Module({ controllers: [InstrumentsController], providers: [InstrumentRepository, InstrumentsService], exports: [InstrumentsService] })
+@Module({ providers: [InstrumentRepository, InstrumentsService, InstrumentsRoutes], exports: [InstrumentsService] })
 export class InstrumentsModule {}

@@ -33,7 +33,7 @@ export interface CreateInstrumentsResult {
   created: number;
 }
 
-/** A round to pause or resume, as RoundDto checked it (an integer; an asset name). */
+/** A round to pause or resume, as its route's declaration checked it (an integer; an asset name). */
 export interface PauseInput {
   expiration: number;
   /** Absent or null: every asset at the expiration. */
@@ -275,7 +275,7 @@ export class InstrumentsService implements OnModuleInit, OnModuleDestroy {
   }
 
   private async setPaused(input: PauseInput, paused: boolean): Promise<PauseResult> {
-    // The DTO checked the type; the range (a two-digit year in symbols) is the domain's rule.
+    // The route's declaration checked the type; the range (a two-digit year in symbols) is the domain's rule.
     const expiration = parseUnixSeconds(input.expiration, 'expiration');
     const asset = input.asset ?? null;
     const { instruments, version } = await this.db.tx(async (sql) => {

@@ -24,6 +24,19 @@ export type Chained = Map<string, ReceiptView>;
 
 const keyOf = (fillId: string, kind: number) => `${fillId}/${kind}`;
 
+type Linked = Array<{ fillId: string; kind: number; view: ReceiptView }>;
+
+/** An optimistic batch's hold, to be observed: from its UPDATE of the head (the database's clock) to its commit. */
+interface Hold {
+  wait: number;
+  receipts: number;
+  lockedAtUs: number;
+  /** The backend that ran the write: its move to idle is the commit's end. */
+  pid: number;
+  /** When the write's reply reached this process (later than the commit's end by this process's own delays). */
+  replyUs: number;
+}
+
 /** The wall clock in µs (Date.now() has only ms): to compare with the database's clock_timestamp() on the same host. */
 const wallMicros = () => (performance.timeOrigin + performance.now()) * 1000;
 
@@ -40,6 +53,8 @@ const wallMicros = () => (performance.timeOrigin + performance.now()) * 1000;
 export class JournalAppender implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private running: Promise<Chained> | null = null;
   private queued: Promise<Chained> | null = null;
+  /** The last run's hold being read from pg_stat_activity (after its askers were answered). */
+  private measuring: Promise<void> = Promise.resolve();
   private readonly periodic: PeriodicSweep;
 
   constructor(
@@ -60,6 +75,7 @@ export class JournalAppender implements OnApplicationBootstrap, BeforeApplicatio
   async beforeApplicationShutdown(): Promise<void> {
     await this.periodic.stop();
     await Promise.allSettled([this.running, this.queued]);
+    await this.measuring;
   }
 
   /**
@@ -104,50 +120,76 @@ export class JournalAppender implements OnApplicationBootstrap, BeforeApplicatio
     return run;
   }
 
-  /** Batches until none is full: every row staged before the first one began is chained. */
-  private async chainAll(): Promise<Chained> {
-    const chained: Chained = new Map();
-    for (;;) {
-      // Optimistic first (two statements, no transaction); if another instance's batch moved the
-      // head in between, the same batch under the head's lock.
-      const batch = await this.chainBatch(this.db).catch(() => this.db.tx((tx) => this.chainBatch(tx, tx)));
-      for (const r of batch) chained.set(keyOf(r.fillId, r.kind), r.view);
-      if (batch.length < BATCH) return chained;
-    }
+  /**
+   * Batches until none is full: every row staged before the first one began is chained. On one
+   * held session, so that after the askers are answered the last batch's commit end can be read
+   * where its backend went idle (`measure`); the next run meanwhile takes another connection.
+   */
+  private chainAll(): Promise<Chained> {
+    let answer!: (chained: Chained) => void;
+    const answered = new Promise<Chained>((resolve) => (answer = resolve));
+    const run = this.db.session(async (session) => {
+      const chained: Chained = new Map();
+      for (;;) {
+        // Optimistic first (two statements, no transaction); if another instance's batch moved the
+        // head in between, the same batch under the head's lock.
+        const { linked, hold } = await this.chainBatch(session).catch(() => this.db.tx((tx) => this.chainBatch(tx, tx)));
+        for (const r of linked) chained.set(keyOf(r.fillId, r.kind), r.view);
+        if (linked.length < BATCH) {
+          answer(chained);
+          if (hold) await (this.measuring = this.measure(hold, true));
+          return;
+        }
+        // The session moves on to the next batch: this one's hold ends at its reply here.
+        if (hold) await this.measure(hold, false);
+      }
+    });
+    return Promise.race([answered, run.then(() => answered)]);
+  }
+
+  /**
+   * Observes an optimistic batch's hold (legwork_journal_head_hold_seconds, bench figure F14): the
+   * head's row is released at the write's commit, which ends where its backend went idle, before
+   * its reply; when that cannot be read (PGlite, or the session moved on), at the reply's arrival.
+   */
+  private async measure(h: Hold, exact: boolean): Promise<void> {
+    const idleUs = exact && !this.db.embedded ? await this.journal.idleSince(h.pid).catch(() => null) : null;
+    const endUs = idleUs !== null && idleUs >= h.lockedAtUs && idleUs <= h.replyUs ? idleUs : h.replyUs;
+    this.metrics.journalHead(h.wait, Math.max(0, endUs - h.lockedAtUs) / 1e6, h.receipts);
   }
 
   /**
    * One batch: the head and the oldest staged rows, linked and signed in Node, then one statement
    * writes the receipts, deletes the staged rows and moves the head (JournalRepository.appendBatch),
    * taking the head's row lock only for itself. Without `tx`: the head and the rows read in one
-   * statement without a lock; the write refuses itself if the head moved meanwhile. With `tx`: the
-   * head locked first (FOR UPDATE), held to the COMMIT. The hold goes to /metrics per receipt (from
-   * the write's UPDATE of the head to its commit's reply, or from the lock statement to the COMMIT's
-   * reply, shared among the batch's receipts).
+   * statement without a lock; the write refuses itself if the head moved meanwhile; its hold (from
+   * the write's UPDATE of the head to its commit) is answered for the caller to observe. With `tx`:
+   * the head locked first (FOR UPDATE), held to the COMMIT, observed from the lock statement to the
+   * COMMIT's reply. Either is shared among the batch's receipts in /metrics.
    */
-  private async chainBatch(sql: Sql, tx: Tx | null = null): Promise<Array<{ fillId: string; kind: number; view: ReceiptView }>> {
+  private async chainBatch(sql: Sql, tx: Tx | null = null): Promise<{ linked: Linked; hold: Hold | null }> {
     const asked = process.hrtime.bigint();
     const { head, staged } = tx
       ? { head: await this.journal.lockHead(tx), staged: await this.journal.pending(tx, BATCH) }
       : await this.journal.headAndPending(BATCH, sql);
-    if (staged.length === 0) return [];
+    if (staged.length === 0) return { linked: [], hold: null };
     const receipts = this.link(head, staged);
     const writing = process.hrtime.bigint();
-    const lockedAtUs = await this.journal.appendBatch(
+    const { lockedAtUs, pid } = await this.journal.appendBatch(
       sql,
       head,
       receipts,
       staged.map((s) => s.id),
     );
+    const replyUs = wallMicros();
     const wait = Number(writing - asked) / 1e9;
     if (tx) tx.afterCommit(() => this.metrics.journalHead(wait, Number(process.hrtime.bigint() - asked) / 1e9, staged.length));
-    // Optimistic: the head's row is locked by the statement's UPDATE (its database clock) until the reply of its commit (this clock, same host).
-    else this.metrics.journalHead(wait, Math.max(0, wallMicros() - lockedAtUs) / 1e6, staged.length);
-    return receipts.map((r) => ({
+    const linked = receipts.map((r) => ({
       fillId: r.fillId,
       kind: r.kind,
       view: { journal_seq: Number(r.journalSeq), kind: r.kind, payload: r.payload.toString('base64'), hash: r.hash, key_id: r.keyId, signature: r.signature },
     }));
+    return { linked, hold: tx ? null : { wait, receipts: staged.length, lockedAtUs, pid, replyUs } };
   }
 
   /** The staged receipts as the head's next links: the taker's commitment, journal_seq and prev_hash written in, hashed and signed. */
@@ -172,9 +214,10 @@ export class JournalAppender implements OnApplicationBootstrap, BeforeApplicatio
   async chainOn(sql: Sql): Promise<number> {
     let chained = 0;
     for (;;) {
-      const batch = await this.chainBatch(sql);
-      chained += batch.length;
-      if (batch.length < BATCH) return chained;
+      const { linked, hold } = await this.chainBatch(sql);
+      if (hold) await this.measure(hold, false);
+      chained += linked.length;
+      if (linked.length < BATCH) return chained;
     }
   }
 

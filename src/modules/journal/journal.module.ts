@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ExchangeKeyService } from './exchange-key.service';
 import { JournalAppender } from './journal-appender.service';
-import { JournalController } from './journal.controller';
+import { JournalRoutes } from './journal.routes';
 import { JournalRepository } from './journal.repository';
 import { JournalService } from './journal.service';
 
@@ -10,8 +10,7 @@ import { JournalService } from './journal.service';
  * Owns receipts, journal_head, journal_pending and exchange_keys (JournalRepository).
  */
 @Module({
-  controllers: [JournalController],
-  providers: [JournalRepository, ExchangeKeyService, JournalAppender, JournalService],
+  providers: [JournalRepository, ExchangeKeyService, JournalAppender, JournalService, JournalRoutes],
   exports: [JournalService, ExchangeKeyService],
 })
 export class JournalModule {}

@@ -164,11 +164,16 @@ export class JournalRepository {
    * journal_seq one more each time), so no code path can write a broken chain; anything else
    * refuses itself (legwork_refuse: the statement writes nothing) and throws, the staged rows kept
    * for the next batch. Answers when its UPDATE took the head's row lock (the database's clock, unix
-   * µs): the lock is held from then to the statement's commit.
+   * µs; the lock is held from then to the statement's commit) and the backend that ran it.
    */
-  async appendBatch(sql: Sql, head: { journalSeq: bigint; hash: string }, receipts: readonly NewReceipt[], pendingIds: readonly string[]): Promise<number> {
+  async appendBatch(
+    sql: Sql,
+    head: { journalSeq: bigint; hash: string },
+    receipts: readonly NewReceipt[],
+    pendingIds: readonly string[],
+  ): Promise<{ lockedAtUs: number; pid: number }> {
     const hashes = receipts.map((r) => r.hash);
-    const refused = sql.rows<{ locked_at_us: string }>(
+    const refused = sql.rows<{ locked_at_us: string; pid: number }>(
       `WITH b AS (
          SELECT g.i, $1::bigint + g.i AS journal_seq, ($2::smallint[])[g.i] AS kind, ($3::bigint[])[g.i] AS fill_id,
                 substring($4::bytea FROM (g.i - 1) * 1072 + 1 FOR 1072) AS payload, ($5::text[])[g.i] AS hash,
@@ -189,7 +194,7 @@ export class JournalRepository {
          RETURNING clock_timestamp() AS locked_at
        )
        SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM moved) THEN legwork_refuse('not the next link') END AS refused,
-              (SELECT (extract(epoch FROM locked_at) * 1e6)::bigint::text FROM moved) AS locked_at_us`,
+              (SELECT (extract(epoch FROM locked_at) * 1e6)::bigint::text FROM moved) AS locked_at_us, pg_backend_pid() AS pid`,
       [
         head.journalSeq.toString(),
         receipts.map((r) => r.kind),
@@ -209,7 +214,19 @@ export class JournalRepository {
     const [row] = await refused.catch((error: unknown) => {
       throw refusalReason(error) === null ? error : new Error(`receipt ${receipts[0]?.journalSeq} is not the next link of the journal head`);
     });
-    return Number(row.locked_at_us);
+    return { lockedAtUs: Number(row.locked_at_us), pid: Number(row.pid) };
+  }
+
+  /**
+   * When the backend `pid` last went idle (unix µs, the database's clock), or null when it is not
+   * idle or not listed (PGlite). A backend goes idle after its statement's commit, before its reply.
+   */
+  async idleSince(pid: number): Promise<number | null> {
+    const row = await this.db.one<{ us: string | null }>(
+      `SELECT (extract(epoch FROM state_change) * 1e6)::bigint::text AS us FROM pg_stat_activity WHERE pid = $1 AND state = 'idle'`,
+      [pid],
+    );
+    return row?.us ? Number(row.us) : null;
   }
 
   /** One receipt as the head's next link (appendBatch of one, no staged row): the chain's rules, tested alone. */

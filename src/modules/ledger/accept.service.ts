@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Ed25519Verifier, type MethodResult, decodeCanonicalBase64Signature, encodeAcceptPayload, formatRfq, parseWallet } from '@legwork/protocol';
+import type { MethodResult } from '@legwork/protocol';
 import { Clock } from '../../common/clock';
 import { RfqError, type RfqErrorExtras } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
@@ -11,13 +11,9 @@ import { RfqLookupService } from '../rfq/rfq-lookup.service';
 import { RfqTransitionsService } from '../rfq/rfq-transitions.service';
 import type { RfqCaller } from '../rfq/rfq.service';
 import type { AcceptCommand } from './domain/accept-params';
-import type { AccountBook } from './domain/fill-check';
-import { type AcceptSide, type FundingRequirement, freeBalanceOf, fundingSides, toWireFunding } from './domain/funding';
-import { makerRequirement } from './domain/maker-funding';
+import { AcceptChecksService } from './accept-checks.service';
 import { FillRepository } from './fill.repository';
 import { FillService } from './fill.service';
-import { LegPricingService, type PricedLeg } from './leg-pricing.service';
-import { PositionRepository } from './position.repository';
 
 /** The result of `rfq.accept`, as its declaration states it. */
 type AcceptResult = MethodResult<'rfq.accept'>;
@@ -32,15 +28,14 @@ function withIds(error: unknown, ids: Pick<RfqErrorExtras, 'rfqId' | 'quoteId'>)
  * rfq.accept (docs/spec/design.md section 5): the taker's signed acceptance of one side of a quote, checked
  * in the contract's order, then the move quoted → accepted with the frozen max_fee, then the fill
  * job. Funding here is advisory for the book (a later fill re-checks on the ledger's locked rows).
+ * The checks before the move are AcceptChecksService's.
  */
 @Injectable()
 export class AcceptService {
   constructor(
     private readonly rfqs: RfqLookupService,
     private readonly transitions: RfqTransitionsService,
-    private readonly verifier: Ed25519Verifier,
-    private readonly pricing: LegPricingService,
-    private readonly positions: PositionRepository,
+    private readonly checks: AcceptChecksService,
     private readonly fills: FillService,
     private readonly acceptsStore: FillRepository,
     private readonly clock: Clock,
@@ -49,9 +44,11 @@ export class AcceptService {
 
   async accept(taker: RfqCaller, command: AcceptCommand): Promise<AcceptResult> {
     // A seed RFQ's quote (or a competitive RFQ's accepted one) is on the RFQ; a competitive RFQ's others are the competition's.
-    let rfq = await this.rfqs.findByQuoteId(command.quoteId);
-    const competitive = rfq ? null : await this.competition.findQuote(command.quoteId);
-    rfq = rfq ?? competitive?.rfq ?? null;
+    // One read finds the RFQ by either, and the competitive quote with it.
+    const found = await this.rfqs.findByQuoteIdWith(command.quoteId, this.competition.quoteReads);
+    const onRfq = found?.rfq.quote?.quoteId === command.quoteId;
+    const competitive = found && !onRfq ? this.competition.foundQuote(found) : null;
+    const rfq = onRfq ? found.rfq : (competitive?.rfq ?? null);
     const quote = competitive?.quote ?? rfq?.quote;
     if (!rfq || rfq.accountId !== taker.accountId || !quote) {
       throw new RfqError('RFQ_NOT_FOUND', `no quote ${command.quoteId} on an RFQ of this account`, { reason: 'quote_not_found' });
@@ -101,12 +98,7 @@ export class AcceptService {
   ): Promise<AcceptResult> {
     const nowMs = this.clock.nowMs();
     const now = Math.floor(nowMs / 1000);
-    this.checkTerms(rfq, quote, command, nowMs);
-    this.verifySignature(taker, rfq, command);
-    const legs = this.pricing.tradableLegs(rfq.legs, now);
-    // Both parties' books in one read: the frozen view of the funding checks.
-    const books = await this.positions.books([taker.accountId, quote.makerAccountId]);
-    const mine = this.checkFunding(books.get(taker.accountId)!, books.get(quote.makerAccountId)!, legs, quote, command.side, now);
+    const mine = await this.checks.check(taker, rfq, quote, command, nowMs);
 
     const row = {
       quoteId: quote.quoteId,
@@ -135,86 +127,5 @@ export class AcceptService {
     await this.fills.enqueue(rfq.id);
     const result: AcceptResult = { rfq_id: rfq.id, quote_id: quote.quoteId, side: command.side, state: 'accepted' };
     return won ? { ...result, best: won.best } : result;
-  }
-
-  /** The contract's checks of state and times, in its order, before the signature. */
-  private checkTerms(rfq: RfqRecord, quote: StoredQuote, command: AcceptCommand, nowMs: number): void {
-    const now = Math.floor(nowMs / 1000);
-    // A cancelled RFQ is expired, but by the taker's hand: its quote did not run out.
-    if (rfq.cancelledAt !== null) throw new RfqError('RFQ_STATE_CONFLICT', `the taker cancelled the RFQ at ${rfq.cancelledAt}`, { reason: 'rfq_cancelled' });
-    // A quote is firm until its expires_at: at that instant it is expired (as for the expiry job).
-    if (rfq.state === 'expired' || (rfq.state === 'quoted' && nowMs >= quote.expiresAt * 1000)) {
-      throw new RfqError('RFQ_QUOTE_EXPIRED', `the quote expired at ${quote.expiresAt}`, { reason: 'quote_expired' });
-    }
-    if (rfq.state !== 'quoted') throw new RfqError('RFQ_STATE_CONFLICT', `the RFQ is ${rfq.state}, not quoted`, { reason: notQuotedReason(rfq.state) });
-    if (command.expiresAt > quote.expiresAt) {
-      throw new RfqError('RFQ_VALUE_OUT_OF_RANGE', `expires_at ${command.expiresAt} is after the quote's expires_at ${quote.expiresAt}`, {
-        reason: 'accept_after_quote',
-      });
-    }
-    if (now > command.expiresAt) throw new RfqError('RFQ_QUOTE_EXPIRED', `the accept expired at ${command.expiresAt}`, { reason: 'accept_expired' });
-  }
-
-  /** The taker's funding of its side (RFQ_TAKER_UNFUNDED), then the maker's (RFQ_BALANCE_INSUFFICIENT); the taker's side. */
-  private checkFunding(
-    takerBook: AccountBook,
-    makerBook: AccountBook,
-    legs: PricedLeg[],
-    quote: StoredQuote,
-    side: AcceptSide,
-    now: number,
-  ): FundingRequirement {
-    const indexByAsset = new Map([
-      ...this.pricing.indexFor([...takerBook.positions, ...makerBook.positions], now, true),
-      ...legs.map((l) => [l.asset, l.index] as const),
-    ]);
-    const tb = takerBook.balance;
-    const funding = fundingSides({
-      anchored: tb !== null,
-      freeBalance: freeBalanceOf(tb),
-      currentLocked: tb?.locked ?? 0n,
-      positions: takerBook.positions,
-      legs,
-      bid: quote.bid,
-      ask: quote.ask,
-      ...this.pricing.params,
-      indexByAsset,
-    });
-    const mine = funding[side]!;
-    if (!mine.funded) {
-      throw new RfqError('RFQ_TAKER_UNFUNDED', `the ${side} side needs a free balance of ${formatRfq(mine.required)}`, {
-        details: toWireFunding(funding),
-        reason: 'taker_unfunded',
-      });
-    }
-    const mb = makerBook.balance;
-    const maker = makerRequirement(
-      {
-        anchored: mb !== null,
-        freeBalance: mb ? mb.total - mb.locked : null,
-        currentLocked: mb?.locked ?? 0n,
-        positions: makerBook.positions,
-        legs,
-        bid: quote.bid,
-        ask: quote.ask,
-        lockUpsideBps: this.pricing.params.lockUpsideBps,
-        indexByAsset,
-      },
-      side,
-    );
-    if (!maker.funded)
-      throw new RfqError('RFQ_BALANCE_INSUFFICIENT', 'the maker cannot fund its side of this quote now; retry later', { reason: 'maker_unfunded' });
-    return mine;
-  }
-
-  /** The 105-byte StrategyAcceptPayload rebuilt here, signed by the caller's wallet. */
-  private verifySignature(taker: RfqCaller, rfq: RfqRecord, command: AcceptCommand): void {
-    const signature = decodeCanonicalBase64Signature(command.takerSignature);
-    if (!signature) throw new RfqError('RFQ_INVALID_SIGNATURE', 'taker_signature must be canonical base64 of 64 bytes', { reason: 'signature_not_canonical' });
-    const key = parseWallet(taker.wallet);
-    const payload = encodeAcceptPayload({ rfqId: rfq.id, quoteId: command.quoteId, taker: key, side: command.side, expiresAt: command.expiresAt });
-    if (!this.verifier.verify(key, payload, signature)) {
-      throw new RfqError('RFQ_INVALID_SIGNATURE', "taker_signature does not verify over this accept's payload with the caller's wallet");
-    }
   }
 }

@@ -1,7 +1,5 @@
 import Fastify from 'fastify';
-import type { BalanceView } from '../ledger/balances.service';
-import type { RfqFillRow, RfqPositionRow } from '../ledger/ledger-reads.service';
-import { BALANCE_ROW, RFQ_FILL_ROW, RFQ_POSITION_ROW, rowsSchema } from './query-responses';
+import { BALANCE_ROW, type BalanceRow, RFQ_FILL_ROW, RFQ_POSITION_ROW, ROUTES, type RfqFillRow, type RfqPositionRow } from '@legwork/protocol';
 
 /** The body as Fastify writes it with the route's response schema (its compiled serializer). */
 async function written(schema: object, body: unknown): Promise<string> {
@@ -27,11 +25,11 @@ const position = (over: Partial<RfqPositionRow> = {}): RfqPositionRow => ({
   ...over,
 });
 
-describe('query response schemas (the serializer Fastify compiles from them)', () => {
+describe("query routes' declared 200 bodies (the serializer Fastify compiles from them)", () => {
   it('writes rfq-positions rows exactly as JSON.stringify would, null average_price and an empty page included', async () => {
     for (const rows of [[position(), position({ average_price: null, kind: 'put', settled: true, quantity: '0.00000001' })], []]) {
       const body = { rows };
-      expect(await written(rowsSchema(RFQ_POSITION_ROW, false), body)).toBe(JSON.stringify(body));
+      expect(await written(ROUTES['query.rfq-positions'].response, body)).toBe(JSON.stringify(body));
     }
   });
 
@@ -54,7 +52,7 @@ describe('query response schemas (the serializer Fastify compiles from them)', (
       revert_receipt: { journal_seq: 9, kind: 1, payload: 'AAED', hash: 'cd'.repeat(32), key_id: 'e667e8d6b484d58c', signature: 'c2lo' },
     };
     for (const body of [{ rows: [fill] }, { rows: [fill], next_cursor: '18446744073709551' }, { rows: [{ ...fill, revert_receipt: null }] }]) {
-      expect(await written(rowsSchema(RFQ_FILL_ROW, true), body)).toBe(JSON.stringify(body));
+      expect(await written(ROUTES['query.rfq-fills'].response, body)).toBe(JSON.stringify(body));
     }
     // The taker's row: its copies of the receipts carry the salt (docs/spec/design.md 16), and it is written.
     const salt = 'ef'.repeat(32);
@@ -65,11 +63,11 @@ describe('query response schemas (the serializer Fastify compiles from them)', (
       revert_receipt: { ...fill.revert_receipt!, taker_salt: salt },
     };
     const body = { rows: [takers, fill] };
-    expect(await written(rowsSchema(RFQ_FILL_ROW, true), body)).toBe(JSON.stringify(body));
+    expect(await written(ROUTES['query.rfq-fills'].response, body)).toBe(JSON.stringify(body));
   });
 
   it('writes balance rows exactly as JSON.stringify would', async () => {
-    const row: BalanceView = {
+    const row: BalanceRow = {
       account_id: 0,
       currency: 'USDC',
       available: '0.00000000',
@@ -77,7 +75,7 @@ describe('query response schemas (the serializer Fastify compiles from them)', (
       total: '1.50000000',
       updated_at: '1970-01-01T00:00:00.000Z',
     };
-    expect(await written(rowsSchema(BALANCE_ROW, false), { rows: [row] })).toBe(JSON.stringify({ rows: [row] }));
+    expect(await written(ROUTES['query.balances'].response, { rows: [row] })).toBe(JSON.stringify({ rows: [row] }));
   });
 
   it('lists every field as required and allows no other', () => {

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { LedgerModule } from '../ledger/ledger.module';
-import { QueryController } from './query.controller';
+import { QueryRoutes } from './query.routes';
 import { QueryService } from './query.service';
 
-@Module({ imports: [LedgerModule], controllers: [QueryController], providers: [QueryService] })
+@Module({ imports: [LedgerModule], providers: [QueryService, QueryRoutes] })
 export class QueryModule {}

@@ -1,16 +1,23 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { JournalService } from '../journal/journal.service';
+import { LimitsHooks } from '../maker-limits/limits-hooks';
 import { AccountEventRepository, type StoredEvent } from './account-event.repository';
 
 export type { StoredEvent } from './account-event.repository';
 
 /** The stored account events a subscription replays (docs/spec/design.md 13): its bounds and a range. */
 @Injectable()
-export class AccountEventsService {
+export class AccountEventsService implements OnModuleInit {
   constructor(
     private readonly events: AccountEventRepository,
     private readonly journal: JournalService,
+    private readonly limits: LimitsHooks,
   ) {}
+
+  /** A maker's protection trip is numbered with its other account events (the limits sit below this module). */
+  onModuleInit(): void {
+    this.limits.useEvents((tx, accountId, trip) => this.events.appendProtection(tx, accountId, trip));
+  }
 
   /** The account's latest `account_seq` and its oldest stored one (null when none is stored). */
   bounds(accountId: number): Promise<{ latest: number; oldest: number | null }> {

@@ -1,3 +1,5 @@
+import { CompetitionHooks } from './competition-port';
+import { LimitsHooks } from '../maker-limits/limits-hooks';
 import { Clock } from '../../common/clock';
 import type { AppConfig } from '../../common/config/config';
 import type { Database } from '../../common/database/database';
@@ -53,6 +55,7 @@ function setup(clock: Clock = new Clock()) {
     transitions as unknown as RfqTransitionsService,
     clock,
     db as unknown as Database,
+    new CompetitionHooks(new LimitsHooks()),
     { sweepIntervalMs: 2000 } as AppConfig,
   );
   return { expiry, jobs, transitions, db, events };

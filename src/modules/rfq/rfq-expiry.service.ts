@@ -7,6 +7,7 @@ import { JobRunner } from '../../common/jobs/job-runner';
 import { PeriodicSweep } from '../../common/jobs/periodic-sweep';
 import { QUEUES, jobIds } from '../../common/jobs/queues';
 import { logger } from '../../common/logging/logger';
+import { CompetitionHooks } from './competition-port';
 import type { RfqRecord } from './domain/rfq-record';
 import { RfqTransitionsService } from './rfq-transitions.service';
 import { RfqRepository } from './rfq.repository';
@@ -60,6 +61,7 @@ export class RfqExpiryService implements OnModuleInit, OnApplicationBootstrap, B
     private readonly transitions: RfqTransitionsService,
     private readonly clock: Clock,
     private readonly db: Database,
+    private readonly competition: CompetitionHooks,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.periodic = new PeriodicSweep('rfq expiry sweep', config.sweepIntervalMs, () => this.expireDue(this.db));
@@ -149,8 +151,14 @@ export class RfqExpiryService implements OnModuleInit, OnApplicationBootstrap, B
     return this.periodic.run();
   }
 
-  /** Expires now, deadline or not: an RFQ still pending or quoted when its round settles (docs/spec/design.md section 7). */
+  /**
+   * Expires now, deadline or not: an RFQ still pending or quoted when its round settles
+   * (docs/spec/design.md section 7). A competitive one ends its competition (its quotes, the
+   * transcript) in the competition module's transaction.
+   */
   async expireNow(rfqId: string): Promise<RfqRecord | null> {
+    const port = this.competition.active;
+    if (port && (await this.store.findById(rfqId))?.competition) return port.expireNow(rfqId);
     return (await this.transitions.move({ rfqId, from: 'pending', to: 'expired' })) ?? (await this.transitions.move({ rfqId, from: 'quoted', to: 'expired' }));
   }
 

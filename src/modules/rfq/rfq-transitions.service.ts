@@ -5,12 +5,13 @@ import { Database } from '../../common/database/database';
 import type { Sql, Tx } from '../../common/database/sql';
 import { logger } from '../../common/logging/logger';
 import { MetricsService } from '../health/metrics.service';
+import type { MakerLimitsRow } from '../maker-limits/maker-limits-row';
 import { accountEventData, makerHears } from './domain/account-event';
 import type { RfqRecord, StoredQuote } from './domain/rfq-record';
 import type { RfqState } from './domain/rfq-state';
 import { closedRfqView, openRfqView } from './domain/rfq-view';
+import { type CompanionWrite, CompetitionHooks, type QuotesEvent } from './competition-port';
 import type { AcceptRow, RfqMove } from './rfq-move';
-import type { StoredLiveQuote } from './rfq-row';
 import { RfqRepository } from './rfq.repository';
 import { RfqCompetitionRepository } from './rfq-competition.repository';
 
@@ -43,6 +44,7 @@ export class RfqTransitionsService {
     private readonly notifier: Notifier,
     private readonly metrics: MetricsService,
     competitive?: RfqCompetitionRepository,
+    private readonly competition?: CompetitionHooks,
   ) {
     this.competitive = competitive ?? new RfqCompetitionRepository(db);
   }
@@ -136,9 +138,13 @@ export class RfqTransitionsService {
     return this.announcedAfterCommit(tx, await this.rfqs.cancel(accountId, rfqId, at, tx, true), from);
   }
 
-  /** The maker's quote-nonce high-water mark raised to a competitive quote's nonce in the caller's transaction; false: not above it. */
-  raiseNonce(tx: Tx, makerAccountId: number, nonce: bigint): Promise<boolean> {
-    return this.competitive.raiseNonce(tx, makerAccountId, nonce);
+  /**
+   * The maker's quote-nonce high-water mark raised to a competitive quote's nonce, then the RFQ's
+   * row locked and read with the maker's limits row, in one statement of the caller's transaction;
+   * null: the nonce is not above the mark (or no such RFQ).
+   */
+  lockRaisingNonce(tx: Tx, rfqId: string, makerAccountId: number, nonce: bigint): Promise<{ rfq: RfqRecord; limits: MakerLimitsRow | null } | null> {
+    return this.competitive.lockRaisingNonce(tx, rfqId, makerAccountId, nonce);
   }
 
   /** Competitive RFQs pending at or past their expires_at, for the competition module's sweep. */
@@ -146,14 +152,29 @@ export class RfqTransitionsService {
     return this.competitive.competitiveDue(now, limit);
   }
 
-  /** The taker's `quotes` event of a competitive RFQ stored in the caller's transaction (RfqCompetitionRepository.storeQuotesEvent). */
-  storeQuotesEvent(tx: Tx, rfqId: string, liveQuotes: readonly StoredLiveQuote[], at: number): Promise<RfqRecord> {
-    return this.competitive.storeQuotesEvent(tx, rfqId, liveQuotes, at);
+  /**
+   * The taker's `quotes` event of a competitive RFQ stored in the caller's transaction (which holds
+   * the row: see `lock`), with the competition module's write and the move between pending and
+   * quoted, if any, in the same statement (RfqCompetitionRepository.storeQuotesEvent).
+   */
+  async storeQuotesEvent(tx: Tx, rfqId: string, at: number, event: QuotesEvent): Promise<RfqRecord> {
+    const record = await this.competitive.storeQuotesEvent(tx, rfqId, at, event);
+    const move = event.move;
+    if (move) tx.afterCommit(() => this.metrics.rfqMoved(move.from, move.to));
+    return record;
   }
 
-  /** The makers' `traded_away` / `expired` events stored in the caller's transaction; their account_seqs in order. */
-  storeQuoteEnds(tx: Tx, ends: ReadonlyArray<{ accountId: number; event: string; rfqId: string; quoteId: string }>, at: number): Promise<number[]> {
-    return this.competitive.storeQuoteEnds(tx, ends, at);
+  /**
+   * The makers' `traded_away` / `expired` events stored in the caller's transaction, with the
+   * competition module's write `also` in the same statement; their account_seqs in order.
+   */
+  storeQuoteEnds(
+    tx: Tx,
+    ends: ReadonlyArray<{ accountId: number; event: string; rfqId: string; quoteId: string }>,
+    at: number,
+    also?: CompanionWrite,
+  ): Promise<number[]> {
+    return this.competitive.storeQuoteEnds(tx, ends, at, also);
   }
 
   private timed(move: RfqMoveRequest): RfqMove {
@@ -206,11 +227,11 @@ export class RfqTransitionsService {
     // accepted or submitting → failed is a check at fill that failed (a revert moves from filled).
     if (moved.state === 'failed' && from !== 'filled' && moved.failure) this.metrics.ledgerFailure(moved.failure.error);
     const notifications: Notification[] = [{ channel: 'rfq', accountId: moved.accountId, data: accountEventData('rfq', moved, moved.accountSeqs?.rfq)! }];
-    if (moved.competition) {
-      // A competitive RFQ's makers hear what concerns their quotes from the competition module; a
-      // move out of pending (nobody quoted yet) closes it for the panel (docs/spec/design.md 18).
-      if (from === 'pending' && moved.state !== 'quoted')
-        notifications.push(...this.toPanel(moved, { event: 'closed', rfq: closedRfqView(moved) }, moved.declinedBy));
+    if (moved.competition && from === 'pending') {
+      // A competitive RFQ's losing makers hear of their quotes from the competition module; a
+      // move out of pending (nobody quoted yet) closes it for the panel; the winner hears section
+      // 5's events of its quote as a seed quote's maker does, below (docs/spec/design.md 18).
+      if (moved.state !== 'quoted') notifications.push(...this.toPanel(moved, { event: 'closed', rfq: closedRfqView(moved) }, moved.declinedBy));
     } else if (from === 'pending') {
       const except = moved.state === 'quoted' ? moved.quote?.makerAccountId : moved.state === 'declined' ? moved.declinedBy : moved.accountId;
       notifications.push({ channel: 'rfq_maker', exceptAccountId: except ?? undefined, data: { event: 'closed', rfq: closedRfqView(moved) } });
@@ -224,6 +245,7 @@ export class RfqTransitionsService {
   /** A new RFQ (— → pending): every subscribed quoter but the taker hears `created` (a panel: its makers only); counted. */
   async created(rfq: RfqRecord): Promise<void> {
     this.metrics.rfqMoved(null, 'pending');
+    this.competition?.opened(rfq);
     await this.publish(this.toPanel(rfq, { event: 'created', rfq: openRfqView(rfq) }));
   }
 
@@ -240,17 +262,6 @@ export class RfqTransitionsService {
   /** Locks the RFQ's row to the caller's commit and reads it (null: no such RFQ): every change of a competitive RFQ's quotes queues here. */
   lock(tx: Tx, rfqId: string): Promise<RfqRecord | null> {
     return this.competitive.lockRecord(tx, rfqId);
-  }
-
-  /**
-   * A competitive RFQ's move between pending and quoted (docs/spec/design.md 18), in the caller's
-   * transaction (which holds the row: see `lock`). Its only event is the `quotes` event the caller
-   * stores (RfqRepository.storeQuotesEvent): the taker sees the state in the view.
-   */
-  async moveCompetitive(tx: Tx, rfqId: string, from: 'pending' | 'quoted', to: 'pending' | 'quoted', at: number): Promise<boolean> {
-    const moved = await this.competitive.moveCompetitive(tx, rfqId, from, to, at);
-    if (moved) tx.afterCommit(() => this.metrics.rfqMoved(from, to));
-    return moved;
   }
 
   /** The notifications in one broadcast; a failure is logged (the state is in the database), never thrown. */

@@ -7,12 +7,11 @@ import { MarketDataModule } from '../market-data/market-data.module';
 import { AccountEventRepository } from './account-event.repository';
 import { AccountEventsService } from './account-events.service';
 import { EventRetentionService } from './event-retention.service';
-import { MakerLimitsRepository } from './maker-limits.repository';
-import { MakerLimitsRpc } from './maker-limits.rpc';
-import { MakerLimitsService } from './maker-limits.service';
+import { MakerLimitsModule } from '../maker-limits/maker-limits.module';
 import { MakerQuotesRepository } from './maker-quotes.repository';
 import { MakerQuotesRpc } from './maker-quotes.rpc';
-import { MakerProtectionService } from './maker-protection.service';
+import { QuoteChecksService } from './quote-checks.service';
+import { QuoteTakeService } from './quote-take.service';
 import { QuoteService } from './quote.service';
 import { RfqCancelService } from './rfq-cancel.service';
 import { RfqExpiryService } from './rfq-expiry.service';
@@ -26,19 +25,20 @@ import { RfqRpc } from './rfq.rpc';
 import { RfqRepository } from './rfq.repository';
 import { RfqCompetitionRepository } from './rfq-competition.repository';
 import { CompetitionHooks } from './competition-port';
+import { RfqBookService } from './rfq-book.service';
 import { RfqService } from './rfq.service';
 import { RfqTransitionsService } from './rfq-transitions.service';
 
 /**
  * RFQs, quotes, makers' nonce high-water marks, the stored account events; create, respond,
  * decline, list, poll, subscribe, the taker's cancel and expiry. Owns the tables rfqs, rfq_events, maker_nonces
- * (RfqRepository), account_events and account_event_seqs (AccountEventRepository), and the
- * makers' limits: maker_limits and maker_fills (MakerLimitsRepository); the history sweep
+ * (RfqRepository), account_events and account_event_seqs (AccountEventRepository); the makers'
+ * limits are MakerLimitsModule's, below this one (re-exported for the modules above); the history sweep
  * (RfqHistoryService) deletes what is past retention. Exports the
  * state mover, the reads and expiry for the ledger's accept, fill, revert and settlement.
  */
 @Module({
-  imports: [AccountsModule, InstrumentsModule, AuthModule, JournalModule, MarketDataModule],
+  imports: [AccountsModule, InstrumentsModule, AuthModule, JournalModule, MarketDataModule, MakerLimitsModule],
   providers: [
     RfqRepository,
     RfqCompetitionRepository,
@@ -54,22 +54,20 @@ import { RfqTransitionsService } from './rfq-transitions.service';
     RfqTransitionsService,
     RfqExpiryService,
     RfqService,
+    RfqBookService,
     RfqCancelService,
+    QuoteChecksService,
+    QuoteTakeService,
     QuoteService,
     RfqRpc,
     ReplayGovernor,
-    MakerLimitsRepository,
-    MakerLimitsService,
-    MakerProtectionService,
-    MakerLimitsRpc,
     MakerQuotesRepository,
     MakerQuotesRpc,
   ],
   exports: [
     CompetitionHooks,
     RfqCompetitionRepository,
-    MakerLimitsService,
-    MakerProtectionService,
+    MakerLimitsModule,
     AccountEventsService,
     RfqLookupService,
     RfqReadsService,

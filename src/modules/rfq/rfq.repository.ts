@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../common/database/database';
 import { refusalReason, type Sql, type Tx } from '../../common/database/sql';
+import type { CompanionRead } from './competition-port';
 import { type Column, type Narrow, type Row, column } from '../../common/database/table';
+import { MAKER_LIMITS_COLUMNS, type MakerLimitsRawRow, type MakerLimitsRow, toMakerLimitsRow } from '../maker-limits/maker-limits-row';
 import { makerHears } from './domain/account-event';
 import type { RfqRecord, StoredQuote } from './domain/rfq-record';
 import { LIVE_BOOK_SECONDS, type RfqState, canMove, freesSlot, isEnded } from './domain/rfq-state';
@@ -148,9 +150,21 @@ export class RfqRepository {
     return row && toRfqRecord(row);
   }
 
-  async findByQuoteId(quoteId: string, sql: Sql = this.db): Promise<RfqRecord | null> {
-    const row = await sql.one<RfqRow>(`SELECT ${RFQ_COLUMNS} FROM rfqs WHERE quote_id = $1`, [quoteId]);
-    return row && toRfqRecord(row);
+  /**
+   * An RFQ and, in the same read, the limits row of a maker answering it (no lock): respond reads
+   * both, and one statement costs PostgreSQL a parse, a snapshot and a commit less than two.
+   */
+  async findWithLimits(rfqId: string, accountId: number): Promise<{ rfq: RfqRecord; limits: MakerLimitsRow | null } | null> {
+    const row = await this.db.one<RfqRow & { maker_limits: MakerLimitsRawRow | null }>(
+      `SELECT ${RFQ_COLUMNS}, (SELECT row_to_json(l) FROM (SELECT ${MAKER_LIMITS_COLUMNS.sql} FROM maker_limits ml WHERE ml.account_id = $2) l) AS maker_limits FROM rfqs WHERE id = $1`,
+      [rfqId, accountId],
+    );
+    return row && { rfq: toRfqRecord(row), limits: row.maker_limits && toMakerLimitsRow(row.maker_limits) };
+  }
+
+  async findByQuoteId(quoteId: string, sql: Sql = this.db, rfqIdOf?: CompanionRead): Promise<RfqRecord | null> {
+    const or = rfqIdOf ? ` OR id = (${rfqIdOf('$1')}) ORDER BY (quote_id = $1) IS TRUE DESC LIMIT 1` : '';
+    return sql.one<RfqRow>(`SELECT ${RFQ_COLUMNS} FROM rfqs WHERE quote_id = $1${or}`, [quoteId]).then((row) => row && toRfqRecord(row));
   }
 
   async findByClientRef(accountId: number, clientRef: string, sql: Sql = this.db): Promise<RfqRecord | null> {
@@ -231,7 +245,8 @@ export class RfqRepository {
    * One statement: takes one of the taker's open-RFQ slots (`accounts.open_rfqs`, raised only below
    * `maxOpen`: concurrent creates queue on the account row and each sees the count the one before
    * left) and inserts the pending RFQ with its event row. null when there is no slot, or when the
-   * client_ref is taken (the statement then refuses itself, so the slot is not kept).
+   * client_ref is taken (the statement then refuses itself, so the slot is not kept). A
+   * competitive RFQ's panel gets its competition_panels rows (the makers directory's stats) here.
    */
   async insertPending(rfq: NewRfq, maxOpen: number): Promise<RfqRecord | null> {
     try {
@@ -242,7 +257,10 @@ export class RfqRepository {
                 SELECT $1, slot.id, $3, $4::jsonb, $5, $6, 'pending', $7, $7, $8, $9, $11::jsonb FROM slot
                 ON CONFLICT (account_id, client_ref) DO NOTHING
                 RETURNING ${RFQ_COLUMNS}),
-              logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, 'created', 'pending', $7 FROM inserted)
+              logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, 'created', 'pending', $7 FROM inserted),
+              paneled AS (INSERT INTO competition_panels (maker_account_id, rfq_id)
+                SELECT a.id::bigint, inserted.id FROM inserted CROSS JOIN LATERAL jsonb_array_elements_text(
+                  CASE WHEN jsonb_typeof(inserted.competition->'accounts') = 'array' THEN inserted.competition->'accounts' ELSE '[]'::jsonb END) AS a(id))
          SELECT inserted.*, CASE WHEN NOT EXISTS (SELECT 1 FROM inserted) THEN legwork_refuse('client_ref taken') END AS refused
            FROM slot LEFT JOIN inserted ON true`,
         [

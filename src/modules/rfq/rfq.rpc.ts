@@ -10,18 +10,15 @@ import { ReplayGovernor } from '../gateway/replay-governor';
 import { AccountEventsService } from './account-events.service';
 import { RfqCancelService } from './rfq-cancel.service';
 import { accountEventData, protectionEventData, quoteEndEventData } from './domain/account-event';
+import { QuoteChecksService } from './quote-checks.service';
 import { QuoteService } from './quote.service';
-import { type RfqCaller, RfqService } from './rfq.service';
+import { RfqBookService } from './rfq-book.service';
+import { RfqService } from './rfq.service';
+import { rfqCaller } from '../../common/rpc/rfq-caller';
 
 type SubscribeParams = MethodCommand<'rfq.subscribe'>;
 
-/** The signed-in account of an `account`-access rfq.* method (the dispatcher enforced the access already). */
-export function rfqCaller(context: RpcContext): RfqCaller {
-  const principal = context.principal;
-  if (!principal || principal.accountId === null || !principal.wallet)
-    throw new RfqError('RFQ_WRONG_ROLE', 'sign in with an account first', { reason: 'not_signed_in' });
-  return { accountId: principal.accountId, wallet: principal.wallet };
-}
+export { rfqCaller } from '../../common/rpc/rfq-caller';
 
 /** The RFQ methods of the trading WebSocket (docs/spec/interface.md 4.2): access, params declared in packages/protocol/src/contract/methods-rfq.ts, one service call. */
 @Injectable()
@@ -32,6 +29,8 @@ export class RfqRpc {
     private readonly events: AccountEventsService,
     private readonly cancels: RfqCancelService,
     private readonly replays: ReplayGovernor,
+    private readonly checks: QuoteChecksService,
+    private readonly book: RfqBookService,
   ) {}
 
   /** Subscribes the connection to `channel` through the account's event stream (docs/spec/design.md 13). */
@@ -78,12 +77,12 @@ export class RfqRpc {
 
   @RpcMethod('rfq.get')
   get(params: { rfqId: string }, context: RpcContext) {
-    return this.rfqs.get(rfqCaller(context), params.rfqId);
+    return this.book.get(rfqCaller(context), params.rfqId);
   }
 
   @RpcMethod('rfq.list')
   list(params: ListRfqsQuery, context: RpcContext) {
-    return this.rfqs.list(rfqCaller(context), params);
+    return this.book.list(rfqCaller(context), params);
   }
 
   @RpcMethod('rfq.subscribe')
@@ -93,12 +92,17 @@ export class RfqRpc {
 
   @RpcMethod('rfq.maker.poll')
   poll(params: PollQuery, context: RpcContext) {
-    return this.rfqs.poll(rfqCaller(context), params);
+    return this.book.poll(rfqCaller(context), params);
   }
 
   @RpcMethod('rfq.maker.respond')
   respond(params: RespondCommand, context: RpcContext) {
     return this.quotes.respond(rfqCaller(context), params);
+  }
+
+  @RpcMethod('rfq.maker.check')
+  check(params: RespondCommand, context: RpcContext) {
+    return this.checks.check(rfqCaller(context), params);
   }
 
   @RpcMethod('rfq.maker.decline')

@@ -5,26 +5,21 @@ import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { RfqError } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
 import { InstrumentsService } from '../instruments/instruments.service';
-import { JournalService } from '../journal/journal.service';
 import { maxQuoteExpiresAt } from './domain/quote-terms';
 import { resolveLegs } from './domain/rfq-legs';
-import type { CreateRfqCommand, ListRfqsQuery, PollQuery } from './domain/rfq-params';
+import type { CreateRfqCommand } from './domain/rfq-params';
 import { type RfqCompetition, type RfqRecord, sameLegs } from './domain/rfq-record';
 import { AccountsService } from '../accounts/accounts.service';
-import { CompetitionHooks } from './competition-port';
-import { type OpenRfqView, type RfqView, legsView, openRfqView, rfqView } from './domain/rfq-view';
+import { type RfqView, legsView, rfqView } from './domain/rfq-view';
 import { UuidV7Generator } from './domain/uuid-v7';
 import { RfqExpiryService } from './rfq-expiry.service';
 import { RfqTransitionsService } from './rfq-transitions.service';
 import { RfqRepository } from './rfq.repository';
 
-/** The caller of an rfq.* method: a signed-in account. */
-export interface RfqCaller {
-  accountId: number;
-  wallet: string;
-}
+export type { RfqCaller } from '../../common/rpc/rfq-caller';
+import type { RfqCaller } from '../../common/rpc/rfq-caller';
 
-/** Opening RFQs and reading them: rfq.create, rfq.get, rfq.list, rfq.maker.poll. */
+/** Opening RFQs: rfq.create (the reads, rfq.get, rfq.list and rfq.maker.poll, are RfqBookService's). */
 @Injectable()
 export class RfqService {
   private readonly ids = new UuidV7Generator((size) => randomBytes(size));
@@ -36,9 +31,7 @@ export class RfqService {
     private readonly instruments: InstrumentsService,
     private readonly expiry: RfqExpiryService,
     private readonly transitions: RfqTransitionsService,
-    private readonly journal: JournalService,
     private readonly accounts: AccountsService,
-    private readonly hooks: CompetitionHooks,
   ) {}
 
   /**
@@ -154,28 +147,6 @@ export class RfqService {
     }
     return rfqView(existing);
   }
-
-  /** The caller's RFQ in the live book, else RFQ_NOT_FOUND (another account's RFQ is never shown). */
-  async get(caller: RfqCaller, rfqId: string): Promise<RfqView> {
-    const rfq = await this.store.findLive(caller.accountId, rfqId, this.clock.now());
-    if (!rfq) throw new RfqError('RFQ_NOT_FOUND', `no RFQ ${rfqId} of this account`);
-    // A fill shows as filled once its receipt is chained too (docs/receipts.md): in the moment
-    // between its COMMIT and its batch, this waits for the batch, so whoever sees `filled` can read the receipt.
-    if (rfq.state === 'filled' && rfq.fill) await this.journal.chained(rfq.fill.fillId, 0);
-    if (rfq.competition) await this.hooks.port.withLiveQuotes([rfq]);
-    return rfqView(rfq);
-  }
-
-  async list(caller: RfqCaller, query: ListRfqsQuery): Promise<{ items: RfqView[]; next_cursor?: string }> {
-    const found = await this.store.listLive(caller.accountId, query, this.clock.now());
-    if (found.items.some((r) => r.competition)) await this.hooks.port.withLiveQuotes(found.items);
-    return withCursor(found.items.map(rfqView), found.nextCursor);
-  }
-
-  async poll(caller: RfqCaller, query: PollQuery): Promise<{ items: OpenRfqView[]; next_cursor?: string }> {
-    const found = await this.store.listPending(caller, query, this.clock.now());
-    return withCursor(found.items.map(openRfqView), found.nextCursor);
-  }
 }
 
 /** The competition stored and the one a create asks for are the same (no competition, every quoter, or the same panel in the same order). */
@@ -184,8 +155,4 @@ function sameCompetition(stored: RfqCompetition | null, asked: CreateRfqCommand[
   const makers = asked.makers ?? null;
   if (stored.makers === null || makers === null) return stored.makers === makers;
   return stored.makers.length === makers.length && stored.makers.every((wallet, i) => wallet === makers[i]);
-}
-
-function withCursor<T>(items: T[], nextCursor: string | null): { items: T[]; next_cursor?: string } {
-  return nextCursor ? { items, next_cursor: nextCursor } : { items };
 }

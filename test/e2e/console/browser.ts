@@ -66,3 +66,22 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
+
+/**
+ * Closes the browser, or kills its process when closing takes longer than `ms`: under CI load
+ * puppeteer's close has hung past jest's 30 s hook timeout (a fresh-clone CI run failed
+ * console-entry's afterAll so), and a test's teardown must not fail the suite it just passed.
+ */
+export async function closeBrowser(browser: Browser | undefined, ms = 10_000): Promise<void> {
+  if (!browser) return;
+  let timer: NodeJS.Timeout | undefined;
+  const closed = await Promise.race([
+    browser.close().then(
+      () => true,
+      () => false,
+    ),
+    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms))),
+  ]);
+  clearTimeout(timer);
+  if (!closed) browser.process()?.kill('SIGKILL');
+}

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { Database } from '../../../src/common/database/database';
 import { Http } from '../clients';
 import type { TestApp } from '../harness';
 import { type Rows, appRows, violations } from '../invariants';
@@ -123,7 +124,10 @@ export async function expectConsistentCopy(source: TestApp, copy: TestApp, summa
     expect(f.state).toBe('filled');
   }
 
-  expect(await violations(appRows(copy))).toEqual([]);
+  // Read in one snapshot: the copy fills the RFQs accepted before the backup as it boots, and a fill
+  // committed between two of the invariants' reads looked like a broken one ((c): locks against positions).
+  const broken = await copy.app.get(Database).tx((tx) => violations((sql, params) => tx.rows(sql, params)), 'REPEATABLE READ');
+  expect(broken).toEqual([]);
   const verified = await cli(['verify-journal', '--url', copy.url]);
   expect(verified.out).toMatch(/^journal ok: \d+ receipts/);
   expect(verified.code).toBe(0);

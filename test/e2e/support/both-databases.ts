@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { Client } from 'pg';
 import { ENTITIES } from '../../../src/app-entities';
 import { loadConfig } from '../../../src/common/config/config';
 import { Database } from '../../../src/common/database/database';
 import { logger } from '../../../src/common/logging/logger';
-import { seedEmbeddedDataDir } from './migrated-template';
+import { adminQuery } from './admin-query';
+import { postgresTemplateClause, seedEmbeddedDataDir } from './migrated-template';
 import { scratchDir } from './scratch-dir';
 
 /** The two databases Legwork runs on: PostgreSQL (DATABASE_URL) and the embedded default (PGlite). */
@@ -26,15 +26,15 @@ const SIGNING_KEY = '5e'.repeat(32);
  * Opens a fresh, migrated `Database` of the given kind: a new database on DATABASE_URL's server
  * (dropped by `destroy`), or PGlite in a temporary DATA_DIR (deleted by `destroy`). Migrations
  * run exactly as at the app's start (`Database.open`), and the DataSource knows the app's entities.
- * The embedded one starts from a copy of the run's migrated template (migrated-template.ts) unless
- * `fromNothing`, for a test of the migrations themselves: then PGlite's initdb and every migration run here.
+ * Each starts from a copy of the run's migrated template of its kind (migrated-template.ts) unless
+ * `fromNothing`, for a test of the migrations themselves: then (PGlite's initdb and) every migration run here.
  */
 export async function openTestDatabase(kind: DatabaseKind, fromNothing = false): Promise<TestDatabase> {
   if (kind === 'postgres') {
     const base = process.env.DATABASE_URL;
     if (!base) throw new Error('openTestDatabase(postgres) needs DATABASE_URL');
     const name = `repo_${process.pid}_${randomBytes(4).toString('hex')}`;
-    await adminQuery(base, `CREATE DATABASE ${name}`);
+    await adminQuery(base, `CREATE DATABASE ${name}${fromNothing ? '' : postgresTemplateClause()}`);
     const url = new URL(base);
     url.pathname = `/${name}`;
     try {
@@ -67,16 +67,6 @@ export async function openTestDatabase(kind: DatabaseKind, fromNothing = false):
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     throw error;
-  }
-}
-
-async function adminQuery(url: string, text: string): Promise<void> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
   }
 }
 

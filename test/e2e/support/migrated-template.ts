@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { constants, cpSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ENTITIES } from '../../../src/app-entities';
 import { loadConfig } from '../../../src/common/config/config';
 import { Database } from '../../../src/common/database/database';
+import { adminQuery } from './admin-query';
 
 /**
  * The run's migrated embedded database (built by template-root.ts, the run's globalSetup, before
@@ -11,6 +13,8 @@ import { Database } from '../../../src/common/database/database';
  * migrated from nothing.
  */
 const TEMPLATE = 'LEGWORK_E2E_TEMPLATE';
+/** The run's migrated PostgreSQL database on DATABASE_URL's server, which each e2e PostgreSQL database is created from. */
+const POSTGRES_TEMPLATE = 'LEGWORK_E2E_POSTGRES_TEMPLATE';
 
 /**
  * Fills an empty DATA_DIR with a copy of the run's migrated embedded database, so that the app (or
@@ -32,4 +36,37 @@ export async function buildMigratedTemplate(root: string): Promise<void> {
   const db = await Database.open(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'error' }), ENTITIES);
   await db.close();
   process.env[TEMPLATE] = dataDir;
+}
+
+/**
+ * The `TEMPLATE` clause of a new e2e PostgreSQL database: the run's migrated database, so that its
+ * app (or `Database.open`) finds the schema current. A copy took 0.3 s against 0.5 to 0.8 s to
+ * create an empty database and migrate it (four of each, load 6). Empty without a template.
+ */
+export function postgresTemplateClause(): string {
+  const template = process.env[POSTGRES_TEMPLATE];
+  return template ? ` TEMPLATE ${template}` : '';
+}
+
+/** Migrates a new database on `base`'s server by the app's start path and names it for the workers; dropped by dropPostgresTemplate. */
+export async function buildPostgresTemplate(base: string): Promise<void> {
+  const name = `e2e_template_${process.pid}_${randomBytes(4).toString('hex')}`;
+  await adminQuery(base, `CREATE DATABASE ${name}`);
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  // Not the app's secrets: loadConfig requires both when DATABASE_URL is set, and nothing here signs.
+  const config = loadConfig({
+    DATABASE_URL: url.toString(),
+    JWT_SECRET: 'template-jwt-secret-0123456789abcdef01234',
+    EXCHANGE_SIGNING_KEY: '5e'.repeat(32),
+    LOG_LEVEL: 'error',
+  });
+  await (await Database.open(config, ENTITIES)).close();
+  process.env[POSTGRES_TEMPLATE] = name;
+}
+
+/** Drops the run's PostgreSQL template, if it built one. */
+export async function dropPostgresTemplate(base: string): Promise<void> {
+  const name = process.env[POSTGRES_TEMPLATE];
+  if (name) await adminQuery(base, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
 }

@@ -14,13 +14,15 @@
  * as such; a signature the exchange refuses is sent again to `rfq.maker.check`, whose payload
  * the maker diffs against its own bytes and logs, field by field.
  *
+ * Competition (docs/spec/design.md 18): with `compete` it quotes a competitive RFQ at once and
+ * keeps its live quote there current or withdraws it (maker/competing.ts); `profile` is set at start.
+ *
  * Used by `npm run maker` (tools/src/maker.ts) and in-process by `npm run demo`.
  */
 import { EventEmitter } from 'node:events';
 import {
   type AuthResult,
   type DeclineReason,
-  type FillView,
   type Instrument,
   type Keypair,
   type ExchangeKeyInfo,
@@ -28,19 +30,19 @@ import {
   type LegworkClientOptions,
   LegworkHttp,
   type MakerNotification,
-  type MarketConfig,
+  type MakerProfileUpdate,
   type MakerQuoteEvent,
   type OpenRfq,
   RfqError,
-  type Side,
   buildQuote,
   formatRfq,
-  verifyReceipt,
 } from '@legwork/sdk';
 import { type LogLine, clock, describeLegs, logger, nowSeconds, reason, short, utcDate, wsUrlOf } from '../common';
-import { LIMIT_REFUSALS, type LimitChanges, mergeLimits } from '../desk';
+import { LIMIT_REFUSALS, type LimitChanges, applyLimits } from '../desk';
 import { type SignatureMismatch, checkRefusedSignature } from './signature-check';
-import { DEFAULT_POLICY, type Freshness, type PricingPolicy, priceRfq } from './pricing';
+import { DEFAULT_POLICY, type Freshness, type PricingPolicy, priceRfq, readMarket } from './pricing';
+import { type CompeteOptions, CompetingQuotes } from './competing';
+import { fillText, receiptText, sidePrice } from './quote-text';
 
 export interface MakerOptions {
   /** HTTP base URL of the exchange (`http://127.0.0.1:3000`); the WebSocket is `<url>/client`. */
@@ -61,6 +63,10 @@ export interface MakerOptions {
   limits?: LimitChanges;
   /** Milliseconds to wait between pricing an RFQ and answering it (the sandbox staggers its makers); default none. */
   thinkMs?: (action: 'quote' | 'decline', rfq: OpenRfq) => number;
+  /** `--compete`: competitive RFQs are quoted at once and their live quotes kept (maker/competing.ts). */
+  compete?: CompeteOptions;
+  /** Set at start with `rfq.maker.set_profile` (`--name`, `--listed`). */
+  profile?: MakerProfileUpdate;
 }
 
 export interface QuoteRecord {
@@ -86,6 +92,8 @@ export interface MakerEvents {
   signatureMismatch: [info: SignatureMismatch];
   /** The maker's protection tripped: no new quote is taken until `until` (null: until a reset). */
   protection: [info: { trippedAt: number; until: number | null; reason: string }];
+  /** A live competitive quote withdrawn (`--compete`: its market data went stale). */
+  withdrawn: [info: { rfqId: string; quoteId: string; why: string }];
   /** Answering an RFQ failed unexpectedly (logged too; the maker goes on with the next RFQ). */
   error: [error: Error];
 }
@@ -107,12 +115,15 @@ export class ReferenceMaker extends EventEmitter<MakerEvents> {
   private stopped = false;
   private listening: Promise<void> | null = null;
   private readonly log: LogLine;
+  /** The live competitive quotes, watched (`compete` only). */
+  readonly competing: CompetingQuotes | null;
 
   constructor(private readonly options: MakerOptions) {
     super();
     this.policy = { ...DEFAULT_POLICY, ...options.policy };
     this.nonce = options.startNonce ?? BigInt(Date.now()) * 1000n;
     this.log = options.log ?? logger('maker');
+    this.competing = options.compete ? new CompetingQuotes(options.compete, this.competingHost()) : null;
   }
 
   get wallet(): string {
@@ -151,7 +162,15 @@ export class ReferenceMaker extends EventEmitter<MakerEvents> {
       client.on('disconnected', ({ code }) => {
         if (!this.stopped) this.log(`disconnected (${code}), reconnecting`);
       });
-      if (this.options.limits) await this.applyLimits(client, this.options.limits);
+      if (this.options.limits) this.log(await applyLimits(client, this.options.limits));
+      // Never fatal: the maker quotes whether or not the directory lists it.
+      if (this.options.profile)
+        this.log(
+          await client.setProfile(this.options.profile).then(
+            (p) => `profile set: ${JSON.stringify(p)}`,
+            (e: unknown) => `profile NOT set: ${reason(e)}`,
+          ),
+        );
       const events = client.notifications('rfq_maker');
       await client.subscribeMaker();
       this.listening = this.listen(events);
@@ -159,6 +178,7 @@ export class ReferenceMaker extends EventEmitter<MakerEvents> {
         `signed in as account ${session.account_id} (wallet ${session.wallet}), spread ${this.policy.spreadBps} bps, quotes live ${this.policy.quoteLifetimeSeconds} s`,
       );
       await this.pollAll();
+      this.competing?.start();
       return session;
     } catch (error) {
       await this.stop();
@@ -166,18 +186,32 @@ export class ReferenceMaker extends EventEmitter<MakerEvents> {
     }
   }
 
-  /** Sets the limits of the options over those the server holds, and logs what is now in force. */
-  private async applyLimits(client: LegworkClient, changes: LimitChanges): Promise<void> {
-    const current = await client.getMakerLimits();
-    const result = await client.setMakerLimits(mergeLimits(current.limits, changes));
-    this.log(
-      `limits set: ${JSON.stringify(result.limits)}${Object.keys(result.admin_limits).length ? `; operator's: ${JSON.stringify(result.admin_limits)}` : ''}`,
-    );
+  /** What the competitive watch reaches of the maker: its market view, its queue and its answer. */
+  private competingHost(): ConstructorParameters<typeof CompetingQuotes>[1] {
+    return {
+      client: () => this.client,
+      refreshMarket: () => this.refreshMarket(),
+      market: () => ({ instruments: this.instruments, freshness: this.freshness }),
+      policy: this.policy,
+      requote: (rfq, why) =>
+        this.serialize(async () => (this.log(`requote  rfq ${short(rfq.rfq_id)}: ${why}`), await this.answer(rfq))).catch((e: Error) => this.failed(rfq, e)),
+      serialize: (work) => this.serialize(work),
+      withdrawn: (info) => this.emit('withdrawn', info),
+      log: this.log,
+    };
+  }
+
+  /** Runs `work` after the answers queued (one at a time: nonces reach the exchange in order). */
+  private serialize(work: () => Promise<void>): Promise<void> {
+    const run = this.queue.then(work);
+    this.queue = run.catch(() => undefined);
+    return run;
   }
 
   /** Stops listening and closes the connection (quotes already given stay firm until they expire). */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.competing?.stop();
     const client = this.client;
     this.client = null;
     await client?.close();
@@ -198,6 +232,7 @@ export class ReferenceMaker extends EventEmitter<MakerEvents> {
           break;
         case 'closed':
           this.seen.set(n.rfq.rfq_id, Date.now());
+          this.competing?.forget(n.rfq.rfq_id);
           if (this.options.verbose) this.log(`closed   rfq ${short(n.rfq.rfq_id)} → ${n.rfq.state} (not ours)`);
           break;
         case 'accepted':
@@ -209,7 +244,10 @@ export class ReferenceMaker extends EventEmitter<MakerEvents> {
         case 'traded_away':
           // A seed quote's RFQ expired (its view), or a competitive quote lost or ended at its own time ({ rfq_id, quote_id }).
           if ('state' in n.rfq) this.onQuoteEvent('expired', n.rfq);
-          else this.log(`${n.event} quote ${short(n.rfq.quote_id)} of rfq ${short(n.rfq.rfq_id)} (competitive)`);
+          else {
+            this.log(`${n.event} quote ${short(n.rfq.quote_id)} of rfq ${short(n.rfq.rfq_id)} (competitive)`);
+            this.competing?.ended(n.event, n.rfq.rfq_id, n.rfq.quote_id);
+          }
           break;
         case 'protection': {
           const trip = n.protection;
@@ -223,29 +261,18 @@ export class ReferenceMaker extends EventEmitter<MakerEvents> {
     }
   }
 
-  /** The fill's receipt checked against the fill as heard and the exchange's key. */
-  private receiptText(e: MakerQuoteEvent): string {
-    const receipt = e.fill?.receipt;
-    if (!e.fill || !receipt) return 'no receipt';
-    try {
-      verifyReceipt(receipt, { keys: this.exchangeKeys, fill: { ...e.fill, rfq_id: e.rfq_id, quote_id: e.quote_id } });
-      return `receipt #${receipt.journal_seq} verified`;
-    } catch (error) {
-      return `receipt NOT VERIFIED: ${reason(error)}`;
-    }
-  }
-
   private onQuoteEvent(event: 'accepted' | 'filled' | 'failed' | 'expired', e: MakerQuoteEvent): void {
     const mine = this.quotes.get(e.rfq_id);
     const side = e.side ? `taker ${e.side === 'buy' ? 'buys' : 'sells'}` : '';
     if (event === 'accepted') this.log(`accepted rfq ${short(e.rfq_id)} quote ${short(e.quote_id)}: ${side} at ${sidePrice(mine, e.side)}`);
     else if (event === 'filled')
       this.log(
-        `filled   rfq ${short(e.rfq_id)}: ${side} at ${fillText(e.fill)}${mine ? ` (our ${e.side === 'buy' ? 'ask' : 'bid'})` : ''}; ${this.receiptText(e)}`,
+        `filled   rfq ${short(e.rfq_id)}: ${side} at ${fillText(e.fill)}${mine ? ` (our ${e.side === 'buy' ? 'ask' : 'bid'})` : ''}; ${receiptText(e, this.exchangeKeys)}`,
       );
     else if (event === 'failed') this.log(`failed   rfq ${short(e.rfq_id)} quote ${short(e.quote_id)}${e.fill?.reverted ? ' (fill reverted)' : ''}`);
     else this.log(`expired  rfq ${short(e.rfq_id)}: our quote ${short(e.quote_id)} was not accepted in time`);
     if (event !== 'accepted') this.quotes.delete(e.rfq_id);
+    this.competing?.forget(e.rfq_id);
     this.emit(event, e);
   }
 
@@ -270,15 +297,14 @@ export class ReferenceMaker extends EventEmitter<MakerEvents> {
   private enqueue(rfq: OpenRfq): void {
     if (this.stopped || this.seen.has(rfq.rfq_id)) return;
     this.seen.set(rfq.rfq_id, Date.now());
-    this.queue = this.queue
-      .then(() => this.answer(rfq))
-      .catch((error: Error) => {
-        if (!this.stopped) {
-          this.log(`error on rfq ${short(rfq.rfq_id)}: ${reason(error)}`);
-          if (this.listenerCount('error') > 0) this.emit('error', error); // an unheard 'error' would throw
-        }
-      });
+    this.serialize(() => this.answer(rfq)).catch((error: Error) => this.failed(rfq, error));
     this.forgetOld();
+  }
+
+  private failed(rfq: OpenRfq, error: Error): void {
+    if (this.stopped) return;
+    this.log(`error on rfq ${short(rfq.rfq_id)}: ${reason(error)}`);
+    if (this.listenerCount('error') > 0) this.emit('error', error); // an unheard 'error' would throw
   }
 
   private async answer(rfq: OpenRfq): Promise<void> {
@@ -296,7 +322,7 @@ export class ReferenceMaker extends EventEmitter<MakerEvents> {
       await this.refreshMarket(); // the cached view may be a moment too old: look again before declining
       decision = priceRfq(rfq, this.instruments, nowSeconds(), this.policy, this.freshness);
     }
-    const think = this.options.thinkMs?.(decision.action, rfq) ?? 0;
+    const think = this.competing && rfq.competitive ? 0 : (this.options.thinkMs?.(decision.action, rfq) ?? 0);
     if (think > 0) await new Promise((resolve) => setTimeout(resolve, think));
     if (decision.action === 'decline') {
       try {
@@ -321,16 +347,10 @@ export class ReferenceMaker extends EventEmitter<MakerEvents> {
     });
     try {
       const result = await client.respond(built.params);
-      const record: QuoteRecord = {
-        rfqId: rfq.rfq_id,
-        quoteId: result.quote_id,
-        nonce,
-        bid: decision.bid,
-        ask: decision.ask,
-        mid: decision.mid,
-        expiresAt: decision.expiresAt,
-      };
+      const { bid, ask, mid, expiresAt } = decision;
+      const record: QuoteRecord = { rfqId: rfq.rfq_id, quoteId: result.quote_id, nonce, bid, ask, mid, expiresAt };
       this.quotes.set(rfq.rfq_id, record);
+      if (rfq.competitive) this.competing?.track(rfq, result.quote_id, decision.mid);
       this.log(
         `quote    rfq ${short(rfq.rfq_id)} [${describeLegs(rfq.legs)}] mid ${formatRfq(decision.mid)}: bid ${built.params.bid} / ask ${built.params.ask}` +
           ` until ${clock(decision.expiresAt)} (quote ${short(result.quote_id)}, nonce ${nonce})`,
@@ -363,22 +383,12 @@ export class ReferenceMaker extends EventEmitter<MakerEvents> {
     throw error;
   }
 
-  /** Instruments with their marks, and when each index was last posted (one batch frame). */
+  /** Instruments with their marks, and when each index was last posted. */
   private async refreshMarket(): Promise<void> {
-    const [instruments, config] = await this.client!.batch([
-      { method: 'public/get_instruments', params: {} },
-      { method: 'public/get_market_config', params: {} },
-    ]);
-    if (!instruments.ok) throw instruments.error;
-    if (!config.ok) throw config.error;
-    const list = (instruments.result as { instruments: Instrument[] }).instruments;
-    const market = config.result as MarketConfig;
+    const market = await readMarket(this.client!);
     this.instruments.clear();
-    for (const i of list) this.instruments.set(i.symbol, i);
-    this.freshness = {
-      indexUpdatedAt: new Map(market.assets.map((a) => [a.asset, a.index_updated_at])),
-      maxAgeSeconds: market.rfq.market_data_max_age_seconds,
-    };
+    for (const [symbol, i] of market.instruments) this.instruments.set(symbol, i);
+    this.freshness = market.freshness;
     this.instrumentsAt = Date.now();
   }
 
@@ -387,14 +397,4 @@ export class ReferenceMaker extends EventEmitter<MakerEvents> {
     const cutoff = Date.now() - 2 * 3600_000;
     for (const [id, at] of this.seen) if (at < cutoff) this.seen.delete(id);
   }
-}
-
-function sidePrice(quote: QuoteRecord | undefined, side: Side | null): string {
-  if (!quote || !side) return '?';
-  return side === 'buy' ? `our ask ${formatRfq(quote.ask)}` : `our bid ${formatRfq(quote.bid)}`;
-}
-
-function fillText(fill: FillView | null): string {
-  if (!fill) return '?';
-  return `${fill.price} (fill ${fill.fill_id}, taker fee ${fill.fee})`;
 }

@@ -1,5 +1,6 @@
 /**
- * The reference maker's pricing: pure, no I/O, time is a parameter.
+ * The reference maker's pricing: pure, no I/O, time is a parameter (but `readMarket`, which reads
+ * what it prices from).
  *
  * The package mid is Σ quantity × mark over the legs (marks from `public/get_instruments`, the
  * exchange's own Black-76 marks). The maker quotes `mid ∓ half` where
@@ -7,7 +8,7 @@
  * to the micro-unit, so `bid <= ask` always and the quoted width is never below the configured one.
  */
 import { ceilDiv, floorDiv } from '@legwork/protocol';
-import { type DeclineReason, type Instrument, MICRO, type OpenRfq, parseRfqSigned } from '@legwork/sdk';
+import { type DeclineReason, type Instrument, type LegworkClient, MICRO, type MarketConfig, type OpenRfq, parseRfqSigned } from '@legwork/sdk';
 
 export interface PricingPolicy {
   /** Full width of the quote as a fraction of |mid|, in basis points (200 = bid 1 % under, ask 1 % over). */
@@ -97,4 +98,23 @@ export function priceRfq(
   const ask = ceilDiv(mid2 + half2, MICRO);
   const mid = floorDiv(mid2 + MICRO / 2n, MICRO); // rounded half up, for display
   return { action: 'quote', mid, bid, ask, issuedAt: now, expiresAt, marks };
+}
+
+/** Instruments with their marks and when each index was last posted (one batch frame). */
+export async function readMarket(client: LegworkClient): Promise<{ instruments: Map<string, Instrument>; freshness: Freshness }> {
+  const [instruments, config] = await client.batch([
+    { method: 'public/get_instruments', params: {} },
+    { method: 'public/get_market_config', params: {} },
+  ]);
+  if (!instruments.ok) throw instruments.error;
+  if (!config.ok) throw config.error;
+  const list = (instruments.result as { instruments: Instrument[] }).instruments;
+  const market = config.result as MarketConfig;
+  return {
+    instruments: new Map(list.map((i) => [i.symbol, i])),
+    freshness: {
+      indexUpdatedAt: new Map(market.assets.map((a) => [a.asset, a.index_updated_at])),
+      maxAgeSeconds: market.rfq.market_data_max_age_seconds,
+    },
+  };
 }

@@ -26,6 +26,8 @@ export type SubscriptionChannel = (typeof SUBSCRIPTION_CHANNELS)[number];
 
 /** An asset: 2 to 8 upper-case letters and digits, a letter first. */
 export const ASSET_PATTERN = /^[A-Z][A-Z0-9]{1,7}$/;
+/** At most this many strikes in one create-instruments command (each gives two instruments). */
+export const MAX_STRIKES = 500;
 /** Expiries are before 2100-01-01 (unix seconds). */
 export const MAX_EXPIRY = 4_102_444_800;
 /** Page size of rfq.list and rfq.maker.poll: the default and the most. */

@@ -64,8 +64,9 @@ export const EVENTS = {
     },
     rfq_maker_closed: {
       name: 'rfq_maker closed',
-      title: 'RFQ left pending',
-      summary: 'It left pending without the receiver’s quote (quoted by another maker, declined, expired)',
+      title: 'RFQ left the open book',
+      summary:
+        'A seed RFQ left pending without the receiver’s quote (quoted by another maker, declined, expired); a competitive RFQ left the open book (accepted, declined, expired, cancelled, its round settled) while the receiver, on its panel, had no live quote',
       data: eventData({ const: 'closed' }, { rfq: ref('ClosedRfq') }),
     },
     rfq_maker_quote: {
@@ -78,7 +79,7 @@ export const EVENTS = {
       name: 'rfq_maker quote ended',
       title: 'A competitive quote of the receiver ended without a fill',
       summary:
-        'traded_away: the taker accepted another quote; expired: the quote reached its expires_at, or the taker cancelled the RFQ (design.md 18). No price, no winner, no taker',
+        'traded_away: the taker accepted another quote; expired: the quote reached its expires_at, the taker cancelled the RFQ, or its round settled (design.md 18). No price, no winner, no taker',
       data: eventData({ type: 'string', enum: ['traded_away', 'expired'] }, { rfq: ref('QuoteEndEvent') }, true),
     },
     rfq_maker_protection: {

@@ -13,5 +13,8 @@ export { type JsonSchema, inlineSchemaOf, objectSchemaOf, ref } from './json-sch
 export * from './methods';
 export { MAKER_QUOTE_STATES, type MakerQuoteState, MAX_QUOTES_PAGE, DEFAULT_QUOTES_PAGE } from './methods-reconcile';
 export type * from './query-rows';
+export * from './route-declaration';
+export { BALANCE_ROW, RFQ_FILL_ROW, RFQ_POSITION_ROW } from './routes-query';
+export * from './routes';
 export { type Fault, type Node, type ObjectNode, type Prop, type WireOf, camel } from './params';
 export * from './views';

@@ -1,4 +1,5 @@
 import { declareMethod } from './declaration';
+import { ref } from './json-schema';
 import { boolean, object, optional, string } from './params';
 
 /**
@@ -6,6 +7,7 @@ import { boolean, object, optional, string } from './params';
  * absent field keeps its value, so a maker changes one setting without knowing the others.
  */
 const QUOTER = { dialect: 'rfq', access: { kind: 'account', role: 'quoter' } } as const;
+const TAKER = { dialect: 'rfq', access: { kind: 'account', role: 'taker' } } as const;
 
 /** Printable ASCII only: a name shown to every taker must not carry control or look-alike characters. */
 const NAME_PATTERN = /^[\x20-\x7e]{1,40}$/;
@@ -42,6 +44,29 @@ export const MAKER_PROFILE_METHODS = {
       required: ['listed', 'name', 'cancel_on_disconnect'],
       additionalProperties: false,
     },
+    errors: [],
+  }),
+  'rfq.makers': declareMethod({
+    ...TAKER,
+    mode: 'read',
+    summary: 'The makers directory (taker role): every listed maker with its name and its last 7 days of competitive RFQs',
+    description:
+      'Listed makers only (rfq.maker.set_profile listed: true), ordered by wallet. The wallets are those a taker names in rfq.create competition.makers.',
+    params: object({}),
+    result: {
+      type: 'object',
+      properties: { makers: { type: 'array', items: ref('DirectoryMaker') } },
+      required: ['makers'],
+      additionalProperties: false,
+    },
+    errors: [],
+  }),
+  'rfq.maker.stats': declareMethod({
+    ...QUOTER,
+    mode: 'read',
+    summary: "The caller's own last 7 days of competitive RFQs (quoter role), listed or not",
+    params: object({}),
+    result: ref('MakerStats'),
     errors: [],
   }),
 };

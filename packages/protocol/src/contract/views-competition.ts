@@ -81,6 +81,30 @@ export const COMPETITION_SCHEMAS = {
     key_id: { type: 'string', pattern: '^[0-9a-f]{16}$', description: 'the signing key of GET /v1/exchange/keys' },
     signature: { type: 'string', description: 'base64 ed25519 signature of the payload by the exchange key' },
   }),
+  MakerStats: object(
+    {
+      rfqs: { type: 'integer', minimum: 0, description: 'Competitive RFQs that reached the maker (its panel, or every quoter) in the last 7 days' },
+      quoted: { type: 'integer', minimum: 0, description: 'Of those, the RFQs it quoted at least once' },
+      median_response_ms: {
+        ...nullable({ type: 'integer', minimum: 0 }),
+        description: "Median milliseconds from the RFQ's created to the maker's first quote on it; null when it quoted none",
+      },
+      cancelled: {
+        type: 'integer',
+        minimum: 0,
+        description: 'Quotes the maker withdrew before their time (cancel_quote, cancel_quotes, a decline, a disconnect)',
+      },
+      replaced: { type: 'integer', minimum: 0, description: 'Quotes the maker replaced with a new one' },
+      won: { type: 'integer', minimum: 0, description: 'Its quotes that were accepted' },
+    },
+    undefined,
+    { description: "A maker's last 7 days of competitive RFQs (design.md 18 'Choosing a panel')" },
+  ),
+  DirectoryMaker: object({
+    wallet: ref('Wallet'),
+    name: { ...nullable({ type: 'string' }), description: 'The name the maker set; null when it set none' },
+    stats: ref('MakerStats'),
+  }),
   QuoteEndEvent: object({ rfq_id: ref('RfqId'), quote_id: ref('QuoteId') }, undefined, {
     description: "A maker's competitive quote that ended without a fill: no price, no winner, no taker",
   }),

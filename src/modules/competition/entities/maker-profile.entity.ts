@@ -9,6 +9,8 @@ import { bigintColumn } from '../../../common/database/columns';
 @Entity('maker_profiles')
 // The cancel-on-disconnect check: the makers with the flag, every second.
 @Index('maker_profiles_cancel_on_disconnect', ['accountId'], { where: 'cancel_on_disconnect' })
+// The makers directory (rfq.makers): the listed makers (migration 1763800000400).
+@Index('maker_profiles_listed', ['accountId'], { where: 'listed' })
 export class MakerProfileEntity {
   @PrimaryColumn({ name: 'account_id', type: 'bigint', transformer: bigintColumn, primaryKeyConstraintName: 'maker_profiles_pkey' })
   @ForeignKey('accounts', { name: 'maker_profiles_account_id_fkey' })

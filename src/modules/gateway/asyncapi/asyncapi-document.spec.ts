@@ -26,6 +26,22 @@ describe('AsyncAPI description of the trading WebSocket', () => {
     expect(operations.rfq_maker_events.action).toBe('send');
   });
 
+  it("covers competitive RFQs (design.md 18): the taker's quotes, the makers' traded_away, expired and closed, and the methods", () => {
+    const channels = document.channels as Record<string, { description: string; messages: Record<string, { $ref: string }> }>;
+    const messages = (document.components as { messages: Record<string, unknown> }).messages;
+    const payloads = (channel: string) => JSON.stringify(Object.keys(channels[channel].messages).map((key) => messages[key]));
+    expect(payloads('rfq')).toContain('"quotes"');
+    for (const event of ['"traded_away"', '"expired"', '"closed"', '"created"']) expect(payloads('rfq_maker')).toContain(event);
+    expect(channels.rfq.description).toContain('quotes');
+    expect(channels.rfq_maker.description).toMatch(/traded_away.*expired/);
+    const operations = document.operations as Record<string, any>;
+    for (const method of ['rfq.makers', 'rfq.maker.stats', 'rfq.maker.set_profile', 'rfq.maker.cancel_quote', 'rfq.maker.cancel_quotes', 'rfq.transcript']) {
+      expect(operations[methodKey(method)]).toMatchObject({ action: 'receive', 'x-jsonrpc-method': method });
+    }
+    expect(JSON.stringify(messages[`${methodKey('rfq.makers')}.result`])).toContain('DirectoryMaker');
+    expect(JSON.stringify(messages[`${methodKey('rfq.maker.stats')}.result`])).toContain('MakerStats');
+  });
+
   it('says which methods this build does not serve', () => {
     const operations = document.operations as Record<string, any>;
     expect(operations.public_get_nonce.description).toContain('No sign-in needed');

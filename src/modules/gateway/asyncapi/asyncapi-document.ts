@@ -210,10 +210,15 @@ const SERVERS = {
 
 const CHANNELS: Record<keyof MessageBook['channels'], { title: string; description: string }> = {
   client: { title: 'JSON-RPC requests and replies', description: 'Requests from the client and the replies to them (correlated by id).' },
-  rfq: { title: 'rfq notifications', description: 'Subscription notifications with params.channel = "rfq": the taker’s RFQ events.' },
+  rfq: {
+    title: 'rfq notifications',
+    description:
+      'Subscription notifications with params.channel = "rfq": the taker’s RFQ events, and `quotes` whenever the live quotes of its competitive RFQ change (design.md 18).',
+  },
   rfq_maker: {
     title: 'rfq_maker notifications',
-    description: 'Subscription notifications with params.channel = "rfq_maker": new and closed pending RFQs, and the events of the quote the maker holds.',
+    description:
+      'Subscription notifications with params.channel = "rfq_maker": new RFQs (a competitive one to its panel only) and `closed` when one leaves the open book without the maker’s live quote, the events of the quote the maker holds, and the ends of its competitive quotes without a fill (`traded_away`, `expired`: no price, no winner, no taker; design.md 18).',
   },
   session: {
     title: 'session notifications',

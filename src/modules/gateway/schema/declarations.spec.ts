@@ -106,7 +106,17 @@ describe('JSON-RPC method declarations', () => {
   it('the dispatch policy is the declaration: rfq.* methods speak the rfq dialect, the reads are served on unconfirmed views', () => {
     for (const name of RPC_METHODS) expect([name, METHOD_SCHEMAS[name].dialect]).toEqual([name, name.startsWith('rfq.') ? 'rfq' : 'public']);
     const reads = RPC_METHODS.filter((name) => METHOD_SCHEMAS[name].dialect === 'rfq' && METHOD_SCHEMAS[name].mode === 'read');
-    expect(reads.sort()).toEqual(['rfq.get', 'rfq.list', 'rfq.maker.poll', 'rfq.maker.quotes', 'rfq.maker.subscribe', 'rfq.subscribe', 'rfq.transcript']);
+    expect(reads.sort()).toEqual([
+      'rfq.get',
+      'rfq.list',
+      'rfq.maker.poll',
+      'rfq.maker.quotes',
+      'rfq.maker.stats',
+      'rfq.maker.subscribe',
+      'rfq.makers',
+      'rfq.subscribe',
+      'rfq.transcript',
+    ]);
   });
 
   it('sign-in params: only unknown ones are refused here, the values are the service’s (it counts the attempt first)', () => {

@@ -1,6 +1,7 @@
 import { formatRfq } from '@legwork/protocol';
 import { loadVector } from '../../../../test/vectors';
-import { MAX_STRIKES, planListing } from './listing';
+import { MAX_STRIKES } from '@legwork/protocol';
+import { planListing } from './listing';
 import { invalidParamsMessage as problem } from '../../../../test/invalid-params';
 
 const NOW = 1_790_000_000;

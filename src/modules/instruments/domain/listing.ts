@@ -2,13 +2,10 @@
  * What create-instruments lists (docs/spec/design.md section 2): the strikes (given, or the default grid
  * around the spot), each as a call and a put, named by their symbols. Pure: the time is a parameter.
  */
-import { I64_MAX, formatRfq } from '@legwork/protocol';
+import { I64_MAX, MAX_STRIKES, formatRfq } from '@legwork/protocol';
 import { invalid, parseAsset, parsePositiveAmount, parseUnixSeconds } from './inputs';
 import { strikeGrid } from './strike-grid';
 import { type OptionKind, formatSymbol, utcDateKey } from './symbol';
-
-/** At most this many strikes in one command (each gives two instruments). */
-export const MAX_STRIKES = 500;
 
 export interface CreateInstrumentsInput {
   asset: unknown;

@@ -33,6 +33,8 @@ const RFQ_EXPIRY_DEADLINE = `CASE WHEN state = 'quoted' THEN quote_expires_at EL
 @Index('rfqs_pending', ['id'], { where: `state = 'pending'` })
 // rfq.maker.poll: pending RFQs, and competitive ones still taking quotes while quoted (docs/spec/design.md 18).
 @Index('rfqs_open_to_quote', ['id'], { where: `state = 'pending' OR (state = 'quoted' AND competition IS NOT NULL)` })
+// The makers directory's stats: competitive RFQs without a panel (they reach every quoter) by id, that is by creation (migration 1763800000400).
+@Index('rfqs_competitive_unpaneled', ['id'], { where: `competition IS NOT NULL AND (competition ->> 'accounts') IS NULL` })
 @Index('rfqs_expiry_due', ['expiryDeadline'], { where: `state IN ('pending', 'quoted')` })
 @Index('rfqs_fill_due', ['updatedAt'], { where: `state IN ('accepted', 'submitting')` })
 // A maker's live quotes, read index-only (rfq.maker.get_limits and respond under limits, docs/spec/design.md section 15).
