@@ -126,9 +126,12 @@ export class InfrastructureModule implements BeforeApplicationShutdown, OnApplic
   }
 
   async onApplicationShutdown(): Promise<void> {
+    const started = Date.now();
     this.presence.stop();
     await this.broadcaster.close();
     if (this.redis) await quitRedis(this.redis);
+    const closing = Date.now();
     await this.database.close();
+    logger.event('info', 'shutdown: connections closed', { broadcast_redis_ms: closing - started, database_ms: Date.now() - closing }, 'Database');
   }
 }

@@ -63,7 +63,7 @@ describeBrowser('console: the Audit and Maker limits pages, in headless Chromium
     await closeBrowser(browser);
     await app?.close();
     await env?.destroy();
-  }, 60_000);
+  }, 120_000); // the app's close reports itself when slow (TestApp.close)
 
   it('audit: a command made in the console and one through an admin session, newest first, with their actors; the chain verified up to the head', async () => {
     // Through the console: create an account on the Accounts page.

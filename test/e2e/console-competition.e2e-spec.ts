@@ -85,7 +85,7 @@ describeBrowser('console: competitive RFQs and the makers pages, in headless Chr
     for (const t of [taker, ...(makers ?? [])]) await t?.client.close();
     await app?.close();
     await env?.destroy();
-  }, 60_000);
+  }, 120_000); // the app's close reports itself when slow (TestApp.close)
 
   it('the RFQ page: live quotes with the best bid and ask marked, then the transcript with every end and a verified signature', async () => {
     const { rfq, a1, b, c, a2 } = await competitiveRfq();

@@ -34,7 +34,7 @@ describeBrowser('operator console at /console, in headless Chromium', () => {
     await closeBrowser(browser);
     await app?.close();
     await env?.destroy();
-  }, 60_000);
+  }, 120_000); // the app's close reports itself when slow (TestApp.close)
 
   it('serves the built console with a CSP of its own scripts, styles and origin only', async () => {
     const bare = await fetch(`${app.url}/console`, { redirect: 'manual' });

@@ -81,7 +81,7 @@ describeBrowser('operator console at /console, in headless Chromium', () => {
     await closeBrowser(browser);
     await app?.close();
     await env?.destroy();
-  }, 60_000);
+  }, 120_000); // the app's close reports itself when slow (TestApp.close)
 
   it('signs in with the admin token (a wrong one is refused) and shows the overview', async () => {
     await page.goto(`${app.url}/console/`);

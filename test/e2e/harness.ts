@@ -110,10 +110,33 @@ export class TestApp {
     return this.url.replace('http', 'ws') + '/client';
   }
 
+  /**
+   * Closes the app. A close that takes longer than SLOW_CLOSE_MS (one took over 50 s once, on a
+   * loaded machine, in an afterAll) prints what the process still holds and turns the app's
+   * shutdown logs on, so that the stage it waits in shows in the test's output.
+   */
   async close(): Promise<void> {
-    await this.app.close();
+    const started = Date.now();
+    const watch = setTimeout(() => {
+      console.warn(`app.close() still running after ${SLOW_CLOSE_MS} ms; active resources: ${JSON.stringify(countOf(process.getActiveResourcesInfo()))}`);
+      logger.setLevel('info');
+    }, SLOW_CLOSE_MS);
+    try {
+      await this.app.close();
+    } finally {
+      clearTimeout(watch);
+      if (Date.now() - started > SLOW_CLOSE_MS) {
+        console.warn(`app.close() took ${Date.now() - started} ms`);
+        logger.setLevel((process.env.E2E_LOG_LEVEL as 'debug') ?? 'error');
+      }
+    }
   }
 }
+
+/** A close slower than this is reported (TestApp.close). */
+const SLOW_CLOSE_MS = 15_000;
+
+const countOf = (names: string[]) => names.reduce<Record<string, number>>((n, name) => ({ ...n, [name]: (n[name] ?? 0) + 1 }), {});
 
 /** Keep test output readable: the app logs errors only unless E2E_LOG_LEVEL says otherwise. */
 logger.setLevel((process.env.E2E_LOG_LEVEL as 'debug') ?? 'error');

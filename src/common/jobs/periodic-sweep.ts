@@ -40,6 +40,9 @@ export class PeriodicSweep {
     this.halted = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    const started = Date.now();
     await this.running;
+    // A pass that holds the shutdown up for long is worth seeing (it checks `stopped` between items).
+    if (Date.now() - started > 1000) logger.event('info', `${this.name}: stopped after its pass`, { ms: Date.now() - started }, 'Sweep');
   }
 }

@@ -73,9 +73,11 @@ export class JournalAppender implements OnApplicationBootstrap, BeforeApplicatio
   }
 
   async beforeApplicationShutdown(): Promise<void> {
+    const started = Date.now();
     await this.periodic.stop();
     await Promise.allSettled([this.running, this.queued]);
     await this.measuring;
+    logger.event('info', 'shutdown: journal appender stopped', { ms: Date.now() - started }, 'Journal');
   }
 
   /**
