@@ -25,6 +25,7 @@ import { MakerQuotes1763800000360 } from './1763800000360-MakerQuotes';
 import { MakerProfiles1763800000380 } from './1763800000380-MakerProfiles';
 import { CompetitiveMakerQuotes1763800000390 } from './1763800000390-CompetitiveMakerQuotes';
 import { MakerDirectory1763800000400 } from './1763800000400-MakerDirectory';
+import { RfqChildrenWithoutForeignKeys1763800000410 } from './1763800000410-RfqChildrenWithoutForeignKeys';
 
 /** Every migration, in order. The app runs the pending ones at start; `synchronize` is never on. */
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   MakerProfiles1763800000380,
   CompetitiveMakerQuotes1763800000390,
   MakerDirectory1763800000400,
+  RfqChildrenWithoutForeignKeys1763800000410,
 ];

@@ -60,8 +60,10 @@ export class RfqHistoryRepository {
   }
 
   /**
-   * Deletes the RFQs `ids` that ended before `cutoff` and have no fill, with their accept, panel
-   * rows and any event left; how many. An RFQ another statement holds is skipped (the next pass takes it).
+   * Deletes the RFQs `ids` that ended before `cutoff` and have no fill, with every row kept beside
+   * them (none has a foreign key to rfqs, migration 1763800000410): their accept, competitive quotes,
+   * declines, transcript, panel rows and any event left; how many. An RFQ another statement holds is
+   * skipped (the next pass takes it).
    */
   async deleteUnfilled(ids: readonly string[], cutoff: number): Promise<number> {
     const row = await this.db.one<{ n: number }>(
@@ -73,6 +75,9 @@ export class RfqHistoryRepository {
             events AS (DELETE FROM rfq_events e USING doomed d WHERE e.rfq_id = d.id),
             accepted AS (DELETE FROM accepts a USING doomed d WHERE a.rfq_id = d.id),
             panels AS (DELETE FROM competition_panels p USING doomed d WHERE p.rfq_id = d.id),
+            quotes AS (DELETE FROM competition_quotes q USING doomed d WHERE q.rfq_id = d.id),
+            declines AS (DELETE FROM competition_declines c USING doomed d WHERE c.rfq_id = d.id),
+            transcripts AS (DELETE FROM competition_transcripts t USING doomed d WHERE t.rfq_id = d.id),
             gone AS (DELETE FROM rfqs r USING doomed d WHERE r.id = d.id RETURNING r.id)
        SELECT count(*)::int AS n FROM gone`,
       [ids, cutoff],

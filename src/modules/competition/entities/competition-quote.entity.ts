@@ -30,8 +30,8 @@ export class CompetitionQuoteEntity {
   @Column({ name: 'quote_id', type: 'char', length: 64 })
   quoteId!: string;
 
+  /** No foreign key to rfqs (migration 1763800000410): written beside its RFQ's row, deleted with it by the history sweep. */
   @Column({ name: 'rfq_id', type: 'char', length: 32, collation: 'C' })
-  @ForeignKey('rfqs', { name: 'competition_quotes_rfq_id_fkey', onDelete: 'CASCADE' })
   rfqId!: string;
 
   @Column(bigint('maker_account_id'))

@@ -1,4 +1,4 @@
-import { Column, Entity, ForeignKey, PrimaryColumn } from 'typeorm';
+import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { bigint } from '../../../common/database/columns';
 
 /**
@@ -8,8 +8,8 @@ import { bigint } from '../../../common/database/columns';
  */
 @Entity('competition_transcripts')
 export class CompetitionTranscriptEntity {
+  /** No foreign key to rfqs (migration 1763800000410): written beside its RFQ's row, deleted with it by the history sweep. */
   @PrimaryColumn({ name: 'rfq_id', type: 'char', length: 32, collation: 'C', primaryKeyConstraintName: 'competition_transcripts_pkey' })
-  @ForeignKey('rfqs', { name: 'competition_transcripts_rfq_id_fkey', onDelete: 'CASCADE' })
   rfqId!: string;
 
   /** UTF-8 of the transcript as RFC 8785 canonical JSON: the bytes signed. */

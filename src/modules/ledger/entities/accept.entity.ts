@@ -1,4 +1,4 @@
-import { Check, Column, Entity, ForeignKey, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity, PrimaryColumn } from 'typeorm';
 import { bigint } from '../../../common/database/columns';
 
 /** A taker's accept of a quote (migration 2), with the fee frozen at accept and its signed cap. */
@@ -7,8 +7,8 @@ import { bigint } from '../../../common/database/columns';
 @Check('accepts_fee_check', 'fee >= 0')
 @Check('accepts_check', 'max_fee >= fee')
 export class AcceptEntity {
+  /** No foreign key to rfqs (migration 1763800000410): written beside its RFQ's row, deleted with it by the history sweep. */
   @PrimaryColumn({ name: 'rfq_id', type: 'char', length: 32, collation: 'C', primaryKeyConstraintName: 'accepts_pkey' })
-  @ForeignKey('rfqs', { name: 'accepts_rfq_id_fkey' })
   rfqId!: string;
 
   @Column({ name: 'quote_id', type: 'char', length: 64 })

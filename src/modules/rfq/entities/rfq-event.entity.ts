@@ -1,4 +1,4 @@
-import { Column, Entity, ForeignKey, Index, PrimaryColumn, Generated } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn, Generated } from 'typeorm';
 import { bigint, bigintColumn } from '../../../common/database/columns';
 
 /** One state move of an RFQ, in order (migration 1). */
@@ -9,8 +9,8 @@ export class RfqEventEntity {
   @Generated('increment')
   id!: bigint;
 
+  /** No foreign key to rfqs (migration 1763800000410): written beside its RFQ's row, deleted with it by the history sweep. */
   @Column({ name: 'rfq_id', type: 'char', length: 32, collation: 'C' })
-  @ForeignKey('rfqs', { name: 'rfq_events_rfq_id_fkey' })
   rfqId!: string;
 
   @Column({ name: 'event', type: 'text' })
