@@ -19,12 +19,13 @@ const TARGET_STATEMENT_MS = 5;
 
 /**
  * After each statement the sweep rests this many times as long as the statement took: it takes at
- * most a sixth of the database. In retention.e2e-spec.ts (PostgreSQL, 2 cores) the drain raised
- * the trading p99 by about as much as it was busy: at 3 (a quarter) 14.0 against 10.0 ms, at 6 13.2
- * against 11.3 ms, but the 50,000 RFQs then took 369 s instead of 171. Without the six foreign-key
- * triggers per RFQ (migration 1763800000410), at 5 they took 194 s.
+ * most an eleventh of the database. What a drain costs trading is the I/O of the pages it dirties
+ * (sampled in pg_stat_activity, the trading backends wait mostly in IO:WALSync; compressing the WAL
+ * with lz4 did not help), so it grows with the drain's rate: in retention.e2e-spec.ts (PostgreSQL,
+ * 2 cores, Node 24) the trading p99 rose 4.8 ms (12.3 against 7.5) at 5, 2.1 ms (8.9 against 6.8)
+ * at 10, about 93 RFQs/s. A week of a busy venue's unfilled RFQs (57,000) drains in about 10 minutes.
  */
-export const REST_PER_STATEMENT = 5;
+export const REST_PER_STATEMENT = 10;
 
 /** RFQ_HISTORY_DAYS as whole seconds, at least one. */
 export function historySeconds(days: number): number {
