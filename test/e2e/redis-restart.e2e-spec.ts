@@ -110,7 +110,8 @@ function privateRedisServer(): PrivateRedisServer {
     await redis.stop();
     const started = Date.now();
     await other.close();
-    expect(Date.now() - started).toBeLessThan(12_000);
+    // Every Redis client is disconnected at once (1.6 s here); waiting out each graceful close took 10 to 12 s.
+    expect(Date.now() - started).toBeLessThan(6_000);
     await redis.start();
   }, 40_000);
 });

@@ -109,6 +109,19 @@ export class BullMqJobRunner extends JobRunner {
    * disconnected instead (its job, if any, is retried by BullMQ or the sweep).
    */
   async close(): Promise<void> {
+    // Redis down or reconnecting: nothing can be closed gracefully, and each wait below would run out.
+    if (this.connection.status !== 'ready') {
+      const clients = [...this.workers, ...this.queues.values()];
+      await closeWithin(
+        () => Promise.all(clients.map((c) => c.disconnect().catch(() => undefined))),
+        1000,
+        () => undefined,
+        0,
+      );
+      logger.event('warn', 'job workers disconnected: Redis is not reachable', {}, 'Jobs');
+      await quitRedis(this.connection);
+      return;
+    }
     const graceful = await closeWithin(
       () => Promise.all(this.workers.map((w) => w.close())),
       WORKER_CLOSE_MS,

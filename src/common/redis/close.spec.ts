@@ -1,4 +1,5 @@
-import { closeWithin } from './close';
+import type Redis from 'ioredis';
+import { closeWithin, quitRedis } from './close';
 
 describe('closeWithin', () => {
   it('a close that settles in time: true, no fallback (a failed close counts as settled)', async () => {
@@ -28,5 +29,25 @@ describe('closeWithin, when the fallback hangs too', () => {
       ),
     ).resolves.toBe(false);
     expect(Date.now() - started).toBeLessThan(1000);
+  });
+});
+
+describe('quitRedis', () => {
+  const connection = (status: string) => ({ status, quit: jest.fn(async () => 'OK'), disconnect: jest.fn() });
+
+  it('a ready connection: QUIT', async () => {
+    const redis = connection('ready');
+    await expect(quitRedis(redis as unknown as Redis)).resolves.toBe(true);
+    expect(redis.quit).toHaveBeenCalledTimes(1);
+    expect(redis.disconnect).not.toHaveBeenCalled();
+  });
+
+  it('a connection that is reconnecting (Redis down): disconnected at once, no QUIT to wait out', async () => {
+    const redis = connection('reconnecting');
+    const started = Date.now();
+    await expect(quitRedis(redis as unknown as Redis, 2000)).resolves.toBe(false);
+    expect(Date.now() - started).toBeLessThan(100);
+    expect(redis.quit).not.toHaveBeenCalled();
+    expect(redis.disconnect).toHaveBeenCalledTimes(1);
   });
 });

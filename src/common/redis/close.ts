@@ -26,8 +26,15 @@ export async function closeWithin(close: () => Promise<unknown>, ms: number, fal
   return false;
 }
 
-/** QUIT, or a plain disconnect when Redis does not answer within `ms` (down, or reconnecting). */
-export function quitRedis(redis: Redis, ms = 2000): Promise<boolean> {
+/**
+ * QUIT, or a plain disconnect when Redis does not answer within `ms`; a connection that is not
+ * ready (Redis down, reconnecting) is disconnected at once: a QUIT would only wait out `ms`.
+ */
+export async function quitRedis(redis: Redis, ms = 2000): Promise<boolean> {
+  if (redis.status !== 'ready') {
+    redis.disconnect();
+    return false;
+  }
   return closeWithin(
     () => redis.quit(),
     ms,
