@@ -23,7 +23,7 @@ const TARGET_STATEMENT_MS = 5;
  * (sampled in pg_stat_activity, the trading backends wait mostly in IO:WALSync; compressing the WAL
  * with lz4 did not help), so it grows with the drain's rate: in retention.e2e-spec.ts (PostgreSQL,
  * 2 cores, Node 24) the trading p99 rose 4.8 ms (12.3 against 7.5) at 5, 2.1 ms (8.9 against 6.8)
- * at 10, about 93 RFQs/s. A week of a busy venue's unfilled RFQs (57,000) drains in about 10 minutes.
+ * at 10, 52 to 93 RFQs/s. A week of a busy venue's unfilled RFQs (57,000) drains in 10 to 20 minutes.
  */
 export const REST_PER_STATEMENT = 10;
 
