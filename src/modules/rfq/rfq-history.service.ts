@@ -29,7 +29,7 @@ interface HistoryPass {
  *
  * Deletion never stalls trading: every statement is its own short transaction of at most
  * MAX_BATCH_ROWS rows, sized down when one takes longer than TARGET_STATEMENT_MS, and the sweep
- * rests ten times as long as its last statement took before the next, so at most an eleventh of the
+ * rests twenty times as long as its last statement took before the next, so at most a twenty-first of the
  * database's time (on the embedded database, its one session) is the sweep's while a backlog drains. Runs on
  * every instance like the other sweeps: the statements are idempotent and SKIP LOCKED rows another
  * instance holds.
@@ -110,7 +110,7 @@ export class RfqHistoryService implements OnApplicationBootstrap, BeforeApplicat
 
   /**
    * Runs one statement, sizes the next from its time, then rests REST_PER_STATEMENT times as long as
-   * it took: the trading path's statements get at least ten times as much of the database as the sweep.
+   * it took: the trading path's statements get at least twenty times as much of the database as the sweep.
    */
   private async timed<T>(statement: () => Promise<T>): Promise<T> {
     const started = performance.now();

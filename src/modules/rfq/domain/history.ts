@@ -19,13 +19,14 @@ const TARGET_STATEMENT_MS = 5;
 
 /**
  * After each statement the sweep rests this many times as long as the statement took: it takes at
- * most an eleventh of the database. What a drain costs trading is the I/O of the pages it dirties
- * (sampled in pg_stat_activity, the trading backends wait mostly in IO:WALSync; compressing the WAL
- * with lz4 did not help), so it grows with the drain's rate: in retention.e2e-spec.ts (PostgreSQL,
- * 2 cores, Node 24) the trading p99 rose 4.8 ms (12.3 against 7.5) at 5, 2.1 ms (8.9 against 6.8)
- * at 10, 52 to 93 RFQs/s. A week of a busy venue's unfilled RFQs (57,000) drains in 10 to 20 minutes.
+ * most a twenty-first of the database. What a drain costs trading is the I/O of the pages it
+ * dirties (sampled in pg_stat_activity, the trading backends wait mostly in IO:WALSync; compressing
+ * the WAL with lz4 did not help), so it grows with the drain's rate: in retention.e2e-spec.ts
+ * (PostgreSQL, 2 cores, Node 24) the trading p99 rose 4.8 ms (12.3 against 7.5) at 5; at 10 (52 to
+ * 93 RFQs/s) 1.0 to 3.1 ms, 1.14x to 1.52x. At 20 a week of a busy venue's unfilled RFQs (57,000)
+ * drains in 20 to 40 minutes.
  */
-export const REST_PER_STATEMENT = 10;
+export const REST_PER_STATEMENT = 20;
 
 /** RFQ_HISTORY_DAYS as whole seconds, at least one. */
 export function historySeconds(days: number): number {
