@@ -111,9 +111,11 @@ export class BullMqJobRunner extends JobRunner {
   async close(): Promise<void> {
     // Redis down or reconnecting: nothing can be closed gracefully, and each wait below would run out.
     if (this.connection.status !== 'ready') {
-      const clients = [...this.workers, ...this.queues.values()];
+      // A forced close drops each client's own connection without waiting for it to be ready
+      // (`disconnect()` waits for that, so it never returned, and its connections kept reconnecting).
+      const closes = [...this.workers.map((w) => w.close(true)), ...[...this.queues.values()].map((q) => q.close())];
       await closeWithin(
-        () => Promise.all(clients.map((c) => c.disconnect().catch(() => undefined))),
+        () => Promise.all(closes.map((c) => c.catch(() => undefined))),
         1000,
         () => undefined,
         0,

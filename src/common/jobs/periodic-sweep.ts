@@ -9,6 +9,8 @@ export class PeriodicSweep {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private halted = false;
+  /** The rests in progress, woken by `stop()`. */
+  private readonly resting = new Set<() => void>();
 
   constructor(
     private readonly name: string,
@@ -36,13 +38,32 @@ export class PeriodicSweep {
     return this.running;
   }
 
+  /**
+   * Waits `ms` between a pass's statements, or until `stop()`: a rest sized from a slow statement
+   * (a loaded database) must not hold a shutdown up for as long.
+   */
+  rest(ms: number): Promise<void> {
+    if (this.halted || ms <= 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const wake = (): void => {
+        clearTimeout(timer);
+        this.resting.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      this.resting.add(wake);
+    });
+  }
+
   async stop(): Promise<void> {
     this.halted = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    for (const wake of [...this.resting]) wake();
     const started = Date.now();
     await this.running;
+    const ms = Date.now() - started;
     // A pass that holds the shutdown up for long is worth seeing (it checks `stopped` between items).
-    if (Date.now() - started > 1000) logger.event('info', `${this.name}: stopped after its pass`, { ms: Date.now() - started }, 'Sweep');
+    if (ms > 1000) logger.event('info', `${this.name}: stopped after its pass`, { ms }, 'Sweep');
   }
 }

@@ -40,6 +40,8 @@ export class RfqHistoryService implements OnApplicationBootstrap, BeforeApplicat
   // Starts small and grows while statements stay quick: the first statements of a backlog find out what the database affords.
   private batchRows = 200;
   private analyzedAt = 0;
+  // The last statement's time: the rest before the next statement of the same pass is sized from it.
+  private lastStatementMs = 0;
 
   constructor(
     private readonly history: RfqHistoryRepository,
@@ -67,12 +69,15 @@ export class RfqHistoryService implements OnApplicationBootstrap, BeforeApplicat
   /** Deletes what is past RFQ_HISTORY_DAYS, statement by statement, until nothing is due or the app stops. */
   async prune(): Promise<HistoryPass> {
     const pass: HistoryPass = { deleted: 0, kept: 0, events: 0 };
+    this.lastStatementMs = 0;
     const cutoff = historyCutoff(this.clock.now(), this.config.rfqHistoryDays);
     while (!this.periodic.stopped) {
       // Half a statement's rows: the RFQs, and in the same statement their accepts.
       const due = await this.timed(() => this.history.due(cutoff, Math.floor(this.batchRows / 2)));
       if (due.length === 0) break;
       pass.events += await this.deleteEvents(due.map((r) => r.id));
+      // A shutdown waits for the statement running, not for the rest of the batch.
+      if (this.periodic.stopped) break;
       const unfilled = due.filter((r) => !r.kept).map((r) => r.id);
       const kept = due.filter((r) => r.kept).map((r) => r.id);
       const deleted = unfilled.length > 0 ? await this.timed(() => this.history.deleteUnfilled(unfilled, cutoff)) : 0;
@@ -109,15 +114,17 @@ export class RfqHistoryService implements OnApplicationBootstrap, BeforeApplicat
   }
 
   /**
-   * Runs one statement, sizes the next from its time, then rests REST_PER_STATEMENT times as long as
-   * it took: the trading path's statements get at least twenty times as much of the database as the sweep.
+   * Rests REST_PER_STATEMENT times as long as the pass's previous statement took (the trading path's
+   * statements get at least twenty times as much of the database as the sweep), then runs one
+   * statement and sizes the next from its time. A pass ends without a rest after its last
+   * statement, and `stop()` cuts a rest short.
    */
   private async timed<T>(statement: () => Promise<T>): Promise<T> {
+    await this.periodic.rest(Math.ceil(this.lastStatementMs * REST_PER_STATEMENT));
     const started = performance.now();
     const result = await statement();
-    const ms = performance.now() - started;
-    this.batchRows = nextBatchRows(this.batchRows, ms);
-    await new Promise((resolve) => setTimeout(resolve, Math.ceil(ms * REST_PER_STATEMENT)));
+    this.lastStatementMs = performance.now() - started;
+    this.batchRows = nextBatchRows(this.batchRows, this.lastStatementMs);
     return result;
   }
 
