@@ -8,11 +8,13 @@ import type { RfqHistoryRepository } from './rfq-history.repository';
 /** A repository whose every statement takes `statementMs`, with `dueRows` RFQs due on each read. */
 function service(statementMs: number, dueRows: () => number) {
   const calls: string[] = [];
-  const slow = <T>(name: string, value: T) => async (): Promise<T> => {
-    calls.push(name);
-    await new Promise((resolve) => setTimeout(resolve, statementMs));
-    return value;
-  };
+  const slow =
+    <T>(name: string, value: T) =>
+    async (): Promise<T> => {
+      calls.push(name);
+      await new Promise((resolve) => setTimeout(resolve, statementMs));
+      return value;
+    };
   const history = {
     due: jest.fn(async () => {
       const rows = await slow('due', dueRows())();
