@@ -6,7 +6,7 @@ import { RfqError } from '../../common/errors/app-error';
 import { logger } from '../../common/logging/logger';
 import type { CheckedQuote, DeclineResult, RespondResult } from '../rfq/competition-port';
 import type { DeclineCommand, RespondCommand } from '../rfq/domain/rfq-params';
-import type { CompetitiveQuote, RfqRecord } from '../rfq/domain/rfq-record';
+import { type RfqRecord, quoteOf } from '../rfq/domain/rfq-record';
 import { MakerLimitsService } from '../maker-limits/maker-limits.service';
 import type { MakerLimitsRow } from '../maker-limits/maker-limits-row';
 import { RfqLookupService } from '../rfq/rfq-lookup.service';
@@ -94,19 +94,8 @@ export class MakerQuotesService {
 
   /** Under the RFQ's row (`locked`, open): the quote joins its live quotes, and the taker's `quotes` event is stored. */
   private async join(tx: Tx, maker: RfqCaller, command: RespondCommand, checked: CheckedQuote, locked: RfqRecord, nowMs: number): Promise<void> {
-    const quote: CompetitiveQuote = {
-      quoteId: checked.quoteId,
-      makerAccountId: maker.accountId,
-      makerWallet: maker.wallet,
-      quoteNonce: command.quoteNonce,
-      bid: command.bid,
-      ask: command.ask,
-      issuedAt: command.issuedAt,
-      expiresAt: command.expiresAt,
-      makerSignature: command.makerSignature,
-      // Received when it joins the RFQ's quotes, under the RFQ's row: the order received is the order of the lock.
-      receivedAtMs: this.clock.nowMs(),
-    };
+    // Received when it joins the RFQ's quotes, under the RFQ's row: the order received is the order of the lock.
+    const quote = quoteOf(maker, command, checked.quoteId, this.clock.nowMs());
     // The maker's live quote there ends `replaced`, this one is inserted and the taker's `quotes`
     // event stored with the live quotes read under the row: one statement.
     await this.close.joined(tx, locked, nowMs, this.quotes.joinWith(locked.id, quote, nowMs));

@@ -7,7 +7,7 @@ import { MakerLimitsService, type SeenQuotes } from '../maker-limits/maker-limit
 import type { CheckedQuote } from './competition-port';
 import type { RespondResult } from './domain/respond-replay';
 import type { RespondCommand } from './domain/rfq-params';
-import type { RfqRecord } from './domain/rfq-record';
+import { type RfqRecord, quoteOf } from './domain/rfq-record';
 import { QuoteChecksService, nonceRefusal } from './quote-checks.service';
 import { RfqExpiryService } from './rfq-expiry.service';
 import { MoveRefused, RfqTransitionsService } from './rfq-transitions.service';
@@ -31,18 +31,7 @@ export class QuoteTakeService {
   async take(maker: RfqCaller, command: RespondCommand, checked: CheckedQuote): Promise<RespondResult> {
     const { rfq, quoteId: id, now } = checked;
     const move = { rfqId: rfq.id, from: 'pending' as const, to: 'quoted' as const, at: now, deadlineAfterMs: this.clock.nowMs() };
-    const quote = {
-      quoteId: id,
-      makerAccountId: maker.accountId,
-      makerWallet: maker.wallet,
-      quoteNonce: command.quoteNonce,
-      bid: command.bid,
-      ask: command.ask,
-      issuedAt: command.issuedAt,
-      expiresAt: command.expiresAt,
-      makerSignature: command.makerSignature,
-      receivedAtMs: move.deadlineAfterMs,
-    };
+    const quote = quoteOf(maker, command, id, move.deadlineAfterMs);
 
     // One statement: the first-wins move (only while the RFQ is within its deadline) and the nonce
     // high-water mark, refused together when the nonce does not rise.

@@ -1,5 +1,6 @@
 import { type RfqTranscript, type TranscriptQuote, formatRfq } from '@legwork/protocol';
 import type { CompetitiveQuote, RfqRecord, Side } from '../../rfq/domain/rfq-record';
+import { quoteFields } from '../../rfq/domain/rfq-view';
 import type { StoredLiveQuote } from '../../rfq/rfq-row';
 
 /**
@@ -70,13 +71,7 @@ export function buildTranscript(
     closed_at_ms: closedAtMs,
     makers: rfq.competition?.makers ?? null,
     quotes: quotes.map((q): TranscriptQuote => ({
-      quote_id: q.quoteId,
-      maker: q.makerWallet,
-      quote_nonce: q.quoteNonce.toString(),
-      bid: formatRfq(q.bid),
-      ask: formatRfq(q.ask),
-      issued_at: q.issuedAt,
-      expires_at: q.expiresAt,
+      ...quoteFields(q),
       received_at_ms: q.receivedAtMs,
       ended_at_ms: q.endedAtMs ?? closedAtMs,
       end: q.end ?? 'expired',

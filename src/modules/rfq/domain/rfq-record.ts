@@ -1,5 +1,6 @@
 import type { Receipt } from '@legwork/protocol';
 import type { RfqErrorCode } from '../../../common/errors/app-error';
+import type { RespondCommand } from './rfq-params';
 import type { RfqState } from './rfq-state';
 
 /** An RFQ as the services hold it: money and quantities in micro-units, times in unix seconds. */
@@ -33,6 +34,17 @@ export interface StoredQuote {
 /** A quote of a competitive RFQ (docs/spec/design.md 18): the quote and when the exchange took it (unix ms). */
 export interface CompetitiveQuote extends StoredQuote {
   receivedAtMs: number;
+}
+
+/** The quote a maker's respond makes (`command`, checked as `quoteId`), taken by the exchange at `receivedAtMs`. */
+export function quoteOf(
+  maker: { accountId: number; wallet: string },
+  command: Omit<RespondCommand, 'rfqId'>,
+  quoteId: string,
+  receivedAtMs: number,
+): CompetitiveQuote {
+  const { quoteNonce, bid, ask, issuedAt, expiresAt, makerSignature } = command;
+  return { quoteId, makerAccountId: maker.accountId, makerWallet: maker.wallet, quoteNonce, bid, ask, issuedAt, expiresAt, makerSignature, receivedAtMs };
 }
 
 /** The competition asked at create: the panel's wallets in the order given and their account ids; null: every quoter. */

@@ -1,5 +1,5 @@
 import { type View, formatRfq } from '@legwork/protocol';
-import type { CompetitiveQuote, RfqRecord, StoredLeg } from './rfq-record';
+import type { CompetitiveQuote, RfqRecord, StoredLeg, StoredQuote } from './rfq-record';
 import type { RfqState } from './rfq-state';
 
 /** The wire forms of an RFQ (docs/spec/design.md section 5). Pure: records in, JSON-ready objects out. */
@@ -41,7 +41,8 @@ function fillView(rfq: RfqRecord, forTaker: boolean): RfqFillView | null {
 
 type LiveQuoteView = View<'RfqLiveQuote'>;
 
-function liveQuoteView(q: CompetitiveQuote): LiveQuoteView {
+/** What every view of a quote says of it (the RFQ's quote, a live quote, a transcript's quote). */
+export function quoteFields(q: StoredQuote) {
   return {
     quote_id: q.quoteId,
     maker: q.makerWallet,
@@ -50,9 +51,11 @@ function liveQuoteView(q: CompetitiveQuote): LiveQuoteView {
     ask: formatRfq(q.ask),
     issued_at: q.issuedAt,
     expires_at: q.expiresAt,
-    maker_signature: q.makerSignature,
-    received_at_ms: q.receivedAtMs,
   };
+}
+
+function liveQuoteView(q: CompetitiveQuote): LiveQuoteView {
+  return { ...quoteFields(q), maker_signature: q.makerSignature, received_at_ms: q.receivedAtMs };
 }
 
 /**
@@ -87,18 +90,7 @@ export function rfqView(rfq: RfqRecord): RfqView {
     updated_at: rfq.updatedAt,
     expires_at: rfq.expiresAt,
     max_quote_expires_at: rfq.maxQuoteExpiresAt,
-    quote: q
-      ? {
-          quote_id: q.quoteId,
-          maker: q.makerWallet,
-          quote_nonce: q.quoteNonce.toString(),
-          bid: formatRfq(q.bid),
-          ask: formatRfq(q.ask),
-          issued_at: q.issuedAt,
-          expires_at: q.expiresAt,
-          maker_signature: q.makerSignature,
-        }
-      : null,
+    quote: q ? { ...quoteFields(q), maker_signature: q.makerSignature } : null,
     accepted_side: rfq.acceptedSide,
     decline_reason: rfq.declineReason,
     failure: rfq.failure ? { error: rfq.failure.error, message: rfq.failure.message } : null,
