@@ -1,6 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
+import type { FastifyInstance } from 'fastify';
 import { AppModule } from './app.module';
 import type { AppConfig } from './common/config/config';
 import { preparePrivateDataDir } from './common/database/embedded';
@@ -23,6 +24,12 @@ const MAX_BODY_BYTES = 64 * 1024;
 /** A request must be answered within this (docs/spec/design.md section 10); its headers must arrive within HEADERS_TIMEOUT_MS. */
 const REQUEST_TIMEOUT_MS = 30_000;
 const HEADERS_TIMEOUT_MS = 10_000;
+/**
+ * A shutdown gives the HTTP requests in flight this long (docs/spec/design.md section 11, as the
+ * gateway's calls), then cuts every connection still open: a client that stopped reading, or never
+ * finished its request, held a test's close for about 60 s.
+ */
+const HTTP_DRAIN_MS = 5000;
 
 /** docs/spec/design.md section 10: on every response; /docs gets its own CSP (the Swagger UI page and its assets). */
 const SECURITY_HEADERS = {
@@ -56,6 +63,37 @@ function limitUnauthenticatedRoutes(app: NestFastifyApplication, config: AppConf
   limitPublicRoutes(fastify, (method, url) => authenticated.has(`${method} ${url}`), app.get(PublicRateLimit), config.trustProxy, rule);
 }
 
+/** Every response counted and timed in /metrics; the log keeps every change, every failure and every slow request. */
+function countAndLogResponses(fastify: FastifyInstance, metrics: MetricsService): void {
+  fastify.addHook('onResponse', (request, reply, done) => {
+    const ms = reply.elapsedTime;
+    // The route pattern (`/v1/admin/accounts/:account_id`), never the raw URL: bounded label values.
+    metrics.httpRequest(request.method, request.routeOptions.url, reply.statusCode, ms / 1000);
+    // Every request is counted and timed in /metrics; the log keeps every change (not a GET or
+    // HEAD), every failure and every slow request (docs/observability.md).
+    if (reply.statusCode >= 400 || (request.method !== 'GET' && request.method !== 'HEAD') || ms >= SLOW_REQUEST_MS) {
+      logger.event(
+        'info',
+        'http',
+        { request_id: request.id, method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(ms) },
+        'Http',
+      );
+    }
+    done();
+  });
+}
+
+/** At close, the connections still open after HTTP_DRAIN_MS are cut (Node's own request timeouts stop at close). */
+function boundHttpDrain(fastify: FastifyInstance): void {
+  fastify.addHook('preClose', (done) => {
+    const server = fastify.server;
+    const cut = setTimeout(() => server.closeAllConnections(), HTTP_DRAIN_MS);
+    cut.unref();
+    server.once('close', () => clearTimeout(cut));
+    done();
+  });
+}
+
 /** Builds the application (HTTP and /client on one Fastify server); the caller listens. */
 export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
   logger.setLevel(config.logLevel);
@@ -86,22 +124,8 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     done();
   });
   limitUnauthenticatedRoutes(app, config);
-  fastify.addHook('onResponse', (request, reply, done) => {
-    const ms = reply.elapsedTime;
-    // The route pattern (`/v1/admin/accounts/:account_id`), never the raw URL: bounded label values.
-    metrics.httpRequest(request.method, request.routeOptions.url, reply.statusCode, ms / 1000);
-    // Every request is counted and timed in /metrics; the log keeps every change (not a GET or
-    // HEAD), every failure and every slow request (docs/observability.md).
-    if (reply.statusCode >= 400 || (request.method !== 'GET' && request.method !== 'HEAD') || ms >= SLOW_REQUEST_MS) {
-      logger.event(
-        'info',
-        'http',
-        { request_id: request.id, method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(ms) },
-        'Http',
-      );
-    }
-    done();
-  });
+  countAndLogResponses(fastify, metrics);
+  boundHttpDrain(fastify);
   serveDeclaredRoutes(app, fastify, app.get(AuthGuard), app.get(AuditTrail));
   // The API descriptions, generated from the code: /openapi.json, and the Swagger UI reference at /docs.
   const openapi = buildOpenApiDocument(app, config.serviceName);

@@ -138,6 +138,8 @@ describeBrowser('console: competitive RFQs and the makers pages, in headless Chr
   it("the Makers page: a maker's profile (listed, name) saved with rfq.maker.set_profile", async () => {
     await page.evaluate(() => (location.hash = '#/makers'));
     await page.waitForSelector('main[data-page="makers"]');
+    // The page reads who the stored desk session is before it shows it: wait for that, then leave it.
+    await page.waitForSelector('[data-testid="desk-who"] button');
     await page.click('[data-testid="desk-who"] button');
     await deskSignIn(sessionToken(makers[1].wallet.address, makers[1].accountId, ['quoter']));
     await page.waitForSelector('form[data-testid="maker-profile"][data-listed="false"]');

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
+import type { Socket } from 'node:net';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from '../../src/app';
 import { type AppConfig, loadConfig } from '../../src/common/config/config';
@@ -88,11 +89,19 @@ export class Environment {
 }
 
 export class TestApp {
+  /** The server side of every connection the app accepted: what a slow close waits on is among them. */
+  private readonly sockets = new Set<Socket>();
+
   private constructor(
     readonly app: NestFastifyApplication,
     readonly config: AppConfig,
     readonly url: string,
-  ) {}
+  ) {
+    app.getHttpServer().on('connection', (socket: Socket) => {
+      this.sockets.add(socket);
+      socket.once('close', () => this.sockets.delete(socket));
+    });
+  }
 
   static async start(env: Record<string, string>): Promise<TestApp> {
     const config = loadConfig({ ...env, PORT: '0', HOST: '127.0.0.1' });
@@ -118,7 +127,10 @@ export class TestApp {
   async close(): Promise<void> {
     const started = Date.now();
     const watch = setTimeout(() => {
-      console.warn(`app.close() still running after ${SLOW_CLOSE_MS} ms; active resources: ${JSON.stringify(countOf(process.getActiveResourcesInfo()))}`);
+      console.warn(
+        `app.close() still running after ${SLOW_CLOSE_MS} ms; active resources: ${JSON.stringify(countOf(process.getActiveResourcesInfo()))}; ` +
+          `open connections: ${JSON.stringify([...this.sockets].map(describeSocket))}`,
+      );
       logger.setLevel('info');
     }, SLOW_CLOSE_MS);
     try {
@@ -131,6 +143,18 @@ export class TestApp {
       }
     }
   }
+}
+
+/** What a server-side socket is doing: its peer, bytes each way, the response it is writing (if any). */
+function describeSocket(socket: Socket) {
+  const response = (socket as Socket & { _httpMessage?: { req?: { method?: string; url?: string }; writableFinished?: boolean } })._httpMessage;
+  return {
+    peer: socket.remotePort,
+    read: socket.bytesRead,
+    written: socket.bytesWritten,
+    buffered: socket.writableLength,
+    request: response ? `${response.req?.method} ${response.req?.url} finished=${response.writableFinished}` : null,
+  };
 }
 
 /** A close slower than this is reported (TestApp.close). */
