@@ -1,0 +1,77 @@
+import { Clock } from '../../common/clock';
+import type { AppConfig } from '../../common/config/config';
+import type { Database } from '../../common/database/database';
+import type { MetricsService } from '../health/metrics.service';
+import type { ReceiptView } from './domain/receipt';
+import { JournalAppender } from './journal-appender.service';
+import type { ExchangeKeyService } from './exchange-key.service';
+import type { JournalRepository } from './journal.repository';
+
+/**
+ * The appender's batching with its batch replaced: `staged` is what fills have committed; a batch
+ * chains all of it (after BATCH_MS, its write) and is recorded in `batches`.
+ */
+function appender(batchMs = 2) {
+  const staged: string[] = [];
+  const batches: string[][] = [];
+  const db = { session: async <T>(fn: (s: unknown) => Promise<T>) => fn({}), embedded: false } as unknown as Database;
+  const config = { sweepIntervalMs: 60_000 } as AppConfig;
+  const metrics = { journalHead: jest.fn() } as unknown as MetricsService;
+  const a = new JournalAppender(db, {} as JournalRepository, {} as ExchangeKeyService, metrics, new Clock(), config);
+  const view = (n: number) => ({ journal_seq: n }) as ReceiptView;
+  jest.spyOn(a as unknown as { chainBatch: () => Promise<unknown> }, 'chainBatch').mockImplementation(async () => {
+    const batch = staged.splice(0);
+    await new Promise((resolve) => setTimeout(resolve, batchMs));
+    if (batch.length > 0) batches.push(batch);
+    return { linked: batch.map((fillId, i) => ({ fillId, kind: 0, view: view(i) })), hold: null };
+  });
+  const fill = (id: string) => {
+    staged.push(id);
+    return a.receiptOf(id, 0);
+  };
+  return { a, fill, batches };
+}
+
+describe('JournalAppender batching', () => {
+  it('chains at once when idle', async () => {
+    const { fill, batches } = appender();
+    const started = performance.now();
+    await fill('1');
+    expect(performance.now() - started).toBeLessThan(8);
+    expect(batches).toEqual([['1']]);
+  });
+
+  it('under load, gathers the asks of a few milliseconds into one batch (one commit, one hold)', async () => {
+    const { fill, batches } = appender();
+    await fill('1');
+    // A run ended just now: the next one gathers, and the fills that commit meanwhile join it.
+    const first = fill('2');
+    await new Promise((resolve) => setTimeout(resolve, 3));
+    const second = fill('3');
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    const third = fill('4');
+    await Promise.all([first, second, third]);
+    expect(batches).toEqual([['1'], ['2', '3', '4']]);
+  });
+
+  it('an ask made while a batch writes waits for the next batch, which gathers', async () => {
+    const { fill, batches } = appender(20);
+    const first = fill('1');
+    await new Promise((resolve) => setTimeout(resolve, 5)); // the first batch has read: it is writing
+    const second = fill('2');
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    const third = fill('3');
+    await Promise.all([first, second, third]);
+    expect(batches).toEqual([['1'], ['2', '3']]);
+  });
+
+  it('does not gather once stopping (a shutdown chains what is staged at once)', async () => {
+    const { a, fill, batches } = appender();
+    await fill('1');
+    await a.beforeApplicationShutdown();
+    const started = performance.now();
+    await fill('2');
+    expect(performance.now() - started).toBeLessThan(8);
+    expect(batches).toEqual([['1'], ['2']]);
+  });
+});
