@@ -22,8 +22,8 @@ SELECT id, account_id, client_ref, legs, asset, expiry, state, created_at, updat
 \set t9 :now_s + 0
 \set t13 :now_s + 0
 \set t14 :now_s + 3
-\set t16 :now_ms + 6
-\set t17 :now_ms + 6
+\set t16 :now_ms + 9
+\set t17 :now_ms + 9
 WITH moved AS (UPDATE rfqs SET state = :c8, updated_at = :t9, quote_id = :qid, maker_account_id = :maker, maker_wallet = :c10, quote_nonce = :nonce, bid = :c11, ask = :c12, issued_at = :t13, quote_expires_at = :t14, maker_signature = :c15, quote_received_at_ms = :t16 WHERE id = :rid AND state = :c7 AND expiry_deadline * 1000 > :t17::bigint RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at, max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at, maker_signature, quote_received_at_ms, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price, fill_fee, filled_at, fill_reverted, ended_at, cancelled_at, competition),
             logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :t9::bigint FROM moved), nonce AS (
             INSERT INTO maker_nonces (account_id, high_water) SELECT :maker, :nonce::numeric FROM moved
@@ -58,10 +58,10 @@ SELECT id, account_id, client_ref, legs, asset, expiry, state, created_at, updat
   'quote_nonce', quote_nonce::text, 'bid', bid::text, 'ask', ask::text, 'issued_at', issued_at::text, 'expires_at', expires_at::text,
   'maker_signature', maker_signature, 'received_at_ms', received_at_ms::text) || jsonb_build_object('rfq_id', rfq_id, 'ended_at_ms', ended_at_ms::text, 'ending', ending) FROM competition_quotes WHERE quote_id = :qid) AS companion FROM rfqs
         WHERE quote_id = :qid OR id = (SELECT rfq_id FROM competition_quotes WHERE quote_id = :qid) ORDER BY (quote_id = :qid) IS TRUE DESC LIMIT 1;
-\set t21 :now_s + 1
-\set t23 :now_ms + 13
+\set t21 :now_s + 0
+\set t23 :now_ms + 16
 \set t28 :now_s + 3
-\set t29 :now_s + 1
+\set t29 :now_s + 0
 WITH moved AS (UPDATE rfqs SET state = :c20, updated_at = :t21, accepted_side = :c22 WHERE id = :rid AND state = :c19 AND expiry_deadline * 1000 > :t23::bigint RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at, max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at, maker_signature, quote_received_at_ms, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price, fill_fee, filled_at, fill_reverted, ended_at, cancelled_at, competition),
             logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :t21::bigint FROM moved), accept AS (
             INSERT INTO accepts (rfq_id, quote_id, side, fee, max_fee, taker_signature, expires_at, accepted_at)
@@ -91,7 +91,7 @@ WITH moved AS (UPDATE rfqs SET state = :c20, updated_at = :t21, accepted_side = 
       RETURNING account_seq, channel, rfq->>'id' AS rfq_id
     )
        SELECT moved.*, (SELECT json_object_agg(st.channel, st.account_seq::text) FROM stored st WHERE st.rfq_id = moved.id) AS account_seqs FROM moved;
-\set t32 :now_s + 1
+\set t32 :now_s + 0
 WITH moved AS (UPDATE rfqs SET state = :c31, updated_at = :t32 WHERE id = :rid AND state = :c30 RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at, max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at, maker_signature, quote_received_at_ms, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price, fill_fee, filled_at, fill_reverted, ended_at, cancelled_at, competition),
             logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :t32::bigint FROM moved),
     snap AS (SELECT m.account_id, m.maker_account_id, m.id, m.state, (SELECT jsonb_object_agg(e.key, CASE jsonb_typeof(e.value) WHEN 'number' THEN to_jsonb(e.value #>> '{}') ELSE e.value END)
@@ -134,7 +134,7 @@ SELECT p.account_id, p.instrument, i.asset, i.expiry, i.strike, i.kind, p.quanti
          FROM positions p JOIN instruments i ON i.symbol = p.instrument
         WHERE p.account_id = ANY(:c35::bigint[]) AND NOT p.settled AND p.quantity <> 0
         ORDER BY p.account_id, p.instrument;
-\set t40 :now_s + 1
+\set t40 :now_s + 0
 WITH fill AS (
          INSERT INTO fills (rfq_id, quote_id, taker_account_id, maker_account_id, fee_account_id, side, price, fee, filled_at, taker_salt)
          VALUES (:rid, :qid, :taker, :maker, :c36, :c37,
@@ -190,8 +190,8 @@ WITH open AS (
        RETURNING 1
      )
      SELECT (SELECT count(*) FROM written) AS written, (SELECT count(*) FROM gone) AS gone;
-\set t58 :now_s + 1
-\set t61 :now_s + 1
+\set t58 :now_s + 0
+\set t61 :now_s + 0
 WITH moved AS (UPDATE rfqs SET state = :c57, updated_at = :t58, ended_at = :t58, fill_id = :g6_5_id, fill_price = :c59, fill_fee = :c60, filled_at = :t61 WHERE id = :rid AND state = :c56 RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at, max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at, maker_signature, quote_received_at_ms, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price, fill_fee, filled_at, fill_reverted, ended_at, cancelled_at, competition),
             logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :t58::bigint FROM moved), freed AS (UPDATE accounts SET open_rfqs = open_rfqs - 1 WHERE id = (SELECT account_id FROM moved)),
     snap AS (SELECT m.account_id, m.maker_account_id, m.id, m.state, (SELECT jsonb_object_agg(e.key, CASE jsonb_typeof(e.value) WHEN 'number' THEN to_jsonb(e.value #>> '{}') ELSE e.value END)
@@ -218,7 +218,7 @@ WITH moved AS (UPDATE rfqs SET state = :c57, updated_at = :t58, ended_at = :t58,
       RETURNING account_seq, channel, rfq->>'id' AS rfq_id
     )
        SELECT moved.*, (SELECT json_object_agg(st.channel, st.account_seq::text) FROM stored st WHERE st.rfq_id = moved.id) AS account_seqs FROM moved;
-\set t64 :now_s + 1
+\set t64 :now_s + 0
 WITH fee AS (
              INSERT INTO balances (account_id, total) VALUES (:c65, :c66)
              ON CONFLICT (account_id) DO UPDATE SET total = balances.total + EXCLUDED.total, updated_at = now()
