@@ -1,6 +1,5 @@
 import type { Receipt } from '@legwork/protocol';
 import type { RfqErrorCode } from '../../../common/errors/app-error';
-import type { RespondCommand } from './rfq-params';
 import type { RfqState } from './rfq-state';
 
 /** An RFQ as the services hold it: money and quantities in micro-units, times in unix seconds. */
@@ -39,7 +38,7 @@ export interface CompetitiveQuote extends StoredQuote {
 /** The quote a maker's respond makes (`command`, checked as `quoteId`), taken by the exchange at `receivedAtMs`. */
 export function quoteOf(
   maker: { accountId: number; wallet: string },
-  command: Omit<RespondCommand, 'rfqId'>,
+  command: Pick<StoredQuote, 'quoteNonce' | 'bid' | 'ask' | 'issuedAt' | 'expiresAt' | 'makerSignature'>,
   quoteId: string,
   receivedAtMs: number,
 ): CompetitiveQuote {
