@@ -32,46 +32,61 @@ function appender(batchMs = 2) {
   return { a, fill, batches };
 }
 
+/** Advances the fake clock a millisecond at a time until `p` settles; the milliseconds it took. */
+async function settle<T>(p: Promise<T>): Promise<number> {
+  let done = false;
+  void p.then(() => (done = true));
+  let ms = 0;
+  while (!done && ms < 1000) {
+    await jest.advanceTimersByTimeAsync(1);
+    ms++;
+  }
+  await p;
+  return ms;
+}
+
+// Fake timers and clock: what gathers and what does not is decided by time, so the test owns it.
+beforeEach(() => jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask'] }));
+afterEach(() => jest.useRealTimers());
+
 describe('JournalAppender batching', () => {
-  it('chains at once when idle', async () => {
+  it('chains at once when idle: the ask takes only the batch time', async () => {
     const { fill, batches } = appender();
-    const started = performance.now();
-    await fill('1');
-    expect(performance.now() - started).toBeLessThan(8);
-    expect(batches).toEqual([['1']]);
+    expect(await settle(fill('1'))).toBe(2);
+    await jest.advanceTimersByTimeAsync(150); // no run for longer than BUSY_MS
+    expect(await settle(fill('2'))).toBe(2);
+    expect(batches).toEqual([['1'], ['2']]);
   });
 
   it('under load, gathers the asks of a few milliseconds into one batch (one commit, one hold)', async () => {
     const { fill, batches } = appender();
-    await fill('1');
-    // A run ended just now: the next one gathers, and the fills that commit meanwhile join it.
+    await settle(fill('1'));
+    // A run ended just now: the next one gathers for 8 ms, and the fills that commit meanwhile join it.
     const first = fill('2');
-    await new Promise((resolve) => setTimeout(resolve, 3));
+    await jest.advanceTimersByTimeAsync(3);
     const second = fill('3');
-    await new Promise((resolve) => setTimeout(resolve, 2));
+    await jest.advanceTimersByTimeAsync(2);
     const third = fill('4');
-    await Promise.all([first, second, third]);
+    expect(await settle(Promise.all([first, second, third]))).toBe(8 - 5 + 2);
     expect(batches).toEqual([['1'], ['2', '3', '4']]);
   });
 
   it('an ask made while a batch writes waits for the next batch, which gathers', async () => {
     const { fill, batches } = appender(20);
     const first = fill('1');
-    await new Promise((resolve) => setTimeout(resolve, 5)); // the first batch has read: it is writing
+    await jest.advanceTimersByTimeAsync(5); // the first batch has read: it is writing
     const second = fill('2');
-    await new Promise((resolve) => setTimeout(resolve, 2));
+    await jest.advanceTimersByTimeAsync(2);
     const third = fill('3');
-    await Promise.all([first, second, third]);
+    await settle(Promise.all([first, second, third]));
     expect(batches).toEqual([['1'], ['2', '3']]);
   });
 
   it('does not gather once stopping (a shutdown chains what is staged at once)', async () => {
     const { a, fill, batches } = appender();
-    await fill('1');
+    await settle(fill('1'));
     await a.beforeApplicationShutdown();
-    const started = performance.now();
-    await fill('2');
-    expect(performance.now() - started).toBeLessThan(8);
+    expect(await settle(fill('2'))).toBe(2);
     expect(batches).toEqual([['1'], ['2']]);
   });
 });

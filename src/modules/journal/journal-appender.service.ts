@@ -127,7 +127,8 @@ export class JournalAppender implements OnApplicationBootstrap, BeforeApplicatio
   }
 
   private start(): Promise<Chained> {
-    const gather = performance.now() - this.lastEndedAt < BUSY_MS && !this.periodic.stopped;
+    // The gather is the sweep's rest: it ends at once when stopping, so a shutdown chains at once.
+    const gather = performance.now() - this.lastEndedAt < BUSY_MS;
     this.gathering = gather;
     const chained = gather ? this.periodic.rest(GATHER_MS).then(() => this.chainGathered()) : this.chainAll();
     const run = chained.finally(() => {
