@@ -29,33 +29,44 @@ function service(statementMs: number, dueRows: () => number) {
   return { sweep: new RfqHistoryService(history as unknown as RfqHistoryRepository, new Clock(), metrics, config), calls };
 }
 
+/** Advances the fake clock a millisecond at a time until `p` settles; the milliseconds it took. */
+async function settle<T>(p: Promise<T>): Promise<number> {
+  let done = false;
+  void p.then(() => (done = true));
+  let ms = 0;
+  while (!done && ms < 60_000) {
+    await jest.advanceTimersByTimeAsync(1);
+    ms++;
+  }
+  await p;
+  return ms;
+}
+
+// Fake timers and clock: a statement takes exactly its time, and the rests follow from it.
+beforeEach(() => jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask'] }));
+afterEach(() => jest.useRealTimers());
+
 describe('RfqHistoryService rests', () => {
   it('rests REST_PER_STATEMENT times a statement between the statements of a pass, and not after its last', async () => {
     let due = 1;
     const { sweep, calls } = service(10, () => due--);
-    const started = Date.now();
-    await sweep.prune();
-    const ms = Date.now() - started;
-    // due, deleteEvents, deleteUnfilled, due (empty): three rests of about 10 × REST_PER_STATEMENT ms each.
+    const ms = await settle(sweep.prune());
+    // due, deleteEvents, deleteUnfilled, due (empty): four statements of 10 ms and three rests between them.
     expect(calls).toEqual(['due', 'deleteEvents', 'deleteUnfilled', 'due']);
-    expect(ms).toBeGreaterThanOrEqual(3 * 10 * REST_PER_STATEMENT * 0.9);
-    expect(ms).toBeLessThan(4 * 10 * REST_PER_STATEMENT + 500);
+    expect(ms).toBe(4 * 10 + 3 * 10 * REST_PER_STATEMENT);
   });
 
   it('does not rest when nothing is due', async () => {
     const { sweep } = service(100, () => 0);
-    const started = Date.now();
-    await sweep.prune();
-    expect(Date.now() - started).toBeLessThan(100 * REST_PER_STATEMENT);
+    expect(await settle(sweep.prune())).toBe(100);
   });
 
   it('a shutdown cuts the rest after a slow statement short (a rest of 20 s under a loaded database held one up)', async () => {
-    const { sweep } = service(1000, () => 5);
+    const { sweep, calls } = service(1000, () => 5);
     sweep.onApplicationBootstrap();
-    await new Promise((resolve) => setTimeout(resolve, 1100)); // the first statement is done; its rest is 20 s
-    const started = Date.now();
-    await sweep.beforeApplicationShutdown();
+    await jest.advanceTimersByTimeAsync(1100); // the first statement is done; its rest is 20 s
     // The rest ends at once; the one statement that follows it runs (1 s), and the pass ends there.
-    expect(Date.now() - started).toBeLessThan(1500);
+    expect(await settle(sweep.beforeApplicationShutdown())).toBe(1000);
+    expect(calls).toEqual(['due', 'deleteEvents']);
   });
 });
