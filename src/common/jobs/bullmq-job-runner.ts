@@ -4,7 +4,7 @@ import { isDependencyDown } from '../errors/dependency';
 import { logger } from '../logging/logger';
 import { DEFAULT_ATTEMPTS, type EnqueueOptions, type JobProcessor, JobRunner, workerConcurrency } from './job-runner';
 import { QUEUES, type JobPayloads, type QueueName } from './queues';
-import { closeWithin, quitRedis } from '../redis/close';
+import { closeWithin, quitRedis, settlesWithin } from '../redis/close';
 
 /** How long a shutdown waits for running jobs before it disconnects the workers. */
 const WORKER_CLOSE_MS = 5000;
@@ -114,12 +114,7 @@ export class BullMqJobRunner extends JobRunner {
       // A forced close drops each client's own connection without waiting for it to be ready
       // (`disconnect()` waits for that, so it never returned, and its connections kept reconnecting).
       const closes = [...this.workers.map((w) => w.close(true)), ...[...this.queues.values()].map((q) => q.close())];
-      await closeWithin(
-        () => Promise.all(closes.map((c) => c.catch(() => undefined))),
-        1000,
-        () => undefined,
-        0,
-      );
+      await settlesWithin(Promise.all(closes.map((c) => c.catch(() => undefined))), 1000);
       logger.event('warn', 'job workers disconnected: Redis is not reachable', {}, 'Jobs');
       await quitRedis(this.connection);
       return;

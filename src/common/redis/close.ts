@@ -1,7 +1,7 @@
 import type Redis from 'ioredis';
 
 /** Resolves `true` when `promise` settles within `ms`, else `false` (it is left to settle or not). */
-async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+export async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<false>((resolve) => {
     timer = setTimeout(() => resolve(false), ms);

@@ -6,6 +6,7 @@ import type { ReceiptView } from './domain/receipt';
 import { JournalAppender } from './journal-appender.service';
 import type { ExchangeKeyService } from './exchange-key.service';
 import type { JournalRepository } from './journal.repository';
+import { settle, useFakeTime } from '../../../test/fake-time';
 
 /**
  * The appender's batching with its batch replaced: `staged` is what fills have committed; a batch
@@ -32,22 +33,8 @@ function appender(batchMs = 2) {
   return { a, fill, batches };
 }
 
-/** Advances the fake clock a millisecond at a time until `p` settles; the milliseconds it took. */
-async function settle<T>(p: Promise<T>): Promise<number> {
-  let done = false;
-  void p.then(() => (done = true));
-  let ms = 0;
-  while (!done && ms < 1000) {
-    await jest.advanceTimersByTimeAsync(1);
-    ms++;
-  }
-  await p;
-  return ms;
-}
-
 // Fake timers and clock: what gathers and what does not is decided by time, so the test owns it.
-beforeEach(() => jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask'] }));
-afterEach(() => jest.useRealTimers());
+useFakeTime();
 
 describe('JournalAppender batching', () => {
   it('chains at once when idle: the ask takes only the batch time', async () => {

@@ -4,6 +4,7 @@ import type { MetricsService } from '../health/metrics.service';
 import { REST_PER_STATEMENT } from './domain/history';
 import { RfqHistoryService } from './rfq-history.service';
 import type { RfqHistoryRepository } from './rfq-history.repository';
+import { settle, useFakeTime } from '../../../test/fake-time';
 
 /** A repository whose every statement takes `statementMs`, with `dueRows` RFQs due on each read. */
 function service(statementMs: number, dueRows: () => number) {
@@ -29,22 +30,8 @@ function service(statementMs: number, dueRows: () => number) {
   return { sweep: new RfqHistoryService(history as unknown as RfqHistoryRepository, new Clock(), metrics, config), calls };
 }
 
-/** Advances the fake clock a millisecond at a time until `p` settles; the milliseconds it took. */
-async function settle<T>(p: Promise<T>): Promise<number> {
-  let done = false;
-  void p.then(() => (done = true));
-  let ms = 0;
-  while (!done && ms < 60_000) {
-    await jest.advanceTimersByTimeAsync(1);
-    ms++;
-  }
-  await p;
-  return ms;
-}
-
 // Fake timers and clock: a statement takes exactly its time, and the rests follow from it.
-beforeEach(() => jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask'] }));
-afterEach(() => jest.useRealTimers());
+useFakeTime();
 
 describe('RfqHistoryService rests', () => {
   it('rests REST_PER_STATEMENT times a statement between the statements of a pass, and not after its last', async () => {
