@@ -1,5 +1,7 @@
 import { formatRfq, parseRfqSigned } from '@legwork/protocol';
 import { Database } from '../../src/common/database/database';
+import { RfqTransitionsService } from '../../src/modules/rfq/rfq-transitions.service';
+import { RfqRepository } from '../../src/modules/rfq/rfq.repository';
 import { greeks } from '../../src/modules/market-data/domain/greeks';
 import { markPrice } from '../../src/modules/market-data/domain/black76';
 import { parseSymbol } from '../../src/modules/instruments/domain/symbol';
@@ -149,6 +151,41 @@ describe('maker limits', () => {
     const reply = await m.client.call('rfq.maker.respond', signedQuote(m.wallet, again.rfq, terms(again.nonce), sol.expiry).params);
     expect(reply.error).toBeUndefined();
     expect((await m.client.result('rfq.maker.get_limits', {})).usage.open_quotes).toBe(11);
+  });
+
+  it('a respond passed on the quotes the instance knows is one guarded statement; a quote it did not see sends it to the transaction', async () => {
+    const m = await maker();
+    // set_limits answers the usage: its read is what the next responds are decided on.
+    await setLimits(m, { max_open_quotes: 4 });
+    const transitions = app.app.get(RfqTransitionsService);
+    const [guarded, inTx] = [jest.spyOn(transitions, 'moveToQuotedIfUnchanged'), jest.spyOn(transitions, 'moveToQuotedWithin')];
+    try {
+      for (const calls of [1, 2]) {
+        expect((await quoteOne(m)).reply.result.state).toBe('quoted');
+        expect([guarded.mock.calls.length, inTx.mock.calls.length]).toEqual([calls, 0]);
+      }
+      // Another instance's quote (its move raised the mark, unseen here): the guard moves nothing, the transaction counts it.
+      const [other] = await openRfqs(1);
+      const [at, elsewhere] = [nowSeconds(), nextNonce()];
+      await app.app.get(RfqRepository).moveToQuoted(
+        app.app.get(Database),
+        { rfqId: other.rfq_id, from: 'pending', to: 'quoted', at },
+        {
+          ...{ quoteId: 'e'.repeat(64), makerAccountId: m.accountId, makerWallet: m.wallet.address, quoteNonce: elsewhere, bid: M, ask: 2n * M },
+          ...{ issuedAt: at, expiresAt: at + 60, makerSignature: 'elsewhere' },
+        },
+      );
+      expect((await quoteOne(m)).reply.result.state).toBe('quoted');
+      expect(await guarded.mock.results[2].value).toBeNull();
+      expect(inTx).toHaveBeenCalledTimes(1);
+      // Four are out with the other instance's: the fifth is refused, decided in the transaction.
+      expectRfqError((await quoteOne(m)).reply, 'RFQ_OPEN_LIMIT', true);
+      expect([guarded.mock.calls.length, inTx.mock.calls.length]).toEqual([3, 1]);
+      expect((await m.client.result('rfq.maker.get_limits', {})).usage.open_quotes).toBe(4);
+    } finally {
+      guarded.mockRestore();
+      inTx.mockRestore();
+    }
   });
 
   it('max_open_notional and max_open_delta: of 12 concurrent responds exactly k fit', async () => {

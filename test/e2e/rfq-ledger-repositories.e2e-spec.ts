@@ -5,56 +5,15 @@ import { BalanceRepository } from '../../src/modules/ledger/balance.repository';
 import { FillRepository } from '../../src/modules/ledger/fill.repository';
 import { PositionRepository } from '../../src/modules/ledger/position.repository';
 import { AccountEventRepository } from '../../src/modules/rfq/account-event.repository';
-import type { StoredQuote } from '../../src/modules/rfq/domain/rfq-record';
-import { MoveRefused, type NewRfq } from '../../src/modules/rfq/rfq-move';
+import { MoveRefused } from '../../src/modules/rfq/rfq-move';
 import { RfqRepository } from '../../src/modules/rfq/rfq.repository';
 import { describeBothDatabases } from './support/both-databases';
+import { NOW, account, count, newRfq, quoteOf } from './support/repository-rows';
 
 /**
  * The repositories of rfq, ledger and journal on both databases Legwork runs on: their
  * single-statement moves change everything they say or nothing at all.
  */
-const NOW = 1_795_000_000;
-
-async function account(db: Database, openRfqs = 0): Promise<number> {
-  const row = await db.one<{ id: string }>(`INSERT INTO accounts (wallet, open_rfqs) VALUES ($1, $2) RETURNING id`, [
-    `repo-${randomBytes(12).toString('hex')}`,
-    openRfqs,
-  ]);
-  return Number(row!.id);
-}
-
-function newRfq(accountId: number, overrides: Partial<NewRfq> = {}): NewRfq {
-  return {
-    id: randomBytes(16).toString('hex'),
-    accountId,
-    clientRef: randomBytes(8).toString('hex'),
-    legs: [{ instrument: 'SOL-27DEC26-150-C', quantity: '1' }],
-    asset: 'SOL',
-    expiry: NOW + 86_400,
-    createdAt: NOW,
-    expiresAt: NOW + 120,
-    maxQuoteExpiresAt: NOW + 3_600,
-    ...overrides,
-  };
-}
-
-function quoteOf(makerAccountId: number, nonce: bigint): StoredQuote {
-  return {
-    quoteId: randomBytes(32).toString('hex'),
-    makerAccountId,
-    makerWallet: 'W',
-    quoteNonce: nonce,
-    bid: 1_000_000n,
-    ask: 2_000_000n,
-    issuedAt: NOW + 1,
-    expiresAt: NOW + 60,
-    makerSignature: 'S',
-  };
-}
-
-const count = async (db: Database, text: string, params: unknown[]) => Number((await db.one<{ n: string }>(text, params))!.n);
-
 /** A fill of one leg of `symbol` (the taker buys 1 at 2, fee 10), the positions it leaves and the balance rows it writes. */
 function oneLegFill(rfqId: string, taker: number, maker: number, fee: number, symbol: string) {
   const fill = {

@@ -33,3 +33,16 @@ export function isFrozen(row: MakerLimitsRow | null, nowMs: number): row is Make
 export function effectiveOf(row: MakerLimitsRow): MakerLimits {
   return effectiveLimits(parseLimits(row.limits), parseLimits(row.adminLimits));
 }
+
+/**
+ * The maker's limits row locked to the caller's commit, selected only while it holds exactly `row`
+ * (the rfq module's guarded respond): a locked row is re-read at its latest committed version, so
+ * a change committed meanwhile (a trip, a reset, new limits) selects nothing.
+ */
+export function limitsRowHeldSql(param: (value: unknown) => string, accountId: number, row: MakerLimitsRow): string {
+  return `SELECT 1 FROM maker_limits WHERE account_id = ${param(accountId)}
+             AND limits = ${param(JSON.stringify(row.limits))}::jsonb AND admin_limits = ${param(JSON.stringify(row.adminLimits))}::jsonb
+             AND tripped_at IS NOT DISTINCT FROM ${param(row.trippedAt)}::bigint AND frozen_until IS NOT DISTINCT FROM ${param(row.frozenUntil)}::bigint
+             AND trip_reason IS NOT DISTINCT FROM ${param(row.tripReason)}::text
+           FOR UPDATE`;
+}

@@ -13,8 +13,8 @@ import { MakerLimitsRepository, type QuotesVersion, type VersionRead, quotesVers
 import { type MakerLimitsRow, effectiveOf, isFrozen } from './maker-limits-row';
 import { type QuoteLegs, type UsageMarks, addUsage, openUsage, quoteLegs } from './domain/open-usage';
 import { LimitsHooks } from './limits-hooks';
-import type { KnownQuotes, LimitsView, LockedLimits, SeenQuotes } from './maker-limits.types';
-export type { LimitsView, SeenQuotes } from './maker-limits.types';
+import type { KnownCheck, KnownQuotes, LimitsView, LockedLimits, SeenQuotes } from './maker-limits.types';
+export type { KnownCheck, LimitsView, SeenQuotes } from './maker-limits.types';
 
 const formatMap = (map: Record<string, bigint>) => Object.fromEntries(Object.entries(map).map(([asset, v]) => [asset, formatRfq(v)]));
 
@@ -124,6 +124,53 @@ export class MakerLimitsService {
     const fresh = await this.liveUsage({ sql: tx, lock: true }, accountId, nowMs, undefined, replacing);
     checkOpenLimits(checked.limits, fresh.usage, checked.exposure, rfq.id);
     return { accountId, version: fresh.version };
+  }
+
+  /**
+   * checkLocked without a read, on the maker's quotes as known here and the limits row as read
+   * (`row`): what the respond's guarded move then holds it to (the row unchanged, the nonce
+   * high-water mark still `highWater`: no quote came in since), with the SeenQuotes that move
+   * gives `quoted`. Null when it cannot pass here: no quotes known, a leg not kept, or any
+   * refusal (a refusal is always decided in the transaction, on the locked row and a fresh read).
+   */
+  checkKnown(
+    accountId: number,
+    row: MakerLimitsRow,
+    rfq: QuotedRfq,
+    quote: { bid: bigint; ask: bigint; quoteNonce: bigint },
+    nowMs: number,
+  ): KnownCheck | null {
+    const known = this.known.get(accountId);
+    const after = liveAfter(nowMs);
+    if (!known || after < known.after || (known.version.highWater !== null && quote.quoteNonce <= known.version.highWater)) return null;
+    try {
+      const checked = this.checkOne(row, rfq, quote, nowMs);
+      if (!checked || !boundsOpenQuotes(checked.limits)) return null;
+      const usage = this.knownUsage(known, after, nowMs);
+      if (!usage) return null;
+      checkOpenLimits(checked.limits, usage, checked.exposure, rfq.id);
+    } catch {
+      return null;
+    }
+    const version = { ...known.version, locked: true };
+    return { highWater: known.version.highWater, limits: row, seen: { accountId, version } };
+  }
+
+  /** The usage of the known quotes live after `after` at the current marks, kept with them; null when a leg is not kept here. */
+  private knownUsage(known: KnownQuotes, after: number, nowMs: number): OpenUsage | null {
+    const ids = this.liveKnown(known, after);
+    const marks = this.marks(Math.floor(nowMs / 1000));
+    const kept = known.sums;
+    if (kept && kept.key === known.version.key && kept.after === after && kept.marks === marks) return kept.usage;
+    const legs: QuoteLegs[] = [];
+    for (const id of ids) {
+      const quoted = this.legs.get(id);
+      if (!quoted) return null;
+      legs.push(quoted);
+    }
+    const usage = openUsage(legs, marks);
+    known.sums = { key: known.version.key, after, marks, usage };
+    return usage;
   }
 
   /** max_quote_notional, price_band_bps and the freeze; the limits and the quote's exposure for the rest (null: no limits row). */

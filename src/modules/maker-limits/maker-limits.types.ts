@@ -26,3 +26,14 @@ export type SeenQuotes = { accountId: number; version: QuotesVersion } | null;
 
 /** A limits row locked for a respond, and the version of the maker's quotes read with it (null: not read). */
 export type LockedLimits = { row: MakerLimitsRow | null; version: QuotesVersion | null };
+
+/**
+ * A respond's limits passed on the maker's quotes as known here (MakerLimitsService.checkKnown):
+ * it holds only while the maker's limits row is still `limits` and its nonce high-water mark still
+ * `highWater` (null: it never quoted), which the respond's move checks as it moves.
+ */
+export interface KnownCheck {
+  highWater: bigint | null;
+  limits: MakerLimitsRow;
+  seen: NonNullable<SeenQuotes>;
+}

@@ -39,8 +39,15 @@ export class QuoteTakeService {
     let seen: SeenQuotes = null;
     try {
       if (checked.limits && this.limits.serialized(checked.limits)) {
+        // Passed on what this instance knows of the maker's quotes: one statement that moves only
+        // while they and its limits row are unchanged (docs/rfq.md, "Respond on known quotes").
+        // Otherwise, or when it did not move, the transaction decides: it locks the row and reads
+        // the quotes.
+        const known = this.limits.checkKnown(maker.accountId, checked.limits, rfq, command, this.clock.nowMs());
+        moved = known && (await this.transitions.moveToQuotedIfUnchanged(move, quote, known));
+        if (known && moved) seen = known.seen;
         // Announced once the transaction commits (RfqTransitionsService.moveToQuotedWithin).
-        moved = await this.db.tx(async (tx) => {
+        moved ??= await this.db.tx(async (tx) => {
           const locked = await this.limits.lock(tx, maker.accountId);
           seen = await this.limits.checkLocked(tx, maker.accountId, locked, rfq, command, this.clock.nowMs());
           return this.transitions.moveToQuotedWithin(tx, move, quote);

@@ -87,6 +87,19 @@ export class RfqTransitionsService {
   }
 
   /**
+   * moveToQuoted of a respond under a maker's limits decided on what this instance knows of its
+   * quotes and limits row (RfqRepository.moveToQuotedIfUnchanged): null when nothing moved, the
+   * RFQ or the maker's quotes or row having changed; the caller then decides in a transaction.
+   */
+  async moveToQuotedIfUnchanged(
+    move: RfqMoveRequest,
+    quote: StoredQuote,
+    known: { highWater: bigint | null; limits: MakerLimitsRow },
+  ): Promise<RfqRecord | null> {
+    return this.announced(await this.rfqs.moveToQuotedIfUnchanged(this.db, this.timed(move), quote, known), move.from);
+  }
+
+  /**
    * pending → quoted inside a transaction the caller holds (respond under a maker's limits, with
    * its limits row locked), announced once that transaction commits.
    */

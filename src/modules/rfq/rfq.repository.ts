@@ -8,15 +8,10 @@ import { makerHears } from './domain/account-event';
 import type { RfqRecord, StoredQuote } from './domain/rfq-record';
 import { LIVE_BOOK_SECONDS, type RfqState, canMove, freesSlot, isEnded } from './domain/rfq-state';
 import { type AcceptRow, MoveRefused, type NewRfq, type RfqMove } from './rfq-move';
+import { type Companion, QUOTES_CHANGED, companionSql } from './rfq-move.sql';
 import { type Page, RFQ_COLUMNS, type RfqRow, page, toRfqRecord, withAccountSeqs } from './rfq-row';
 
-/** A row written in a move's own statement, only when the RFQ moves (it reads the moved row). */
-type Companion = { kind: 'none' } | { kind: 'nonce'; makerAccountId: number; nonce: bigint } | { kind: 'accept'; accept: AcceptRow };
-
 type MovedRow = RfqRow & { account_seqs: Record<string, string> | null };
-
-/** Why a quote's move refuses itself: the nonce high-water mark did not rise. */
-const NONCE_NOT_ABOVE = 'quote nonce not above the high-water mark';
 
 /**
  * The RFQ row as JSON with every number as text: `account_id`, prices and nonces are bigints, and
@@ -97,35 +92,6 @@ function moveSets(move: RfqMove, param: (value: unknown) => string): string[] {
   }
   if (c.fillReverted !== undefined) set('fill_reverted', c.fillReverted);
   return sets;
-}
-
-/** The companion write of a move (a CTE reading `moved`) and the select-list column that refuses the statement without it. */
-function companionSql(companion: Companion, param: (value: unknown) => string): { cte: string; refuse: string } {
-  switch (companion.kind) {
-    case 'none':
-      return { cte: '', refuse: '' };
-    case 'nonce':
-      // The maker's quote-nonce high-water mark rises to the quote's nonce if it is above it
-      // (durable: the mark survives restarts and Redis); without a rise the move is refused.
-      return {
-        cte: `, nonce AS (
-            INSERT INTO maker_nonces (account_id, high_water) SELECT ${param(companion.makerAccountId)}, ${param(companion.nonce.toString())}::numeric FROM moved
-            ON CONFLICT (account_id) DO UPDATE SET high_water = EXCLUDED.high_water
-            WHERE maker_nonces.high_water < EXCLUDED.high_water
-            RETURNING high_water)`,
-        refuse: `, CASE WHEN NOT EXISTS (SELECT 1 FROM nonce) THEN legwork_refuse(${param(NONCE_NOT_ABOVE)}) END AS refused`,
-      };
-    case 'accept': {
-      const a = companion.accept;
-      return {
-        cte: `, accept AS (
-            INSERT INTO accepts (rfq_id, quote_id, side, fee, max_fee, taker_signature, expires_at, accepted_at)
-            SELECT id, ${param(a.quoteId)}, ${param(a.side)}, ${param(a.fee.toString())}, ${param(a.maxFee.toString())}, ${param(a.takerSignature)},
-                   ${param(a.expiresAt)}, ${param(a.acceptedAt)} FROM moved)`,
-        refuse: '',
-      };
-    }
-  }
 }
 
 /**
@@ -309,6 +275,26 @@ export class RfqRepository {
     }
   }
 
+  /**
+   * moveToQuoted of a respond whose limits were checked on what this instance knows (the
+   * `guarded` companion): null when nothing moved, because the RFQ did not, or because the maker's
+   * limits row or quotes are no longer those the checks saw (nothing changed either way).
+   */
+  async moveToQuotedIfUnchanged(
+    sql: Sql,
+    move: RfqMove,
+    quote: StoredQuote,
+    known: { highWater: bigint | null; limits: MakerLimitsRow },
+  ): Promise<RfqRecord | null> {
+    const companion: Companion = { kind: 'guarded', makerAccountId: quote.makerAccountId, nonce: quote.quoteNonce, ...known };
+    try {
+      return await this.moveWith(sql, { ...move, changes: { ...move.changes, quote } }, companion);
+    } catch (error) {
+      if (refusalReason(error) === QUOTES_CHANGED) return null;
+      throw error;
+    }
+  }
+
   /** quoted → accepted, writing the accept row (the ledger's `accepts`) in the same statement. */
   moveToAccepted(sql: Sql, move: RfqMove, accept: AcceptRow): Promise<RfqRecord | null> {
     return this.moveWith(sql, { ...move, changes: { ...move.changes, acceptedSide: accept.side } }, { kind: 'accept', accept });
@@ -382,7 +368,8 @@ export class RfqRepository {
     const sets = moveSets(move, param);
     const conditions = ['id = $1', 'state = $2'];
     if (move.deadlineAfterMs !== undefined) conditions.push(`expiry_deadline * 1000 > ${param(move.deadlineAfterMs)}::bigint`);
-    const { cte, refuse } = companionSql(companion, param);
+    const { before, condition, cte, refuse } = companionSql(companion, param);
+    if (condition) conditions.push(condition);
     // Leaving the open states gives the taker's open-RFQ slot back (accounts.open_rfqs).
     const slot = freesSlot(move.from, move.to) ? `, freed AS (UPDATE accounts SET open_rfqs = open_rfqs - 1 WHERE id = (SELECT account_id FROM moved))` : '';
     // The conditional move and its event row in one statement (one round trip): the INSERT reads
@@ -390,7 +377,7 @@ export class RfqRepository {
     // The account events of the move (docs/spec/design.md 13) are stored, numbered, by the same statement.
     const events = accountEventCtes(makerHears(move.from, move.to) ? 'true' : 'false', '$4::bigint');
     const row = await sql.one<MovedRow>(
-      `WITH moved AS (UPDATE rfqs SET ${sets.join(', ')} WHERE ${conditions.join(' AND ')} RETURNING ${RFQ_COLUMNS}),
+      `WITH ${before}moved AS (UPDATE rfqs SET ${sets.join(', ')} WHERE ${conditions.join(' AND ')} RETURNING ${RFQ_COLUMNS}),
             logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, $4::bigint FROM moved)${slot}${cte}${events}
        SELECT moved.*${refuse}, ${ACCOUNT_SEQS_COLUMN} FROM moved`,
       params,
