@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { ViewVersions } from '../../common/broadcast/view-versions';
+import { BoundCounter, BoundHistogram, type CounterSeries, type HistogramSeries } from './bound-series';
 import { withTimeout } from '../../common/database/database';
 import { JobRunner } from '../../common/jobs/job-runner';
 import { QUEUES } from '../../common/jobs/queues';
@@ -43,19 +44,20 @@ function safeLabel(value: string, fallback = 'other'): string {
 export class MetricsService {
   readonly registry = new Registry();
 
-  private readonly rpcCalls = new Counter({
+  // Counted on every call and request: bound series (bound-series.ts), not prom-client's children.
+  private readonly rpcCalls = new BoundCounter({
     name: 'legwork_rpc_calls_total',
     help: 'JSON-RPC calls by method and outcome (ok, or the error code name: data.error of the reply)',
     labelNames: ['method', 'outcome'] as const,
-    registers: [this.registry],
+    registry: this.registry,
   });
 
-  private readonly rpcDuration = new Histogram({
+  private readonly rpcDuration = new BoundHistogram({
     name: 'legwork_rpc_call_duration_seconds',
     help: 'Time from dispatch to reply of a JSON-RPC call, by method',
     labelNames: ['method'] as const,
     buckets: REQUEST_BUCKETS,
-    registers: [this.registry],
+    registry: this.registry,
   });
 
   private readonly wsConnections = new Gauge({
@@ -64,19 +66,19 @@ export class MetricsService {
     registers: [this.registry],
   });
 
-  private readonly httpRequests = new Counter({
+  private readonly httpRequests = new BoundCounter({
     name: 'legwork_http_requests_total',
     help: 'HTTP requests by method, route pattern and status code',
     labelNames: ['method', 'route', 'status'] as const,
-    registers: [this.registry],
+    registry: this.registry,
   });
 
-  private readonly httpDuration = new Histogram({
+  private readonly httpDuration = new BoundHistogram({
     name: 'legwork_http_request_duration_seconds',
     help: 'HTTP request duration by method and route pattern',
     labelNames: ['method', 'route'] as const,
     buckets: REQUEST_BUCKETS,
-    registers: [this.registry],
+    registry: this.registry,
   });
 
   private readonly rfqTransitions = new Counter({
@@ -122,8 +124,8 @@ export class MetricsService {
   });
 
   /** Labelled children by label values: a call finds its series without hashing its labels each time. */
-  private readonly rpcSeries = new Map<string, { calls: Counter.Internal; duration: Histogram.Internal<'method'> }>();
-  private readonly httpSeries = new Map<string, { requests: Counter.Internal; duration: Histogram.Internal<'method' | 'route'> }>();
+  private readonly rpcSeries = new Map<string, Map<string, { calls: CounterSeries; duration: HistogramSeries | null }>>();
+  private readonly httpSeries = new Map<string, { requests: CounterSeries; duration: HistogramSeries }>();
 
   /** `views` is always injected in the app; a unit test that builds this service alone may leave it out. */
   constructor(jobs: JobRunner, views?: ViewVersions) {
@@ -163,16 +165,23 @@ export class MetricsService {
    * request); `outcome` is `ok` or the error code name; `seconds` the handling time, when a method ran.
    */
   rpcCall(method: string, outcome: string, seconds?: number): void {
-    const key = `${method} ${outcome}`;
-    let series = this.rpcSeries.get(key);
+    // By method, then outcome: no key string is built per call.
+    let outcomes = this.rpcSeries.get(method);
+    if (!outcomes) {
+      outcomes = new Map();
+      // Label values are bounded (safeLabel, methods of the interface, error code names): so are these maps.
+      if (this.rpcSeries.size < SERIES_CACHE_MAX) this.rpcSeries.set(method, outcomes);
+    }
+    let series = outcomes.get(outcome);
     if (!series) {
-      const m = safeLabel(method, 'unknown');
-      series = { calls: this.rpcCalls.labels({ method: m, outcome: safeLabel(outcome, 'error') }), duration: this.rpcDuration.labels({ method: m }) };
-      // Label values are bounded (safeLabel, methods of the interface, error code names): so is this map.
-      if (this.rpcSeries.size < SERIES_CACHE_MAX) this.rpcSeries.set(key, series);
+      series = { calls: this.rpcCalls.series({ method: safeLabel(method, 'unknown'), outcome: safeLabel(outcome, 'error') }), duration: null };
+      if (outcomes.size < SERIES_CACHE_MAX) outcomes.set(outcome, series);
     }
     series.calls.inc();
-    if (seconds !== undefined) series.duration.observe(seconds);
+    if (seconds === undefined) return;
+    // Bound at its first observation: a method that never ran (`invalid`) lists no duration series.
+    series.duration ??= this.rpcDuration.series({ method: safeLabel(method, 'unknown') });
+    series.duration.observe(seconds);
   }
 
   wsConnected(): void {
@@ -189,7 +198,7 @@ export class MetricsService {
     const key = `${method} ${r} ${status}`;
     let series = this.httpSeries.get(key);
     if (!series) {
-      series = { requests: this.httpRequests.labels({ method, route: r, status: String(status) }), duration: this.httpDuration.labels({ method, route: r }) };
+      series = { requests: this.httpRequests.series({ method, route: r, status: String(status) }), duration: this.httpDuration.series({ method, route: r }) };
       if (this.httpSeries.size < SERIES_CACHE_MAX) this.httpSeries.set(key, series);
     }
     series.requests.inc();
