@@ -6,6 +6,7 @@ import type { AuthenticatedRequest } from '../access/access';
 import { AppError } from '../errors/app-error';
 import { compileBody } from './declared-body';
 import { sendHttpError } from './http-error.filter';
+import { withPlainStrings } from './plain-strings';
 import { HTTP_ROUTE, type RouteHandler } from './http-route';
 
 /** Decides a request by a route's access (the AuthGuard): sets `request.principal` or throws the refusal. */
@@ -90,10 +91,13 @@ function findHandlers(app: INestApplication): Map<RouteName, RouteHandler> {
   return handlers;
 }
 
-/** The serializers of a route's answers: its success body's, and each other answer's that declares a body. */
+/**
+ * The serializers of a route's answers: its success body's, and each other answer's that declares a
+ * body; their strings of plain patterns are written without the escape scan (plain-strings.ts).
+ */
 const responseSchemas = (declaration: RouteDeclaration): Record<number, object> => {
-  const schemas: Record<number, object> = { [declaration.status ?? 200]: declaration.response };
-  for (const [status, other] of Object.entries(declaration.responses ?? {})) if (other.schema) schemas[Number(status)] = other.schema;
+  const schemas: Record<number, object> = { [declaration.status ?? 200]: withPlainStrings(declaration.response) };
+  for (const [status, other] of Object.entries(declaration.responses ?? {})) if (other.schema) schemas[Number(status)] = withPlainStrings(other.schema);
   return schemas;
 };
 
