@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { Notification, Notifier } from '../../src/common/broadcast/notifier';
 import { Clock } from '../../src/common/clock';
 import type { Database } from '../../src/common/database/database';
@@ -7,31 +6,16 @@ import { MetricsService } from '../../src/modules/health/metrics.service';
 import { RfqRepository } from '../../src/modules/rfq/rfq.repository';
 import { RfqTransitionsService } from '../../src/modules/rfq/rfq-transitions.service';
 import { describeBothDatabases } from './support/both-databases';
+import { NOW, account, newRfq, quoteOf } from './support/repository-rows';
 
 /**
  * A move made inside a caller's transaction (`RfqTransitionsService.moveWithin`) is announced by
  * `Tx.afterCommit`: once its transaction commits, never when it rolls back, with no announcement
  * left for the caller to remember or to send early.
  */
-const NOW = 1_795_000_000;
-
 async function pendingRfq(db: Database): Promise<{ taker: number; rfqId: string }> {
-  const row = await db.one<{ id: string }>(`INSERT INTO accounts (wallet) VALUES ($1) RETURNING id`, [`tx-${randomBytes(12).toString('hex')}`]);
-  const taker = Number(row!.id);
-  const rfq = await new RfqRepository(db).insertPending(
-    {
-      id: randomBytes(16).toString('hex'),
-      accountId: taker,
-      clientRef: randomBytes(8).toString('hex'),
-      legs: [{ instrument: 'SOL-27DEC26-150-C', quantity: '1' }],
-      asset: 'SOL',
-      expiry: NOW + 86_400,
-      createdAt: NOW,
-      expiresAt: NOW + 120,
-      maxQuoteExpiresAt: NOW + 3_600,
-    },
-    5,
-  );
+  const taker = await account(db);
+  const rfq = await new RfqRepository(db).insertPending(newRfq(taker), 5);
   return { taker, rfqId: rfq!.id };
 }
 
@@ -77,21 +61,9 @@ describeBothDatabases('moves in a transaction are announced after its commit', (
   it('a quote rolled back is not announced, and leaves the nonce high-water mark where it was', async () => {
     const db = getDb();
     const { rfqId } = await pendingRfq(db);
-    const maker = Number(
-      (await db.one<{ id: string }>(`INSERT INTO accounts (wallet) VALUES ($1) RETURNING id`, [`tx-${randomBytes(12).toString('hex')}`]))!.id,
-    );
+    const maker = await account(db);
     const { transitions, broadcasts } = transitionsOf(db);
-    const quote = {
-      quoteId: randomBytes(32).toString('hex'),
-      makerAccountId: maker,
-      makerWallet: 'W',
-      quoteNonce: 7n,
-      bid: 1_000_000n,
-      ask: 2_000_000n,
-      issuedAt: NOW + 1,
-      expiresAt: NOW + 60,
-      makerSignature: 'S',
-    };
+    const quote = quoteOf(maker, 7n);
     await expect(
       db.tx(async (tx) => {
         await transitions.moveToQuotedWithin(tx, { rfqId, from: 'pending', to: 'quoted', at: NOW + 1 }, quote);
