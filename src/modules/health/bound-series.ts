@@ -80,6 +80,15 @@ abstract class BoundMetric<L extends string, S> {
   }
 
   protected abstract zero(state: S): void;
+
+  abstract readonly type: Exposition['type'];
+
+  /** The exposition values of every series, in prom-client's form. */
+  protected abstract values(): ExpositionValue[];
+
+  get(): Exposition {
+    return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values: this.values() };
+  }
 }
 
 /** A labelled counter (see BoundMetric). */
@@ -103,9 +112,8 @@ export class BoundCounter<L extends string> extends BoundMetric<L, { value: numb
     state.value = 0;
   }
 
-  get(): Exposition {
-    const values = [...this.entries()].map(({ labels, state }) => ({ value: state.value, labels }));
-    return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values };
+  protected values(): ExpositionValue[] {
+    return [...this.entries()].map(({ labels, state }) => ({ value: state.value, labels }));
   }
 }
 
@@ -151,7 +159,7 @@ export class BoundHistogram<L extends string> extends BoundMetric<L, Buckets> {
     state.count = 0;
   }
 
-  get(): Exposition {
+  protected values(): ExpositionValue[] {
     const values: ExpositionValue[] = [];
     const bucket = `${this.name}_bucket`;
     for (const { labels, state } of this.entries()) {
@@ -166,7 +174,7 @@ export class BoundHistogram<L extends string> extends BoundMetric<L, Buckets> {
         pair({}, state.count, `${this.name}_count`, labels),
       );
     }
-    return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values };
+    return values;
   }
 }
 

@@ -21,6 +21,12 @@ const formatMap = (map: Record<string, bigint>) => Object.fromEntries(Object.ent
 /** Makers whose quotes are kept at most (the rest are read again, never wrong); legs kept (about 200 bytes each). */
 const [KNOWN_MAKERS, LEGS_KEPT] = [10_000, 200_000];
 
+/** The usage kept with a maker's known quotes, when it was summed at version `key`, for `after`, at `marks`: the same inputs, the same sums. */
+const keptUsage = (known: KnownQuotes | undefined, key: string, after: number, marks: UsageMarks): OpenUsage | undefined => {
+  const kept = known?.sums;
+  return kept && kept.key === key && kept.after === after && kept.marks === marks ? kept.usage : undefined;
+};
+
 /** The unix second a quote must expire after to be live at `nowMs` (its expires_at is still ahead). */
 const liveAfter = (nowMs: number) => Math.floor(nowMs / 1000);
 
@@ -160,8 +166,8 @@ export class MakerLimitsService {
   private knownUsage(known: KnownQuotes, after: number, nowMs: number): OpenUsage | null {
     const ids = this.liveKnown(known, after);
     const marks = this.marks(Math.floor(nowMs / 1000));
-    const kept = known.sums;
-    if (kept && kept.key === known.version.key && kept.after === after && kept.marks === marks) return kept.usage;
+    const kept = keptUsage(known, known.version.key, after, marks);
+    if (kept) return kept;
     const legs: QuoteLegs[] = [];
     for (const id of ids) {
       const quoted = this.legs.get(id);
@@ -334,8 +340,8 @@ export class MakerLimitsService {
     const after = liveAfter(nowMs);
     const marks = this.marks(Math.floor(nowMs / 1000));
     const known = this.known.get(accountId);
-    const kept = known?.sums;
-    if (kept && kept.key === live.version.key && kept.after === after && kept.marks === marks) return { usage: kept.usage, version: live.version };
+    const kept = keptUsage(known, live.version.key, after, marks);
+    if (kept) return { usage: kept, version: live.version };
     const usage = await this.usageOf(live.ids, nowMs, at.sql);
     if (known && known.version.key === live.version.key) known.sums = { key: live.version.key, after, marks, usage };
     return { usage, version: live.version };

@@ -32,16 +32,7 @@ export function companionSql(
     case 'nonce':
       // The maker's quote-nonce high-water mark rises to the quote's nonce if it is above it
       // (durable: the mark survives restarts and Redis); without a rise the move is refused.
-      return {
-        before: '',
-        condition: null,
-        cte: `, nonce AS (
-            INSERT INTO maker_nonces (account_id, high_water) SELECT ${param(companion.makerAccountId)}, ${param(companion.nonce.toString())}::numeric FROM moved
-            ON CONFLICT (account_id) DO UPDATE SET high_water = EXCLUDED.high_water
-            WHERE maker_nonces.high_water < EXCLUDED.high_water
-            RETURNING high_water)`,
-        refuse: `, CASE WHEN NOT EXISTS (SELECT 1 FROM nonce) THEN legwork_refuse(${param(NONCE_NOT_ABOVE)}) END AS refused`,
-      };
+      return { before: '', condition: null, ...nonceRise(param, companion, 'maker_nonces.high_water < EXCLUDED.high_water', NONCE_NOT_ABOVE) };
     case 'guarded':
       // A respond under limits on what is out, decided without a transaction (docs/rfq.md,
       // "Respond on known quotes"): the maker's limits row is locked first, as the transaction's
@@ -52,12 +43,12 @@ export function companionSql(
       return {
         before: `held AS MATERIALIZED (${limitsRowHeldSql(param, companion.makerAccountId, companion.limits)}), `,
         condition: 'EXISTS (SELECT 1 FROM held)',
-        cte: `, nonce AS (
-            INSERT INTO maker_nonces (account_id, high_water) SELECT ${param(companion.makerAccountId)}, ${param(companion.nonce.toString())}::numeric FROM moved
-            ON CONFLICT (account_id) DO UPDATE SET high_water = EXCLUDED.high_water
-            WHERE ${companion.highWater === null ? 'false' : `maker_nonces.high_water = ${param(companion.highWater.toString())}::numeric`}
-            RETURNING high_water)`,
-        refuse: `, CASE WHEN NOT EXISTS (SELECT 1 FROM nonce) THEN legwork_refuse(${param(QUOTES_CHANGED)}) END AS refused`,
+        ...nonceRise(
+          param,
+          companion,
+          companion.highWater === null ? 'false' : `maker_nonces.high_water = ${param(companion.highWater.toString())}::numeric`,
+          QUOTES_CHANGED,
+        ),
       };
     case 'accept': {
       const a = companion.accept;
@@ -72,4 +63,25 @@ export function companionSql(
       };
     }
   }
+}
+
+/**
+ * A quote's nonce CTE: the maker's high-water mark set to the quote's nonce with the move (a first
+ * quote inserts it) where `rises` holds of the row it replaces; the statement refuses itself with
+ * `reason` when the mark did not move, so the move is undone with it.
+ */
+function nonceRise(
+  param: (value: unknown) => string,
+  quote: { makerAccountId: number; nonce: bigint },
+  rises: string,
+  reason: string,
+): { cte: string; refuse: string } {
+  return {
+    cte: `, nonce AS (
+            INSERT INTO maker_nonces (account_id, high_water) SELECT ${param(quote.makerAccountId)}, ${param(quote.nonce.toString())}::numeric FROM moved
+            ON CONFLICT (account_id) DO UPDATE SET high_water = EXCLUDED.high_water
+            WHERE ${rises}
+            RETURNING high_water)`,
+    refuse: `, CASE WHEN NOT EXISTS (SELECT 1 FROM nonce) THEN legwork_refuse(${param(reason)}) END AS refused`,
+  };
 }
