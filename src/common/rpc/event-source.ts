@@ -1,10 +1,18 @@
 import type { Channel } from '../broadcast/notifier';
 
+/**
+ * Notification data that is already JSON: an object's text, as PostgreSQL rendered a replayed event
+ * (the rfq module's event-data.sql.ts). Sent as it is, never parsed.
+ */
+export class JsonObjectText {
+  constructor(readonly text: string) {}
+}
+
 /** One stored or live account event: its number, its channel and its `params.data` (without `seq`). */
 export interface StreamEvent {
   accountSeq: number;
   channel: Channel;
-  data: Record<string, unknown>;
+  data: Record<string, unknown> | JsonObjectText;
 }
 
 /** Where a stream reads one account's stored events (docs/spec/design.md 13). */

@@ -3,7 +3,7 @@ import type { Channel } from '../../common/broadcast/notifier';
 import { connectionIdOf, nextConnection } from '../../common/logging/trace-ids';
 import type { Lapse, Principal } from '../../common/access/access';
 import { EventStream } from './event-stream';
-import type { EventSource, StreamEvent } from '../../common/rpc/event-source';
+import { type EventSource, JsonObjectText, type StreamEvent } from '../../common/rpc/event-source';
 import { frameText } from './json-rpc';
 import type { CallerState } from './rpc-dispatcher';
 
@@ -217,8 +217,12 @@ export class ClientConnection implements CallerState {
    * Either way only `data` goes through JSON.stringify: the frame around it is the same text for
    * every notification, so no copy of `data` with `seq` in front is built per event (F9 replays).
    */
-  notify(channel: Channel | 'session', data: Record<string, unknown>, shared = false): void {
+  notify(channel: Channel | 'session', data: Record<string, unknown> | JsonObjectText, shared = false): void {
     const seq = ++this.seq;
+    if (data instanceof JsonObjectText) {
+      this.sendText(`{"jsonrpc":"2.0","method":"subscription","params":{"channel":"${channel}","data":{"seq":${seq}${membersOfText(data.text)}}}`);
+      return;
+    }
     if (Object.prototype.hasOwnProperty.call(data, 'seq')) {
       this.send({ jsonrpc: '2.0', method: 'subscription', params: { channel, data: { seq, ...data } } });
       return;
@@ -248,6 +252,10 @@ function dataTail(data: Record<string, unknown>): string {
 
 /** `data`'s JSON after the opening brace, with a leading comma (or just `}` when empty). */
 function membersOf(data: Record<string, unknown>): string {
-  const json = JSON.stringify(data);
+  return membersOfText(JSON.stringify(data));
+}
+
+/** An object's JSON text after its opening brace, with a leading comma (or just `}` when empty). */
+function membersOfText(json: string): string {
   return json === '{}' ? '}' : `,${json.slice(1)}`;
 }

@@ -35,7 +35,7 @@ class Store implements EventSource {
 
 function streamOf(store: Store, gapWaitMs = 20) {
   const sent: Array<[Channel, number]> = [];
-  const stream = new EventStream(store, (channel, data) => sent.push([channel, data.account_seq as number]), gapWaitMs);
+  const stream = new EventStream(store, (channel, data) => sent.push([channel, (data as Record<string, unknown>).account_seq as number]), gapWaitMs);
   return { stream, sent, seqs: () => sent.map(([, s]) => s) };
 }
 const flush = () => new Promise((r) => setTimeout(r, 0));
@@ -235,7 +235,7 @@ describe('EventStream', () => {
     let mostInTurn = 0;
     const stream = new EventStream(store, (_channel, data) => {
       expect(sent.length).toBeLessThan(granted);
-      sent.push(data.account_seq as number);
+      sent.push((data as Record<string, unknown>).account_seq as number);
       // Counted until the event loop turns: a chunk is what goes out before the replay yields.
       if (inTurn++ === 0) setImmediate(() => (inTurn = 0));
       mostInTurn = Math.max(mostInTurn, inTurn);
@@ -261,7 +261,7 @@ describe('EventStream', () => {
     store.admit = async () => ({ grant: async (want: number) => (grants++, want), release: () => undefined });
     const sent: number[] = [];
     const stream = new EventStream(store, (_channel, data) => {
-      sent.push(data.account_seq as number);
+      sent.push((data as Record<string, unknown>).account_seq as number);
       if (sent.length === 64) stream.close();
     });
     await stream.open('rfq', 0);

@@ -45,7 +45,7 @@ export class EventStream {
 
   constructor(
     private readonly source: EventSource,
-    private readonly send: (channel: Channel, data: Record<string, unknown>) => void,
+    private readonly send: (channel: Channel, data: StreamEvent['data']) => void,
     private readonly gapWaitMs = 250,
     /** Resolves when the connection's socket has room again (its unsent data below a high-water mark). */
     private readonly drained: () => Promise<void> = () => Promise.resolve(),

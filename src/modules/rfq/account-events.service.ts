@@ -30,9 +30,9 @@ export class AccountEventsService implements OnModuleInit {
    * staged (docs/receipts.md), and then the appender is asked to chain it and the range is read again.
    */
   async range(accountId: number, after: number, upTo: number, limit: number): Promise<StoredEvent[]> {
-    const events = await this.events.range(accountId, after, upTo, limit);
-    if (!events.some((e) => e.record?.state === 'filled' && e.record.fill && !e.record.fill.receipt)) return events;
+    const page = await this.events.range(accountId, after, upTo, limit);
+    if (!page.staged) return page.events;
     await this.journal.flush();
-    return this.events.range(accountId, after, upTo, limit);
+    return (await this.events.range(accountId, after, upTo, limit)).events;
   }
 }

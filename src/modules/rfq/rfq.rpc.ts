@@ -5,9 +5,9 @@ import { RpcMethod, type RpcContext } from '../../common/rpc/rpc-method';
 import type { CreateRfqCommand, DeclineCommand, ListRfqsQuery, PollQuery, RespondCommand } from './domain/rfq-params';
 import type { Channel } from '../../common/broadcast/notifier';
 import { SinceOutOfRange } from '../gateway/event-stream';
-import type { EventSource } from '../../common/rpc/event-source';
+import { type EventSource, JsonObjectText, type StreamEvent } from '../../common/rpc/event-source';
 import { ReplayGovernor } from '../gateway/replay-governor';
-import { AccountEventsService } from './account-events.service';
+import { AccountEventsService, type StoredEvent } from './account-events.service';
 import { RfqCancelService } from './rfq-cancel.service';
 import { accountEventData, protectionEventData, quoteEndEventData } from './domain/account-event';
 import { QuoteChecksService } from './quote-checks.service';
@@ -17,6 +17,16 @@ import { RfqService } from './rfq.service';
 import { rfqCaller } from '../../common/rpc/rfq-caller';
 
 type SubscribeParams = MethodCommand<'rfq.subscribe'>;
+
+/** A stored event as its stream sends it: the data PostgreSQL rendered, or the data of its record, trip or quote's end. */
+function streamEvent(e: StoredEvent): StreamEvent {
+  const { accountSeq, channel } = e;
+  if ('rendered' in e) return { accountSeq, channel, data: new JsonObjectText(e.rendered) };
+  if (e.record)
+    return { accountSeq, channel, data: accountEventData(channel, e.record, accountSeq, e.event) ?? { event: e.record.state, account_seq: accountSeq } };
+  if (e.protection) return { accountSeq, channel, data: protectionEventData(e.protection, accountSeq) };
+  return { accountSeq, channel, data: quoteEndEventData(e.quoteEnd.event, e.quoteEnd.rfq_id, e.quoteEnd.quote_id, accountSeq) };
+}
 
 export { rfqCaller } from '../../common/rpc/rfq-caller';
 
@@ -38,16 +48,7 @@ export class RfqRpc {
     const accountId = rfqCaller(context).accountId;
     const source: EventSource = {
       bounds: () => this.events.bounds(accountId),
-      range: async (after, upTo, limit) =>
-        (await this.events.range(accountId, after, upTo, limit)).map((e) => ({
-          accountSeq: e.accountSeq,
-          channel: e.channel,
-          data: e.record
-            ? (accountEventData(e.channel, e.record, e.accountSeq, e.event) ?? { event: e.record.state, account_seq: e.accountSeq })
-            : e.protection
-              ? protectionEventData(e.protection, e.accountSeq)
-              : quoteEndEventData(e.quoteEnd.event, e.quoteEnd.rfq_id, e.quoteEnd.quote_id, e.accountSeq),
-        })),
+      range: async (after, upTo, limit) => (await this.events.range(accountId, after, upTo, limit)).map(streamEvent),
       admit: () => this.replays.admit(accountId),
     };
     try {
