@@ -154,7 +154,7 @@ function f9Figure(rounds: F9Rounds): FigureResult {
     cpu: { legwork: cpu((x) => x.cpuL), baseline: cpu((x) => x.cpuB) },
     extra: { events: EVENTS },
     notes: [
-      'from sending rfq.subscribe { since: 0 } to receiving the 10,000th event; Legwork reads the stored rows (pages of 1,000) and renders each notification, the baseline sends prebuilt texts',
+      'from sending rfq.subscribe { since: 0 } to receiving the 10,000th event; Legwork reads the stored rows (pages of 1,000), each taker event rendered by PostgreSQL in the read (docs/events.md), the baseline sends prebuilt texts',
     ],
   };
 }
