@@ -1,5 +1,4 @@
 import { fundingView } from '../../src/modules/ledger/domain/funding';
-import { FillService } from '../../src/modules/ledger/fill.service';
 import type { Environment, TestApp } from './harness';
 import { type Rows, expectInvariants } from './invariants';
 import { type RfqTrader, type Round, expectRfqError, expirationIn, leg, listRound, pauseRound } from './rfq-support';
@@ -7,6 +6,7 @@ import {
   M,
   acceptAndFill,
   acceptParams,
+  acceptWithFillHeld,
   balanceOf,
   deposit,
   fundingLegs,
@@ -14,7 +14,6 @@ import {
   pair,
   positionsOf,
   quoted,
-  waitForState,
   withdraw,
 } from './support/ledger';
 import { INDEX, IV, PARAMS, snapshotOf, startLedgerApp } from './support/ledger-app';
@@ -139,25 +138,11 @@ describe('Ledger: accept, fill, positions, revert, settlement', () => {
     it('the fill re-checks funding: a withdrawal after the accept fails the fill with RFQ_TAKER_UNFUNDED', async () => {
       const { taker, maker } = await track(pair(app, '10', '10000'));
       const q = await quoted(taker, maker, sol.expiry, [leg(sol.symbol('150'), '1')], { bid: '8', ask: '9' });
-      // Hold the fill back until the withdrawal is in.
-      const accepted = app.app.get(FillService);
-      const original = accepted.fill.bind(accepted);
-      let release!: () => void;
-      const gate = new Promise<void>((resolve) => (release = resolve));
-      accepted.fill = async (id, opts) => {
-        if (id === q.rfqId) await gate;
-        return original(id, opts);
-      };
-      try {
-        await taker.client.result('rfq.accept', acceptParams(taker.wallet, q, 'buy'));
+      // The fill is held back until the withdrawal is in.
+      const failed = await acceptWithFillHeld(app, taker, q, 'buy', async () => {
         expect((await withdraw(app, taker.accountId, '5')).status).toBe(200);
-        release();
-        const failed = await waitForState(taker, q.rfqId, ['filled', 'failed']);
-        expect(failed).toMatchObject({ state: 'failed', failure: { error: 'RFQ_TAKER_UNFUNDED' }, fill: null });
-      } finally {
-        accepted.fill = original;
-        release();
-      }
+      });
+      expect(failed).toMatchObject({ state: 'failed', failure: { error: 'RFQ_TAKER_UNFUNDED' }, fill: null });
       expect(await positionsOf(app, taker.accountId)).toEqual([]);
       expect(await balanceOf(app, taker.accountId)).toEqual({ total: 5n * M, locked: 0n, available: 5n * M });
     });
@@ -166,26 +151,10 @@ describe('Ledger: accept, fill, positions, revert, settlement', () => {
       await marketData(app, 'TOL', '150', '0.8');
       const { taker, maker } = await track(pair(app));
       const q = await quoted(taker, maker, tol.expiry, [leg(tol.symbol('150'), '10')], { bid: '70', ask: '80' });
-      const fills = app.app.get(FillService);
-      const original = fills.fill.bind(fills);
-      let release!: () => void;
-      const gate = new Promise<void>((resolve) => (release = resolve));
-      fills.fill = async (id, opts) => {
-        if (id === q.rfqId) await gate;
-        return original(id, opts);
-      };
       const before = await snapshot(taker.accountId, maker.accountId);
-      try {
-        await taker.client.result('rfq.accept', acceptParams(taker.wallet, q, 'buy'));
-        // fee at accept: 10 × 150 × 3 bp = 0.45, max_fee 0.4545; at index 152 the fee is 0.456
-        await marketData(app, 'TOL', '152', '0.8');
-        release();
-        const failed = await waitForState(taker, q.rfqId, ['filled', 'failed']);
-        expect(failed).toMatchObject({ state: 'failed', failure: { error: 'RFQ_PRICE_TOLERANCE', message: expect.stringMatching(/0\.456.*0\.4545/) } });
-      } finally {
-        fills.fill = original;
-        release();
-      }
+      // fee at accept: 10 × 150 × 3 bp = 0.45, max_fee 0.4545; at index 152 the fee is 0.456
+      const failed = await acceptWithFillHeld(app, taker, q, 'buy', () => marketData(app, 'TOL', '152', '0.8'));
+      expect(failed).toMatchObject({ state: 'failed', failure: { error: 'RFQ_PRICE_TOLERANCE', message: expect.stringMatching(/0\.456.*0\.4545/) } });
       expect(await snapshot(taker.accountId, maker.accountId)).toEqual(before);
       expect(await rows(`SELECT max_fee::text FROM accepts WHERE rfq_id = $1`, [q.rfqId])).toEqual([{ max_fee: '454500' }]);
     });

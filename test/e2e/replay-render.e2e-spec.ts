@@ -2,13 +2,12 @@ import { formatRfq, parseRfqSigned } from '@legwork/protocol';
 import { Database } from '../../src/common/database/database';
 import { AccountEventRepository } from '../../src/modules/rfq/account-event.repository';
 import { formatRfqSql } from '../../src/modules/rfq/event-data.sql';
-import { FillService } from '../../src/modules/ledger/fill.service';
 import type { RpcClient } from './clients';
 import { Http } from './clients';
 import { Environment, type TestApp } from './harness';
 import { type RfqTrader, type Round, clientRef, expirationIn, leg, listRound, resumeWs, sleep } from './rfq-support';
 import { describeBothDatabases } from './support/both-databases';
-import { acceptAndFill, acceptParams, marketData, pair, quoted, waitForState, withdraw } from './support/ledger';
+import { acceptAndFill, acceptWithFillHeld, marketData, pair, quoted, waitForState, withdraw } from './support/ledger';
 
 /**
  * docs/rfq.md "Replay": the taker's events of a seed RFQ are rendered by PostgreSQL while a replay
@@ -102,23 +101,10 @@ describe('Replay: the events PostgreSQL renders are the live frames', () => {
     const liveClient = await live(taker);
     const q = await quoted(taker, maker, sol.expiry, [leg(sol.symbol('150'), '1')], { bid: '8', ask: '9' });
     // The fill waits until the taker's money is out: it fails unfunded.
-    const fills = app.app.get(FillService);
-    const original = fills.fill.bind(fills);
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    fills.fill = async (id, opts) => {
-      if (id === q.rfqId) await gate;
-      return original(id, opts);
-    };
-    try {
-      await taker.client.result('rfq.accept', acceptParams(taker.wallet, q, 'buy'));
+    const failed = await acceptWithFillHeld(app, taker, q, 'buy', async () => {
       expect((await withdraw(app, taker.accountId, '5')).status).toBe(200);
-      release();
-      expect(await waitForState(taker, q.rfqId, ['filled', 'failed'])).toMatchObject({ state: 'failed', failure: { error: 'RFQ_TAKER_UNFUNDED' } });
-    } finally {
-      fills.fill = original;
-      release();
-    }
+    });
+    expect(failed).toMatchObject({ state: 'failed', failure: { error: 'RFQ_TAKER_UNFUNDED' } });
     const seen = await expectReplayedAsLive(taker, liveClient);
     expect(JSON.parse(seen.at(-1)!).params.data.rfq.failure).toEqual({ error: 'RFQ_TAKER_UNFUNDED', message: expect.any(String) });
   });

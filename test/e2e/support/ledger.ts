@@ -3,6 +3,7 @@ import { encodeAcceptPayload, encodeBase64Signature, formatHttp, parseRfqSigned 
 import { AccountsService } from '../../../src/modules/accounts/accounts.service';
 import { parseSymbol } from '../../../src/modules/instruments/domain/symbol';
 import type { FundingLeg } from '../../../src/modules/ledger/domain/funding';
+import { FillService } from '../../../src/modules/ledger/fill.service';
 import { markPrice } from '../../../src/modules/market-data/domain/black76';
 import { Http, type TestWallet } from '../clients';
 import type { TestApp } from '../harness';
@@ -130,6 +131,30 @@ export async function acceptAndFill(taker: RfqTrader, q: Quoted, side: 'buy' | '
   const result = await taker.client.result('rfq.accept', acceptParams(taker.wallet, q, side));
   expect(result).toEqual({ rfq_id: q.rfqId, quote_id: q.quoteId, side, state: 'accepted' });
   return waitForState(taker, q.rfqId, ['filled', 'failed']);
+}
+
+/**
+ * Accepts `q` with its fill held back while `meanwhile` runs (a withdrawal, a price move), then
+ * lets the fill go: the RFQ as the fill left it, filled or failed.
+ */
+export async function acceptWithFillHeld(app: TestApp, taker: RfqTrader, q: Quoted, side: 'buy' | 'sell', meanwhile: () => Promise<void>): Promise<any> {
+  const fills = app.app.get(FillService);
+  const original = fills.fill.bind(fills);
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  fills.fill = async (id, opts) => {
+    if (id === q.rfqId) await gate;
+    return original(id, opts);
+  };
+  try {
+    await taker.client.result('rfq.accept', acceptParams(taker.wallet, q, side));
+    await meanwhile();
+    release();
+    return await waitForState(taker, q.rfqId, ['filled', 'failed']);
+  } finally {
+    fills.fill = original;
+    release();
+  }
 }
 
 /** Funding legs of an RFQ at `index`, marks by Black-76 at `now` (as the server prices them). */
