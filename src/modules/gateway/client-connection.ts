@@ -219,15 +219,13 @@ export class ClientConnection implements CallerState {
    */
   notify(channel: Channel | 'session', data: Record<string, unknown> | JsonObjectText, shared = false): void {
     const seq = ++this.seq;
-    if (data instanceof JsonObjectText) {
-      this.sendText(`{"jsonrpc":"2.0","method":"subscription","params":{"channel":"${channel}","data":{"seq":${seq}${membersOfText(data.text)}}}`);
-      return;
-    }
-    if (Object.prototype.hasOwnProperty.call(data, 'seq')) {
+    const text = data instanceof JsonObjectText;
+    if (!text && Object.prototype.hasOwnProperty.call(data, 'seq')) {
       this.send({ jsonrpc: '2.0', method: 'subscription', params: { channel, data: { seq, ...data } } });
       return;
     }
-    const tail = shared ? dataTail(data) : membersOf(data);
+    // Data already JSON (a replayed event PostgreSQL rendered) goes in as it is.
+    const tail = text ? membersOfText(data.text) : shared ? dataTail(data) : membersOf(data);
     this.sendText(`{"jsonrpc":"2.0","method":"subscription","params":{"channel":"${channel}","data":{"seq":${seq}${tail}}}`);
   }
 }
