@@ -8,6 +8,7 @@ import { compileBody } from './declared-body';
 import { sendHttpError } from './http-error.filter';
 import { withPlainStrings } from './plain-strings';
 import { HTTP_ROUTE, type RouteHandler } from './http-route';
+import { JsonText } from '../rpc/json-text';
 
 /** Decides a request by a route's access (the AuthGuard): sets `request.principal` or throws the refusal. */
 interface Authorizer {
@@ -24,6 +25,12 @@ interface CommandRecorder {
 /** The audit log's action of a route: an admin command is any admin route but a GET (as for the AuditTrail interceptor). */
 const commandOf = (declaration: RouteDeclaration): string | null =>
   declaration.access.kind === 'admin' && declaration.method !== 'GET' ? declaration.access.command : null;
+
+/** The content type Fastify gives a serialized body: a `JsonText` is sent with the same. */
+const JSON_UTF8 = 'application/json; charset=utf-8';
+
+/** A handler's answer as Fastify sends it: a `JsonText` as its text (Fastify sends a JSON string as it is), anything else to the route's serializer. */
+const sendable = (result: unknown, reply: FastifyReply): unknown => (result instanceof JsonText ? reply.type(JSON_UTF8).send(result.json) : result);
 
 /** Fastify's form of an OpenAPI path template: `{id}` becomes `:id`. */
 const fastifyPath = (template: string): string => template.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
@@ -136,7 +143,7 @@ export function serveDeclaredRoutes(app: INestApplication, fastify: FastifyInsta
         try {
           const decided = authorizer.authorize(access, request);
           if (decided !== true) await decided;
-          if (command === null) return await answer(request, reply);
+          if (command === null) return sendable(await answer(request, reply), reply);
           let result: unknown;
           try {
             result = await answer(request, reply);
@@ -147,7 +154,7 @@ export function serveDeclaredRoutes(app: INestApplication, fastify: FastifyInsta
           }
           // Never answered as done without its record: a record that fails is the answer.
           await audit.recordCommand(request, command, status);
-          return result;
+          return sendable(result, reply);
         } catch (error) {
           fail(error, request, reply);
           return reply;

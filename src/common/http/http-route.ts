@@ -2,6 +2,7 @@ import { ROUTES, type RouteBody, type RouteName, type RouteParamText, type Route
 import { SetMetadata, applyDecorators } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ACCESS, type Access, type Principal } from '../access/access';
+import type { JsonText } from '../rpc/json-text';
 
 export const HTTP_ROUTE = 'legwork:http-route';
 
@@ -22,6 +23,9 @@ export interface RouteContext<R extends RouteName> {
   reply: FastifyReply;
 }
 
+/** What a handler of `R` answers: the declared body, or its JSON text as the read's statement wrote it. */
+export type RouteAnswer<R extends RouteName> = RouteResult<R> | JsonText<RouteResult<R>>;
+
 /** A handler of a declared route, as the registration calls it. */
 export type RouteHandler = (
   input: { params: Record<string, unknown>; query: Record<string, unknown>; body: unknown },
@@ -33,11 +37,12 @@ export type RouteHandler = (
  * `@legwork/protocol`). The route is served straight on Fastify (declared-routes.ts): its access,
  * its path's, query's and body's validation, its success body's serializer and its OpenAPI
  * description are the declaration's; the handler gets the checked input and returns the declared
- * body (a handler whose result does not match its declaration does not compile).
+ * body, or that body's JSON text (`JsonText`, sent as it is), and a handler whose result does not
+ * match its declaration does not compile.
  */
 export function HttpRoute<R extends RouteName>(
   name: R,
-): <H extends (input: RouteInput<R>, context: RouteContext<R>) => RouteResult<R> | Promise<RouteResult<R>>>(
+): <H extends (input: RouteInput<R>, context: RouteContext<R>) => RouteAnswer<R> | Promise<RouteAnswer<R>>>(
   target: object,
   key: string | symbol,
   descriptor: TypedPropertyDescriptor<H>,

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type RfqFillRow, formatHttp } from '@legwork/protocol';
 import type { ReceiptView } from '../journal/domain/receipt';
+import type { JsonText } from '../../common/rpc/json-text';
 import { JournalService } from '../journal/journal.service';
 import { FillRepository } from './fill.repository';
 import { type PositionStatus, PositionRepository, type RfqPositionRow } from './position.repository';
@@ -28,9 +29,9 @@ export class LedgerReadsService {
     private readonly journal: JournalService,
   ) {}
 
-  /** GET /query/rfq-positions: non-zero positions by expiry then instrument (PositionRepository.responseRows). */
-  positions(accountId: number, status: PositionStatus, limit: number): Promise<RfqPositionRow[]> {
-    return this.positionRows.responseRows(accountId, status, limit);
+  /** GET /query/rfq-positions' body: non-zero positions by expiry then instrument (PositionRepository.responseBody). */
+  positions(accountId: number, status: PositionStatus, limit: number): Promise<JsonText<{ rows: RfqPositionRow[] }>> {
+    return this.positionRows.responseBody(accountId, status, limit);
   }
 
   /** Fills as taker or maker, newest first, after the cursor (a fill id); `next` when more remain. */

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { RfqPositionRow } from '@legwork/protocol';
 import { Database } from '../../common/database/database';
+import { JsonText } from '../../common/rpc/json-text';
 import { httpDecimalSql, isoTimeSql } from '../../common/database/http-format.sql';
 import type { Sql, Tx } from '../../common/database/sql';
 import type { Narrow, Row } from '../../common/database/table';
@@ -171,25 +172,32 @@ export class PositionRepository {
 
   /**
    * Non-zero positions by expiry then instrument, with their average price (stored with the
-   * position: no replay of fills). One statement whose rows are the response rows: PostgreSQL
-   * writes the HTTP forms (8-dp decimals, ISO time) and gives ids and times as numbers (float8:
-   * exact below 2^53), so nothing is parsed, formatted or copied here.
+   * position: no replay of fills), as the JSON text of GET /query/rfq-positions' body. One
+   * statement: PostgreSQL writes each row (8-dp decimals, ISO time, ids and times as integers) with
+   * `row_to_json` and joins them, so Node neither parses the rows nor serializes the body
+   * (bench F1a). Its text is what the route's declared serializer writes for the same rows, key
+   * order included (test/e2e/positions-text.e2e-spec.ts).
    */
-  responseRows(accountId: number, status: PositionStatus, limit: number): Promise<RfqPositionRow[]> {
+  async responseBody(accountId: number, status: PositionStatus, limit: number): Promise<JsonText<{ rows: RfqPositionRow[] }>> {
     // One status: a range of positions_by_expiry, in its order. `all`: the first `limit` of each
     // status, merged (a sort of at most 2 * limit rows, whatever the account's history).
     const range = (settled: string) =>
-      `SELECT p.account_id::float8 AS account_id, p.instrument, i.asset, ${httpDecimalSql('i.strike')} AS strike, i.kind, p.expiry::float8 AS expiry,
+      `SELECT p.account_id, p.instrument, i.asset, ${httpDecimalSql('i.strike')} AS strike, i.kind, p.expiry,
               p.settled, ${httpDecimalSql('p.quantity')} AS quantity, ${httpDecimalSql('p.average_price')} AS average_price,
               ${isoTimeSql('p.updated_at')} AS updated_at
          FROM positions p JOIN instruments i ON i.symbol = p.instrument
         WHERE p.account_id = $1 AND p.quantity <> 0 AND p.settled = ${settled}
         ORDER BY p.expiry, p.instrument COLLATE "C"
         LIMIT $2`;
-    const text =
+    const rows =
       status === 'all'
         ? `SELECT * FROM ((${range('false')}) UNION ALL (${range('true')})) u ORDER BY u.expiry, u.instrument COLLATE "C" LIMIT $2`
         : range(status === 'settled' ? 'true' : 'false');
-    return this.db.rows<RfqPositionRow>(text, [accountId, limit]);
+    // The aggregate's own ORDER BY: an aggregate is not bound to its input's order.
+    const text = `SELECT '{"rows":[' || coalesce(string_agg(row_to_json(r)::text, ',' ORDER BY r.expiry, r.instrument COLLATE "C"), '') || ']}' AS body
+                    FROM (${rows}) r`;
+    // An aggregate without GROUP BY: exactly one row, whatever the account holds.
+    const [{ body }] = await this.db.rows<{ body: string }>(text, [accountId, limit]);
+    return new JsonText<{ rows: RfqPositionRow[] }>(body);
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { RouteResult } from '@legwork/protocol';
-import { HttpRoute, type RouteContext, type RouteInput } from '../../common/http/http-route';
+import { HttpRoute, type RouteAnswer, type RouteContext, type RouteInput } from '../../common/http/http-route';
 import { QueryService } from './query.service';
 
 /** The handlers of the HTTP query API (`QUERY_ROUTES` of `@legwork/protocol`; docs/spec/interface.md 4.1, design.md section 8). */
@@ -19,7 +19,7 @@ export class QueryRoutes {
   }
 
   @HttpRoute('query.rfq-positions')
-  rfqPositions({ query }: RouteInput<'query.rfq-positions'>, { principal }: RouteContext<'query.rfq-positions'>): Promise<RouteResult<'query.rfq-positions'>> {
+  rfqPositions({ query }: RouteInput<'query.rfq-positions'>, { principal }: RouteContext<'query.rfq-positions'>): Promise<RouteAnswer<'query.rfq-positions'>> {
     return this.query.rfqPositions(principal, query);
   }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { I64_MAX } from '@legwork/protocol';
 import { AppError } from '../../common/errors/app-error';
+import type { JsonText } from '../../common/rpc/json-text';
 import type { Principal } from '../../common/access/access';
 import { type BalanceView, BalancesService } from '../ledger/balances.service';
 import { LedgerReadsService, type PositionStatus, type RfqPositionRow } from '../ledger/ledger-reads.service';
@@ -41,12 +42,12 @@ export class QueryService {
   }
 
   /** Net RFQ positions, non-zero only, by expiry then instrument; no cursor (docs/spec/interface.md 4.1). */
-  async rfqPositions(principal: Principal, query: RouteQueryText<'query.rfq-positions'>): Promise<CursorRows<RfqPositionRow>> {
+  async rfqPositions(principal: Principal, query: RouteQueryText<'query.rfq-positions'>): Promise<JsonText<CursorRows<RfqPositionRow>>> {
     if (query.after !== undefined) throw new AppError('INVALID_PARAMS', 'after is not supported: rfq-positions has no cursor pagination');
     const limit = pageSize(query.limit, RFQ_POSITIONS_DEFAULT_LIMIT);
     const status = (query.status ?? 'open') as PositionStatus;
     const accountId = selectAccount(principal, query.account_id);
-    return { rows: await this.ledger.positions(accountId, status, limit) };
+    return this.ledger.positions(accountId, status, limit);
   }
 
   /** RFQ fills as taker or maker, newest first; `next_cursor` continues with `after`. */
