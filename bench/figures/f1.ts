@@ -15,8 +15,8 @@ import { type Context, alternate, profiled } from './context';
  * - F1a: Legwork with the handler's DB calls replaced by the same rows: the bench's Legwork server
  *   wraps `db.dataSource.query` (the Database port the handler's LedgerReadsService uses) so that the
  *   SQL texts captured from a real request answer their captured rows without a database round
- *   trip; guard, pipe, controller, service, row mapping and logging all run. Baseline: a bare
- *   Fastify route returning the same JSON body.
+ *   trip; guard, query checks, handler, service and logging all run (the statement answers the
+ *   body's JSON text, sent as it is). Baseline: a bare Fastify route returning the same JSON body.
  * - F1b: the real request. Baseline: the same SQL statements with the same parameters (captured
  *   from the real request) through a raw `pg` pool in a bare Fastify route.
  * autocannon, 16 keep-alive connections, closed loop; server processes apart from the load generator.
@@ -59,7 +59,7 @@ export async function runF1(ctx: Context): Promise<FigureResult[]> {
 }
 
 /** 50 positions through real fills: four RFQs of 13, 13, 13 and 11 legs. The taker's token, or why it cannot be done yet. */
-async function makePositions(ex: Exchange, base: string): Promise<{ token: string } | string> {
+export async function makePositions(ex: Exchange, base: string): Promise<{ token: string } | string> {
   const strikes = Array.from({ length: 25 }, (_, i) => String(100 + 5 * i));
   const round = await ex.listRound('BFONE', 3, strikes);
   const taker = await ex.connect(await ex.account(['taker'], '100000000'), true);
@@ -84,7 +84,7 @@ async function makePositions(ex: Exchange, base: string): Promise<{ token: strin
 }
 
 /** The statements of one request (the shortest of three traces: a background sweep may add one). */
-async function traceRequest(legwork: ServerProcess, base: string, path: string, token: string): Promise<TracedStatement[]> {
+export async function traceRequest(legwork: ServerProcess, base: string, path: string, token: string): Promise<TracedStatement[]> {
   let statements: TracedStatement[] | null = null;
   for (let i = 0; i < 3; i++) {
     await legwork.request({ type: 'trace-start' });
@@ -200,10 +200,10 @@ function f1Result(which: 'a' | 'b', rounds: F1Rounds, h: F1Harness): FigureResul
     notes:
       which === 'a'
         ? [
-            'canned by wrapping db.dataSource.query in the Legwork server process (bench/servers/legwork.ts), matched on the exact SQL texts traced from a real request; no Nest testing module',
+            "canned by wrapping db.dataSource.query in the Legwork server process (bench/servers/legwork.ts), matched on the exact SQL texts traced from a real request; no Nest testing module; the statement answers the body as JSON text (PostgreSQL writes it), so no serializer runs on Legwork's side: its cost to PostgreSQL is in F1b",
           ]
         : [
-            `the ${sqlRoundTrips} statements of one real request (pg-trace) replayed with the same parameters through pg.Pool(10); server_cpu_ratio = baseline CPU per request / Legwork CPU per request`,
+            `the ${sqlRoundTrips} statements of one real request (pg-trace) replayed with the same parameters through pg.Pool(10) as named statements, a body written by the statement sent as that text; server_cpu_ratio = baseline CPU per request / Legwork CPU per request`,
           ],
   };
 }

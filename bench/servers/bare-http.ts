@@ -7,7 +7,9 @@ import { memoryAfterGc } from './memory';
  * route, GET /query/rfq-positions, in one of two modes set over IPC:
  * - `canned` `{ body }`: returns `body` (an object, serialized by Fastify per request) — F1a;
  * - `raw` `{ statements }`: runs the same SQL statements with the same parameters Legwork sent
- *   (captured by pg-trace) through a raw `pg` Pool of 10, and returns `{ rows }` of the first — F1b.
+ *   (captured by pg-trace) through a raw `pg` Pool of 10, as named statements, and returns `{ rows }` of the first — F1b;
+ *   a first statement that answers the body itself (one row of one text column `body`, the JSON a
+ *   read rendered by PostgreSQL: Legwork's rfq-positions) is sent as that text, as Legwork sends it.
  */
 type Statement = { text: string; values: unknown[] };
 let mode: 'canned' | 'raw' = 'canned';
@@ -16,13 +18,17 @@ let statements: Statement[] = [];
 const pool = process.env.BENCH_DATABASE_URL ? new Pool({ connectionString: process.env.BENCH_DATABASE_URL, max: 10 }) : null;
 
 const app = Fastify({ logger: false, bodyLimit: 64 * 1024 });
-app.get('/query/rfq-positions', async () => {
+app.get('/query/rfq-positions', async (_request, reply) => {
   if (mode === 'canned') return body;
-  let first: unknown[] | null = null;
-  for (const s of statements) {
-    const { rows } = await pool!.query(s.text, s.values);
+  let first: Array<Record<string, unknown>> | null = null;
+  for (const [i, s] of statements.entries()) {
+    // Named, as Legwork names the texts it repeats (common/database/sql.ts StatementNames): each
+    // is parsed and planned once per connection on both sides, not on every request here only.
+    const { rows } = await pool!.query({ name: `f1b_${i}`, text: s.text, values: s.values });
     first ??= rows;
   }
+  const rendered = first?.length === 1 && Object.keys(first[0]).join() === 'body' ? first[0].body : null;
+  if (typeof rendered === 'string') return reply.type('application/json; charset=utf-8').send(rendered);
   return { rows: first ?? [] };
 });
 

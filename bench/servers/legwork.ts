@@ -278,7 +278,11 @@ async function closeOnSigterm(app: NestFastifyApplication, post: Parts['post']):
     // Experiment: where the objects that outlive a scavenge are allocated (sampling heap profiler,
     // objects later collected by a major GC included), written at SIGTERM.
     await post('HeapProfiler.enable');
-    await post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: false });
+    await post('HeapProfiler.startSampling', {
+      samplingInterval: 4096,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: process.env.BENCH_EXP_HEAP_SAMPLE_MINOR === '1',
+    });
   }
   let closing = false;
   process.on('SIGTERM', () => {
