@@ -80,8 +80,10 @@ describe('Replay: the events PostgreSQL renders are the live frames', () => {
     await maker.client.result('rfq.maker.decline', { rfq_id: declined.rfq_id, reason: 'size_limit' });
     const cancelled = await taker.client.result('rfq.create', { client_ref: clientRef(), legs: [leg(sol.symbol('140'), '3')] });
     await taker.client.result('rfq.cancel', { rfq_id: cancelled.rfq_id });
+    // Two seconds, not one: a quote must still be live when its respond is checked, and the create
+    // and respond before it can cross a second boundary (CI: "expires_at ... has passed").
     const now = Math.floor(Date.now() / 1000);
-    const expiring = await quoted(taker, maker, sol.expiry, [leg(sol.symbol('150', 'put'), '7')], { issued_at: now, expires_at: now + 1 });
+    const expiring = await quoted(taker, maker, sol.expiry, [leg(sol.symbol('150', 'put'), '7')], { issued_at: now, expires_at: now + 2 });
     await waitForState(taker, expiring.rfqId, ['expired'], 10_000);
 
     const seen = await expectReplayedAsLive(taker, liveClient);
