@@ -1,18 +1,12 @@
 import type { Channel } from '../broadcast/notifier';
-
-/**
- * Notification data that is already JSON: an object's text, as PostgreSQL rendered a replayed event
- * (the rfq module's event-data.sql.ts). Sent as it is, never parsed.
- */
-export class JsonObjectText {
-  constructor(readonly text: string) {}
-}
+import type { JsonText } from './json-text';
 
 /** One stored or live account event: its number, its channel and its `params.data` (without `seq`). */
 export interface StreamEvent {
   accountSeq: number;
   channel: Channel;
-  data: Record<string, unknown> | JsonObjectText;
+  /** A `JsonText`: an object's text, as PostgreSQL rendered a replayed event (the rfq module's event-data.sql.ts), sent as it is, never parsed. */
+  data: Record<string, unknown> | JsonText<Record<string, unknown>>;
 }
 
 /** Where a stream reads one account's stored events (docs/spec/design.md 13). */

@@ -3,7 +3,8 @@ import type { Channel } from '../../common/broadcast/notifier';
 import { connectionIdOf, nextConnection } from '../../common/logging/trace-ids';
 import type { Lapse, Principal } from '../../common/access/access';
 import { EventStream } from './event-stream';
-import { type EventSource, JsonObjectText, type StreamEvent } from '../../common/rpc/event-source';
+import type { EventSource, StreamEvent } from '../../common/rpc/event-source';
+import { JsonText } from '../../common/rpc/json-text';
 import { frameText } from './json-rpc';
 import type { CallerState } from './rpc-dispatcher';
 
@@ -217,15 +218,15 @@ export class ClientConnection implements CallerState {
    * Either way only `data` goes through JSON.stringify: the frame around it is the same text for
    * every notification, so no copy of `data` with `seq` in front is built per event (F9 replays).
    */
-  notify(channel: Channel | 'session', data: Record<string, unknown> | JsonObjectText, shared = false): void {
+  notify(channel: Channel | 'session', data: Record<string, unknown> | JsonText<Record<string, unknown>>, shared = false): void {
     const seq = ++this.seq;
-    const text = data instanceof JsonObjectText;
+    const text = data instanceof JsonText;
     if (!text && Object.prototype.hasOwnProperty.call(data, 'seq')) {
       this.send({ jsonrpc: '2.0', method: 'subscription', params: { channel, data: { seq, ...data } } });
       return;
     }
     // Data already JSON (a replayed event PostgreSQL rendered) goes in as it is.
-    const tail = text ? membersOfText(data.text) : shared ? dataTail(data) : membersOf(data);
+    const tail = text ? membersOfText(data.json) : shared ? dataTail(data) : membersOf(data);
     this.sendText(`{"jsonrpc":"2.0","method":"subscription","params":{"channel":"${channel}","data":{"seq":${seq}${tail}}}`);
   }
 }

@@ -5,7 +5,8 @@ import { RpcMethod, type RpcContext } from '../../common/rpc/rpc-method';
 import type { CreateRfqCommand, DeclineCommand, ListRfqsQuery, PollQuery, RespondCommand } from './domain/rfq-params';
 import type { Channel } from '../../common/broadcast/notifier';
 import { SinceOutOfRange } from '../gateway/event-stream';
-import { type EventSource, JsonObjectText, type StreamEvent } from '../../common/rpc/event-source';
+import type { EventSource, StreamEvent } from '../../common/rpc/event-source';
+import { JsonText } from '../../common/rpc/json-text';
 import { ReplayGovernor } from '../gateway/replay-governor';
 import { AccountEventsService, type StoredEvent } from './account-events.service';
 import { RfqCancelService } from './rfq-cancel.service';
@@ -21,7 +22,7 @@ type SubscribeParams = MethodCommand<'rfq.subscribe'>;
 /** A stored event as its stream sends it: the data PostgreSQL rendered, or the data of its record, trip or quote's end. */
 function streamEvent(e: StoredEvent): StreamEvent {
   const { accountSeq, channel } = e;
-  if ('rendered' in e) return { accountSeq, channel, data: new JsonObjectText(e.rendered) };
+  if ('rendered' in e) return { accountSeq, channel, data: new JsonText<Record<string, unknown>>(e.rendered) };
   if (e.record)
     return { accountSeq, channel, data: accountEventData(channel, e.record, accountSeq, e.event) ?? { event: e.record.state, account_seq: accountSeq } };
   if (e.protection) return { accountSeq, channel, data: protectionEventData(e.protection, accountSeq) };
