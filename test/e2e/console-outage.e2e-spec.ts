@@ -1,7 +1,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { Http } from './clients';
 import { Environment, type TestApp } from './harness';
+import { freePort } from '../fleet/free-port';
 
 /**
  * The console's overview while Redis is down (a private redis-server, killed here): the page
@@ -15,14 +15,6 @@ const hasRedisServer = (() => {
     return false;
   }
 })();
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const port = (server.address() as { port: number }).port;
-      server.close(() => resolve(port));
-    });
-  });
 
 (process.env.REDIS_URL && hasRedisServer ? describe : describe.skip)('console overview with Redis down', () => {
   let env: Environment;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { Client } from 'pg';
 import { Http } from './clients';
 import { expectInvariants, pgRows } from './invariants';
@@ -238,17 +238,39 @@ const enabled = !!process.env.DATABASE_URL && hasBinaries();
     // A fourth instance with a 3 s RFQ time-to-live creates the RFQ (the deadline is set at
     // creation), then dies: the expiry is the survivors' (the delayed job in Redis, or the sweep).
     const d = new Instance('instance-ttl', await freePort(), { ...fleet.env, RFQ_TTL_SECONDS: '3' }, fleet.logDir);
-    await d.start();
-    const t = await onInstance(d, taker);
-    const rfq = await t.result('rfq.create', { client_ref: randomUUID(), legs: [{ instrument: call, quantity: '1' }] });
-    await d.stop('SIGKILL');
+    let t: FleetTrader | undefined;
+    let rfq: { rfq_id: string; expires_at: number };
+    try {
+      await d.start();
+      t = await onInstance(d, taker);
+      rfq = await t.result('rfq.create', { client_ref: randomUUID(), legs: [{ instrument: call, quantity: '1' }] });
+    } finally {
+      await d.stop('SIGKILL'); // (also when the start failed: no fourth process outlives the test)
+    }
     const due = rfq.expires_at * 1000;
     await waitFor(async () => (await db.query(`SELECT state FROM rfqs WHERE id = $1`, [rfq.rfq_id])).rows[0].state === 'expired', 15_000, 'expired');
     const late = Date.now() - due;
     process.stdout.write(`RFQ of a killed instance expired ${late} ms after its deadline\n`);
     expect(late).toBeLessThan(10_000);
     await t.disconnect();
-  }, 60_000);
+    // (The test's time covers a slow start, whose own limit is 60 s and whose error shows the log.)
+  }, 100_000);
+
+  it('fails a start at once, with the log, when the process exits while starting (a port already taken)', async () => {
+    // The port is held by a listener that answers no HTTP (an instance there would answer /health itself).
+    const holder = createServer((socket) => socket.destroy());
+    await new Promise<void>((done) => holder.listen(0, '127.0.0.1', done));
+    const clash = new Instance('instance-clash', (holder.address() as AddressInfo).port, fleet.env, fleet.logDir);
+    const started = Date.now();
+    try {
+      await expect(clash.start()).rejects.toThrow(/instance-clash exited \(code 1\) while starting[\s\S]*EADDRINUSE/);
+      expect(Date.now() - started).toBeLessThan(20_000); // not the 60 s an unseen exit cost
+      expect(clash.running).toBe(false);
+    } finally {
+      await clash.stop('SIGKILL');
+      holder.close();
+    }
+  }, 30_000);
 
   it('answers the calls in flight on SIGTERM, closes sockets with 1001 and exits 0', async () => {
     const t = await onInstance(b, taker);
@@ -276,14 +298,7 @@ const enabled = !!process.env.DATABASE_URL && hasBinaries();
     expect(answered).toMatchObject({ jsonrpc: '2.0' }); // a reply (result, or RFQ_NOT_READY if it came after the drain began), never silence
     expect(await t.client!.closed).toBe(1001);
     const code = await exit;
-    if (code !== 0)
-      process.stdout.write(
-        `${b.name} exited ${code}; its log:\n${readFileSync(b.log, 'utf8')
-          .split('\n')
-          .filter((l) => !l.includes('"http"'))
-          .slice(-40)
-          .join('\n')}\n`,
-      );
+    if (code !== 0) process.stdout.write(`${b.name} exited ${code}; its log:\n${b.logTail(40)}\n`);
     expect(code).toBe(0);
     await b.start();
   }, 60_000);

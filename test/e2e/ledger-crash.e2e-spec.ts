@@ -7,7 +7,6 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { Environment, type TestApp } from './harness';
@@ -16,23 +15,12 @@ import { type RfqTrader, type Round, expirationIn, leg, listRound, rfqTrader } f
 import { Http } from './clients';
 import { journalViolations } from './support/journal-chain';
 import { type Quoted, acceptAndFill, acceptParams, deposit, marketData, quoted, sleep } from './support/ledger';
+import { freePort } from '../fleet/free-port';
 
 const ROOT = join(__dirname, '..', '..');
 const RFQS_PER_TAKER = 10;
 const TAKERS = 4;
 const whenPostgres = process.env.DATABASE_URL ? describe : describe.skip;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 class Server {
   child: ChildProcess | null = null;

@@ -1,7 +1,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { Http, RpcClient, TestWallet, freshIp } from './clients';
 import { Environment, type TestApp } from './harness';
+import { freePort } from '../fleet/free-port';
 
 function hasRedisServer(): boolean {
   try {
@@ -10,15 +10,6 @@ function hasRedisServer(): boolean {
   } catch {
     return false;
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const port = (server.address() as { port: number }).port;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitFor(check: () => Promise<boolean>, timeoutMs = 15000): Promise<void> {

@@ -10,24 +10,16 @@
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { type AcceptedBest, Keypair, LegworkClient, RfqError, type RfqLeg, type RfqNotification, type RfqView, verifyQuote } from '../../sdk/src';
 import { seedEmbeddedDataDir } from './support/migrated-template';
 import { scratchDir } from './support/scratch-dir';
+import { freePort } from '../fleet/free-port';
 
 const ROOT = resolve(__dirname, '..', '..');
 const run = promisify(execFile);
 const LIMIT_MS = 20_000;
-
-const freePort = () =>
-  new Promise<number>((done) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const port = (server.address() as { port: number }).port;
-      server.close(() => done(port));
-    });
-  });
 
 /** The next `rfq` event of this RFQ among `wanted`, within `ms`. */
 async function nextEvent(events: AsyncIterableIterator<RfqNotification>, rfqId: string, wanted: string[], ms: number): Promise<RfqNotification> {

@@ -1,8 +1,10 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chownSync, closeSync, existsSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { freePort } from './free-port';
+
+export { freePort };
 
 /**
  * Several instances of the exchange as separate processes (`node dist/src/main.js`), with a
@@ -26,15 +28,6 @@ function newestPostgresBin(): string {
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-export async function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const port = (server.address() as { port: number }).port;
-      server.close(() => done(port));
-    });
-  });
-}
 
 /** Polls `check` every 50 ms until it holds; throws after `timeoutMs`. */
 export async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs = 15_000, what = 'condition'): Promise<number> {
@@ -222,14 +215,28 @@ export class Instance {
         done(code);
       }),
     );
-    await waitFor(
-      async () => {
-        if (this.child !== child) throw new Error(`${this.name} exited while starting: see ${this.log}`);
-        return (await fetch(`${this.url}/health`)).status === 200;
+    // An exit while starting fails the start at once, with the log's tail (waitFor takes a throw in
+    // its check for "not yet", so the exit is raced beside it rather than checked inside it).
+    const exited = this.exit.then((code) => {
+      throw new Error(`${this.name} exited (code ${code}) while starting; the end of ${this.log}:\n${this.logTail(20)}`);
+    });
+    exited.catch(() => undefined);
+    const healthy = waitFor(async () => this.child !== child || (await fetch(`${this.url}/health`)).status === 200, timeoutMs, `${this.name} healthy`).catch(
+      (e: Error) => {
+        throw new Error(`${e.message}; the end of ${this.log}:\n${this.logTail(20)}`);
       },
-      timeoutMs,
-      `${this.name} healthy`,
     );
+    await Promise.race([healthy, exited]);
+  }
+
+  /** The last `lines` lines of the instance's log, without the per-request lines. */
+  logTail(lines: number): string {
+    if (!existsSync(this.log)) return '(no log)';
+    return readFileSync(this.log, 'utf8')
+      .split('\n')
+      .filter((l) => !l.includes('"http"'))
+      .slice(-lines)
+      .join('\n');
   }
 
   /** Sends `signal` and waits for the exit; the exit code (null when killed by the signal). */
