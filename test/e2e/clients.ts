@@ -142,7 +142,8 @@ export class RpcClient {
   }
 
   static async connect(url: string, headers: Record<string, string> = {}): Promise<RpcClient> {
-    const socket = new WebSocket(url, { headers });
+    // (A handshake that never ends fails in 10 s with its own error, not at the test's time limit.)
+    const socket = new WebSocket(url, { headers, handshakeTimeout: 10_000 });
     await new Promise<void>((resolve, reject) => {
       socket.once('open', () => resolve());
       socket.once('error', reject);
