@@ -89,7 +89,7 @@ export class RedisPresenceStore implements PresenceStore {
     }
     const replies = await this.redis.pipeline(commands.map((fields) => ['hset', this.key, ...fields])).exec();
     const failed = replies?.find(([error]) => error !== null);
-    if (failed) throw failed[0];
+    if (failed) throw failed[0] instanceof Error ? failed[0] : new Error(String(failed[0]));
   }
 
   async read(accountIds: readonly number[], nowMs: number): Promise<Map<number, number>> {
