@@ -138,7 +138,8 @@ describeBrowser('operator console at /console, in headless Chromium', () => {
     const id = `BTC-${btcExpiry}`;
     const settle = async () => {
       await page.click(`li[data-round="${id}"] button.danger`);
-      expect(await textOf('[role="dialog"]')).toContain('cannot be undone');
+      // The dialog renders after the click's handler: wait for it rather than read at once.
+      await waitText('[role="dialog"]', 'cannot be undone', 5000);
       await confirmDialog();
     };
     await settle();
@@ -203,7 +204,7 @@ describeBrowser('operator console at /console, in headless Chromium', () => {
     expect((await session.http.get('/query/balances')).status).toBe(200);
     await new Promise((r) => setTimeout(r, 1100)); // revoked_at is in whole seconds: the token must be older
     await page.click('form[aria-label="Roles"] button.danger');
-    expect(await textOf('[role="dialog"]')).toContain('Revoke the sessions');
+    await waitText('[role="dialog"]', 'Revoke the sessions', 5000);
     await confirmDialog();
     await waitText('[data-testid="notice"]', 'Revoke the sessions of account');
     expect(await textOf('[data-testid="notice"]')).toContain('done');
