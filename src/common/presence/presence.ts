@@ -8,6 +8,9 @@ export const PRESENCE_TTL_MS = 10_000;
 /** Every this many heartbeats the records past the TTL are dropped (their memory only: reads skip them already). */
 const PRUNE_EVERY_BEATS = 60;
 
+/** Whether a record written at `at` (unix ms) still counts at `nowMs`; a missing or unreadable time (NaN) does not. */
+const isFresh = (at: number, nowMs: number) => nowMs - at <= PRESENCE_TTL_MS;
+
 /** Where the instances' presence records are kept: the last time (unix ms) each account was seen with an open connection. */
 export interface PresenceStore {
   touch(accountIds: readonly number[], nowMs: number): Promise<void>;
@@ -29,13 +32,13 @@ export class MemoryPresenceStore implements PresenceStore {
   read(accountIds: readonly number[], nowMs: number): Promise<Map<number, number>> {
     const fresh = accountIds.flatMap((id) => {
       const at = this.seen.get(id);
-      return at !== undefined && nowMs - at <= PRESENCE_TTL_MS ? [[id, at] as const] : [];
+      return at !== undefined && isFresh(at, nowMs) ? [[id, at] as const] : [];
     });
     return Promise.resolve(new Map(fresh));
   }
 
   prune(nowMs: number): Promise<void> {
-    for (const [id, at] of this.seen) if (nowMs - at > PRESENCE_TTL_MS) this.seen.delete(id);
+    for (const [id, at] of this.seen) if (!isFresh(at, nowMs)) this.seen.delete(id);
     return Promise.resolve();
   }
 }
@@ -83,10 +86,6 @@ export class RedisPresenceStore implements PresenceStore {
     for (let i = 0; i < accountIds.length; i += FIELDS_PER_COMMAND) {
       commands.push(accountIds.slice(i, i + FIELDS_PER_COMMAND).flatMap((id) => [String(id), value]));
     }
-    if (commands.length === 1) {
-      await this.redis.hset(this.key, ...commands[0]);
-      return;
-    }
     const replies = await this.redis.pipeline(commands.map((fields) => ['hset', this.key, ...fields])).exec();
     const failed = replies?.find(([error]) => error !== null);
     if (failed) throw failed[0] instanceof Error ? failed[0] : new Error(String(failed[0]));
@@ -97,7 +96,7 @@ export class RedisPresenceStore implements PresenceStore {
     const values = await this.redis.hmget(this.key, ...accountIds.map(String));
     const fresh = accountIds.flatMap((id, i) => {
       const at = values[i] === null ? NaN : Number(values[i]);
-      return nowMs - at <= PRESENCE_TTL_MS ? [[id, at] as const] : [];
+      return isFresh(at, nowMs) ? [[id, at] as const] : [];
     });
     return new Map(fresh);
   }
