@@ -5,8 +5,7 @@
  * Afterwards every accepted RFQ is filled or failed (the jobs in Redis, BullMQ's stalled-job
  * recovery and the ledger sweep finish them), none twice, and the invariants hold.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { Environment, type TestApp } from './harness';
@@ -16,6 +15,7 @@ import { Http } from './clients';
 import { journalViolations } from './support/journal-chain';
 import { type Quoted, acceptAndFill, acceptParams, deposit, marketData, quoted, sleep } from './support/ledger';
 import { freePort } from '../fleet/free-port';
+import { buildAppUnlessPrebuilt } from '../fleet/fleet';
 
 const ROOT = join(__dirname, '..', '..');
 const RFQS_PER_TAKER = 10;
@@ -136,8 +136,7 @@ whenPostgres('Ledger crash safety: SIGKILL in the middle of a stream of accepts'
   const traders: RfqTrader[] = [];
 
   beforeAll(async () => {
-    const build = spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, encoding: 'utf8', timeout: 240_000 });
-    if (!existsSync(join(ROOT, 'dist', 'src', 'main.js'))) throw new Error(`build failed:\n${build.stdout}${build.stderr}`);
+    buildAppUnlessPrebuilt();
     env = await Environment.create({ MARKET_DATA_MAX_AGE_SECONDS: '3600', SWEEP_INTERVAL_MS: '500' });
     server = new Server(env.env, await freePort());
     await server.start();

@@ -39,7 +39,17 @@ export async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs
   }
 }
 
-/** `npm run build` (dist/src/main.js) unless told the build is fresh. */
+/**
+ * Builds dist/src/main.js unless `npm run test:long` already did before its workers started
+ * (LEGWORK_PREBUILT=1). tsc rewrites every file of dist, so a build while another file's instance
+ * starts can hand that instance a half-written module ("the provider at index [1] ... is
+ * undefined": the official CI's red of 2026-11-29). Every e2e file that runs dist builds here.
+ */
+export function buildAppUnlessPrebuilt(): void {
+  if (process.env.LEGWORK_PREBUILT !== '1') buildApp();
+}
+
+/** tsc into dist (the server part of `npm run build`). */
 export function buildApp(): void {
   execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
 }

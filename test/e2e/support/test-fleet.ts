@@ -1,4 +1,4 @@
-import { Fleet, type Instance, PrivatePostgres, PrivateRedis, buildApp } from '../../fleet/fleet';
+import { Fleet, type Instance, PrivatePostgres, PrivateRedis, buildAppUnlessPrebuilt } from '../../fleet/fleet';
 import { ADMIN_TOKEN, EXCHANGE_SIGNING_KEY, JWT_SECRET, METRICS_TOKEN } from '../harness';
 
 /** Instances as separate processes on one private PostgreSQL database and one private Redis. */
@@ -20,8 +20,7 @@ export interface TestFleet {
  * bursts are refused by the rule it checks, not by a rate.
  */
 export async function startTestFleet(count: number, redisPrefix: string, env: Record<string, string> = {}): Promise<TestFleet> {
-  // `npm run test:long` builds once before its workers start (LEGWORK_PREBUILT=1): two files running tsc into dist at once would race.
-  if (process.env.LEGWORK_PREBUILT !== '1') buildApp();
+  buildAppUnlessPrebuilt();
   const [pg, redis] = await Promise.all([PrivatePostgres.start(), PrivateRedis.start()]);
   pg.psql('CREATE DATABASE legwork');
   const databaseUrl = pg.url('legwork');
