@@ -76,6 +76,9 @@ export interface StoredTranscript {
  * `competition_transcripts` and `competition_makers` (the makers' quote counters). Every write of
  * an RFQ's quotes runs in a transaction that holds the RFQ's row (RfqTransitionsService.lock).
  */
+/** A maker's competitive quotes' version (makerVersion) as a scalar subquery on `$1`, NULL when none. */
+export const MAKER_VERSION_SQL = '(SELECT quotes_seq::text FROM competition_makers WHERE account_id = $1)';
+
 @Injectable()
 export class CompetitionRepository {
   constructor(private readonly db: Database) {}
@@ -226,7 +229,7 @@ export class CompetitionRepository {
   }
 
   async makerVersion(accountId: number, sql: Sql = this.db): Promise<string> {
-    const row = await sql.one<{ quotes_seq: string }>(`SELECT quotes_seq::text AS quotes_seq FROM competition_makers WHERE account_id = $1`, [accountId]);
+    const row = await sql.one<{ quotes_seq: string | null }>(`SELECT ${MAKER_VERSION_SQL} AS quotes_seq`, [accountId]);
     return row?.quotes_seq ?? '';
   }
 

@@ -10,7 +10,7 @@ import type { MakerLimitsRow } from '../maker-limits/maker-limits-row';
 import { RfqTransitionsService } from '../rfq/rfq-transitions.service';
 import type { RfqCaller } from '../rfq/rfq.service';
 import { CompetitionCloseService } from './competition-close.service';
-import { CompetitionRepository } from './competition.repository';
+import { CompetitionRepository, MAKER_VERSION_SQL } from './competition.repository';
 import { MakerQuotesService } from './maker-quotes.service';
 
 /**
@@ -120,4 +120,6 @@ export class CompetitionService implements CompetitionPort, OnModuleInit {
   version(accountId: number, sql: Sql): Promise<string> {
     return this.quotes.makerVersion(accountId, sql);
   }
+
+  readonly versionSql = MAKER_VERSION_SQL;
 }

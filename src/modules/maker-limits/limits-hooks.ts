@@ -11,6 +11,11 @@ export interface CompetitiveUsage {
   liveQuotes(accountId: number, liveAfter: number, sql: Sql): Promise<Array<{ id: string; expiresAt: number }>>;
   /** The version of a maker's competitive quotes that no event to it moves (cancels, declines): text, '' when none. */
   version(accountId: number, sql: Sql | Tx): Promise<string>;
+  /**
+   * The same version as a scalar subquery on `$1` (the maker's account id), text, NULL when none:
+   * get_limits reads it in the statement that reads the limits row (one round trip, not three).
+   */
+  readonly versionSql: string;
 }
 
 /** Stores a protection trip as the maker's next numbered `rfq_maker` event, in the trip's transaction; its account_seq. */

@@ -54,6 +54,27 @@ export class MakerLimitsRepository {
     return row && toRow(row);
   }
 
+  /**
+   * The row (null: never had limits) and, in the same statement, the version of the maker's quotes
+   * (see quotesVersion) with its competitive quotes' (`competitionSql`, a scalar subquery on `$1`
+   * that the competition module gives; null: none registered, the version's part stays unread).
+   */
+  async findWithVersion(accountId: number, competitionSql: string | null): Promise<{ row: MakerLimitsRow | null; version: QuotesVersion }> {
+    const r = (await this.db.one<Maybe<RawRow> & Maybe<VersionRow> & { competition: string | null; found: boolean }>(
+      `SELECT ${COLUMNS}, m.account_id IS NOT NULL AS found, (SELECT high_water::text FROM maker_nonces WHERE account_id = $1) AS high_water,
+              (SELECT last_seq::text FROM account_event_seqs WHERE account_id = $1) AS last_seq, ${competitionSql ?? 'NULL::text'} AS competition
+         FROM (SELECT $1::bigint AS id) maker LEFT JOIN maker_limits m ON m.account_id = maker.id`,
+      [accountId],
+    ))!;
+    const version = quotesVersion(
+      r.high_water === null ? null : BigInt(r.high_water),
+      r.last_seq,
+      false,
+      competitionSql === null ? null : (r.competition ?? ''),
+    );
+    return { row: r.found ? toRow(r as RawRow) : null, version };
+  }
+
   /** The row locked to the caller's commit: one maker's responds under limits, and its fills' protection, queue on it. */
   async lock(tx: Tx, accountId: number): Promise<MakerLimitsRow | null> {
     const row = await tx.one<RawRow>(`SELECT ${COLUMNS} FROM maker_limits WHERE account_id = $1 FOR UPDATE`, [accountId]);

@@ -11,7 +11,7 @@ import { type FillWindow, type OpenUsage, type QuoteExposure, checkOpenLimits, c
 import type { QuotedRfq } from './domain/quoted-rfq';
 import { MakerLimitsRepository, type QuotesVersion, type VersionRead, quotesVersion } from './maker-limits.repository';
 import { type MakerLimitsRow, effectiveOf, isFrozen } from './maker-limits-row';
-import { type QuoteLegs, type UsageMarks, addUsage, openUsage, quoteLegs } from './domain/open-usage';
+import { type QuoteLegs, type UsageMarks, addUsage, openUsage, quoteLegs, usageMarks } from './domain/open-usage';
 import { LimitsHooks } from './limits-hooks';
 import type { KnownCheck, KnownQuotes, LimitsView, LockedLimits, SeenQuotes } from './maker-limits.types';
 export type { KnownCheck, LimitsView, SeenQuotes } from './maker-limits.types';
@@ -164,12 +164,12 @@ export class MakerLimitsService {
 
   /** The usage of the known quotes live after `after` at the current marks, kept with them; null when a leg is not kept here. */
   private knownUsage(known: KnownQuotes, after: number, nowMs: number): OpenUsage | null {
-    const ids = this.liveKnown(known, after);
+    const live = this.liveKnown(known, after);
     const marks = this.marks(Math.floor(nowMs / 1000));
     const kept = keptUsage(known, known.version.key, after, marks);
     if (kept) return kept;
     const legs: QuoteLegs[] = [];
-    for (const id of ids) {
+    for (const id of live.keys()) {
       const quoted = this.legs.get(id);
       if (!quoted) return null;
       legs.push(quoted);
@@ -212,6 +212,12 @@ export class MakerLimitsService {
     if (this.legs.size < LEGS_KEPT) this.legs.set(rfq.id, quoteLegs(rfq.asset, rfq.legs));
     const known = seen?.version.locked ? this.known.get(seen.accountId) : undefined;
     if (!known || known.version.key !== seen!.version.key || nonce === undefined || expiresAt === undefined) return;
+    // Every kept quote is live after known.after (liveKnown prunes only when `after` moves); a
+    // quote already expired there cannot be live later either, and would break that.
+    if (expiresAt <= known.after) {
+      this.known.delete(seen!.accountId);
+      return;
+    }
     known.quotes.set(rfq.id, expiresAt);
     known.version = quotesVersion(nonce, seen!.version.lastSeq, false, seen!.version.competition);
     const kept = known.sums;
@@ -224,9 +230,17 @@ export class MakerLimitsService {
   /**
    * The ids of the maker's live quotes at `nowMs`: those known here while the version of its
    * quotes is the one they were read at (every change to them moves it, in the change's own
-   * transaction), else read in `sql` after the version, and kept.
+   * transaction), else read in `sql` after the version, and kept. `ids` is the kept set itself
+   * (id → expires_at), not a copy: a caller reads it before its next await. Only a quote of this
+   * maker committed here can join it meanwhile (`quoted`), one that is out, so a usage read counts
+   * it; a check under the maker's lock sees none join (no quote of the maker commits then).
    */
-  private async liveIds(at: VersionRead, accountId: number, nowMs: number, read?: QuotesVersion): Promise<{ ids: string[]; version: QuotesVersion }> {
+  private async liveIds(
+    at: VersionRead,
+    accountId: number,
+    nowMs: number,
+    read?: QuotesVersion,
+  ): Promise<{ ids: ReadonlyMap<string, number>; version: QuotesVersion }> {
     let version = read ?? (await this.rows.quotesVersion(accountId, at));
     // Competitive quotes count as live quotes (docs/spec/design.md 18): their version is read
     // before them, so a set read after a change is never kept under the version before it.
@@ -240,26 +254,30 @@ export class MakerLimitsService {
     const live = await this.rows.liveQuotes(accountId, after, at.sql);
     if (competition) live.push(...(await competition.liveQuotes(accountId, after, at.sql)));
     if (!known && this.known.size >= KNOWN_MAKERS) this.known.clear();
-    this.known.set(accountId, { version, after, quotes: new Map(live.map((q) => [q.id, q.expiresAt])) });
-    return { ids: live.map((q) => q.id), version };
+    const quotes = new Map(live.map((q) => [q.id, q.expiresAt]));
+    this.known.set(accountId, { version, after, quotes });
+    return { ids: quotes, version };
   }
 
-  /** The known quotes still live after `after` (the others are dropped). */
-  private liveKnown(known: KnownQuotes, after: number): string[] {
+  /**
+   * The known quotes still live after `after`: the others are dropped when `after` moves on. Every
+   * kept quote is live after `known.after`, so within the same second nothing is walked (a maker's
+   * thousands of quotes cost each call nothing until the second changes).
+   */
+  private liveKnown(known: KnownQuotes, after: number): ReadonlyMap<string, number> {
+    if (after === known.after) return known.quotes;
     known.after = after;
-    const ids: string[] = [];
-    for (const [id, expiresAt] of known.quotes) {
-      if (expiresAt > after) ids.push(id);
-      else known.quotes.delete(id);
-    }
-    return ids;
+    for (const [id, expiresAt] of known.quotes) if (expiresAt <= after) known.quotes.delete(id);
+    return known.quotes;
   }
 
   /** rfq.maker.get_limits: the documents, the usage at the current marks, the protection state. */
   async view(accountId: number): Promise<LimitsView> {
     const nowMs = this.clock.nowMs();
-    const row = await this.rows.find(accountId);
-    const usage = await this.usage(accountId, nowMs);
+    // The row and the versions in one statement (one round trip, not three); the live quotes, when
+    // not known here, are read after it, as liveIds asks.
+    const { row, version } = await this.rows.findWithVersion(accountId, this.hooks.competition?.versionSql ?? null);
+    const usage = (await this.liveUsage({ sql: this.db, lock: false }, accountId, nowMs, version)).usage;
     const window: FillWindow =
       row?.limits.protection || row?.adminLimits.protection ? await this.rows.window(accountId) : { fills: 0, notional: 0n, delta: {} };
     const frozen = isFrozen(row, nowMs);
@@ -327,10 +345,10 @@ export class MakerLimitsService {
     const live = await this.liveIds(at, accountId, nowMs, read);
     // A replace counts net (docs/spec/design.md 18): the quote it replaces (the maker's one live
     // quote on that RFQ, same legs, same exposure) is left out of what is already out.
-    if (replacing !== undefined && live.ids.includes(replacing)) {
+    if (replacing !== undefined && live.ids.has(replacing)) {
       return {
         usage: await this.usageOf(
-          live.ids.filter((id) => id !== replacing),
+          [...live.ids.keys()].filter((id) => id !== replacing),
           nowMs,
           at.sql,
         ),
@@ -342,7 +360,7 @@ export class MakerLimitsService {
     const known = this.known.get(accountId);
     const kept = keptUsage(known, live.version.key, after, marks);
     if (kept) return { usage: kept, version: live.version };
-    const usage = await this.usageOf(live.ids, nowMs, at.sql);
+    const usage = await this.usageOf([...live.ids.keys()], nowMs, at.sql);
     if (known && known.version.key === live.version.key) known.sums = { key: live.version.key, after, marks, usage };
     return { usage, version: live.version };
   }
@@ -365,14 +383,7 @@ export class MakerLimitsService {
   private marks(now: number): UsageMarks {
     const greeks = this.market.greeksAt(now);
     if (this.marks$?.greeks === greeks) return this.marks$.marks;
-    const marks: UsageMarks = { greeks: new Map(), maxGreek: 0, index: new Map() };
-    for (const [symbol, g] of greeks) {
-      const delta = Number(g.delta);
-      const vega = Number(g.vega);
-      marks.greeks.set(symbol, { delta, vega, deltaBig: g.delta, vegaBig: g.vega });
-      marks.maxGreek = Math.max(marks.maxGreek, Math.abs(delta), Math.abs(vega));
-    }
-    for (const q of this.market.indexPrices()) marks.index.set(q.asset, q.price);
+    const marks = usageMarks(greeks, this.market.indexPrices());
     this.marks$ = { greeks, marks };
     return marks;
   }

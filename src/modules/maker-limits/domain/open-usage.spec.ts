@@ -1,4 +1,4 @@
-import { openUsage, quoteLegs } from './open-usage';
+import { openUsage, quoteLegs, usageMarks } from './open-usage';
 import { quoteExposure } from './quote-exposure';
 
 const M = 1_000_000n;
@@ -46,11 +46,10 @@ describe('openUsage', () => {
           .filter(() => rnd() < 0.5)
           .map((instrument) => ({ instrument, quantity: (BigInt(Math.floor(rnd() * 20_000_000)) - 10_000_000n || 1n) * scale })),
       }));
-      const marks = {
-        greeks: new Map(Object.entries(greeks).map(([s, g]) => [s, { delta: Number(g.delta), vega: Number(g.vega), deltaBig: g.delta, vegaBig: g.vega }])),
-        maxGreek: Math.max(...Object.values(greeks).flatMap((g) => [Math.abs(Number(g.delta)), Number(g.vega)])),
-        index: new Map(Object.entries(index)),
-      };
+      const marks = usageMarks(
+        new Map(Object.entries(greeks)),
+        Object.entries(index).map(([asset, price]) => ({ asset, price })),
+      );
       const got = openUsage(
         quotes.map((q) => quoteLegs(q.asset, q.legs)),
         marks,
@@ -66,14 +65,13 @@ describe('openUsage', () => {
         { instrument: 'B', quantity: -M },
       ]),
     );
-    const marks = {
-      greeks: new Map([
-        ['A', { delta: 545_649, vega: 17_043_543, deltaBig: 545_649n, vegaBig: 17_043_543n }],
-        ['B', { delta: 400_000, vega: 16_000_000, deltaBig: 400_000n, vegaBig: 16_000_000n }],
+    const marks = usageMarks(
+      new Map([
+        ['A', { delta: 545_649n, vega: 17_043_543n }],
+        ['B', { delta: 400_000n, vega: 16_000_000n }],
       ]),
-      maxGreek: 17_043_543,
-      index: new Map([['SOL', 150n * M]]),
-    };
+      [{ asset: 'SOL', price: 150n * M }],
+    );
     for (let i = 0; i < 20; i++) openUsage(quotes, marks);
     const started = process.hrtime.bigint();
     for (let i = 0; i < 20; i++) openUsage(quotes, marks);

@@ -30,6 +30,19 @@ export interface UsageMarks {
   index: Map<string, bigint>;
 }
 
+/** The sums' form of a greeks table (symbol → delta and vega per contract) and the index prices. */
+export function usageMarks(greeks: ReadonlyMap<string, { delta: bigint; vega: bigint }>, indexes: Iterable<{ asset: string; price: bigint }>): UsageMarks {
+  const marks: UsageMarks = { greeks: new Map(), maxGreek: 0, index: new Map() };
+  for (const [symbol, g] of greeks) {
+    const delta = Number(g.delta);
+    const vega = Number(g.vega);
+    marks.greeks.set(symbol, { delta, vega, deltaBig: g.delta, vegaBig: g.vega });
+    marks.maxGreek = Math.max(marks.maxGreek, Math.abs(delta), Math.abs(vega));
+  }
+  for (const q of indexes) marks.index.set(q.asset, q.price);
+  return marks;
+}
+
 const SAFE = Number.MAX_SAFE_INTEGER;
 const MICRO_N = Number(MICRO);
 
