@@ -70,15 +70,15 @@ export interface StoredTranscript {
   signature: string;
 }
 
+/** A maker's competitive quotes' version (makerVersion) as a scalar subquery on `$1`, NULL when none. */
+export const MAKER_VERSION_SQL = '(SELECT quotes_seq::text FROM competition_makers WHERE account_id = $1)';
+
 /**
  * The competition module's tables (docs/spec/design.md 18): `competition_quotes` (every quote of a
  * competitive RFQ, in the order received, with its end), `competition_declines`,
  * `competition_transcripts` and `competition_makers` (the makers' quote counters). Every write of
  * an RFQ's quotes runs in a transaction that holds the RFQ's row (RfqTransitionsService.lock).
  */
-/** A maker's competitive quotes' version (makerVersion) as a scalar subquery on `$1`, NULL when none. */
-export const MAKER_VERSION_SQL = '(SELECT quotes_seq::text FROM competition_makers WHERE account_id = $1)';
-
 @Injectable()
 export class CompetitionRepository {
   constructor(private readonly db: Database) {}

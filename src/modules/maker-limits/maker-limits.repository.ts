@@ -43,7 +43,8 @@ export type { MakerLimitsRow } from './maker-limits-row';
  * operator's ceiling, the protection state and window; and the reads of a maker's live quotes in
  * the rfq module's `rfqs`, `maker_nonces` and `account_event_seqs` that its usage is summed from
  * (read only: an index-only read of a maker's live quotes, and their version in the statement
- * that locks the limits row, stay one statement each).
+ * that locks the limits row, stay one statement each). get_limits' statement also embeds the
+ * competition module's version subquery, whose text that module gives (CompetitiveUsage.versionSql).
  */
 @Injectable()
 export class MakerLimitsRepository {
