@@ -13,10 +13,14 @@ import { join, resolve } from 'node:path';
 const ROOT = resolve(__dirname, '..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 
+/** The `test:long:counts` script of package.json. */
+const longRunScript = () => (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts['test:long:counts'];
+
 /** The test files that `test:long:counts` runs on two workers after one build. */
 function longRunFiles(): string[] {
-  const script = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts['test:long:counts'];
-  return script.split(/\s+/).filter((word) => word.startsWith('test/') && word.endsWith('.ts'));
+  return longRunScript()
+    .split(/\s+/)
+    .filter((word) => word.startsWith('test/') && word.endsWith('.ts'));
 }
 
 /** The files those import from test/ (one level: the fleet setup lives there). */
@@ -28,8 +32,7 @@ function withLocalImports(file: string): string[] {
 
 describe('dist is built once before the processes that run it start', () => {
   it('test:long:counts builds first and runs its workers with LEGWORK_PREBUILT=1', () => {
-    const script = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts['test:long:counts'];
-    expect(script).toMatch(/^npm run build --silent && LEGWORK_PREBUILT=1 /);
+    expect(longRunScript()).toMatch(/^npm run build --silent && LEGWORK_PREBUILT=1 /);
     expect(longRunFiles().length).toBeGreaterThanOrEqual(10);
   });
 

@@ -35,6 +35,12 @@ export const quotesVersion = (highWater: bigint | null, lastSeq: string | null, 
 const COLUMNS = MAKER_LIMITS_COLUMNS.sql;
 /** The version of a maker's quotes: its high-water mark and its event counter (null: no event yet), as text. */
 type VersionRow = Row<'maker_nonces', 'high_water'> & Maybe<Row<'account_event_seqs', 'last_seq'>>;
+/** The parts of the version as scalar subqueries on `$1` (the maker's account id), each NULL when the maker has none. */
+const LAST_SEQ = '(SELECT last_seq::text FROM account_event_seqs WHERE account_id = $1) AS last_seq';
+const HIGH_WATER = '(SELECT high_water::text FROM maker_nonces WHERE account_id = $1) AS high_water';
+/** A version as read (a null high_water: the maker never quoted). */
+const versionOf = (r: Maybe<VersionRow>, locked: boolean, competition: string | null = null): QuotesVersion =>
+  quotesVersion(r.high_water === null ? null : BigInt(r.high_water), r.last_seq, locked, competition);
 
 export type { MakerLimitsRow } from './maker-limits-row';
 
@@ -62,17 +68,11 @@ export class MakerLimitsRepository {
    */
   async findWithVersion(accountId: number, competitionSql: string | null): Promise<{ row: MakerLimitsRow | null; version: QuotesVersion }> {
     const r = (await this.db.one<Maybe<RawRow> & Maybe<VersionRow> & { competition: string | null; found: boolean }>(
-      `SELECT ${COLUMNS}, m.account_id IS NOT NULL AS found, (SELECT high_water::text FROM maker_nonces WHERE account_id = $1) AS high_water,
-              (SELECT last_seq::text FROM account_event_seqs WHERE account_id = $1) AS last_seq, ${competitionSql ?? 'NULL::text'} AS competition
+      `SELECT ${COLUMNS}, m.account_id IS NOT NULL AS found, ${HIGH_WATER}, ${LAST_SEQ}, ${competitionSql ?? 'NULL::text'} AS competition
          FROM (SELECT $1::bigint AS id) maker LEFT JOIN maker_limits m ON m.account_id = maker.id`,
       [accountId],
     ))!;
-    const version = quotesVersion(
-      r.high_water === null ? null : BigInt(r.high_water),
-      r.last_seq,
-      false,
-      competitionSql === null ? null : (r.competition ?? ''),
-    );
+    const version = versionOf(r, false, competitionSql === null ? null : (r.competition ?? ''));
     return { row: r.found ? toRow(r as RawRow) : null, version };
   }
 
@@ -90,11 +90,11 @@ export class MakerLimitsRepository {
    */
   async lockWithVersion(tx: Tx, accountId: number): Promise<{ row: MakerLimitsRow | null; version: QuotesVersion | null }> {
     const r = await tx.one<RawRow & VersionRow>(
-      `SELECT ${COLUMNS}, n.high_water::text AS high_water, (SELECT last_seq::text FROM account_event_seqs WHERE account_id = $1) AS last_seq
+      `SELECT ${COLUMNS}, n.high_water::text AS high_water, ${LAST_SEQ}
          FROM maker_limits m JOIN maker_nonces n ON n.account_id = m.account_id WHERE m.account_id = $1 FOR UPDATE OF m, n`,
       [accountId],
     );
-    if (r) return { row: toRow(r), version: quotesVersion(BigInt(r.high_water), r.last_seq, true) };
+    if (r) return { row: toRow(r), version: versionOf(r, true) };
     return { row: await this.lock(tx, accountId), version: null };
   }
 
@@ -135,13 +135,11 @@ export class MakerLimitsRepository {
    * (never quoted) nothing is locked and `locked` is false.
    */
   async quotesVersion(accountId: number, { sql, lock }: VersionRead): Promise<QuotesVersion> {
-    const seq = `(SELECT last_seq::text FROM account_event_seqs WHERE account_id = $1) AS last_seq`;
     const row = lock
-      ? await sql.one<VersionRow>(`SELECT n.high_water::text AS high_water, ${seq} FROM maker_nonces n WHERE n.account_id = $1 FOR UPDATE`, [accountId])
+      ? await sql.one<VersionRow>(`SELECT n.high_water::text AS high_water, ${LAST_SEQ} FROM maker_nonces n WHERE n.account_id = $1 FOR UPDATE`, [accountId])
       : null;
-    const read =
-      row ?? (await sql.one<Maybe<VersionRow>>(`SELECT (SELECT high_water::text FROM maker_nonces WHERE account_id = $1) AS high_water, ${seq}`, [accountId]))!;
-    return quotesVersion(read.high_water === null ? null : BigInt(read.high_water), read.last_seq, row !== null);
+    const read = row ?? (await sql.one<Maybe<VersionRow>>(`SELECT ${HIGH_WATER}, ${LAST_SEQ}`, [accountId]))!;
+    return versionOf(read, row !== null);
   }
 
   /** The legs of these RFQs (they never change once created), by id. */
