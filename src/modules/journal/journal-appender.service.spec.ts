@@ -3,6 +3,7 @@ import type { AppConfig } from '../../common/config/config';
 import type { Database } from '../../common/database/database';
 import type { MetricsService } from '../health/metrics.service';
 import type { ReceiptView } from './domain/receipt';
+import { GATHER } from './domain/gather';
 import { JournalAppender } from './journal-appender.service';
 import type { ExchangeKeyService } from './exchange-key.service';
 import type { JournalRepository } from './journal.repository';
@@ -45,27 +46,33 @@ describe('JournalAppender batching', () => {
     expect(batches).toEqual([['1'], ['2']]);
   });
 
-  it('under load, gathers the asks of a few milliseconds into one batch (one commit, one hold)', async () => {
+  it('under load, gathers until enough fills asked to share one commit (two, before any hold is observed)', async () => {
     const { fill, batches } = appender();
     await settle(fill('1'));
-    // A run ended just now: the next one gathers for 8 ms, and the fills that commit meanwhile join it.
+    // A run ended just now: the next one gathers, and the second ask ends the gather at once.
     const first = fill('2');
     await jest.advanceTimersByTimeAsync(3);
     const second = fill('3');
-    await jest.advanceTimersByTimeAsync(2);
-    const third = fill('4');
-    expect(await settle(Promise.all([first, second, third]))).toBe(8 - 5 + 2);
-    expect(batches).toEqual([['1'], ['2', '3', '4']]);
+    expect(await settle(Promise.all([first, second]))).toBe(2);
+    expect(batches).toEqual([['1'], ['2', '3']]);
   });
 
-  it('an ask made while a batch writes waits for the next batch, which gathers', async () => {
+  it('under load, a lone ask waits for others at most GATHER.MAX_MS', async () => {
+    const { fill, batches } = appender();
+    await settle(fill('1'));
+    expect(await settle(fill('2'))).toBe(GATHER.MAX_MS + 2);
+    expect(batches).toEqual([['1'], ['2']]);
+  });
+
+  it('asks made while a batch writes wait for the next batch, which does not gather once they are enough', async () => {
     const { fill, batches } = appender(20);
     const first = fill('1');
     await jest.advanceTimersByTimeAsync(5); // the first batch has read: it is writing
     const second = fill('2');
     await jest.advanceTimersByTimeAsync(2);
     const third = fill('3');
-    await settle(Promise.all([first, second, third]));
+    // The first batch ends at 20 ms; the next starts with two asks and reads at once: 40 ms, not 40 + a gather.
+    expect(7 + (await settle(Promise.all([first, second, third])))).toBe(40);
     expect(batches).toEqual([['1'], ['2', '3']]);
   });
 

@@ -8,6 +8,7 @@ import { PeriodicSweep } from '../../common/jobs/periodic-sweep';
 import { logger } from '../../common/logging/logger';
 import { MetricsService } from '../health/metrics.service';
 import { linkReceipt } from './domain/chain';
+import { GATHER, GatherPolicy } from './domain/gather';
 import type { ReceiptView } from './domain/receipt';
 import { ExchangeKeyService } from './exchange-key.service';
 import { JournalRepository, type NewReceipt, type PendingReceipt } from './journal.repository';
@@ -17,12 +18,11 @@ const BATCH = 200;
 /** A staged receipt this old (seconds) is one nobody is waiting for (its instance died after its fill's COMMIT): the sweep chains it. */
 const ORPHAN_SECONDS = 2;
 /**
- * Under load (a run ended less than BUSY_MS ago) a run waits GATHER_MS before it reads the staged
- * rows, and every ask made meanwhile joins it: the head's hold (its write's commit, the WAL flush)
- * is shared by the fills of a few milliseconds instead of one or two (PostgreSQL's commit_delay,
+ * Under load (a run ended less than BUSY_MS ago) a run gathers before it reads: it waits until as
+ * many fills have asked as GatherPolicy wants (enough to share the batch's commit, the head's
+ * hold), at most GATHER.MAX_MS, and every ask made meanwhile joins it (PostgreSQL's commit_delay,
  * for the journal). An idle exchange chains at once.
  */
-const GATHER_MS = 8;
 const BUSY_MS = 100;
 /** Tries of a fill waiting for its receipt (a failed batch, a lost connection) before its `filled` event is left to replay. */
 const TRIES = 5;
@@ -63,6 +63,12 @@ export class JournalAppender implements OnApplicationBootstrap, BeforeApplicatio
   private queued: Promise<Chained> | null = null;
   /** The running run is still gathering (it has read nothing): an ask joins it. */
   private gathering = false;
+  /** The asks the gathering run has, and what ends its gather early once they are enough. */
+  private asks = 0;
+  private enough: (() => void) | null = null;
+  /** The asks the queued run has. */
+  private queuedAsks = 0;
+  private readonly policy = new GatherPolicy();
   /** When the last run ended (performance.now()): a recent one means load, and the next run gathers. */
   private lastEndedAt = -Infinity;
   /** The last run's hold being read from pg_stat_activity (after its askers were answered). */
@@ -99,12 +105,19 @@ export class JournalAppender implements OnApplicationBootstrap, BeforeApplicatio
    * are not in it.
    */
   flush(): Promise<Chained> {
-    if (this.queued) return this.queued;
-    if (this.running && this.gathering) return this.running;
-    if (!this.running) return this.start();
+    if (this.queued) {
+      this.queuedAsks++;
+      return this.queued;
+    }
+    if (this.running && this.gathering) {
+      if (++this.asks >= this.policy.asks) this.enough?.();
+      return this.running;
+    }
+    if (!this.running) return this.start(1);
+    this.queuedAsks = 1;
     this.queued = this.running.then(
-      () => this.start(),
-      () => this.start(),
+      () => this.start(this.queuedAsks),
+      () => this.start(this.queuedAsks),
     );
     return this.queued;
   }
@@ -126,11 +139,12 @@ export class JournalAppender implements OnApplicationBootstrap, BeforeApplicatio
     }
   }
 
-  private start(): Promise<Chained> {
-    // The gather is the sweep's rest: it ends at once when stopping, so a shutdown chains at once.
-    const gather = performance.now() - this.lastEndedAt < BUSY_MS;
+  /** A run for `asks` asks: under load it gathers until the policy's count of asks (or GATHER.MAX_MS), else it reads at once. */
+  private start(asks: number): Promise<Chained> {
+    const gather = performance.now() - this.lastEndedAt < BUSY_MS && asks < this.policy.asks;
     this.gathering = gather;
-    const chained = gather ? this.periodic.rest(GATHER_MS).then(() => this.chainGathered()) : this.chainAll();
+    this.asks = asks;
+    const chained = gather ? this.gathered().then(() => this.chainAll()) : this.chainAll();
     const run = chained.finally(() => {
       this.lastEndedAt = performance.now();
       if (this.running === run) this.running = null;
@@ -140,9 +154,14 @@ export class JournalAppender implements OnApplicationBootstrap, BeforeApplicatio
     return run;
   }
 
-  private chainGathered(): Promise<Chained> {
+  /**
+   * The gather: ends when the asks are enough, after GATHER.MAX_MS, or at once when stopping (the
+   * sweep's rest), so a shutdown chains at once.
+   */
+  private async gathered(): Promise<void> {
+    await Promise.race([this.periodic.rest(GATHER.MAX_MS), new Promise<void>((resolve) => (this.enough = resolve))]);
     this.gathering = false;
-    return this.chainAll();
+    this.enough = null;
   }
 
   /**
@@ -180,7 +199,9 @@ export class JournalAppender implements OnApplicationBootstrap, BeforeApplicatio
   private async measure(h: Hold, exact: boolean): Promise<void> {
     const idleUs = exact && !this.db.embedded ? await this.journal.idleSince(h.pid).catch(() => null) : null;
     const endUs = idleUs !== null && idleUs >= h.lockedAtUs && idleUs <= h.replyUs ? idleUs : h.replyUs;
-    this.metrics.journalHead(h.wait, Math.max(0, endUs - h.lockedAtUs) / 1e6, h.receipts);
+    const holdUs = Math.max(0, endUs - h.lockedAtUs);
+    this.policy.observeHold(holdUs / 1000);
+    this.metrics.journalHead(h.wait, holdUs / 1e6, h.receipts);
   }
 
   /**
