@@ -105,20 +105,23 @@ export class Ed25519Verifier {
 
   /** True only for a valid signature; never throws. */
   verify(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
-    if (!wellFormed(publicKey, signature)) return false;
+    if (publicKey?.length !== 32 || signature?.length !== 64) return false;
     try {
-      return this.implementation.verify(this.keyObject(publicKey), message, signature);
+      const key = this.keyObject(publicKey);
+      return key !== null && this.implementation.verify(key, message, signature);
     } catch {
       return false;
     }
   }
 
+  /** The cached key object, or null for a small-order key (checked once, when the key is first cached: a cached key passed it). */
   private keyObject(publicKey: Uint8Array): unknown {
     const id = toHex(publicKey);
     let key = this.keys.get(id);
     if (key !== undefined) {
       this.keys.delete(id);
     } else {
+      if (isSmallOrderKey(publicKey)) return null;
       key = this.implementation.publicKey(publicKey);
       if (this.keys.size >= this.maxEntries) this.keys.delete(this.keys.keys().next().value!);
     }

@@ -60,7 +60,10 @@ describe('ed25519 (vectors/signin.json)', () => {
       expect(verifier.verify(key, message, forged)).toBe(false);
       key[31] |= 0x80;
       expect(verifier.verify(key, message, forged)).toBe(false);
+      // Asked again: the check is made before a key is cached, and a refused key is never cached.
+      expect(verifier.verify(key, message, forged)).toBe(false);
     }
+    expect(verifier.size).toBe(0);
   });
 
   it('returns false, never throws, on wrong lengths or a key that is not a point', () => {
