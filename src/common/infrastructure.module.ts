@@ -11,7 +11,7 @@ import { InProcessJobRunner } from './jobs/in-process-job-runner';
 import { JobRunner } from './jobs/job-runner';
 import { logger } from './logging/logger';
 import { MemoryPresenceStore, Presence, RedisPresenceStore } from './presence/presence';
-import { PublicRateLimit, QueryRateLimit } from './rate-limit/public-rate-limit';
+import { PublicRateLimit, QueryRateLimit, RfqRateLimit } from './rate-limit/public-rate-limit';
 import { InMemoryRateLimiter, RateLimiter, RedisRateLimiter } from './rate-limit/rate-limiter';
 import { quitRedis } from './redis/close';
 import { ShutdownState } from './shutdown-state';
@@ -101,8 +101,27 @@ function redisClient(url: string, purpose: string, options: { blocking?: boolean
       inject: [APP_CONFIG, RateLimiter],
       useFactory: (config: AppConfig, limiter: RateLimiter) => PublicRateLimit.forQueries(limiter, config.queryRatePerSecond, config.queryRateBurst),
     },
+    {
+      provide: RfqRateLimit,
+      inject: [APP_CONFIG, RateLimiter],
+      useFactory: (config: AppConfig, limiter: RateLimiter) => PublicRateLimit.forRfq(limiter, config.rfqRatePerSecond, config.rfqRateBurst),
+    },
   ],
-  exports: [Clock, Notifier, ShutdownState, Database, REDIS, JobRunner, Broadcaster, ViewVersions, RateLimiter, PublicRateLimit, QueryRateLimit, Presence],
+  exports: [
+    Clock,
+    Notifier,
+    ShutdownState,
+    Database,
+    REDIS,
+    JobRunner,
+    Broadcaster,
+    ViewVersions,
+    RateLimiter,
+    PublicRateLimit,
+    QueryRateLimit,
+    RfqRateLimit,
+    Presence,
+  ],
 })
 export class InfrastructureModule implements BeforeApplicationShutdown, OnApplicationShutdown {
   /** The module with the app's entities (`common` imports no module: the app passes its list in). */

@@ -76,4 +76,16 @@ describe('PublicRateLimit', () => {
     for (let i = 0; i < 30; i++) answers.push(await settle(limit.admit('a')));
     expect(answers.filter((a) => a === 0)).toHaveLength(20);
   });
+
+  it('the rfq.* bucket per account: the shared bucket rfq:<account> (as before the leases), three tokens a lease at the default 50/s', async () => {
+    const now = 0;
+    const shared = new CountingLimiter(() => now);
+    const keys: string[] = [];
+    const lease = shared.lease.bind(shared);
+    shared.lease = (key, rate, burst, want) => (keys.push(`${key} x${want}`), lease(key, rate, burst, want));
+    const limit = PublicRateLimit.forRfq(shared, 50, 100);
+    for (let i = 0; i < 99; i++) expect(await settle(limit.admit('7'))).toBe(0);
+    expect(shared.leases).toBe(33);
+    expect(new Set(keys)).toEqual(new Set(['rfq:7 x3']));
+  });
 });

@@ -38,6 +38,11 @@ export class PublicRateLimit {
     return new QueryRateLimit(limiter, ratePerSecond, burst, Date.now, 'query');
   }
 
+  /** The same shares over the per-account bucket of rfq.* calls (RFQ_RATE_PER_SECOND / RFQ_RATE_BURST, docs/spec/design.md section 0). */
+  static forRfq(limiter: RateLimiter, ratePerSecond: number, burst: number): RfqRateLimit {
+    return new RfqRateLimit(limiter, ratePerSecond, burst, Date.now, 'rfq');
+  }
+
   private readonly shares = new Map<string, Share>();
   private readonly want: number;
   private lastPrune = 0;
@@ -47,7 +52,7 @@ export class PublicRateLimit {
     private readonly ratePerSecond: number,
     private readonly burst: number,
     private readonly now: () => number = Date.now,
-    /** The shared bucket's key prefix: `pub` (per client IP) or `query` (per account, docs/spec/design.md section 20). */
+    /** The shared bucket's key prefix: `pub` (per client IP), `query` or `rfq` (per account, docs/spec/design.md sections 0 and 20). */
     private readonly prefix = 'pub',
   ) {
     this.want = Math.max(1, Math.min(burst, Math.ceil(ratePerSecond * LEASE_SECONDS)));
@@ -119,3 +124,10 @@ export class PublicRateLimit {
  * `/query/*` and the rfq read methods. Keyed by account id; the same leased shares as the public one.
  */
 export class QueryRateLimit extends PublicRateLimit {}
+
+/**
+ * The rfq.* calls' token bucket per account (RFQ_RATE_PER_SECOND / RFQ_RATE_BURST): keyed by
+ * account id, the shared bucket `rfq:<account>` as before, taken in the same leased shares, so a
+ * call that finds a leased token makes no round trip to Redis before its own work.
+ */
+export class RfqRateLimit extends PublicRateLimit {}

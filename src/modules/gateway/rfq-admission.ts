@@ -2,8 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ViewVersions } from '../../common/broadcast/view-versions';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { RfqError, withoutStack } from '../../common/errors/app-error';
-import { QueryRateLimit } from '../../common/rate-limit/public-rate-limit';
-import { RateLimiter } from '../../common/rate-limit/rate-limiter';
+import { QueryRateLimit, RfqRateLimit } from '../../common/rate-limit/public-rate-limit';
 import { checkAccess, type Principal } from '../../common/access/access';
 import type { RegisteredMethod } from './rpc-registry';
 
@@ -19,7 +18,7 @@ export class RfqAdmission {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly views: ViewVersions,
-    private readonly limiter: RateLimiter,
+    private readonly rfqLimit: RfqRateLimit,
     private readonly queryLimit: QueryRateLimit,
   ) {}
 
@@ -41,7 +40,9 @@ export class RfqAdmission {
     const accountId = principal?.accountId;
     if (accountId == null) return;
     if (QUERY_METHODS.has(name)) await this.admitQuery(accountId);
-    const wait = await this.limiter.bucket(`rfq:${accountId}`, this.config.rfqRatePerSecond, this.config.rfqRateBurst);
+    // Leased shares of the account's bucket: a call that finds a token here makes no round trip.
+    const admitted = this.rfqLimit.admit(String(accountId));
+    const wait = typeof admitted === 'number' ? admitted : await admitted;
     if (wait > 0) {
       throw withoutStack(
         () =>

@@ -1,7 +1,7 @@
 import { type MethodName, methodDeclaration } from '@legwork/protocol';
 import type { AppConfig } from '../../common/config/config';
 import type { ViewVersions } from '../../common/broadcast/view-versions';
-import { PublicRateLimit } from '../../common/rate-limit/public-rate-limit';
+import { PublicRateLimit, RfqRateLimit } from '../../common/rate-limit/public-rate-limit';
 import { InMemoryRateLimiter } from '../../common/rate-limit/rate-limiter';
 import type { AccountAccessService } from '../accounts/account-access.service';
 import type { MetricsService } from '../health/metrics.service';
@@ -36,7 +36,7 @@ describe('RpcDispatcher with unconfirmed views', () => {
     access,
     config,
     new PublicRateLimit(limiter, 1000, 1000),
-    new RfqAdmission(config, views, limiter, PublicRateLimit.forQueries(limiter, 1000, 1000)),
+    new RfqAdmission(config, views, PublicRateLimit.forRfq(limiter, 1000, 1000), PublicRateLimit.forQueries(limiter, 1000, 1000)),
   );
   const caller = { principal: { via: 'session' as const, wallet: 'w', accountId: 7, roles: [], scopes: [] }, clientIp: '10.0.0.1' } as never;
 
@@ -90,7 +90,12 @@ describe('RpcDispatcher limits', () => {
     access,
     config,
     new PublicRateLimit(limiter, 20, 3, () => now),
-    new RfqAdmission(config, views, limiter, PublicRateLimit.forQueries(limiter, 1000, 1000)),
+    new RfqAdmission(
+      config,
+      views,
+      new RfqRateLimit(limiter, config.rfqRatePerSecond, config.rfqRateBurst, () => now, 'rfq'),
+      PublicRateLimit.forQueries(limiter, 1000, 1000),
+    ),
   );
   const caller = (ip: string) =>
     ({ principal: { via: 'session' as const, wallet: 'w', accountId: 9, roles: [], scopes: [] }, clientIp: ip, connectionId: 'c1' }) as never;
