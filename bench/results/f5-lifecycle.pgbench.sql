@@ -22,8 +22,8 @@ SELECT id, account_id, client_ref, legs, asset, expiry, state, created_at, updat
 \set t9 :now_s + 0
 \set t13 :now_s + 0
 \set t14 :now_s + 3
-\set t16 :now_ms + 13
-\set t17 :now_ms + 13
+\set t16 :now_ms + 25
+\set t17 :now_ms + 25
 WITH moved AS (UPDATE rfqs SET state = :c8, updated_at = :t9, quote_id = :qid, maker_account_id = :maker, maker_wallet = :c10, quote_nonce = :nonce, bid = :c11, ask = :c12, issued_at = :t13, quote_expires_at = :t14, maker_signature = :c15, quote_received_at_ms = :t16 WHERE id = :rid AND state = :c7 AND expiry_deadline * 1000 > :t17::bigint RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at, max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at, maker_signature, quote_received_at_ms, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price, fill_fee, filled_at, fill_reverted, ended_at, cancelled_at, competition),
             logged AS (INSERT INTO rfq_events (rfq_id, event, state, at) SELECT id, state, state, :t9::bigint FROM moved), nonce AS (
             INSERT INTO maker_nonces (account_id, high_water) SELECT :maker, :nonce::numeric FROM moved
@@ -59,7 +59,7 @@ SELECT id, account_id, client_ref, legs, asset, expiry, state, created_at, updat
   'maker_signature', maker_signature, 'received_at_ms', received_at_ms::text) || jsonb_build_object('rfq_id', rfq_id, 'ended_at_ms', ended_at_ms::text, 'ending', ending) FROM competition_quotes WHERE quote_id = :qid) AS companion FROM rfqs
         WHERE quote_id = :qid OR id = (SELECT rfq_id FROM competition_quotes WHERE quote_id = :qid) ORDER BY (quote_id = :qid) IS TRUE DESC LIMIT 1;
 \set t21 :now_s + 0
-\set t23 :now_ms + 29
+\set t23 :now_ms + 46
 \set t28 :now_s + 3
 \set t29 :now_s + 0
 WITH moved AS (UPDATE rfqs SET state = :c20, updated_at = :t21, accepted_side = :c22 WHERE id = :rid AND state = :c19 AND expiry_deadline * 1000 > :t23::bigint RETURNING id, account_id, client_ref, legs, asset, expiry, state, created_at, updated_at, expires_at, max_quote_expires_at, quote_id, maker_account_id, maker_wallet, quote_nonce, bid, ask, issued_at, quote_expires_at, maker_signature, quote_received_at_ms, decline_reason, declined_by, accepted_side, failure_error, failure_message, fill_id, fill_price, fill_fee, filled_at, fill_reverted, ended_at, cancelled_at, competition),
