@@ -319,7 +319,7 @@ const enabled = !!process.env.DATABASE_URL && hasBinaries();
     await waitFor(async () => (await healthStatus(a)) === 503, 10_000, 'health 503');
     // While Redis is down: rfq.* writes are refused as retryable, queries are served from PostgreSQL.
     const refused = await taker.call('rfq.create', { client_ref: randomUUID(), legs: [{ instrument: call, quantity: '1' }] });
-    expect(refused.error?.data).toMatchObject({ error: 'RFQ_NOT_READY', retryable: true });
+    expect(refused.error?.data).toMatchObject({ error: 'RFQ_NOT_READY', retryable: true, reason: 'redis_unavailable' });
     expect((await new Http(a.url).as(taker.token!).get('/query/balances')).status).toBe(200);
     await sleep(2500);
     await redis.start();

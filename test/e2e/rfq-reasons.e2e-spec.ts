@@ -21,7 +21,8 @@ import { acceptParams, deposit, marketData, nextNonce, waitForState } from './su
  * design.md section 19: every RFQ error's data carries `reason`, a word of its code's declared
  * list (docs/errors.md). One row per refusal the e2e tests produce, each driven once here, with
  * the reason and `retryable` it must carry. Not driven here (their causes need a fault or a
- * draining instance): `views_unconfirmed`, `shutting_down`, `internal_error`, `rate_limited`,
+ * draining instance): `views_unconfirmed`, `shutting_down`, `internal_error`, `redis_unavailable`
+ * (instances.e2e-spec.ts stops Redis), `rate_limited`,
  * `replay_running`, `instrument_settled`, `instrument_expired`, `not_quoted` (only a race between
  * reads reaches it), and the competition's reasons.
  */

@@ -170,6 +170,7 @@ RfqErrorReason: TypeAlias = Literal[
     "views_unconfirmed",
     "shutting_down",
     "internal_error",
+    "redis_unavailable",
     "instrument_unknown",
     "instrument_settled",
     "instrument_expired",

@@ -1,7 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type Redis from 'ioredis';
 import { ViewVersions } from '../../common/broadcast/view-versions';
 import { APP_CONFIG, type AppConfig } from '../../common/config/config';
 import { RfqError, withoutStack } from '../../common/errors/app-error';
+import { REDIS } from '../../common/infrastructure.module';
 import { QueryRateLimit, RfqRateLimit } from '../../common/rate-limit/public-rate-limit';
 import { checkAccess, type Principal } from '../../common/access/access';
 import type { RegisteredMethod } from './rpc-registry';
@@ -20,6 +22,7 @@ export class RfqAdmission {
     private readonly views: ViewVersions,
     private readonly rfqLimit: RfqRateLimit,
     private readonly queryLimit: QueryRateLimit,
+    @Inject(REDIS) private readonly redis: Redis | null,
   ) {}
 
   /** RFQ_ENABLED, then who may call (RFQ_WRONG_ROLE), then the views' freshness for writes, then the account's token bucket. */
@@ -40,6 +43,11 @@ export class RfqAdmission {
     const accountId = principal?.accountId;
     if (accountId == null) return;
     if (QUERY_METHODS.has(name)) await this.admitQuery(accountId);
+    // docs/spec/design.md 11: Redis down, rfq.* answers RFQ_NOT_READY. Said here, not left to the
+    // bucket's round trip failing: a leased token needs no Redis, and the call would go on.
+    if (this.redis && this.redis.status !== 'ready') {
+      throw new RfqError('RFQ_NOT_READY', 'this instance has lost Redis; retry (another instance may serve you)', { reason: 'redis_unavailable' });
+    }
     // Leased shares of the account's bucket: a call that finds a token here makes no round trip.
     const admitted = this.rfqLimit.admit(String(accountId));
     const wait = typeof admitted === 'number' ? admitted : await admitted;

@@ -36,7 +36,7 @@ describe('RpcDispatcher with unconfirmed views', () => {
     access,
     config,
     new PublicRateLimit(limiter, 1000, 1000),
-    new RfqAdmission(config, views, PublicRateLimit.forRfq(limiter, 1000, 1000), PublicRateLimit.forQueries(limiter, 1000, 1000)),
+    new RfqAdmission(config, views, PublicRateLimit.forRfq(limiter, 1000, 1000), PublicRateLimit.forQueries(limiter, 1000, 1000), null),
   );
   const caller = { principal: { via: 'session' as const, wallet: 'w', accountId: 7, roles: [], scopes: [] }, clientIp: '10.0.0.1' } as never;
 
@@ -95,6 +95,7 @@ describe('RpcDispatcher limits', () => {
       views,
       new RfqRateLimit(limiter, config.rfqRatePerSecond, config.rfqRateBurst, () => now, 'rfq'),
       PublicRateLimit.forQueries(limiter, 1000, 1000),
+      null,
     ),
   );
   const caller = (ip: string) =>

@@ -56,7 +56,7 @@ export const PUBLIC_COMMON_ERRORS = ['INTERNAL_ERROR'] as const;
  */
 export const RFQ_ERROR_REASONS = {
   RFQ_NOT_ENABLED: ['rfq_disabled'],
-  RFQ_NOT_READY: ['market_data_stale', 'views_unconfirmed', 'shutting_down', 'internal_error'],
+  RFQ_NOT_READY: ['market_data_stale', 'views_unconfirmed', 'shutting_down', 'internal_error', 'redis_unavailable'],
   RFQ_INVALID_INSTRUMENT: ['instrument_unknown', 'instrument_settled', 'instrument_expired', 'leg_duplicate', 'legs_mixed', 'instrument_paused'],
   RFQ_SIZE_INVALID: ['zero_quantity', 'leg_count', 'max_quote_notional'],
   RFQ_PRECISION_UNSUPPORTED: ['not_canonical_decimal'],
