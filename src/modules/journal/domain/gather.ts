@@ -3,7 +3,7 @@
  * "Gathering"). A batch's hold of the journal head is its commit, the WAL flush, and every receipt
  * of the batch shares it; so a run waits until enough fills have asked that each pays at most
  * SHARE_MS of the recent hold, or until MAX_MS have passed (an ask never waits longer for others).
- * On a machine whose commit takes 0.5 ms under load that is two asks; where it takes 1.5 ms, three.
+ * Where a commit takes 0.5 ms under load that is one ask (a run reads at once); 1 ms, two; 1.5 ms, three.
  */
 export const GATHER = {
   /** The share of a batch's hold each of its fills may pay. */
